@@ -1,0 +1,103 @@
+import { z } from 'zod';
+import type { ResourceDefinition } from './resource';
+
+/**
+ * The list contract of every `GET /api/{resource}` (spec sections 2.4, 7 and 9), shared by the
+ * server that answers it and the screens that keep it in their URL:
+ *
+ *   ?page=2&per_page=25&order_by=asc&order_by_field_name=name&with_trashed=1&is_strict=0&name=rice
+ *
+ * `page` (from 1), `per_page` (15, 25, 50, 75 or 100; default 15), `order_by` (asc|desc; default
+ * desc), `order_by_field_name` (a sortable field; default id), `with_trashed` / `only_trashed`
+ * (0|1), `is_strict` (1: exact match; 0: case-insensitive contains), `limit` (a picker's page of
+ * 1 to 100 rows), and the resource's search fields by name. The answer is
+ * `{data, meta: {total, per_page, current_page, last_page, from, to}, links: {first, last, prev, next}}`.
+ */
+
+export const PAGE_SIZES = [15, 25, 50, 75, 100] as const;
+export const DEFAULT_PAGE_SIZE = 15;
+export const PICKER_LIMIT = 15;
+
+export const RESERVED_QUERY_NAMES = [
+  'order_by',
+  'order_by_field_name',
+  'page',
+  'per_page',
+  'with_trashed',
+  'only_trashed',
+  'is_strict',
+] as const;
+
+const flag = (name: string) =>
+  z
+    .enum(['0', '1', 'true', 'false'], { error: `The ${name.replaceAll('_', ' ')} field must be 0 or 1.` })
+    .transform((value) => value === '1' || value === 'true')
+    .default(false);
+
+const wholeNumber = (name: string, min: number, max: number) =>
+  z
+    .string()
+    .regex(/^\d+$/, `The ${name.replaceAll('_', ' ')} field must be an integer.`)
+    .transform(Number)
+    .pipe(
+      z
+        .number()
+        .min(min, `The ${name.replaceAll('_', ' ')} field must be at least ${min}.`)
+        .max(max, `The ${name.replaceAll('_', ' ')} field must not be greater than ${max}.`),
+    );
+
+export function listParamsSchema(definition: ResourceDefinition) {
+  const searchShape = Object.fromEntries(
+    definition.search.map((name) => [name, z.string().max(255, `The ${name.replaceAll('_', ' ')} field must not be greater than 255 characters.`).optional()]),
+  );
+  const sortable = definition.sort as [string, ...string[]];
+  return z.object({
+    ...searchShape,
+    page: wholeNumber('page', 1, 1_000_000).default(1),
+    per_page: z
+      .enum(PAGE_SIZES.map(String) as [string, ...string[]], {
+        error: `The per page field must be one of ${PAGE_SIZES.join(', ')}.`,
+      })
+      .transform(Number)
+      .default(DEFAULT_PAGE_SIZE),
+    order_by: z.enum(['asc', 'desc'], { error: 'The order by field must be asc or desc.' }).default('desc'),
+    order_by_field_name: z
+      .enum(sortable, { error: `The order by field name must be one of ${sortable.join(', ')}.` })
+      .default('id'),
+    with_trashed: flag('with_trashed'),
+    only_trashed: flag('only_trashed'),
+    is_strict: flag('is_strict'),
+    limit: wholeNumber('limit', 1, 100).optional(),
+  });
+}
+
+export type ListParams = z.output<ReturnType<typeof listParamsSchema>> & Record<string, unknown>;
+
+/** The search values a list was asked for: non-reserved names with a non-empty value. */
+export function activeSearches(definition: ResourceDefinition, params: Record<string, unknown>): [string, string][] {
+  return definition.search.flatMap((name) => {
+    const value = params[name];
+    return typeof value === 'string' && value.trim() !== '' ? [[name, value.trim()] as [string, string]] : [];
+  });
+}
+
+export interface ListMeta {
+  total: number;
+  per_page: number;
+  current_page: number;
+  last_page: number;
+  from: number | null;
+  to: number | null;
+}
+
+export function listMeta(total: number, page: number, perPage: number, rowsOnPage: number): ListMeta {
+  const from = rowsOnPage > 0 ? (page - 1) * perPage + 1 : null;
+  return {
+    total,
+    per_page: perPage,
+    current_page: page,
+    last_page: Math.max(1, Math.ceil(total / perPage)),
+    from,
+    to: from === null ? null : from + rowsOnPage - 1,
+  };
+}

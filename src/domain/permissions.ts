@@ -1,0 +1,70 @@
+/** The master permission; spelled as the product has always spelled it. */
+export const MASTER_PERMISSION = 'full-access-and-permssions';
+
+/** Service prices are gated by this single name in the sidebar (spec section 6). */
+export const SERVICE_PRICES_PERMISSION = 'service-prices';
+
+export const PERMISSION_ACTIONS = ['view', 'create', 'update', 'delete', 'restore', 'force-delete'] as const;
+export type PermissionAction = (typeof PERMISSION_ACTIONS)[number];
+
+/** Every resource of the spec that carries the six per-resource permissions. */
+export const PERMISSION_PREFIXES = [
+  'brands',
+  'measuring-masses',
+  'unit-of-measurements',
+  'conversions',
+  'item-classifications',
+  'item-types',
+  'items',
+  'stocks',
+  'purchase-item-prices',
+  'purchase-orders',
+  'receive-orders',
+  'bills',
+  'bill-payments',
+  'sale-item-prices',
+  'service-prices',
+  'services',
+  'quotations',
+  'invoices',
+  'invoice-payments',
+  'credit-memoranda',
+  'debit-memoranda',
+  'stock-requests',
+  'stock-transfers',
+  'stock-receives',
+  'stock-returns',
+  'warehouses',
+  'branches',
+  'contacts',
+  'contact-types',
+  'businesses',
+  'users',
+  'roles',
+  'permissions',
+] as const;
+
+export function permissionName(action: PermissionAction, prefix: string): string {
+  return `${action}-${prefix}`;
+}
+
+export interface PermissionSeed {
+  name: string;
+  group: string;
+}
+
+/** The full seeded list: six per prefix, then `service-prices` and the master permission. */
+export function allPermissions(): PermissionSeed[] {
+  const seeds: PermissionSeed[] = PERMISSION_PREFIXES.flatMap((prefix) =>
+    PERMISSION_ACTIONS.map((action) => ({ name: permissionName(action, prefix), group: prefix })),
+  );
+  seeds.push({ name: SERVICE_PRICES_PERMISSION, group: 'service-prices' });
+  seeds.push({ name: MASTER_PERMISSION, group: 'master' });
+  return seeds;
+}
+
+/** True when the holder has the master permission or any one of `required`. */
+export function holdsAny(held: ReadonlySet<string> | readonly string[], required: readonly string[]): boolean {
+  const set = held instanceof Set ? held : new Set(held);
+  return set.has(MASTER_PERMISSION) || required.some((name) => set.has(name));
+}

@@ -1,0 +1,110 @@
+import { z } from 'zod';
+import type { Field } from './fields';
+
+/**
+ * Everything particular to one resource, declared once and read by the server's generic CRUD
+ * engine and the client's generic screens alike:
+ *
+ *   export const brands = defineResource({
+ *     name: 'brands', singular: 'Brand', plural: 'Brands', display: 'name',
+ *     fields: { name: text('Name', { required: true, unique: true }), description: textarea('Description') },
+ *     search: ['name', 'description'], sort: ['name'], columns: ['name', 'description'],
+ *   });
+ */
+export interface ResourceDefinition {
+  /** API path segment and route segment: `/api/brands`, `/brands`. */
+  name: string;
+  /** The `{prefix}` of `view-{prefix}` and friends. */
+  permission: string;
+  singular: string;
+  plural: string;
+  /** The database table. */
+  table: string;
+  /**
+   * How records belong to the active business: `business` tables carry `business_id`;
+   * `membership` records (businesses, users) are reached through the signed-in user's or the
+   * business's memberships; `global` records (permissions) are shared by all.
+   */
+  tenancy: 'business' | 'membership' | 'global';
+  /** The field shown when one record names another (pickers, references, dialogs). */
+  display: string;
+  fields: Readonly<Record<string, Field>>;
+  /** Query names a list can be searched by: field names, or `id`. */
+  search: readonly string[];
+  /** Fields a list can be sorted by; `id`, `created_at` and `updated_at` always are. */
+  sort: readonly string[];
+  /** Default list columns. */
+  columns: readonly string[];
+  /** Index and view only (permissions). */
+  readOnly: boolean;
+  /** Records can be created but never edited (bills, payments, receipts …). */
+  editable: boolean;
+  /** Users: reset-password and reset-security-pin actions. */
+  resettableSecrets: boolean;
+}
+
+type DefinitionInput = Omit<
+  ResourceDefinition,
+  'permission' | 'table' | 'tenancy' | 'readOnly' | 'editable' | 'resettableSecrets' | 'sort'
+> &
+  Partial<Pick<ResourceDefinition, 'permission' | 'table' | 'tenancy' | 'readOnly' | 'editable' | 'resettableSecrets' | 'sort'>>;
+
+export const ALWAYS_SORTABLE = ['id', 'created_at', 'updated_at'] as const;
+
+export function defineResource(input: DefinitionInput): ResourceDefinition {
+  const definition: ResourceDefinition = {
+    permission: input.name,
+    table: input.name.replaceAll('-', '_'),
+    tenancy: 'business',
+    readOnly: false,
+    editable: true,
+    resettableSecrets: false,
+    ...input,
+    sort: [...new Set([...ALWAYS_SORTABLE, ...(input.sort ?? [])])],
+  };
+  for (const name of [...definition.search, ...definition.sort, ...definition.columns, definition.display]) {
+    if (name !== 'id' && !(ALWAYS_SORTABLE as readonly string[]).includes(name) && !(name in definition.fields)) {
+      throw new Error(`Resource ${definition.name} names an unknown field "${name}"`);
+    }
+  }
+  return definition;
+}
+
+function isBlank(input: unknown): boolean {
+  return input === null || input === undefined || (typeof input === 'string' && input.trim() === '');
+}
+
+/** A required field: a blank value reads as missing, so it earns "The x field is required." */
+function requiredInput(field: Field) {
+  return z.preprocess((input) => (isBlank(input) ? undefined : input), field.value);
+}
+
+/** An optional field: a blank value clears it. */
+function optionalInput(field: Field) {
+  return z.preprocess((input) => (isBlank(input) ? null : input), field.value.nullable()).optional();
+}
+
+function writableFields(definition: ResourceDefinition): [string, Field][] {
+  return Object.entries(definition.fields);
+}
+
+/** The body of `POST /api/{name}`. Unknown keys are dropped. */
+export function createSchema(definition: ResourceDefinition) {
+  const shape = Object.fromEntries(
+    writableFields(definition).map(([name, field]) => [name, field.required ? requiredInput(field) : optionalInput(field)]),
+  );
+  return z.object(shape);
+}
+
+/** The body of `PATCH /api/{name}/{id}`: any subset of the fields; required ones cannot be blanked. */
+export function updateSchema(definition: ResourceDefinition) {
+  const shape = Object.fromEntries(
+    writableFields(definition).map(([name, field]) => [name, field.required ? requiredInput(field).optional() : optionalInput(field)]),
+  );
+  return z.object(shape);
+}
+
+/** Fields a read returns (everything but passwords and pins). */
+export function readableFields(definition: ResourceDefinition): [string, Field][] {
+  return Object.entries(definition.fields).filter(([, field]) => !field.writeOnly);
+}

@@ -1,0 +1,19 @@
+import { email, text, textarea } from '../fields';
+import { defineResource } from '../resource';
+
+export const branches = defineResource({
+  name: 'branches',
+  singular: 'Branch',
+  plural: 'Branches',
+  display: 'name',
+  fields: {
+    code: text('Code', { required: true, unique: true, max: 32 }),
+    name: text('Name', { required: true }),
+    address: textarea('Address'),
+    phone: text('Phone', { max: 50 }),
+    email: email('Email'),
+  },
+  search: ['id', 'code', 'name', 'address'],
+  sort: ['code', 'name'],
+  columns: ['code', 'name', 'address', 'phone'],
+});

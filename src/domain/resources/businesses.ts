@@ -1,0 +1,22 @@
+import { boolean, email, text, textarea } from '../fields';
+import { defineResource } from '../resource';
+
+/** Global records; a user sees and changes only the businesses they are a member of. */
+export const businesses = defineResource({
+  name: 'businesses',
+  singular: 'Business',
+  plural: 'Businesses',
+  display: 'name',
+  tenancy: 'membership',
+  fields: {
+    name: text('Name', { required: true }),
+    tin: text('TIN', { max: 20 }),
+    address: textarea('Address'),
+    phone: text('Phone', { max: 50 }),
+    email: email('Email'),
+    vat_registered: boolean('VAT registered'),
+  },
+  search: ['id', 'name', 'tin'],
+  sort: ['name'],
+  columns: ['name', 'tin', 'phone', 'vat_registered'],
+});

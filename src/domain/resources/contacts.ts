@@ -1,0 +1,24 @@
+import { email, integer, money, reference, text, textarea } from '../fields';
+import { defineResource } from '../resource';
+
+export const contacts = defineResource({
+  name: 'contacts',
+  singular: 'Contact',
+  plural: 'Contacts',
+  display: 'name',
+  fields: {
+    contact_type_id: reference('Contact type', 'contact-types', { required: true }),
+    name: text('Name', { required: true, fullText: true }),
+    company_name: text('Company name'),
+    tin: text('TIN', { max: 20 }),
+    email: email('Email'),
+    phone: text('Phone', { max: 50 }),
+    mobile: text('Mobile', { max: 50 }),
+    address: textarea('Address'),
+    payment_terms_days: integer('Payment terms (days)', { max: 365 }),
+    credit_limit: money('Credit limit'),
+  },
+  search: ['id', 'contact_type_id', 'name', 'company_name', 'tin', 'email', 'mobile'],
+  sort: ['name', 'company_name'],
+  columns: ['name', 'contact_type_id', 'company_name', 'mobile', 'email'],
+});

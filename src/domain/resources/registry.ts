@@ -1,0 +1,55 @@
+import type { ResourceDefinition } from '../resource';
+import { branches } from './branches';
+import { brands } from './brands';
+import { businesses } from './businesses';
+import { contactTypes } from './contact-types';
+import { contacts } from './contacts';
+import { conversions } from './conversions';
+import { itemClassifications } from './item-classifications';
+import { itemTypes } from './item-types';
+import { items } from './items';
+import { measuringMasses } from './measuring-masses';
+import { permissions } from './permissions';
+import { purchaseItemPrices } from './purchase-item-prices';
+import { roles } from './roles';
+import { saleItemPrices } from './sale-item-prices';
+import { servicePrices } from './service-prices';
+import { services } from './services';
+import { unitOfMeasurements } from './unit-of-measurements';
+import { users } from './users';
+import { warehouses } from './warehouses';
+
+/** Every resource the generic engine mounts and the generic screens render, by name. */
+export const registry: readonly ResourceDefinition[] = [
+  brands,
+  measuringMasses,
+  unitOfMeasurements,
+  conversions,
+  itemClassifications,
+  itemTypes,
+  items,
+  purchaseItemPrices,
+  saleItemPrices,
+  services,
+  servicePrices,
+  warehouses,
+  branches,
+  contactTypes,
+  contacts,
+  businesses,
+  users,
+  roles,
+  permissions,
+];
+
+const byName = new Map(registry.map((definition) => [definition.name, definition]));
+
+export function findResource(name: string): ResourceDefinition | undefined {
+  return byName.get(name);
+}
+
+export function getResource(name: string): ResourceDefinition {
+  const definition = byName.get(name);
+  if (!definition) throw new Error(`Unknown resource "${name}"`);
+  return definition;
+}

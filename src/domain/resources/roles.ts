@@ -1,0 +1,17 @@
+import { text, textarea } from '../fields';
+import { defineResource } from '../resource';
+
+/** Roles belong to a business; their permissions are set at /roles/{id}/assign-permissions. */
+export const roles = defineResource({
+  name: 'roles',
+  singular: 'Role',
+  plural: 'Roles',
+  display: 'name',
+  fields: {
+    name: text('Name', { required: true, unique: true }),
+    description: textarea('Description'),
+  },
+  search: ['id', 'name'],
+  sort: ['name'],
+  columns: ['name', 'description'],
+});

@@ -1,0 +1,18 @@
+import { text, textarea } from '../fields';
+import { defineResource } from '../resource';
+
+export const warehouses = defineResource({
+  name: 'warehouses',
+  singular: 'Warehouse',
+  plural: 'Warehouses',
+  display: 'name',
+  fields: {
+    code: text('Code', { required: true, unique: true, max: 32 }),
+    name: text('Name', { required: true }),
+    address: textarea('Address'),
+    phone: text('Phone', { max: 50 }),
+  },
+  search: ['id', 'code', 'name', 'address'],
+  sort: ['code', 'name'],
+  columns: ['code', 'name', 'address', 'phone'],
+});

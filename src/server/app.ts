@@ -1,0 +1,79 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import cookie from '@fastify/cookie';
+import helmet from '@fastify/helmet';
+import rateLimit from '@fastify/rate-limit';
+import fastifyStatic from '@fastify/static';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import type { AppConfig } from './config';
+import { openDatabase } from './db/dialect';
+import { migrateToLatest } from './db/migrate';
+import { registerAuth } from './plugins/auth';
+import { registerErrorHandling } from './plugins/errors';
+import { accessRoutes } from './routes/access.routes';
+import { authRoutes } from './routes/auth.routes';
+import { businessRoutes } from './routes/business.routes';
+import { healthRoutes } from './routes/health.routes';
+import { resourceRoutes } from './routes/resource.routes';
+import { ensurePermissions } from './seed';
+
+/**
+ * Builds the API (and, when built, the web app) on a migrated database. Tests call it and use
+ * `app.inject()`; main.ts only reads the environment, seeds and listens.
+ */
+export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
+  const { db } = openDatabase(config.database);
+  await migrateToLatest(db);
+  await ensurePermissions(db);
+
+  const app = Fastify({ logger: config.logger, bodyLimit: 1024 * 1024 });
+  app.decorate('db', db);
+  app.addHook('onClose', () => db.destroy());
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  // External plugins.
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      directives: { 'script-src': ["'self'"], 'style-src': ["'self'", "'unsafe-inline'"], 'img-src': ["'self'", 'data:', 'blob:'] },
+    },
+  });
+  await app.register(cookie);
+  await app.register(rateLimit, { global: false });
+  await app.register(swagger, {
+    openapi: {
+      info: { title: 'Bodega API', version: '1', description: 'Send X-Requested-With: XMLHttpRequest on writes and Business-ID on business calls.' },
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(swaggerUi, { routePrefix: '/api/docs', uiConfig: { docExpansion: 'none' } });
+
+  // App plugins.
+  registerErrorHandling(app);
+  registerAuth(app);
+
+  // Routes.
+  await app.register(healthRoutes);
+  await app.register(authRoutes, config);
+  await app.register(businessRoutes);
+  await app.register(resourceRoutes);
+  await app.register(accessRoutes);
+
+  serveClient(app, config.clientDir);
+  return app;
+}
+
+/** The built PWA with index.html for every navigation; unknown /api paths stay JSON 404s. */
+function serveClient(app: FastifyInstance, clientDir: string | undefined): void {
+  const hasClient = clientDir !== undefined && existsSync(join(clientDir, 'index.html'));
+  if (hasClient) void app.register(fastifyStatic, { root: clientDir, wildcard: false, index: false });
+  app.setNotFoundHandler((request, reply) => {
+    if (!hasClient || request.url.startsWith('/api/') || request.method !== 'GET') {
+      return reply.status(404).send({ message: `No route for ${request.method} ${request.url.split('?')[0]}.` });
+    }
+    return reply.header('cache-control', 'no-cache').sendFile('index.html');
+  });
+}

@@ -1,0 +1,124 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import SQLite from 'better-sqlite3';
+import { Kysely, PostgresAdapter, PostgresDialect, SqliteDialect, sql, type RawBuilder, type SqliteDatabase } from 'kysely';
+import pg from 'pg';
+import type { Database } from './schema';
+
+/**
+ * The only module that knows which database is underneath: `file:PATH` (or `file::memory:`)
+ * opens SQLite through better-sqlite3, `postgres://` / `postgresql://` opens a pg pool.
+ */
+
+export type DatabaseKind = 'sqlite' | 'postgres';
+
+export interface DatabaseConfig {
+  url: string;
+  /** PostgreSQL only: the schema to work in (tests give each run its own). */
+  schema?: string;
+}
+
+export interface OpenDatabase {
+  db: Kysely<Database>;
+  kind: DatabaseKind;
+}
+
+export function databaseKind(url: string): DatabaseKind {
+  if (url.startsWith('file:')) return 'sqlite';
+  if (url.startsWith('postgres://') || url.startsWith('postgresql://')) return 'postgres';
+  throw new Error(`DATABASE_URL must start with file:, postgres:// or postgresql:// (got "${url}")`);
+}
+
+export function openDatabase(config: DatabaseConfig): OpenDatabase {
+  const kind = databaseKind(config.url);
+  if (kind === 'sqlite') {
+    const path = config.url.slice('file:'.length);
+    if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+    const raw = new SQLite(path);
+    raw.pragma('journal_mode = WAL');
+    raw.pragma('synchronous = NORMAL');
+    raw.pragma('foreign_keys = ON');
+    raw.pragma('busy_timeout = 5000');
+    return { kind, db: new Kysely<Database>({ dialect: new SqliteDialect({ database: reusingStatements(raw) }) }) };
+  }
+  const pool = new pg.Pool({
+    connectionString: config.url,
+    max: 10,
+    options: config.schema ? `-c search_path=${config.schema},public` : undefined,
+    types: { getTypeParser: postgresTypeParser },
+  });
+  return { kind, db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }) };
+}
+
+const INT8 = 20;
+const NUMERIC = 1700;
+const DATE = 1082;
+
+/** Counts and centavos (int8) as numbers, dates as their `YYYY-MM-DD` text. */
+function postgresTypeParser(oid: number, format?: string) {
+  if (oid === INT8 || oid === NUMERIC) return (value: string) => Number(value);
+  if (oid === DATE) return (value: string) => value;
+  return pg.types.getTypeParser(oid, format as 'text');
+}
+
+/**
+ * Kysely prepares every statement anew; better-sqlite3 statements are reusable, and preparing
+ * costs more than running a small indexed query, so the hot paths keep theirs.
+ */
+function reusingStatements(raw: SQLite.Database): SqliteDatabase {
+  const statements = new Map<string, SQLite.Statement>();
+  return {
+    close: () => raw.close(),
+    prepare(query: string) {
+      let statement = statements.get(query);
+      if (!statement) {
+        if (statements.size >= 1000) statements.clear();
+        statement = raw.prepare(query);
+        statements.set(query, statement);
+      }
+      return statement;
+    },
+  };
+}
+
+export function isPostgres(db: Kysely<unknown>): boolean {
+  return db.getExecutor().adapter instanceof PostgresAdapter;
+}
+
+/** Case-insensitive "contains", with LIKE's wildcards in the term taken literally. */
+export function containsIgnoringCase(db: Kysely<unknown>, column: string, term: string): RawBuilder<boolean> {
+  const pattern = `%${term.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
+  return isPostgres(db)
+    ? sql<boolean>`${sql.ref(column)} ilike ${pattern} escape '\\'`
+    : sql<boolean>`${sql.ref(column)} like ${pattern} escape '\\'`;
+}
+
+/**
+ * A contains-search over a trigram-indexed column: SQLite asks the column's FTS5 table, which
+ * needs at least three characters; PostgreSQL's ILIKE uses the pg_trgm index by itself.
+ */
+export function fullTextContains(db: Kysely<unknown>, table: string, column: string, term: string): RawBuilder<boolean> {
+  if (isPostgres(db) || [...term].length < 3) return containsIgnoringCase(db, `${table}.${column}`, term);
+  const ftsTable = `${table}_${column}_fts`;
+  const phrase = `"${term.replaceAll('"', '""')}"`;
+  return sql<boolean>`${sql.ref(`${table}.id`)} in (select rowid from ${sql.table(ftsTable)} where ${sql.table(ftsTable)} match ${phrase})`;
+}
+
+export type ConstraintViolation = 'unique' | 'foreign-key' | undefined;
+
+export function constraintViolation(error: unknown): ConstraintViolation {
+  const code = (error as { code?: string } | null)?.code;
+  if (code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || code === '23505') return 'unique';
+  if (code === 'SQLITE_CONSTRAINT_FOREIGNKEY' || code === '23503') return 'foreign-key';
+  return undefined;
+}
+
+export function nowIso(): string {
+  return new Date().toISOString();
+}
+
+/** Timestamps are ISO text in SQLite and timestamptz (read as Date) in PostgreSQL. */
+export function toIsoTimestamp(value: unknown): string | null {
+  if (value === null || value === undefined) return null;
+  return value instanceof Date ? value.toISOString() : new Date(String(value)).toISOString();
+}

@@ -1,0 +1,89 @@
+import { createHash } from 'node:crypto';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { constraintViolation, nowIso } from './db/dialect';
+import { HttpError, validationError } from './errors';
+import type { Trx } from './resources/store';
+
+export interface WriteResult {
+  status: number;
+  body?: unknown;
+}
+
+function stableJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(stableJson).join(',')}]`;
+  if (value && typeof value === 'object') {
+    const entries = Object.keys(value as object)
+      .sort()
+      .map((key) => `${JSON.stringify(key)}:${stableJson((value as Record<string, unknown>)[key])}`);
+    return `{${entries.join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+function requestHash(request: FastifyRequest): string {
+  return createHash('sha256').update(`${request.method} ${request.url}\n${stableJson(request.body ?? null)}`).digest('hex');
+}
+
+/**
+ * Runs a write in one transaction and answers it. With an `Idempotency-Key` header, the first
+ * successful answer is stored in that same transaction, keyed by user, business and key; a
+ * repeat gets that answer back (header `Idempotent-Replayed: true`) and changes nothing, and the
+ * same key sent with another request is refused with 422. Failed writes store nothing, so a
+ * corrected request may reuse its key.
+ */
+export async function runWrite(request: FastifyRequest, reply: FastifyReply, write: (trx: Trx) => Promise<WriteResult>): Promise<FastifyReply> {
+  const db = request.server.db;
+  const key = request.headers['idempotency-key'];
+  if (key === undefined) {
+    const result = await db.transaction().execute(write);
+    return reply.status(result.status).send(result.body);
+  }
+  if (typeof key !== 'string' || key.length < 1 || key.length > 255) {
+    throw validationError({ idempotency_key: ['The Idempotency-Key header must be 1 to 255 characters.'] });
+  }
+  const owner = { user_id: request.actor?.userId ?? 0, business_id: request.tenant?.businessId ?? 0, key };
+  const hash = requestHash(request);
+
+  const replay = async (): Promise<FastifyReply | undefined> => {
+    const stored = await db
+      .selectFrom('idempotency_keys')
+      .selectAll()
+      .where('user_id', '=', owner.user_id)
+      .where('business_id', '=', owner.business_id)
+      .where('key', '=', key)
+      .executeTakeFirst();
+    if (!stored) return undefined;
+    if (stored.request_hash !== hash) {
+      throw validationError({ idempotency_key: ['This Idempotency-Key was already used for a different request.'] });
+    }
+    const body = stored.response_body === '' ? undefined : JSON.parse(stored.response_body);
+    return reply.status(stored.status_code).header('idempotent-replayed', 'true').send(body);
+  };
+
+  const replayed = await replay();
+  if (replayed) return replayed;
+  try {
+    const result = await db.transaction().execute(async (trx) => {
+      const answer = await write(trx);
+      await trx
+        .insertInto('idempotency_keys')
+        .values({
+          ...owner,
+          request_hash: hash,
+          status_code: answer.status,
+          response_body: answer.body === undefined ? '' : JSON.stringify(answer.body),
+          created_at: nowIso(),
+        })
+        .execute();
+      return answer;
+    });
+    return reply.status(result.status).send(result.body);
+  } catch (error) {
+    // A twin request with the same key committed first: answer as it was answered.
+    if (!(error instanceof HttpError) && constraintViolation(error) === 'unique') {
+      const twin = await replay();
+      if (twin) return twin;
+    }
+    throw error;
+  }
+}

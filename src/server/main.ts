@@ -1,0 +1,23 @@
+import { resolve } from 'node:path';
+import { buildApp } from './app';
+import { readEnvironment } from './config';
+import { seed } from './seed';
+
+const env = readEnvironment();
+const app = await buildApp({
+  database: { url: env.DATABASE_URL },
+  loginAttemptsPerMinute: env.LOGIN_ATTEMPTS_PER_MINUTE,
+  secureCookies: env.SECURE_COOKIES === '1',
+  clientDir: resolve('dist'),
+  logger: env.LOG === '1',
+});
+
+const seeded = await seed(app.db, { adminEmail: env.ADMIN_EMAIL, adminPassword: env.ADMIN_PASSWORD, demoData: env.DEMO_DATA === '1' });
+if (seeded.adminPassword) {
+  console.log(`\n  First start: sign in as ${env.ADMIN_EMAIL} with password ${seeded.adminPassword}\n  (shown once; set ADMIN_PASSWORD to choose it)\n`);
+}
+
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => void app.close().then(() => process.exit(0)));
+}
+await app.listen({ port: env.PORT, host: env.HOST });

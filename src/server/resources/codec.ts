@@ -1,0 +1,96 @@
+import type { DiscountEntry, Field } from '../../domain/fields';
+import { centavosToPesos, pesosToCentavos } from '../../domain/money';
+import { fromMillionths, fromThousandths, toMillionths, toThousandths } from '../../domain/quantity';
+import { readableFields, type ResourceDefinition } from '../../domain/resource';
+import { toIsoTimestamp } from '../db/dialect';
+
+/** How each kind of field is kept in a column: centavos, thousandths, 0/1 and JSON text. */
+
+export function toStorage(field: Field, value: unknown): unknown {
+  if (value === null || value === undefined) {
+    if (field.kind === 'boolean') return 0;
+    if (field.kind === 'discounts') return '[]';
+    return null;
+  }
+  switch (field.kind) {
+    case 'money':
+      return pesosToCentavos(value as number);
+    case 'quantity':
+      return toThousandths(value as number);
+    case 'factor':
+      return toMillionths(value as number);
+    case 'boolean':
+      return value ? 1 : 0;
+    case 'discounts':
+      return JSON.stringify(
+        (value as DiscountEntry[])
+          .map((entry) => ({ quantity: entry.quantity, discount_percent: entry.discount_percent }))
+          .sort((a, b) => a.quantity - b.quantity),
+      );
+    default:
+      return value;
+  }
+}
+
+export function fromStorage(field: Field, stored: unknown): unknown {
+  if (stored === null || stored === undefined) return field.kind === 'discounts' ? [] : null;
+  switch (field.kind) {
+    case 'money':
+      return centavosToPesos(Number(stored));
+    case 'quantity':
+      return fromThousandths(Number(stored));
+    case 'factor':
+      return fromMillionths(Number(stored));
+    case 'boolean':
+      return Boolean(stored);
+    case 'discounts':
+      return JSON.parse(String(stored)) as DiscountEntry[];
+    case 'integer':
+    case 'reference':
+      return Number(stored);
+    default:
+      return stored;
+  }
+}
+
+/** A search value from the query string, as the column holds it; undefined when it cannot match. */
+export function searchValueToStorage(field: Field, raw: string): unknown {
+  switch (field.kind) {
+    case 'integer':
+    case 'reference':
+      return /^\d+$/.test(raw) ? Number(raw) : undefined;
+    case 'boolean':
+      if (raw === '1' || raw === 'true') return 1;
+      if (raw === '0' || raw === 'false') return 0;
+      return undefined;
+    default:
+      return raw;
+  }
+}
+
+/** The suffix under which a reference's display value is selected with the row. */
+export const REFERENCE_DISPLAY_SUFFIX = '__display';
+
+/** `brand_id` → `brand`: the key under which a read carries the referenced record's display. */
+export function referenceKey(fieldName: string): string {
+  return fieldName.replace(/_id$/, '');
+}
+
+export type ApiRecord = Record<string, unknown> & { id: number };
+
+/** A stored row as the API speaks it: decimals, booleans, ISO timestamps, references named. */
+export function serializeRow(definition: ResourceDefinition, row: Record<string, unknown>): ApiRecord {
+  const record: ApiRecord = { id: Number(row.id) };
+  for (const [name, field] of readableFields(definition)) {
+    record[name] = fromStorage(field, row[name]);
+    if (field.kind === 'reference') {
+      const display = row[`${name}${REFERENCE_DISPLAY_SUFFIX}`];
+      record[referenceKey(name)] = record[name] === null ? null : { id: record[name], display: display ?? null };
+    }
+  }
+  record.created_at = toIsoTimestamp(row.created_at);
+  record.updated_at = toIsoTimestamp(row.updated_at);
+  record.deleted_at = toIsoTimestamp(row.deleted_at);
+  record.version = Number(row.version);
+  return record;
+}

@@ -1,0 +1,225 @@
+import { sql } from 'kysely';
+import { attributeName, type Field } from '../../domain/fields';
+import { activeSearches, type ListParams } from '../../domain/list-params';
+import type { ResourceDefinition } from '../../domain/resource';
+import { getResource, registry } from '../../domain/resources/registry';
+import { containsIgnoringCase, fullTextContains, nowIso } from '../db/dialect';
+import { conflict, HttpError, notFound, validationError } from '../errors';
+import { REFERENCE_DISPLAY_SUFFIX, searchValueToStorage, serializeRow, toStorage, type ApiRecord } from './codec';
+import { adjustCount, readCount, type TrashFilter } from './resource-counts';
+import type { Db, Query, ResourceStore, Scope, Trx, Usage } from './store';
+import { storeFor } from './stores';
+
+/**
+ * The generic engine behind every resource: reads scoped to the business, writes validated,
+ * counted and versioned. Routes own the transaction and pass it in; so does the seeder.
+ */
+
+export interface ListResult {
+  records: ApiRecord[];
+  total: number;
+}
+
+function trashFilter(params: Pick<ListParams, 'with_trashed' | 'only_trashed'>): TrashFilter {
+  if (params.only_trashed) return 'trashed';
+  return params.with_trashed ? 'all' : 'active';
+}
+
+function whereTrashed(store: ResourceStore, query: Query, filter: TrashFilter): Query {
+  if (filter === 'active') return query.where(store.column('deleted_at'), 'is', null);
+  if (filter === 'trashed') return query.where(store.column('deleted_at'), 'is not', null);
+  return query;
+}
+
+function whereSearch(db: Db, definition: ResourceDefinition, store: ResourceStore, query: Query, name: string, value: string, strict: boolean): Query {
+  const column = store.column(name);
+  if (name === 'id') return /^\d+$/.test(value) ? query.where(column, '=', Number(value)) : query.where(sql.lit(false));
+  const field = definition.fields[name] as Field;
+  const stored = searchValueToStorage(field, value);
+  if (stored === undefined) return query.where(sql.lit(false));
+  const textual = field.kind === 'text' || field.kind === 'textarea' || field.kind === 'email';
+  if (!textual || strict) return query.where(column, '=', stored);
+  if (field.fullText) return query.where(fullTextContains(db, definition.table, name, value));
+  return query.where(containsIgnoringCase(db, column, value));
+}
+
+/** Selects each reference's display value with the row: one query, however many references. */
+function withReferenceDisplays(definition: ResourceDefinition, store: ResourceStore, query: Query): Query {
+  let selected = store.select(query);
+  for (const [name, field] of Object.entries(definition.fields)) {
+    if (field.kind !== 'reference' || !field.references) continue;
+    const target = getResource(field.references);
+    if (target.display === 'id') continue;
+    selected = selected.select((eb) =>
+      eb
+        .selectFrom(`${target.table} as ref`)
+        .select(`ref.${target.display}`)
+        .whereRef('ref.id', '=', store.column(name))
+        .limit(1)
+        .as(`${name}${REFERENCE_DISPLAY_SUFFIX}`),
+    );
+  }
+  return selected;
+}
+
+async function decorated(db: Db, scope: Scope, definition: ResourceDefinition, store: ResourceStore, rows: Record<string, unknown>[]) {
+  const records = rows.map((row) => serializeRow(definition, row));
+  if (store.decorate && records.length > 0) await store.decorate(db, scope, records);
+  return records;
+}
+
+export async function listRecords(db: Db, scope: Scope, definition: ResourceDefinition, params: ListParams): Promise<ListResult> {
+  const store = storeFor(definition);
+  const filter = trashFilter(params);
+  const searches = activeSearches(definition, params);
+  let query = whereTrashed(store, store.query(db, scope), filter);
+  for (const [name, value] of searches) query = whereSearch(db, definition, store, query, name, value, params.is_strict);
+
+  const perPage = params.limit ?? params.per_page;
+  const page = params.limit ? 1 : params.page;
+  const direction = params.order_by;
+  const rows = await withReferenceDisplays(definition, store, query)
+    .orderBy(store.column(params.order_by_field_name), direction)
+    .orderBy(store.column('id'), direction)
+    .limit(perPage)
+    .offset((page - 1) * perPage)
+    .execute();
+
+  const total =
+    searches.length === 0 && store.countsMaintained
+      ? await readCount(db, scope.businessId, definition.name, filter)
+      : Number((await query.select(sql<number>`count(*)`.as('total')).executeTakeFirstOrThrow()).total);
+  return { records: await decorated(db, scope, definition, store, rows), total };
+}
+
+export async function findRecord(
+  db: Db,
+  scope: Scope,
+  definition: ResourceDefinition,
+  id: number,
+  filter: TrashFilter = 'all',
+): Promise<ApiRecord | undefined> {
+  const store = storeFor(definition);
+  const query = whereTrashed(store, store.query(db, scope), filter).where(store.column('id'), '=', id);
+  const row = await withReferenceDisplays(definition, store, query).executeTakeFirst();
+  if (!row) return undefined;
+  const [record] = await decorated(db, scope, definition, store, [row]);
+  return record;
+}
+
+export async function findRecordOrFail(db: Db, scope: Scope, definition: ResourceDefinition, id: number, filter?: TrashFilter) {
+  const record = await findRecord(db, scope, definition, id, filter);
+  if (!record) throw notFound(attributeName(definition.singular));
+  return record;
+}
+
+/** Field messages for references that are not live records of this business, and duplicates. */
+async function checkValues(db: Db, scope: Scope, definition: ResourceDefinition, values: Record<string, unknown>, exceptId?: number) {
+  const store = storeFor(definition);
+  const errors: Record<string, string[]> = {};
+  for (const [name, value] of Object.entries(values)) {
+    const field = definition.fields[name];
+    if (!field || value === null || value === undefined) continue;
+    if (field.kind === 'reference' && field.references) {
+      const target = getResource(field.references);
+      const found = await findRecord(db, scope, target, value as number, 'active');
+      if (!found) errors[name] = [`The selected ${attributeName(field.label)} is invalid.`];
+    }
+    if (field.unique && (await store.findDuplicate(db, scope, name, toStorage(field, value), exceptId)) !== undefined) {
+      errors[name] = [`The ${attributeName(field.label)} has already been taken.`];
+    }
+  }
+  const ruleErrors = store.validate ? await store.validate(db, scope, values, exceptId) : {};
+  Object.assign(errors, ruleErrors);
+  if (Object.keys(errors).length > 0) throw validationError(errors);
+}
+
+function toColumns(definition: ResourceDefinition, values: Record<string, unknown>): Record<string, unknown> {
+  const columns: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(values)) {
+    const field = definition.fields[name];
+    if (field && value !== undefined) columns[name] = toStorage(field, value);
+  }
+  return columns;
+}
+
+export async function createRecord(trx: Trx, scope: Scope, definition: ResourceDefinition, values: Record<string, unknown>): Promise<ApiRecord> {
+  const store = storeFor(definition);
+  await checkValues(trx, scope, definition, values);
+  const now = nowIso();
+  const complete = Object.fromEntries(Object.keys(definition.fields).map((name) => [name, values[name] ?? null]));
+  const id = await store.insert(trx, scope, { ...toColumns(definition, complete), created_at: now, updated_at: now, version: 1 }, values);
+  if (store.countsMaintained) await adjustCount(trx, scope.businessId, definition.name, 1, 0);
+  return findRecordOrFail(trx, scope, definition, id);
+}
+
+export async function updateRecord(
+  trx: Trx,
+  scope: Scope,
+  definition: ResourceDefinition,
+  id: number,
+  values: Record<string, unknown>,
+  expectedVersion?: number,
+): Promise<ApiRecord> {
+  const store = storeFor(definition);
+  const current = await findRecordOrFail(trx, scope, definition, id);
+  if (current.deleted_at) throw conflict(`This ${attributeName(definition.singular)} is in the trash; restore it before editing.`);
+  if (expectedVersion !== undefined && expectedVersion !== current.version) {
+    throw new HttpError(412, `This ${attributeName(definition.singular)} was changed by someone else (now version ${current.version}); reload it and try again.`);
+  }
+  await checkValues(trx, scope, definition, values, id);
+  const columns = toColumns(definition, values);
+  await store.update(trx, scope, id, { ...columns, updated_at: nowIso() }, values);
+  return findRecordOrFail(trx, scope, definition, id);
+}
+
+export async function trashRecord(trx: Trx, scope: Scope, definition: ResourceDefinition, id: number): Promise<ApiRecord> {
+  const store = storeFor(definition);
+  const current = await findRecordOrFail(trx, scope, definition, id);
+  if (current.deleted_at) throw conflict(`This ${attributeName(definition.singular)} is already in the trash.`);
+  if (store.beforeTrash) await store.beforeTrash(trx, scope, id);
+  await store.setTrashed(trx, scope, id, nowIso());
+  if (store.countsMaintained) await adjustCount(trx, scope.businessId, definition.name, -1, 1);
+  return findRecordOrFail(trx, scope, definition, id);
+}
+
+export async function restoreRecord(trx: Trx, scope: Scope, definition: ResourceDefinition, id: number): Promise<ApiRecord> {
+  const store = storeFor(definition);
+  const current = await findRecordOrFail(trx, scope, definition, id);
+  if (!current.deleted_at) throw conflict(`This ${attributeName(definition.singular)} is not in the trash.`);
+  await store.setTrashed(trx, scope, id, null);
+  if (store.countsMaintained) await adjustCount(trx, scope.businessId, definition.name, 1, -1);
+  return findRecordOrFail(trx, scope, definition, id);
+}
+
+/** What still points at a record: other resources' reference fields, and the store's own links. */
+async function usageOf(db: Db, scope: Scope, definition: ResourceDefinition, id: number): Promise<Usage[]> {
+  const usage: Usage[] = [];
+  for (const other of registry) {
+    const fields = Object.entries(other.fields).filter(([, field]) => field.kind === 'reference' && field.references === definition.name);
+    if (fields.length === 0) continue;
+    const otherStore = storeFor(other);
+    let query = otherStore.query(db, scope);
+    query = query.where((eb) => eb.or(fields.map(([name]) => eb(otherStore.column(name), '=', id))));
+    const row = await query.select(sql<number>`count(*)`.as('count')).executeTakeFirstOrThrow();
+    if (Number(row.count) > 0) usage.push({ label: other.plural.toLowerCase(), count: Number(row.count) });
+  }
+  const store = storeFor(definition);
+  if (store.extraUsage) usage.push(...(await store.extraUsage(db, scope, id)));
+  return usage.filter((entry) => entry.count > 0);
+}
+
+export async function forceDeleteRecord(trx: Trx, scope: Scope, definition: ResourceDefinition, id: number): Promise<ApiRecord> {
+  const store = storeFor(definition);
+  const current = await findRecordOrFail(trx, scope, definition, id);
+  const name = attributeName(definition.singular);
+  if (!current.deleted_at) throw conflict(`Move this ${name} to the trash before deleting it permanently.`);
+  const usage = await usageOf(trx, scope, definition, id);
+  if (usage.length > 0) {
+    const uses = usage.map((entry) => `${entry.count} ${entry.label}`).join(', ');
+    throw conflict(`This ${name} cannot be deleted permanently: it is still used by ${uses}.`);
+  }
+  await store.remove(trx, scope, id);
+  if (store.countsMaintained) await adjustCount(trx, scope.businessId, definition.name, 0, -1);
+  return current;
+}

@@ -1,0 +1,94 @@
+import type { Kysely, SelectQueryBuilder, Transaction } from 'kysely';
+import type { ResourceDefinition } from '../../domain/resource';
+import type { ApiRecord } from './codec';
+
+/** Who is asking, in which business: every query of a store is scoped by it. */
+export interface Scope {
+  businessId: number;
+  userId: number;
+  permissions: ReadonlySet<string>;
+}
+
+export type Db = Kysely<any>;
+export type Trx = Transaction<any>;
+export type Query = SelectQueryBuilder<any, any, any>;
+
+/** What a force delete would orphan: `{ label, count }` pairs, empty when nothing uses it. */
+export interface Usage {
+  label: string;
+  count: number;
+}
+
+/**
+ * Where one resource's records live and how they are scoped. The generic engine reads through
+ * `query` / `column` and writes through the rest; `businessTableStore` serves every plain
+ * business-scoped table, and businesses, users and permissions bring stores of their own.
+ */
+export interface ResourceStore {
+  /** The scoped FROM (with joins), before any selection. */
+  query(db: Db, scope: Scope): Query;
+  /** Adds the columns a read returns. */
+  select(query: Query): Query;
+  /** The qualified column behind a field, `id`, `deleted_at`, `created_at` … */
+  column(name: string): string;
+  /** Totals kept in resource_counts (business tables) rather than counted per request. */
+  countsMaintained: boolean;
+  /** The id of another record holding `value` in unique `field`, if any. */
+  findDuplicate(db: Db, scope: Scope, field: string, value: unknown, exceptId?: number): Promise<number | undefined>;
+  /**
+   * `columns` are the fields as stored (plus timestamps and version); `input` is the validated
+   * API body, for stores that take more than columns (a user's password and role_ids).
+   */
+  insert(trx: Trx, scope: Scope, columns: Record<string, unknown>, input: Record<string, unknown>): Promise<number>;
+  update(trx: Trx, scope: Scope, id: number, columns: Record<string, unknown>, input: Record<string, unknown>): Promise<void>;
+  /** Sets or clears the trashed mark (and bumps the version). */
+  setTrashed(trx: Trx, scope: Scope, id: number, deletedAt: string | null): Promise<void>;
+  remove(trx: Trx, scope: Scope, id: number): Promise<void>;
+  /** Rules across fields or tables; returns field messages (empty when all is well). */
+  validate?(db: Db, scope: Scope, values: Record<string, unknown>, exceptId?: number): Promise<Record<string, string[]>>;
+  /** Refuses (by throwing) a soft delete the resource cannot allow, such as deleting oneself. */
+  beforeTrash?(trx: Trx, scope: Scope, id: number): Promise<void>;
+  /** Uses of a record beyond the reference fields of other resources. */
+  extraUsage?(db: Db, scope: Scope, id: number): Promise<Usage[]>;
+  /** Adds derived read-only values (role names, permission ids …) to records being returned. */
+  decorate?(db: Db, scope: Scope, records: ApiRecord[]): Promise<void>;
+}
+
+/** The generic store: a table with `business_id`, one row per record. */
+export function businessTableStore(definition: ResourceDefinition): ResourceStore {
+  const { table } = definition;
+  return {
+    countsMaintained: true,
+    query: (db, scope) => db.selectFrom(table).where(`${table}.business_id`, '=', scope.businessId),
+    select: (query) => query.selectAll(table),
+    column: (name) => `${table}.${name}`,
+    async findDuplicate(db, scope, field, value, exceptId) {
+      let query = db.selectFrom(table).select('id').where('business_id', '=', scope.businessId).where(field, '=', value);
+      if (exceptId !== undefined) query = query.where('id', '!=', exceptId);
+      const row = await query.executeTakeFirst();
+      return row?.id as number | undefined;
+    },
+    async insert(trx, scope, columns) {
+      const row = await trx
+        .insertInto(table)
+        .values({ ...columns, business_id: scope.businessId })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      return Number(row.id);
+    },
+    async update(trx, scope, id, columns) {
+      await trx
+        .updateTable(table)
+        .set((eb) => ({ ...columns, version: eb(`${table}.version`, '+', 1) }))
+        .where('id', '=', id)
+        .where('business_id', '=', scope.businessId)
+        .execute();
+    },
+    async setTrashed(trx, scope, id, deletedAt) {
+      await this.update(trx, scope, id, { deleted_at: deletedAt, updated_at: new Date().toISOString() }, {});
+    },
+    async remove(trx, scope, id) {
+      await trx.deleteFrom(table).where('id', '=', id).where('business_id', '=', scope.businessId).execute();
+    },
+  };
+}

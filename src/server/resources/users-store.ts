@@ -1,0 +1,180 @@
+import { sql } from 'kysely';
+import { hashSecret } from '../auth/secrets';
+import { conflict } from '../errors';
+import { assertAssignableRoles, assertManagesIdentity, replaceUserRoles } from '../services/access.service';
+import type { ApiRecord } from './codec';
+import type { Db, ResourceStore, Scope } from './store';
+
+const IDENTITY_COLUMNS = ['name', 'email', 'username'] as const;
+const MEMBERSHIP_COLUMNS = ['deleted_at', 'userable_type', 'userable_id'] as const;
+const SECRET_INPUTS = ['email', 'username', 'password', 'security_pin'] as const;
+
+function membershipOf(scope: Scope) {
+  return (join: any) => join.onRef('memberships.user_id', '=', 'users.id').on('memberships.business_id', '=', scope.businessId);
+}
+
+async function secretColumns(input: Record<string, unknown>): Promise<Record<string, unknown>> {
+  const columns: Record<string, unknown> = {};
+  if (typeof input.password === 'string') columns.password_hash = await hashSecret(input.password);
+  if (input.security_pin === null) columns.security_pin_hash = null;
+  if (typeof input.security_pin === 'string') columns.security_pin_hash = await hashSecret(input.security_pin);
+  return columns;
+}
+
+function pick(columns: Record<string, unknown>, names: readonly string[]): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(columns).filter(([name]) => names.includes(name)));
+}
+
+/** Where the user works, as the navbar says it: "Branch: Makati". */
+async function userableLabels(db: Db, scope: Scope, records: ApiRecord[]): Promise<Map<string, string>> {
+  const labels = new Map<string, string>();
+  for (const type of ['branch', 'warehouse'] as const) {
+    const ids = records.filter((record) => record.userable_type === type && record.userable_id).map((record) => record.userable_id as number);
+    if (ids.length === 0) continue;
+    const table = type === 'branch' ? 'branches' : 'warehouses';
+    const rows = await db.selectFrom(table).select(['id', 'name']).where('business_id', '=', scope.businessId).where('id', 'in', ids).execute();
+    for (const row of rows) labels.set(`${type}:${row.id}`, `${type === 'branch' ? 'Branch' : 'Warehouse'}: ${row.name}`);
+  }
+  return labels;
+}
+
+/**
+ * Users are global identities; the active business sees its members. The membership holds
+ * where the user works and whether the user is trashed in this business.
+ */
+export const usersStore: ResourceStore = {
+  countsMaintained: false,
+  query: (db, scope) => db.selectFrom('users').innerJoin('memberships', membershipOf(scope)),
+  select: (query) =>
+    query.select([
+      'users.id',
+      'users.name',
+      'users.email',
+      'users.username',
+      'users.created_at',
+      'users.updated_at',
+      'users.version',
+      'memberships.deleted_at',
+      'memberships.userable_type',
+      'memberships.userable_id',
+    ]),
+  column: (name) => ((MEMBERSHIP_COLUMNS as readonly string[]).includes(name) ? `memberships.${name}` : `users.${name}`),
+
+  async findDuplicate(db, _scope, field, value, exceptId) {
+    let query = db.selectFrom('users').select('id').where(field, '=', value);
+    if (exceptId !== undefined) query = query.where('id', '!=', exceptId);
+    return (await query.executeTakeFirst())?.id as number | undefined;
+  },
+
+  async validate(db, scope, input) {
+    const errors: Record<string, string[]> = {};
+    const type = input.userable_type;
+    if (type === 'branch' || type === 'warehouse') {
+      const table = type === 'branch' ? 'branches' : 'warehouses';
+      const id = input.userable_id;
+      const found =
+        typeof id === 'number' &&
+        (await db.selectFrom(table).select('id').where('id', '=', id).where('business_id', '=', scope.businessId).where('deleted_at', 'is', null).executeTakeFirst());
+      if (!found) errors.userable_id = [`The selected ${type} is invalid.`];
+    }
+    if (Array.isArray(input.role_ids)) await assertAssignableRoles(db, scope, input.role_ids as number[]);
+    return errors;
+  },
+
+  async insert(trx, scope, columns, input) {
+    const stamps = { created_at: columns.created_at, updated_at: columns.updated_at, version: 1 };
+    const user = await trx
+      .insertInto('users')
+      .values({ ...pick(columns, IDENTITY_COLUMNS), ...(await secretColumns(input)), ...stamps })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const userId = Number(user.id);
+    const userable = columns.userable_type === 'branch' || columns.userable_type === 'warehouse';
+    await trx
+      .insertInto('memberships')
+      .values({
+        user_id: userId,
+        business_id: scope.businessId,
+        userable_type: userable ? columns.userable_type : 'none',
+        userable_id: userable ? columns.userable_id : null,
+        ...stamps,
+      })
+      .execute();
+    if (Array.isArray(input.role_ids)) await replaceUserRoles(trx, scope, userId, input.role_ids as number[]);
+    return userId;
+  },
+
+  async update(trx, scope, id, columns, input) {
+    if (SECRET_INPUTS.some((name) => input[name] !== undefined)) await assertManagesIdentity(trx, scope, id);
+    await trx
+      .updateTable('users')
+      .set((eb) => ({
+        ...pick(columns, IDENTITY_COLUMNS),
+        updated_at: columns.updated_at,
+        version: eb('version', '+', 1),
+      }))
+      .set(await secretColumns(input))
+      .where('id', '=', id)
+      .execute();
+    const membership = pick(columns, MEMBERSHIP_COLUMNS);
+    if (membership.userable_type !== undefined) {
+      const userable = membership.userable_type === 'branch' || membership.userable_type === 'warehouse';
+      if (!userable) membership.userable_id = null;
+      if (membership.userable_type === null) membership.userable_type = 'none';
+    }
+    if (Object.keys(membership).length > 0) {
+      await trx
+        .updateTable('memberships')
+        .set({ ...membership, updated_at: columns.updated_at })
+        .where('user_id', '=', id)
+        .where('business_id', '=', scope.businessId)
+        .execute();
+    }
+  },
+
+  async beforeTrash(_trx, scope, id) {
+    if (id === scope.userId) throw conflict('You cannot delete your own user.');
+  },
+
+  async setTrashed(trx, scope, id, deletedAt) {
+    const now = new Date().toISOString();
+    await trx.updateTable('memberships').set({ deleted_at: deletedAt, updated_at: now }).where('user_id', '=', id).where('business_id', '=', scope.businessId).execute();
+    await trx.updateTable('users').set((eb) => ({ version: eb('version', '+', 1), updated_at: now })).where('id', '=', id).execute();
+  },
+
+  /** Removes the user from this business; the identity goes too when no business is left. */
+  async remove(trx, scope, id) {
+    await trx
+      .deleteFrom('user_roles')
+      .where('user_id', '=', id)
+      .where('role_id', 'in', trx.selectFrom('roles').select('id').where('business_id', '=', scope.businessId))
+      .execute();
+    await trx.deleteFrom('memberships').where('user_id', '=', id).where('business_id', '=', scope.businessId).execute();
+    const remaining = await trx.selectFrom('memberships').select(sql<number>`count(*)`.as('count')).where('user_id', '=', id).executeTakeFirstOrThrow();
+    if (Number(remaining.count) === 0) {
+      await trx.deleteFrom('sessions').where('user_id', '=', id).execute();
+      await trx.deleteFrom('user_roles').where('user_id', '=', id).execute();
+      await trx.deleteFrom('users').where('id', '=', id).execute();
+    }
+  },
+
+  async decorate(db, scope, records) {
+    const ids = records.map((record) => record.id);
+    const roles = await db
+      .selectFrom('user_roles')
+      .innerJoin('roles', 'roles.id', 'user_roles.role_id')
+      .select(['user_roles.user_id', 'roles.id', 'roles.name'])
+      .where('user_roles.user_id', 'in', ids)
+      .where('roles.business_id', '=', scope.businessId)
+      .where('roles.deleted_at', 'is', null)
+      .orderBy('roles.name')
+      .execute();
+    const labels = await userableLabels(db, scope, records);
+    for (const record of records) {
+      const own = roles.filter((role) => Number(role.user_id) === record.id);
+      record.role_ids = own.map((role) => Number(role.id));
+      record.role_names = own.map((role) => role.name as string);
+      record.userable_from = labels.get(`${record.userable_type}:${record.userable_id}`) ?? null;
+    }
+  },
+};

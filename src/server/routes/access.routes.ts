@@ -1,0 +1,87 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { roles } from '../../domain/resources/roles';
+import { users } from '../../domain/resources/users';
+import { hashSecret, temporaryPassword, temporaryPin } from '../auth/secrets';
+import { nowIso } from '../db/dialect';
+import { runWrite } from '../idempotency';
+import { requirePermission } from '../plugins/auth';
+import { findRecordOrFail } from '../resources/record-service';
+import type { Scope, Trx } from '../resources/store';
+import { assertManagesIdentity, replaceRolePermissions, replaceUserRoles } from '../services/access.service';
+
+const idParams = z.object({ id: z.string().regex(/^\d{1,9}$/, 'The id must be a whole number.') });
+const idList = (name: string) =>
+  z.array(z.number({ error: `Each ${name} must be a whole number.` }).int().positive(), { error: `The ${name}s field must be a list.` }).max(1000);
+const userIdBody = z.object({ id: z.coerce.number({ error: 'The id field is required.' }).int().positive('The id field is required.') });
+
+/** Resets a secret and answers the new temporary one, once; the user's sessions end. */
+async function resetSecret(trx: Trx, scope: Scope, userId: number, column: 'password_hash' | 'security_pin_hash', secret: string) {
+  await findRecordOrFail(trx, scope, users, userId, 'active');
+  await assertManagesIdentity(trx, scope, userId);
+  const hash = await hashSecret(secret);
+  await trx
+    .updateTable('users')
+    .set((eb) => ({ [column]: hash, version: eb('version', '+', 1), updated_at: nowIso() }))
+    .where('id', '=', userId)
+    .execute();
+  if (column === 'password_hash' && userId !== scope.userId) await trx.deleteFrom('sessions').where('user_id', '=', userId).execute();
+}
+
+export async function accessRoutes(app: FastifyInstance): Promise<void> {
+  const routes = app.withTypeProvider<ZodTypeProvider>();
+
+  routes.put(
+    '/api/roles/:id/permissions',
+    { schema: { tags: ['roles'], summary: "Replace a role's permissions", params: idParams, body: z.object({ permission_ids: idList('permission id') }) } },
+    async (request, reply) => {
+      const scope = requirePermission(request, 'update-roles');
+      const id = Number(request.params.id);
+      return runWrite(request, reply, async (trx) => {
+        await replaceRolePermissions(trx, scope, id, request.body.permission_ids);
+        return { status: 200, body: { data: await findRecordOrFail(trx, scope, roles, id) } };
+      });
+    },
+  );
+
+  routes.put(
+    '/api/users/:id/roles',
+    { schema: { tags: ['users'], summary: "Replace a user's roles in this business", params: idParams, body: z.object({ role_ids: idList('role id') }) } },
+    async (request, reply) => {
+      const scope = requirePermission(request, 'update-users');
+      const id = Number(request.params.id);
+      return runWrite(request, reply, async (trx) => {
+        await replaceUserRoles(trx, scope, id, request.body.role_ids);
+        return { status: 200, body: { data: await findRecordOrFail(trx, scope, users, id) } };
+      });
+    },
+  );
+
+  routes.post(
+    '/api/users/reset-password',
+    { schema: { tags: ['users'], summary: 'Give a user a new temporary password (answered once)', body: userIdBody } },
+    async (request, reply) => {
+      const scope = requirePermission(request, 'update-users');
+      return runWrite(request, reply, async (trx) => {
+        const temporary = temporaryPassword();
+        await resetSecret(trx, scope, request.body.id, 'password_hash', temporary);
+        return { status: 200, body: { id: request.body.id, temporary_password: temporary } };
+      });
+    },
+  );
+
+  routes.post(
+    '/api/users/reset-security-pin',
+    { schema: { tags: ['users'], summary: 'Give a user a new temporary security pin (answered once)', body: userIdBody } },
+    async (request, reply) => {
+      const scope = requirePermission(request, 'update-users');
+      return runWrite(request, reply, async (trx) => {
+        const temporary = temporaryPin();
+        await resetSecret(trx, scope, request.body.id, 'security_pin_hash', temporary);
+        return { status: 200, body: { id: request.body.id, temporary_security_pin: temporary } };
+      });
+    },
+  );
+
+}

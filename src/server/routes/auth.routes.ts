@@ -1,0 +1,99 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { Kysely } from 'kysely';
+import { z } from 'zod';
+import { DECOY_HASH, hashToken, newSessionToken, verifySecret } from '../auth/secrets';
+import type { AppConfig } from '../config';
+import { nowIso } from '../db/dialect';
+import type { Database } from '../db/schema';
+import { forbidden, HttpError, unauthenticated } from '../errors';
+import { memberBusinessId, SESSION_COOKIE, SESSION_DAYS, setSessionCookie } from '../plugins/auth';
+import { permissionNamesOf, roleNamesOf } from '../services/access.service';
+import { businessesOf } from './business.routes';
+
+const credentials = z.object({
+  email: z.string({ error: 'The email field is required.' }).trim().min(1, 'The email field is required.').max(255).toLowerCase(),
+  password: z.string({ error: 'The password field is required.' }).min(1, 'The password field is required.').max(200),
+});
+
+/** The signed-in user as the web app keeps it, for one of their businesses. */
+export async function userProfile(db: Kysely<Database>, userId: number, requestedBusiness: unknown) {
+  const user = await db.selectFrom('users').select(['id', 'name', 'email', 'username']).where('id', '=', userId).executeTakeFirstOrThrow();
+  const businesses = await businessesOf(db, userId);
+  let businessId: number | null = businesses[0]?.id ?? null;
+  if (requestedBusiness !== undefined) {
+    businessId = await memberBusinessId(db, userId, requestedBusiness);
+    if (businessId === null) throw forbidden('You are not a member of this business.');
+  }
+  if (businessId === null) return { ...user, business_id: null, userable_from: null, role_names: [], permission_names: [], businesses };
+  const membership = await db
+    .selectFrom('memberships')
+    .select(['userable_type', 'userable_id'])
+    .where('user_id', '=', userId)
+    .where('business_id', '=', businessId)
+    .executeTakeFirstOrThrow();
+  return {
+    ...user,
+    business_id: businessId,
+    userable_from: await userableFrom(db, businessId, membership.userable_type, membership.userable_id),
+    role_names: await roleNamesOf(db, userId, businessId),
+    permission_names: await permissionNamesOf(db, userId, businessId),
+    businesses,
+  };
+}
+
+async function userableFrom(db: Kysely<Database>, businessId: number, type: string | null, id: number | null): Promise<string | null> {
+  if ((type !== 'branch' && type !== 'warehouse') || id === null) return null;
+  const table = type === 'branch' ? 'branches' : 'warehouses';
+  const row = await (db as Kysely<any>).selectFrom(table).select('name').where('id', '=', id).where('business_id', '=', businessId).executeTakeFirst();
+  return row ? `${type === 'branch' ? 'Branch' : 'Warehouse'}: ${row.name}` : null;
+}
+
+export async function authRoutes(app: FastifyInstance, config: AppConfig): Promise<void> {
+  const routes = app.withTypeProvider<ZodTypeProvider>();
+
+  routes.post(
+    '/api/auth/login',
+    {
+      config: { access: 'public', rateLimit: { max: config.loginAttemptsPerMinute, timeWindow: 60_000 } },
+      schema: { tags: ['auth'], summary: 'Sign in; sets the HttpOnly session cookie', body: credentials },
+    },
+    async (request, reply) => {
+      const { email, password } = request.body;
+      const user = await app.db.selectFrom('users').select(['id', 'password_hash']).where('email', '=', email).where('deleted_at', 'is', null).executeTakeFirst();
+      // Hash even for an unknown email, so the answer's timing does not tell which part was wrong.
+      const valid = await verifySecret(password, user?.password_hash ?? DECOY_HASH);
+      if (!user || !valid) throw new HttpError(401, 'These credentials do not match our records.');
+      const token = newSessionToken();
+      const now = new Date();
+      await app.db
+        .insertInto('sessions')
+        .values({
+          token_hash: hashToken(token),
+          user_id: user.id,
+          created_at: now.toISOString(),
+          expires_at: new Date(now.getTime() + SESSION_DAYS * 86_400_000).toISOString(),
+        })
+        .execute();
+      await app.db.deleteFrom('sessions').where('user_id', '=', user.id).where('expires_at', '<', nowIso()).execute();
+      setSessionCookie(reply, token, config.secureCookies);
+      return { user: await userProfile(app.db, user.id, undefined) };
+    },
+  );
+
+  routes.get(
+    '/api/auth/user',
+    { config: { access: 'user' }, schema: { tags: ['auth'], summary: 'The signed-in user for the business in Business-ID (or their first)' } },
+    async (request) => {
+      if (!request.actor) throw unauthenticated();
+      return userProfile(app.db, request.actor.userId, request.headers['business-id']);
+    },
+  );
+
+  routes.post('/logout', { config: { access: 'public' }, schema: { tags: ['auth'], summary: 'Sign out: ends the session' } }, async (request, reply) => {
+    const token = request.cookies[SESSION_COOKIE];
+    if (token) await app.db.deleteFrom('sessions').where('token_hash', '=', hashToken(token)).execute();
+    reply.clearCookie(SESSION_COOKIE, { path: '/' });
+    return reply.status(204).send();
+  });
+}

@@ -1,0 +1,134 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { attributeName } from '../../domain/fields';
+import { listMeta, listParamsSchema, type ListParams } from '../../domain/list-params';
+import { permissionName } from '../../domain/permissions';
+import { createSchema, updateSchema, type ResourceDefinition } from '../../domain/resource';
+import { registry } from '../../domain/resources/registry';
+import { HttpError, notFound } from '../errors';
+import { runWrite } from '../idempotency';
+import { requirePermission } from '../plugins/auth';
+import {
+  createRecord,
+  findRecordOrFail,
+  forceDeleteRecord,
+  listRecords,
+  restoreRecord,
+  trashRecord,
+  updateRecord,
+} from '../resources/record-service';
+
+/**
+ * Mounts, for every resource of the registry (spec section 7):
+ *   GET    /api/{name}                      list (see domain/list-params.ts)   view-{prefix}
+ *   GET    /api/{name}/{id}                 one record, trashed or not          view-{prefix}
+ *   POST   /api/{name}                      create → 201 with the record        create-{prefix}
+ *   PATCH  /api/{name}/{id}                 update (If-Match: version → 412)    update-{prefix}
+ *   DELETE /api/{name}/{id}                 move to trash → 200 with the record delete-{prefix}
+ *   PATCH  /api/{name}/{id}/restore         out of the trash                    restore-{prefix}
+ *   DELETE /api/{name}/{id}/force-delete    permanently, when nothing uses it   force-delete-{prefix}
+ * Read-only resources get the two GETs; resources without edit get no PATCH.
+ */
+
+const idParams = z.object({ id: z.string() });
+
+function recordId(raw: string): number {
+  if (!/^\d{1,9}$/.test(raw) || Number(raw) === 0) throw notFound('record');
+  return Number(raw);
+}
+
+/** `If-Match: 3`, `"3"` or `W/"3"`. */
+function expectedVersion(request: FastifyRequest): number | undefined {
+  const header = request.headers['if-match'];
+  if (header === undefined) return undefined;
+  const match = /^(?:W\/)?"?(\d+)"?$/.exec(String(header).trim());
+  if (!match) throw new HttpError(412, 'The If-Match header must hold the version the change is based on.');
+  return Number(match[1]);
+}
+
+function pageLink(request: FastifyRequest, page: number): string {
+  const url = new URL(request.url, 'http://local');
+  url.searchParams.set('page', String(page));
+  return `${url.pathname}${url.search}`;
+}
+
+function mountResource(app: FastifyInstance, definition: ResourceDefinition): void {
+  const routes = app.withTypeProvider<ZodTypeProvider>();
+  const base = `/api/${definition.name}`;
+  const can = (action: Parameters<typeof permissionName>[0]) => permissionName(action, definition.permission);
+  const tags = [definition.name];
+  const noun = attributeName(definition.singular);
+
+  routes.get(base, { schema: { tags, summary: `List ${definition.plural.toLowerCase()}`, querystring: listParamsSchema(definition) } }, async (request) => {
+    const scope = requirePermission(request, can('view'));
+    const params = request.query as ListParams;
+    const { records, total } = await listRecords(request.server.db, scope, definition, params);
+    const perPage = params.limit ?? params.per_page;
+    const meta = listMeta(total, params.limit ? 1 : params.page, perPage, records.length);
+    return {
+      data: records,
+      meta,
+      links: {
+        first: pageLink(request, 1),
+        last: pageLink(request, meta.last_page),
+        prev: meta.current_page > 1 ? pageLink(request, meta.current_page - 1) : null,
+        next: meta.current_page < meta.last_page ? pageLink(request, meta.current_page + 1) : null,
+      },
+    };
+  });
+
+  routes.get(`${base}/:id`, { schema: { tags, summary: `View a ${noun}`, params: idParams } }, async (request, reply) => {
+    const scope = requirePermission(request, can('view'));
+    const record = await findRecordOrFail(request.server.db, scope, definition, recordId(request.params.id));
+    return reply.header('etag', `"${record.version}"`).send({ data: record });
+  });
+
+  if (definition.readOnly) return;
+
+  const createBody = definition.name === 'users' ? createSchema(definition).extend({ role_ids: z.array(z.number().int().positive()).max(100).optional() }) : createSchema(definition);
+  routes.post(base, { schema: { tags, summary: `Create a ${noun}`, body: createBody } }, async (request, reply) => {
+    const scope = requirePermission(request, can('create'));
+    return runWrite(request, reply, async (trx) => ({
+      status: 201,
+      body: { data: await createRecord(trx, scope, definition, request.body as Record<string, unknown>) },
+    }));
+  });
+
+  if (definition.editable) {
+    routes.patch(`${base}/:id`, { schema: { tags, summary: `Update a ${noun}`, params: idParams, body: updateSchema(definition) } }, async (request, reply) => {
+      const scope = requirePermission(request, can('update'));
+      const id = recordId(request.params.id);
+      const version = expectedVersion(request);
+      return runWrite(request, reply, async (trx) => ({
+        status: 200,
+        body: { data: await updateRecord(trx, scope, definition, id, request.body as Record<string, unknown>, version) },
+      }));
+    });
+  }
+
+  routes.delete(`${base}/:id`, { schema: { tags, summary: `Move a ${noun} to the trash`, params: idParams } }, async (request, reply) => {
+    const scope = requirePermission(request, can('delete'));
+    const id = recordId(request.params.id);
+    return runWrite(request, reply, async (trx) => ({ status: 200, body: { data: await trashRecord(trx, scope, definition, id) } }));
+  });
+
+  routes.patch(`${base}/:id/restore`, { schema: { tags, summary: `Restore a ${noun} from the trash`, params: idParams } }, async (request, reply) => {
+    const scope = requirePermission(request, can('restore'));
+    const id = recordId(request.params.id);
+    return runWrite(request, reply, async (trx) => ({ status: 200, body: { data: await restoreRecord(trx, scope, definition, id) } }));
+  });
+
+  routes.delete(`${base}/:id/force-delete`, { schema: { tags, summary: `Delete a ${noun} permanently`, params: idParams } }, async (request, reply) => {
+    const scope = requirePermission(request, can('force-delete'));
+    const id = recordId(request.params.id);
+    return runWrite(request, reply, async (trx) => {
+      await forceDeleteRecord(trx, scope, definition, id);
+      return { status: 204 };
+    });
+  });
+}
+
+export async function resourceRoutes(app: FastifyInstance): Promise<void> {
+  for (const definition of registry) mountResource(app, definition);
+}

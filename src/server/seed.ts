@@ -1,0 +1,296 @@
+import type { Kysely } from 'kysely';
+import { allPermissions, MASTER_PERMISSION, PERMISSION_PREFIXES, permissionName, SERVICE_PRICES_PERMISSION } from '../domain/permissions';
+import { getResource } from '../domain/resources/registry';
+import { hashSecret, temporaryPassword } from './auth/secrets';
+import { nowIso } from './db/dialect';
+import type { Database } from './db/schema';
+import { createRecord } from './resources/record-service';
+import type { Scope, Trx } from './resources/store';
+import { provisionBusiness } from './services/business-provisioning.service';
+
+/** Adds any permission of the domain's list that the database lacks; safe to run on every start. */
+export async function ensurePermissions(db: Kysely<Database>): Promise<void> {
+  const existing = new Set((await db.selectFrom('permissions').select('name').execute()).map((row) => row.name));
+  const missing = allPermissions().filter((permission) => !existing.has(permission.name));
+  if (missing.length === 0) return;
+  const now = nowIso();
+  await db
+    .insertInto('permissions')
+    .values(missing.map((permission) => ({ name: permission.name, group: permission.group, created_at: now, updated_at: now, version: 1 })))
+    .onConflict((conflict) => conflict.column('name').doNothing())
+    .execute();
+}
+
+export interface SeedOptions {
+  adminEmail: string;
+  /** When absent a random one is made and returned, to be shown once. */
+  adminPassword?: string;
+  demoData: boolean;
+}
+
+export interface SeedResult {
+  seeded: boolean;
+  adminPassword?: string;
+}
+
+const views = (prefixes: readonly string[]) => prefixes.map((prefix) => permissionName('view', prefix));
+const manages = (prefixes: readonly string[]) =>
+  prefixes.flatMap((prefix) => (['view', 'create', 'update'] as const).map((action) => permissionName(action, prefix)));
+const CATALOGUE = ['brands', 'measuring-masses', 'unit-of-measurements', 'conversions', 'item-classifications', 'item-types', 'items', 'stocks'];
+
+/** The demo roles beside Administrator, and what each may do. */
+export const DEMO_ROLES: { name: string; email: string; description: string; permissions: string[] }[] = [
+  {
+    name: 'Warehouse Staff',
+    email: 'warehouse@example.com',
+    description: 'Receives, stores and moves goods between locations.',
+    permissions: [...views(CATALOGUE), ...views(['warehouses', 'branches']), ...manages(['items', 'receive-orders', 'stock-requests', 'stock-transfers', 'stock-receives', 'stock-returns'])],
+  },
+  {
+    name: 'Branch Cashier',
+    email: 'cashier@example.com',
+    description: 'Sells at a branch and takes payments.',
+    permissions: [
+      ...views(['items', 'stocks', 'sale-item-prices', 'services', 'service-prices', 'branches']),
+      SERVICE_PRICES_PERMISSION,
+      ...manages(['quotations', 'invoices', 'invoice-payments', 'contacts']),
+    ],
+  },
+  {
+    name: 'Purchasing',
+    email: 'purchasing@example.com',
+    description: 'Buys from suppliers and pays their bills.',
+    permissions: [...views(CATALOGUE), ...views(['warehouses', 'branches', 'contact-types']), ...manages(['purchase-item-prices', 'purchase-orders', 'receive-orders', 'bills', 'bill-payments', 'contacts'])],
+  },
+  {
+    name: 'Viewer',
+    email: 'viewer@example.com',
+    description: 'Sees everything, changes nothing.',
+    permissions: views(PERMISSION_PREFIXES),
+  },
+];
+
+async function createUser(trx: Trx, name: string, email: string, passwordHash: string): Promise<number> {
+  const now = nowIso();
+  const row = await trx
+    .insertInto('users')
+    .values({ name, email, username: email.split('@')[0], password_hash: passwordHash, security_pin_hash: null, created_at: now, updated_at: now, version: 1 })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return Number(row.id);
+}
+
+async function createBusiness(trx: Trx, name: string, ownerId: number, details: Record<string, unknown> = {}): Promise<number> {
+  const now = nowIso();
+  const row = await trx
+    .insertInto('businesses')
+    .values({ name, vat_registered: 1, created_at: now, updated_at: now, version: 1, ...details })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  await provisionBusiness(trx, Number(row.id), ownerId);
+  return Number(row.id);
+}
+
+async function createRole(trx: Trx, businessId: number, name: string, description: string, permissions: string[]): Promise<number> {
+  const scope: Scope = { businessId, userId: 0, permissions: new Set([MASTER_PERMISSION]) };
+  const role = await createRecord(trx, scope, getResource('roles'), { name, description });
+  const ids = await trx.selectFrom('permissions').select('id').where('name', 'in', permissions).execute();
+  await trx
+    .insertInto('role_permissions')
+    .values(ids.map((row) => ({ role_id: role.id, permission_id: row.id })))
+    .execute();
+  return role.id;
+}
+
+/**
+ * On an empty database: the admin (a member of every seeded business), and with demo data two
+ * businesses with their catalogue and the demo roles, each held by a demo user who signs in
+ * with the admin's password.
+ */
+export async function seed(db: Kysely<Database>, options: SeedOptions): Promise<SeedResult> {
+  const anyone = await db.selectFrom('users').select('id').limit(1).executeTakeFirst();
+  if (anyone) return { seeded: false };
+  const password = options.adminPassword ?? temporaryPassword();
+  const passwordHash = await hashSecret(password);
+
+  await db.transaction().execute(async (trx) => {
+    const adminId = await createUser(trx, 'Administrator', options.adminEmail.toLowerCase(), passwordHash);
+    if (!options.demoData) {
+      await createBusiness(trx, 'My Business', adminId);
+      return;
+    }
+    const main = await createBusiness(trx, 'Tindahan ni Aling Nena Trading', adminId, {
+      tin: '123-456-789-000',
+      address: '123 Rizal Avenue, Makati City, Metro Manila',
+      phone: '+63 2 8123 4567',
+      email: 'hello@alingnena.example.com',
+    });
+    const second = await createBusiness(trx, 'Mabuhay Hardware Supply', adminId, {
+      tin: '987-654-321-000',
+      address: '45 Osmeña Boulevard, Cebu City',
+      phone: '+63 32 234 5678',
+    });
+    for (const role of DEMO_ROLES) {
+      const roleId = await createRole(trx, main, role.name, role.description, role.permissions);
+      const userId = await createUser(trx, role.name, role.email, passwordHash);
+      const now = nowIso();
+      await trx.insertInto('memberships').values({ user_id: userId, business_id: main, userable_type: 'none', userable_id: null, created_at: now, updated_at: now, version: 1 }).execute();
+      await trx.insertInto('user_roles').values({ user_id: userId, role_id: roleId }).execute();
+    }
+    await seedCatalogue(trx, main, MAIN_CATALOGUE);
+    await seedCatalogue(trx, second, HARDWARE_CATALOGUE);
+  });
+  return { seeded: true, adminPassword: options.adminPassword ? undefined : password };
+}
+
+interface Catalogue {
+  branches: [code: string, name: string, address: string][];
+  warehouses: [code: string, name: string, address: string][];
+  brands: string[];
+  units: [name: string, abbreviation: string][];
+  classifications: string[];
+  suppliers: [name: string, company: string, mobile: string][];
+  customers: [name: string, mobile: string][];
+  /** sku, name, brand index, classification index, unit index, sale price, purchase price */
+  items: [sku: string, name: string, brand: number, classification: number, unit: number, sale: number, cost: number][];
+  services: [code: string, name: string, price: number][];
+}
+
+const MAIN_CATALOGUE: Catalogue = {
+  branches: [
+    ['MKT', 'Makati', 'Ayala Avenue, Makati City'],
+    ['QC', 'Quezon City', 'Timog Avenue, Quezon City'],
+    ['CEB', 'Cebu', 'Colon Street, Cebu City'],
+  ],
+  warehouses: [
+    ['WH-VAL', 'Valenzuela Central', 'MacArthur Highway, Valenzuela City'],
+    ['WH-CEB', 'Mandaue', 'A.S. Fortuna Street, Mandaue City'],
+  ],
+  brands: ['Nestlé', 'Lucky Me!', 'San Miguel', 'Del Monte', 'Century Tuna', 'Alaska', 'Datu Puti', 'Silver Swan'],
+  units: [
+    ['Piece', 'pc'],
+    ['Box', 'box'],
+    ['Pack', 'pack'],
+    ['Dozen', 'doz'],
+    ['Case', 'case'],
+    ['Bottle', 'btl'],
+  ],
+  classifications: ['Canned Goods', 'Noodles', 'Beverages', 'Condiments', 'Dairy'],
+  suppliers: [
+    ['Juan dela Cruz', 'Luzon Grocery Distributors Inc.', '0917 123 4567'],
+    ['Maria Santos', 'Visayas Foods Trading', '0918 234 5678'],
+    ['Pedro Reyes', 'Metro Beverage Supply Corp.', '0919 345 6789'],
+  ],
+  customers: [
+    ['Sari-Sari ni Aling Rosa', '0920 111 2222'],
+    ['Carinderia ni Mang Tomas', '0921 333 4444'],
+    ['Bayanihan Cooperative', '0922 555 6666'],
+  ],
+  items: [
+    ['CT-155', 'Century Tuna Flakes in Oil 155g', 4, 0, 0, 38.5, 31.25],
+    ['CT-180', 'Century Tuna Hot & Spicy 180g', 4, 0, 0, 44, 36],
+    ['LM-PCS', 'Lucky Me! Pancit Canton Original', 1, 1, 0, 16, 12.5],
+    ['LM-BLG', 'Lucky Me! Beef Noodles 55g', 1, 1, 0, 12, 9.25],
+    ['LM-PCS-BOX', 'Lucky Me! Pancit Canton Box of 72', 1, 1, 1, 1080, 880],
+    ['SMB-PIL', 'San Miguel Pale Pilsen 330ml', 2, 2, 5, 55, 42],
+    ['SMB-LGT', 'San Miguel Light 330ml', 2, 2, 5, 58, 45],
+    ['DM-PJ', 'Del Monte Pineapple Juice 1L', 3, 2, 5, 95, 78],
+    ['DM-TS', 'Del Monte Tomato Sauce 250g', 3, 3, 2, 28, 22],
+    ['DM-SPG', 'Del Monte Spaghetti Sauce Sweet 1kg', 3, 3, 2, 135, 110],
+    ['NES-MLO', 'Nestlé Milo 300g', 0, 2, 2, 118, 96],
+    ['NES-BRD', 'Nestlé Bear Brand Powdered Milk 320g', 0, 4, 2, 165, 139],
+    ['ALS-EVP', 'Alaska Evaporated Milk 370ml', 5, 4, 0, 42, 34.5],
+    ['ALS-CND', 'Alaska Condensed Milk 300ml', 5, 4, 0, 48, 39],
+    ['DP-VIN', 'Datu Puti Vinegar 1L', 6, 3, 5, 45, 35],
+    ['DP-SOY', 'Datu Puti Soy Sauce 1L', 6, 3, 5, 52, 41],
+    ['SS-SOY', 'Silver Swan Soy Sauce 385ml', 7, 3, 5, 24, 18.75],
+    ['SS-VIN', 'Silver Swan Cane Vinegar 385ml', 7, 3, 5, 22, 17],
+  ],
+  services: [
+    ['DEL-MM', 'Delivery within Metro Manila', 150],
+    ['DEL-PROV', 'Provincial delivery', 450],
+  ],
+};
+
+const HARDWARE_CATALOGUE: Catalogue = {
+  branches: [['CEB-HW', 'Cebu Downtown', 'Osmeña Boulevard, Cebu City']],
+  warehouses: [['WH-HW', 'Talisay Yard', 'Tabunok, Talisay City']],
+  brands: ['Boysen', 'Davies', 'Stanley', 'Makita'],
+  units: [
+    ['Piece', 'pc'],
+    ['Gallon', 'gal'],
+    ['Liter', 'L'],
+  ],
+  classifications: ['Paint', 'Hand Tools', 'Power Tools'],
+  suppliers: [['Roberto Lim', 'Cebu Hardware Wholesale', '0932 765 4321']],
+  customers: [['Santos Construction', '0933 222 1111']],
+  items: [
+    ['BOY-PW-GAL', 'Boysen Permacoat White 1 gal', 0, 0, 1, 780, 640],
+    ['DAV-SUN-L', 'Davies Sun & Rain Liter', 1, 0, 2, 395, 320],
+    ['STN-HAM-16', 'Stanley Claw Hammer 16oz', 2, 1, 0, 650, 510],
+    ['MAK-DRL-HP', 'Makita Hammer Drill HP1630', 3, 2, 0, 4850, 3900],
+  ],
+  services: [['TINT', 'Paint tinting', 50]],
+};
+
+async function seedCatalogue(trx: Trx, businessId: number, catalogue: Catalogue): Promise<void> {
+  const scope: Scope = { businessId, userId: 0, permissions: new Set([MASTER_PERMISSION]) };
+  const create = async (resource: string, values: Record<string, unknown>) => (await createRecord(trx, scope, getResource(resource), values)).id;
+  const today = new Date().toISOString().slice(0, 10);
+
+  const branchIds = [];
+  for (const [code, name, address] of catalogue.branches) branchIds.push(await create('branches', { code, name, address }));
+  for (const [code, name, address] of catalogue.warehouses) await create('warehouses', { code, name, address });
+  const brandIds = [];
+  for (const name of catalogue.brands) brandIds.push(await create('brands', { name }));
+  const unitIds = [];
+  for (const [name, abbreviation] of catalogue.units) unitIds.push(await create('unit-of-measurements', { name, abbreviation }));
+  for (const [name, abbreviation] of [
+    ['Kilogram', 'kg'],
+    ['Gram', 'g'],
+  ]) {
+    await create('measuring-masses', { name, abbreviation });
+  }
+  const classificationIds = [];
+  for (const name of catalogue.classifications) classificationIds.push(await create('item-classifications', { name }));
+
+  const types = await trx.selectFrom('contact_types').select(['id', 'name']).where('business_id', '=', businessId).execute();
+  const typeId = (name: string) => types.find((type) => type.name === name)?.id;
+  const supplierIds = [];
+  for (const [name, company_name, mobile] of catalogue.suppliers) {
+    supplierIds.push(await create('contacts', { contact_type_id: typeId('Supplier'), name, company_name, mobile, payment_terms_days: 30 }));
+  }
+  for (const [name, mobile] of catalogue.customers) {
+    await create('contacts', { contact_type_id: typeId('Customer'), name, mobile, payment_terms_days: 15, credit_limit: 50_000 });
+  }
+  const inventoryType = (await trx.selectFrom('item_types').select('id').where('business_id', '=', businessId).where('name', '=', 'Inventory').executeTakeFirstOrThrow()).id;
+
+  for (const [index, [sku, name, brand, classification, unit, sale, cost]] of catalogue.items.entries()) {
+    const itemId = await create('items', {
+      sku,
+      barcode: `480${String(businessId).padStart(2, '0')}${String(index + 1).padStart(8, '0')}`,
+      name,
+      brand_id: brandIds[brand],
+      item_type_id: inventoryType,
+      item_classification_id: classificationIds[classification],
+      unit_of_measurement_id: unitIds[unit],
+      reorder_level: 24,
+      vatable: true,
+      purchase_discounts: [{ quantity: 100, discount_percent: 3 }],
+      sale_discounts: [
+        { quantity: 10, discount_percent: 5 },
+        { quantity: 50, discount_percent: 8 },
+      ],
+    });
+    await create('sale-item-prices', { item_id: itemId, unit_of_measurement_id: unitIds[unit], price: sale, effective_date: today });
+    await create('purchase-item-prices', { item_id: itemId, contact_id: supplierIds[index % supplierIds.length], unit_of_measurement_id: unitIds[unit], price: cost, effective_date: today });
+  }
+  if (unitIds.length >= 4) {
+    await create('conversions', { from_unit_id: unitIds[3], to_unit_id: unitIds[0], factor: 12 });
+  }
+  for (const [code, name, price] of catalogue.services) {
+    const serviceId = await create('services', { code, name });
+    await create('service-prices', { service_id: serviceId, price, effective_date: today });
+    if (branchIds[0]) await create('service-prices', { service_id: serviceId, branch_id: branchIds[0], price: price + 50, effective_date: today });
+  }
+}
