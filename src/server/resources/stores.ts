@@ -7,6 +7,9 @@ import { provisionBusiness } from '../services/business-provisioning.service';
 import { businessTableStore, type ResourceStore } from './store';
 import { usersStore } from './users-store';
 
+/** Tables a new business is provisioned with (see business-provisioning.service.ts). */
+const PROVISIONED = ['roles', 'contact_types', 'item_types'];
+
 /** Businesses: global rows, each seen by its members only; a new one is provisioned for its creator. */
 const businessesStore: ResourceStore = {
   countsMaintained: false,
@@ -36,11 +39,11 @@ const businessesStore: ResourceStore = {
   async setTrashed(trx, scope, id, deletedAt) {
     await this.update(trx, scope, id, { deleted_at: deletedAt, updated_at: new Date().toISOString() }, {});
   },
-  /** Every record of the business blocks its permanent delete, but its roles and memberships go with it. */
+  /** The business's own records block its permanent delete; what it was provisioned with goes with it. */
   async extraUsage(db, _scope, id) {
     const usage = [];
     for (const definition of registry) {
-      if (definition.tenancy !== 'business' || definition.name === 'roles') continue;
+      if (definition.tenancy !== 'business' || PROVISIONED.includes(definition.table)) continue;
       const row = await db.selectFrom(definition.table).select(sql<number>`count(*)`.as('count')).where('business_id', '=', id).executeTakeFirstOrThrow();
       usage.push({ label: definition.plural.toLowerCase(), count: Number(row.count) });
     }
@@ -50,10 +53,8 @@ const businessesStore: ResourceStore = {
     const roles = trx.selectFrom('roles').select('id').where('business_id', '=', id);
     await trx.deleteFrom('user_roles').where('role_id', 'in', roles).execute();
     await trx.deleteFrom('role_permissions').where('role_id', 'in', roles).execute();
-    await trx.deleteFrom('roles').where('business_id', '=', id).execute();
-    await trx.deleteFrom('memberships').where('business_id', '=', id).execute();
-    await trx.deleteFrom('resource_counts').where('business_id', '=', id).execute();
-    await trx.deleteFrom('idempotency_keys').where('business_id', '=', id).execute();
+    for (const table of PROVISIONED) await trx.deleteFrom(table).where('business_id', '=', id).execute();
+    for (const table of ['memberships', 'resource_counts', 'idempotency_keys']) await trx.deleteFrom(table).where('business_id', '=', id).execute();
     await trx.deleteFrom('businesses').where('id', '=', id).execute();
   },
 };

@@ -6,7 +6,7 @@ import { users } from '../../domain/resources/users';
 import { hashSecret, temporaryPassword, temporaryPin } from '../auth/secrets';
 import { nowIso } from '../db/dialect';
 import { runWrite } from '../idempotency';
-import { requirePermission } from '../plugins/auth';
+import { scopeOf } from '../plugins/auth';
 import { findRecordOrFail } from '../resources/record-service';
 import type { Scope, Trx } from '../resources/store';
 import { assertManagesIdentity, replaceRolePermissions, replaceUserRoles } from '../services/access.service';
@@ -34,9 +34,9 @@ export async function accessRoutes(app: FastifyInstance): Promise<void> {
 
   routes.put(
     '/api/roles/:id/permissions',
-    { schema: { tags: ['roles'], summary: "Replace a role's permissions", params: idParams, body: z.object({ permission_ids: idList('permission id') }) } },
+    { config: { permission: 'update-roles' }, schema: { tags: ['roles'], summary: "Replace a role's permissions", params: idParams, body: z.object({ permission_ids: idList('permission id') }) } },
     async (request, reply) => {
-      const scope = requirePermission(request, 'update-roles');
+      const scope = scopeOf(request);
       const id = Number(request.params.id);
       return runWrite(request, reply, async (trx) => {
         await replaceRolePermissions(trx, scope, id, request.body.permission_ids);
@@ -47,9 +47,9 @@ export async function accessRoutes(app: FastifyInstance): Promise<void> {
 
   routes.put(
     '/api/users/:id/roles',
-    { schema: { tags: ['users'], summary: "Replace a user's roles in this business", params: idParams, body: z.object({ role_ids: idList('role id') }) } },
+    { config: { permission: 'update-users' }, schema: { tags: ['users'], summary: "Replace a user's roles in this business", params: idParams, body: z.object({ role_ids: idList('role id') }) } },
     async (request, reply) => {
-      const scope = requirePermission(request, 'update-users');
+      const scope = scopeOf(request);
       const id = Number(request.params.id);
       return runWrite(request, reply, async (trx) => {
         await replaceUserRoles(trx, scope, id, request.body.role_ids);
@@ -60,9 +60,9 @@ export async function accessRoutes(app: FastifyInstance): Promise<void> {
 
   routes.post(
     '/api/users/reset-password',
-    { schema: { tags: ['users'], summary: 'Give a user a new temporary password (answered once)', body: userIdBody } },
+    { config: { permission: 'update-users' }, schema: { tags: ['users'], summary: 'Give a user a new temporary password (answered once)', body: userIdBody } },
     async (request, reply) => {
-      const scope = requirePermission(request, 'update-users');
+      const scope = scopeOf(request);
       return runWrite(request, reply, async (trx) => {
         const temporary = temporaryPassword();
         await resetSecret(trx, scope, request.body.id, 'password_hash', temporary);
@@ -73,9 +73,9 @@ export async function accessRoutes(app: FastifyInstance): Promise<void> {
 
   routes.post(
     '/api/users/reset-security-pin',
-    { schema: { tags: ['users'], summary: 'Give a user a new temporary security pin (answered once)', body: userIdBody } },
+    { config: { permission: 'update-users' }, schema: { tags: ['users'], summary: 'Give a user a new temporary security pin (answered once)', body: userIdBody } },
     async (request, reply) => {
-      const scope = requirePermission(request, 'update-users');
+      const scope = scopeOf(request);
       return runWrite(request, reply, async (trx) => {
         const temporary = temporaryPin();
         await resetSecret(trx, scope, request.body.id, 'security_pin_hash', temporary);

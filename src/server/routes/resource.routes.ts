@@ -8,7 +8,7 @@ import { createSchema, updateSchema, type ResourceDefinition } from '../../domai
 import { registry } from '../../domain/resources/registry';
 import { HttpError, notFound } from '../errors';
 import { runWrite } from '../idempotency';
-import { requirePermission } from '../plugins/auth';
+import { scopeOf } from '../plugins/auth';
 import {
   createRecord,
   findRecordOrFail,
@@ -60,8 +60,8 @@ function mountResource(app: FastifyInstance, definition: ResourceDefinition): vo
   const tags = [definition.name];
   const noun = attributeName(definition.singular);
 
-  routes.get(base, { schema: { tags, summary: `List ${definition.plural.toLowerCase()}`, querystring: listParamsSchema(definition) } }, async (request) => {
-    const scope = requirePermission(request, can('view'));
+  routes.get(base, { config: { permission: can('view') }, schema: { tags, summary: `List ${definition.plural.toLowerCase()}`, querystring: listParamsSchema(definition) } }, async (request) => {
+    const scope = scopeOf(request);
     const params = request.query as ListParams;
     const { records, total } = await listRecords(request.server.db, scope, definition, params);
     const perPage = params.limit ?? params.per_page;
@@ -78,8 +78,8 @@ function mountResource(app: FastifyInstance, definition: ResourceDefinition): vo
     };
   });
 
-  routes.get(`${base}/:id`, { schema: { tags, summary: `View a ${noun}`, params: idParams } }, async (request, reply) => {
-    const scope = requirePermission(request, can('view'));
+  routes.get(`${base}/:id`, { config: { permission: can('view') }, schema: { tags, summary: `View a ${noun}`, params: idParams } }, async (request, reply) => {
+    const scope = scopeOf(request);
     const record = await findRecordOrFail(request.server.db, scope, definition, recordId(request.params.id));
     return reply.header('etag', `"${record.version}"`).send({ data: record });
   });
@@ -87,8 +87,8 @@ function mountResource(app: FastifyInstance, definition: ResourceDefinition): vo
   if (definition.readOnly) return;
 
   const createBody = definition.name === 'users' ? createSchema(definition).extend({ role_ids: z.array(z.number().int().positive()).max(100).optional() }) : createSchema(definition);
-  routes.post(base, { schema: { tags, summary: `Create a ${noun}`, body: createBody } }, async (request, reply) => {
-    const scope = requirePermission(request, can('create'));
+  routes.post(base, { config: { permission: can('create') }, schema: { tags, summary: `Create a ${noun}`, body: createBody } }, async (request, reply) => {
+    const scope = scopeOf(request);
     return runWrite(request, reply, async (trx) => ({
       status: 201,
       body: { data: await createRecord(trx, scope, definition, request.body as Record<string, unknown>) },
@@ -96,8 +96,8 @@ function mountResource(app: FastifyInstance, definition: ResourceDefinition): vo
   });
 
   if (definition.editable) {
-    routes.patch(`${base}/:id`, { schema: { tags, summary: `Update a ${noun}`, params: idParams, body: updateSchema(definition) } }, async (request, reply) => {
-      const scope = requirePermission(request, can('update'));
+    routes.patch(`${base}/:id`, { config: { permission: can('update') }, schema: { tags, summary: `Update a ${noun}`, params: idParams, body: updateSchema(definition) } }, async (request, reply) => {
+      const scope = scopeOf(request);
       const id = recordId(request.params.id);
       const version = expectedVersion(request);
       return runWrite(request, reply, async (trx) => ({
@@ -107,20 +107,20 @@ function mountResource(app: FastifyInstance, definition: ResourceDefinition): vo
     });
   }
 
-  routes.delete(`${base}/:id`, { schema: { tags, summary: `Move a ${noun} to the trash`, params: idParams } }, async (request, reply) => {
-    const scope = requirePermission(request, can('delete'));
+  routes.delete(`${base}/:id`, { config: { permission: can('delete') }, schema: { tags, summary: `Move a ${noun} to the trash`, params: idParams } }, async (request, reply) => {
+    const scope = scopeOf(request);
     const id = recordId(request.params.id);
     return runWrite(request, reply, async (trx) => ({ status: 200, body: { data: await trashRecord(trx, scope, definition, id) } }));
   });
 
-  routes.patch(`${base}/:id/restore`, { schema: { tags, summary: `Restore a ${noun} from the trash`, params: idParams } }, async (request, reply) => {
-    const scope = requirePermission(request, can('restore'));
+  routes.patch(`${base}/:id/restore`, { config: { permission: can('restore') }, schema: { tags, summary: `Restore a ${noun} from the trash`, params: idParams } }, async (request, reply) => {
+    const scope = scopeOf(request);
     const id = recordId(request.params.id);
     return runWrite(request, reply, async (trx) => ({ status: 200, body: { data: await restoreRecord(trx, scope, definition, id) } }));
   });
 
-  routes.delete(`${base}/:id/force-delete`, { schema: { tags, summary: `Delete a ${noun} permanently`, params: idParams } }, async (request, reply) => {
-    const scope = requirePermission(request, can('force-delete'));
+  routes.delete(`${base}/:id/force-delete`, { config: { permission: can('force-delete') }, schema: { tags, summary: `Delete a ${noun} permanently`, params: idParams } }, async (request, reply) => {
+    const scope = scopeOf(request);
     const id = recordId(request.params.id);
     return runWrite(request, reply, async (trx) => {
       await forceDeleteRecord(trx, scope, definition, id);

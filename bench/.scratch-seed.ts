@@ -1,0 +1,2 @@
+import { createBenchDatabase } from './bench-database';
+console.log(await createBenchDatabase());

@@ -1,0 +1,150 @@
+import { randomBytes } from 'node:crypto';
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import pg from 'pg';
+import { buildApp } from '../../src/server/app';
+import type { DatabaseKind } from '../../src/server/db/dialect';
+import { adjustCount } from '../../src/server/resources/resource-counts';
+import { seed } from '../../src/server/seed';
+
+/**
+ * A fresh, migrated and seeded app per test file: SQLite in memory always, and PostgreSQL in a
+ * schema of its own when TEST_DATABASE_URL is set (so parallel runs never collide).
+ */
+
+export const ADMIN_EMAIL = 'admin@example.com';
+export const PASSWORD = 'test-password';
+
+export const databaseKinds: DatabaseKind[] = process.env.TEST_DATABASE_URL ? ['sqlite', 'postgres'] : ['sqlite'];
+
+export interface Answer {
+  status: number;
+  body: any;
+  headers: LightMyRequestResponse['headers'];
+}
+
+export interface Session {
+  cookie: string;
+  businessId: number | undefined;
+  /** Sends with the session cookie, X-Requested-With and Business-ID (unless overridden). */
+  send(method: InjectOptions['method'], url: string, body?: unknown, headers?: Record<string, string>): Promise<Answer>;
+  inBusiness(businessId: number | undefined): Session;
+}
+
+export interface TestApp {
+  app: FastifyInstance;
+  kind: DatabaseKind;
+  /** Signs in and binds the first business of the user (or the one given). */
+  signIn(email: string, password?: string, businessId?: number): Promise<Session>;
+  close(): Promise<void>;
+}
+
+function answer(response: LightMyRequestResponse): Answer {
+  const text = response.body;
+  return { status: response.statusCode, body: text ? safeJson(text) : undefined, headers: response.headers };
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+function session(app: FastifyInstance, cookie: string, businessId: number | undefined): Session {
+  return {
+    cookie,
+    businessId,
+    async send(method, url, body, headers = {}) {
+      const response = await app.inject({
+        method,
+        url,
+        payload: body === undefined ? undefined : (body as InjectOptions['payload']),
+        headers: {
+          cookie,
+          'x-requested-with': 'XMLHttpRequest',
+          ...(businessId === undefined ? {} : { 'business-id': String(businessId) }),
+          ...headers,
+        },
+      });
+      return answer(response);
+    },
+    inBusiness: (other) => session(app, cookie, other),
+  };
+}
+
+export async function startTestApp(kind: DatabaseKind, { demoData = true } = {}): Promise<TestApp> {
+  let schema: string | undefined;
+  let url = 'file::memory:';
+  if (kind === 'postgres') {
+    url = process.env.TEST_DATABASE_URL as string;
+    schema = `bodega_test_${randomBytes(6).toString('hex')}`;
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    await client.query(`create schema ${schema}`);
+    await client.end();
+  }
+  const app = await buildApp({ database: { url, schema }, loginAttemptsPerMinute: 1000, secureCookies: false, logger: false });
+  await seed(app.db, { adminEmail: ADMIN_EMAIL, adminPassword: PASSWORD, demoData });
+
+  return {
+    app,
+    kind,
+    async signIn(email, password = PASSWORD, businessId) {
+      const response = await app.inject({
+        method: 'POST',
+        url: '/api/auth/login',
+        payload: { email, password },
+        headers: { 'x-requested-with': 'XMLHttpRequest' },
+      });
+      if (response.statusCode !== 200) throw new Error(`Sign-in of ${email} failed: ${response.statusCode} ${response.body}`);
+      const cookie = String(response.headers['set-cookie']).split(';')[0];
+      return session(app, cookie, businessId ?? response.json().user.business_id ?? undefined);
+    },
+    async close() {
+      await app.close();
+      if (schema) {
+        const client = new pg.Client({ connectionString: url });
+        await client.connect();
+        await client.query(`drop schema ${schema} cascade`);
+        await client.end();
+      }
+    },
+  };
+}
+
+/** Ids of the demo businesses: the admin's first (full catalogue) and second (hardware). */
+export async function demoBusinessIds(test: TestApp): Promise<[number, number]> {
+  const rows = await test.app.db.selectFrom('businesses').select('id').orderBy('id').execute();
+  return [rows[0].id, rows[1].id];
+}
+
+/**
+ * A user in `businessId` holding exactly `permissions` through a role of their own; returns a
+ * signed-in session and a setter that swaps the role's permissions between requests.
+ */
+export async function userWithPermissions(test: TestApp, businessId: number, permissions: string[]) {
+  const { db } = test.app;
+  const now = new Date().toISOString();
+  const stamp = { created_at: now, updated_at: now, version: 1 };
+  const tag = randomBytes(4).toString('hex');
+  const admin = await db.selectFrom('users').select('password_hash').where('email', '=', ADMIN_EMAIL).executeTakeFirstOrThrow();
+  const user = await db
+    .insertInto('users')
+    .values({ name: `Limited ${tag}`, email: `limited-${tag}@example.com`, username: null, password_hash: admin.password_hash, security_pin_hash: null, ...stamp })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  await db.insertInto('memberships').values({ user_id: user.id, business_id: businessId, userable_type: 'none', userable_id: null, ...stamp }).execute();
+  const role = await db.insertInto('roles').values({ business_id: businessId, name: `Limited ${tag}`, description: null, ...stamp }).returning('id').executeTakeFirstOrThrow();
+  await db.insertInto('user_roles').values({ user_id: user.id, role_id: role.id }).execute();
+  await adjustCount(db as never, businessId, 'roles', 1, 0);
+  const grant = async (names: string[]) => {
+    await db.deleteFrom('role_permissions').where('role_id', '=', role.id).execute();
+    if (names.length === 0) return;
+    const ids = await db.selectFrom('permissions').select('id').where('name', 'in', names).execute();
+    await db.insertInto('role_permissions').values(ids.map((row) => ({ role_id: role.id, permission_id: row.id }))).execute();
+  };
+  await grant(permissions);
+  const signedIn = await test.signIn(`limited-${tag}@example.com`, PASSWORD, businessId);
+  return { session: signedIn, userId: user.id, grant };
+}
