@@ -124,7 +124,9 @@ export function textarea(label: string, options: FieldOptions = {}): Field {
 
 export function email(label: string, options: FieldOptions = {}): Field {
   const attr = attributeName(label);
-  return build('email', label, stringValue(label, 255).pipe(z.email(`The ${attr} field must be a valid email address.`)), options);
+  // Stored lower-cased: sign-in compares lower-cased, and Ana@x.ph is ana@x.ph.
+  const value = stringValue(label, 255).toLowerCase().pipe(z.email(`The ${attr} field must be a valid email address.`));
+  return build('email', label, value, options);
 }
 
 export function integer(label: string, options: FieldOptions & { min?: number; max?: number } = {}): Field {

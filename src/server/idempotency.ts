@@ -64,22 +64,24 @@ export async function runWrite(request: FastifyRequest, reply: FastifyReply, wri
   if (replayed) return replayed;
   try {
     const result = await db.transaction().execute(async (trx) => {
-      const answer = await write(trx);
+      // Claim the key before writing: a concurrent twin's claim waits on this row until we
+      // commit, then fails as a duplicate and replays our answer instead of writing again.
       await trx
         .insertInto('idempotency_keys')
-        .values({
-          ...owner,
-          request_hash: hash,
-          status_code: answer.status,
-          response_body: answer.body === undefined ? '' : JSON.stringify(answer.body),
-          created_at: nowIso(),
-        })
+        .values({ ...owner, request_hash: hash, status_code: 0, response_body: '', created_at: nowIso() })
+        .execute();
+      const answer = await write(trx);
+      await trx
+        .updateTable('idempotency_keys')
+        .set({ status_code: answer.status, response_body: answer.body === undefined ? '' : JSON.stringify(answer.body) })
+        .where('user_id', '=', owner.user_id)
+        .where('business_id', '=', owner.business_id)
+        .where('key', '=', key)
         .execute();
       return answer;
     });
     return reply.status(result.status).send(result.body);
   } catch (error) {
-    // A twin request with the same key committed first: answer as it was answered.
     if (!(error instanceof HttpError) && constraintViolation(error) === 'unique') {
       const twin = await replay();
       if (twin) return twin;

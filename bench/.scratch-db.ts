@@ -1,0 +1,155 @@
+import { mkdirSync, rmSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import SQLite from 'better-sqlite3';
+import { getResource } from '../src/domain/resources/registry';
+import { buildApp } from '../src/server/app';
+import type { AppConfig } from '../src/server/config';
+import { recount } from '../src/server/resources/resource-counts';
+import { seed } from '../src/server/seed';
+
+/**
+ * The benchmark's database: one business holding ITEM_COUNT items with grocery-like names, so
+ * that a contains-search for a phrase in the middle of names has a known, selective answer.
+ */
+
+export const DATA_DIR = fileURLToPath(new URL('.data/', import.meta.url));
+export const DATABASE_PATH = `${DATA_DIR}bench.sqlite`;
+export const ITEM_COUNT = 1_000_000;
+export const BUSINESS_ID = 1;
+export const ADMIN = { email: 'admin@example.com', password: 'bench-password' };
+
+/** Only "Pancit Canton" followed by "Chilimansi" spells it: about 1 name in 40 × 30. */
+export const SELECTIVE_TERM = 'Canton Chilimansi';
+/** Five of the forty products are sauces: about 125,000 names, the plan for common terms. */
+export const COMMON_TERM = 'Sauce';
+
+/** Generous sign-in limit: every bodega server is signed into once by the benchmark. */
+export const APP_CONFIG: AppConfig = {
+  database: { url: `file:${DATABASE_PATH}` },
+  loginAttemptsPerMinute: 1000,
+  secureCookies: false,
+  logger: false,
+};
+
+const BRANDS = [
+  'Century Tuna', 'Lucky Me!', 'San Miguel', 'Del Monte', 'Nestlé', 'Alaska', 'Datu Puti', 'Silver Swan',
+  'Purefoods', 'CDO', 'Argentina', 'Ligo', 'Mega', 'Magnolia', 'Selecta', 'Jack n Jill', 'Rebisco', 'Oishi',
+  'Monde', 'Kopiko', 'Great Taste', 'UFC', "Mama Sita's", 'Knorr',
+];
+const PRODUCTS = [
+  'Tuna Flakes', 'Corned Beef', 'Meat Loaf', 'Sardines', 'Pancit Canton', 'Instant Mami', 'Spaghetti Sauce',
+  'Tomato Sauce', 'Banana Ketchup', 'Soy Sauce', 'Cane Vinegar', 'Coconut Milk', 'Evaporated Milk',
+  'Condensed Milk', 'Powdered Milk', 'Ice Cream', 'Potato Chips', 'Cheese Curls', 'Crackers', 'Wafer Sticks',
+  'Instant Coffee', 'Coffee Mix', 'Iced Tea', 'Fruit Juice', 'Pineapple Chunks', 'Fruit Cocktail',
+  'Liver Spread', 'Vienna Sausage', 'Luncheon Meat', 'Pork and Beans', 'Oyster Sauce', 'Fish Sauce',
+  'Gravy Mix', 'Sinigang Mix', 'Chicken Cubes', 'Peanut Butter', 'Cheese Spread', 'Mayonnaise', 'Hotdog',
+  'Longganisa',
+];
+const VARIANTS = [
+  'Original', 'in Oil', 'in Brine', 'Hot & Spicy', 'Sweet Style', 'Kalamansi', 'Chilimansi', 'Garlic',
+  'Extra Hot', 'Lite', 'Classic', 'Family Pack', 'Sweet & Spicy', 'Less Sodium', 'Caldereta', 'Adobo',
+  'Afritada', 'Chocolate', 'Ube', 'Mango', 'Strawberry', 'Barbecue', 'Sour Cream', 'Cheddar', 'Bacon',
+  'Bistek', 'Salted Egg', 'Pandan', 'Buko', 'Honey',
+];
+const SIZES = ['55g', '80g', '100g', '155g', '180g', '250g', '300g', '370ml', '385ml', '500g', '1L', '1kg', '1.5L', '2L', '6 x 55g', '12 x 330ml'];
+
+/** mulberry32: the same catalogue on every run, so match counts compare across runs. */
+function randomSequence(seedValue: number): () => number {
+  let state = seedValue;
+  return () => {
+    state = (state + 0x6d2b79f5) | 0;
+    let t = Math.imul(state ^ (state >>> 15), 1 | state);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+export interface SeedReport {
+  /** Migrations, permissions, the admin and the business, through the app itself. */
+  appSeedMs: number;
+  /** The items through one prepared statement, FTS triggers included. */
+  itemInsertMs: number;
+  recountMs: number;
+  totalMs: number;
+  selectiveMatches: number;
+  commonMatches: number;
+  viewId: number;
+}
+
+export async function createBenchDatabase(): Promise<SeedReport> {
+  const started = performance.now();
+  rmSync(DATA_DIR, { recursive: true, force: true });
+  mkdirSync(DATA_DIR, { recursive: true });
+
+  const app = await buildApp(APP_CONFIG);
+  const raw = new SQLite(DATABASE_PATH);
+  try {
+    await seed(app.db, { adminEmail: ADMIN.email, adminPassword: ADMIN.password, demoData: false });
+    const appSeeded = performance.now();
+
+    const itemInsertMs = insertItems(raw);
+    const inserted = performance.now();
+    await recount(app.db, getResource('items'), BUSINESS_ID);
+    await recount(app.db, getResource('unit-of-measurements'), BUSINESS_ID);
+    const recounted = performance.now();
+
+    // The servers should read a compact main file, not replay a WAL as large as the table.
+    raw.pragma('wal_checkpoint(TRUNCATE)');
+    return {
+      appSeedMs: appSeeded - started,
+      itemInsertMs,
+      recountMs: recounted - inserted,
+      totalMs: performance.now() - started,
+      selectiveMatches: countNameMatches(raw, SELECTIVE_TERM),
+      commonMatches: countNameMatches(raw, COMMON_TERM),
+      viewId: Math.floor(ITEM_COUNT / 2),
+    };
+  } finally {
+    raw.close();
+    await app.close();
+  }
+}
+
+function insertItems(raw: SQLite.Database): number {
+  // Throwaway data: durability per transaction buys nothing here.
+  raw.pragma('synchronous = OFF');
+  raw.pragma('cache_size = -262144');
+  const now = new Date().toISOString();
+  const unitId = Number(
+    raw
+      .prepare('insert into unit_of_measurements (business_id, name, abbreviation, created_at, updated_at, version) values (?, ?, ?, ?, ?, 1)')
+      .run(BUSINESS_ID, 'Piece', 'pc', now, now).lastInsertRowid,
+  );
+  const insert = raw.prepare(`
+    insert into items (business_id, sku, barcode, name, description, brand_id, item_type_id, item_classification_id,
+      unit_of_measurement_id, measuring_mass_id, mass_value, reorder_level, vatable, purchase_discounts, sale_discounts,
+      created_at, updated_at, deleted_at, version)
+    values (?, ?, ?, ?, null, null, null, null, ?, null, null, ?, ?, '[]', '[]', ?, ?, null, 1)`);
+  const random = randomSequence(20261122);
+  const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)];
+  const insertBatch = raw.transaction((from: number, to: number) => {
+    for (let n = from; n < to; n += 1) {
+      const name = `${pick(BRANDS)} ${pick(PRODUCTS)} ${pick(VARIANTS)} ${pick(SIZES)}`;
+      const sku = `SKU-${String(n).padStart(7, '0')}`;
+      const barcode = `480${String(n).padStart(10, '0')}`;
+      insert.run(BUSINESS_ID, sku, barcode, name, unitId, 12_000 * (1 + (n % 5)), n % 3 === 0 ? 0 : 1, now, now);
+    }
+  });
+
+  const trig = raw.prepare("select sql from sqlite_master where name = 'items_name_fts_insert'").get() as {sql:string};
+  raw.exec('drop trigger items_name_fts_insert');
+  const started = performance.now();
+  const batchSize = 50_000;
+  for (let from = 1; from <= ITEM_COUNT; from += batchSize) insertBatch(from, Math.min(from + batchSize, ITEM_COUNT + 1));
+  const t1 = performance.now();
+  raw.exec("insert into items_name_fts(items_name_fts) values('rebuild')");
+  raw.exec(trig.sql);
+  console.log('rows', t1-started, 'rebuild', performance.now()-t1);
+  return performance.now() - started;
+}
+
+function countNameMatches(raw: SQLite.Database, term: string): number {
+  const phrase = `"${term.replaceAll('"', '""')}"`;
+  const row = raw.prepare('select count(*) as matches from items_name_fts where items_name_fts match ?').get(phrase) as { matches: number };
+  return row.matches;
+}

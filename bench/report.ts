@@ -1,0 +1,109 @@
+import { availableParallelism, cpus, platform, release, totalmem } from 'node:os';
+import type { SeedReport } from './bench-database';
+import type { LoadFigures } from './load';
+
+/** bench/results.md: the machine, the data, the raw figures, their ratios and the targets. */
+
+export interface Measured {
+  name: string;
+  request: string;
+  figures: LoadFigures;
+}
+
+export interface Goal {
+  target: string;
+  observed: string;
+  met: boolean;
+}
+
+export interface Run {
+  date: Date;
+  seed: SeedReport;
+  itemCount: number;
+  terms: { selective: string; common: string };
+  load: { connections: number; warmUpSeconds: number; seconds: number };
+  rows: Measured[];
+}
+
+const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+const percent = (part: number, whole: number) => `${((100 * part) / whole).toFixed(1)} %`;
+
+function figuresOf(rows: Measured[], name: string): LoadFigures {
+  const row = rows.find((candidate) => candidate.name === name);
+  if (!row) throw new Error(`No figures for ${name}.`);
+  return row.figures;
+}
+
+/** The targets of shared/BENCHMARKS.md, judged against raw measured in the same run. */
+export function goalsOf(rows: Measured[]): Goal[] {
+  const raw = figuresOf(rows, 'raw');
+  const list = figuresOf(rows, 'bodega list');
+  const search = figuresOf(rows, 'bodega search');
+  const view = figuresOf(rows, 'bodega view');
+  return [
+    {
+      target: 'bodega list ≥ 60 % of raw req/s, p99 < 20 ms',
+      observed: `${percent(list.requestsPerSecond, raw.requestsPerSecond)} of raw, p99 ${list.p99Ms} ms`,
+      met: list.requestsPerSecond >= 0.6 * raw.requestsPerSecond && list.p99Ms < 20,
+    },
+    { target: 'bodega search p99 < 30 ms', observed: `p99 ${search.p99Ms} ms`, met: search.p99Ms < 30 },
+    {
+      target: 'bodega view ≥ 70 % of raw req/s',
+      observed: `${percent(view.requestsPerSecond, raw.requestsPerSecond)} of raw`,
+      met: view.requestsPerSecond >= 0.7 * raw.requestsPerSecond,
+    },
+  ];
+}
+
+export function resultsTable(rows: Measured[]): string {
+  const raw = figuresOf(rows, 'raw');
+  const hello = figuresOf(rows, 'hello');
+  const cells = ({ name, request, figures }: Measured) => [
+    name,
+    `\`${request}\``,
+    Math.round(figures.requestsPerSecond).toLocaleString('en-US'),
+    figures.p50Ms,
+    figures.p99Ms,
+    percent(figures.requestsPerSecond, raw.requestsPerSecond),
+    percent(figures.requestsPerSecond, hello.requestsPerSecond),
+  ];
+  return [
+    '| Benchmark | Request | req/s | p50 ms | p99 ms | % of raw | % of hello |',
+    '| --- | --- | ---: | ---: | ---: | ---: | ---: |',
+    ...rows.map((row) => `| ${cells(row).join(' | ')} |`),
+  ].join('\n');
+}
+
+export function goalsTable(goals: Goal[]): string {
+  return [
+    '| Target | Observed | Met |',
+    '| --- | --- | --- |',
+    ...goals.map((goal) => `| ${goal.target} | ${goal.observed} | ${goal.met ? 'met' : '**not met**'} |`),
+  ].join('\n');
+}
+
+export function machine(): string {
+  const gib = (totalmem() / 1024 ** 3).toFixed(1);
+  return `${availableParallelism()} CPUs (nproc; ${cpus().length} in os.cpus()), ${cpus()[0]?.model.trim() ?? 'unknown CPU'}, ${gib} GiB memory, Node ${process.version}, ${platform()} ${release()}`;
+}
+
+export function resultsMarkdown(run: Run): string {
+  const { seed } = run;
+  return `# Benchmark results
+
+Written by \`npm run bench\` (bench/run.ts); method and targets in shared/BENCHMARKS.md.
+
+- Date: ${run.date.toISOString()}
+- Machine: ${machine()}
+- Data: ${run.itemCount.toLocaleString('en-US')} items in one business, SQLite file in WAL mode
+- Seed: ${seconds(seed.totalMs)} in all — app schema and seed ${seconds(seed.appSeedMs)}, items insert ${seconds(seed.itemInsertMs)} (FTS trigram triggers included), recount ${seconds(seed.recountMs)}
+- Search terms: \`${run.terms.selective}\` matches ${seed.selectiveMatches.toLocaleString('en-US')} names; \`${run.terms.common}\` (informative, no target) matches ${seed.commonMatches.toLocaleString('en-US')}
+- Load: autocannon in the parent process, each server in a child process of its own on 127.0.0.1, ${run.load.connections} connections, ${run.load.warmUpSeconds} s warm-up then ${run.load.seconds} s measured; latency has 1 ms resolution
+
+${resultsTable(run.rows)}
+
+## Targets
+
+${goalsTable(goalsOf(run.rows))}
+`;
+}
