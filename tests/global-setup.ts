@@ -10,7 +10,9 @@ export default async function setup(): Promise<void> {
     if (process.env.BODEGA_REQUIRE_ALL_SUITES === '1') {
       throw new Error('BODEGA_REQUIRE_ALL_SUITES=1 but TEST_DATABASE_URL is not set: the PostgreSQL suite cannot be skipped here.');
     }
-    console.log('PostgreSQL suite skipped: set TEST_DATABASE_URL=postgres://postgres@127.0.0.1:5432/test to run the server tests against PostgreSQL too.');
+    console.log(
+      'PostgreSQL suite skipped: set TEST_DATABASE_URL=postgres://postgres@127.0.0.1:5432/test to run the server tests against PostgreSQL too.',
+    );
     return;
   }
   // Extensions are per database: create it once here, not from parallel test files.

@@ -103,10 +103,7 @@ function numeric(label: string, { min, max, integer }: { min: number; max: numbe
   const bounded = (integer ? base.pipe(z.number().int(`The ${attr} field must be an integer.`)) : base)
     .pipe(z.number().min(min, `The ${attr} field must be at least ${min}.`))
     .pipe(z.number().max(max, `The ${attr} field must not be greater than ${max}.`));
-  return z.preprocess(
-    (input) => (typeof input === 'string' && /^\s*-?\d+(\.\d+)?\s*$/.test(input) ? Number(input) : input),
-    bounded,
-  );
+  return z.preprocess((input) => (typeof input === 'string' && /^\s*-?\d+(\.\d+)?\s*$/.test(input) ? Number(input) : input), bounded);
 }
 
 function positiveNumber(label: string, max: number) {
@@ -125,7 +122,9 @@ export function textarea(label: string, options: FieldOptions = {}): Field {
 export function email(label: string, options: FieldOptions = {}): Field {
   const attr = attributeName(label);
   // Stored lower-cased: sign-in compares lower-cased, and Ana@x.ph is ana@x.ph.
-  const value = stringValue(label, 255).toLowerCase().pipe(z.email(`The ${attr} field must be a valid email address.`));
+  const value = stringValue(label, 255)
+    .toLowerCase()
+    .pipe(z.email(`The ${attr} field must be a valid email address.`));
   return build('email', label, value, options);
 }
 

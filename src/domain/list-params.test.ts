@@ -7,11 +7,23 @@ describe('list params', () => {
   const parse = (query: Record<string, string>) => listParamsSchema(items).safeParse(query);
 
   it('fills the spec defaults: page 1, 15 per page, newest first by id, loose search', () => {
-    expect(parse({}).data).toEqual({ page: 1, per_page: 15, order_by: 'desc', order_by_field_name: 'id', with_trashed: false, only_trashed: false, is_strict: false });
+    expect(parse({}).data).toEqual({
+      page: 1,
+      per_page: 15,
+      order_by: 'desc',
+      order_by_field_name: 'id',
+      with_trashed: false,
+      only_trashed: false,
+      is_strict: false,
+    });
   });
 
   it('reads flags as 0/1 or true/false', () => {
-    expect(parse({ with_trashed: '1', only_trashed: 'false', is_strict: 'true' }).data).toMatchObject({ with_trashed: true, only_trashed: false, is_strict: true });
+    expect(parse({ with_trashed: '1', only_trashed: 'false', is_strict: 'true' }).data).toMatchObject({
+      with_trashed: true,
+      only_trashed: false,
+      is_strict: true,
+    });
   });
 
   it('allows only the page sizes 15, 25, 50, 75 and 100', () => {

@@ -48,7 +48,13 @@ const wholeNumber = (name: string, min: number, max: number) =>
 
 export function listParamsSchema(definition: ResourceDefinition) {
   const searchShape = Object.fromEntries(
-    definition.search.map((name) => [name, z.string().max(255, `The ${name.replaceAll('_', ' ')} field must not be greater than 255 characters.`).optional()]),
+    definition.search.map((name) => [
+      name,
+      z
+        .string()
+        .max(255, `The ${name.replaceAll('_', ' ')} field must not be greater than 255 characters.`)
+        .optional(),
+    ]),
   );
   const sortable = definition.sort as [string, ...string[]];
   return z.object({
@@ -61,9 +67,7 @@ export function listParamsSchema(definition: ResourceDefinition) {
       .transform(Number)
       .default(DEFAULT_PAGE_SIZE),
     order_by: z.enum(['asc', 'desc'], { error: 'The order by field must be asc or desc.' }).default('desc'),
-    order_by_field_name: z
-      .enum(sortable, { error: `The order by field name must be one of ${sortable.join(', ')}.` })
-      .default('id'),
+    order_by_field_name: z.enum(sortable, { error: `The order by field name must be one of ${sortable.join(', ')}.` }).default('id'),
     with_trashed: flag('with_trashed'),
     only_trashed: flag('only_trashed'),
     is_strict: flag('is_strict'),

@@ -19,10 +19,22 @@ describe('resource input schemas', () => {
   });
 
   it('reads numbers from form strings and checks ranges and kinds', () => {
-    const ok = createSchema(items).safeParse({ sku: 'A-1', name: 'Rice', unit_of_measurement_id: '3', reorder_level: '12.5', vatable: '1' });
+    const ok = createSchema(items).safeParse({
+      sku: 'A-1',
+      name: 'Rice',
+      unit_of_measurement_id: '3',
+      reorder_level: '12.5',
+      vatable: '1',
+    });
     expect(ok.data).toMatchObject({ unit_of_measurement_id: 3, reorder_level: 12.5, vatable: true });
     expect(ok.data).not.toHaveProperty('description');
-    const bad = createSchema(items).safeParse({ sku: 'A-1', name: 'Rice', unit_of_measurement_id: 'three', reorder_level: -1, vatable: 'maybe' });
+    const bad = createSchema(items).safeParse({
+      sku: 'A-1',
+      name: 'Rice',
+      unit_of_measurement_id: 'three',
+      reorder_level: -1,
+      vatable: 'maybe',
+    });
     expect(messages(bad)).toEqual({
       unit_of_measurement_id: 'The unit of measurement field must be a number.',
       reorder_level: 'The reorder level field must be at least 0.',
@@ -37,9 +49,20 @@ describe('resource input schemas', () => {
       'sale_discounts.0.quantity': 'The quantity field must be greater than 0.',
       'sale_discounts.0.discount_percent': 'The discount percent field must not be greater than 100.',
     });
-    const twice = createSchema(items).safeParse({ ...base, sale_discounts: [{ quantity: 10, discount_percent: 5 }, { quantity: 10, discount_percent: 8 }] });
+    const twice = createSchema(items).safeParse({
+      ...base,
+      sale_discounts: [
+        { quantity: 10, discount_percent: 5 },
+        { quantity: 10, discount_percent: 8 },
+      ],
+    });
     expect(messages(twice)).toEqual({ sale_discounts: 'The sale discounts field has the same quantity twice.' });
-    expect(formatDiscounts([{ quantity: 10, discount_percent: 5 }, { quantity: 50, discount_percent: 8 }])).toBe('10:5%, 50:8%');
+    expect(
+      formatDiscounts([
+        { quantity: 10, discount_percent: 5 },
+        { quantity: 50, discount_percent: 8 },
+      ]),
+    ).toBe('10:5%, 50:8%');
   });
 
   it('validates emails (lower-cased), pins and passwords', () => {

@@ -45,7 +45,11 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
   await app.register(rateLimit, { global: false });
   await app.register(swagger, {
     openapi: {
-      info: { title: 'Bodega API', version: '1', description: 'Send X-Requested-With: XMLHttpRequest on writes and Business-ID on business calls.' },
+      info: {
+        title: 'Bodega API',
+        version: '1',
+        description: 'Send X-Requested-With: XMLHttpRequest on writes and Business-ID on business calls.',
+      },
     },
     transform: jsonSchemaTransform,
   });

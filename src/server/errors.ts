@@ -16,7 +16,8 @@ export class HttpError extends Error {
 export function validationError(errors: Record<string, string[]>): HttpError {
   const messages = Object.values(errors).flat();
   const more = messages.length - 1;
-  const summary = more > 0 ? `${messages[0]} (and ${more} more error${more > 1 ? 's' : ''})` : (messages[0] ?? 'The given data was invalid.');
+  const summary =
+    more > 0 ? `${messages[0]} (and ${more} more error${more > 1 ? 's' : ''})` : (messages[0] ?? 'The given data was invalid.');
   return new HttpError(422, summary, errors);
 }
 

@@ -21,7 +21,9 @@ function stableJson(value: unknown): string {
 }
 
 function requestHash(request: FastifyRequest): string {
-  return createHash('sha256').update(`${request.method} ${request.url}\n${stableJson(request.body ?? null)}`).digest('hex');
+  return createHash('sha256')
+    .update(`${request.method} ${request.url}\n${stableJson(request.body ?? null)}`)
+    .digest('hex');
 }
 
 /**
@@ -31,7 +33,11 @@ function requestHash(request: FastifyRequest): string {
  * same key sent with another request is refused with 422. Failed writes store nothing, so a
  * corrected request may reuse its key.
  */
-export async function runWrite(request: FastifyRequest, reply: FastifyReply, write: (trx: Trx) => Promise<WriteResult>): Promise<FastifyReply> {
+export async function runWrite(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  write: (trx: Trx) => Promise<WriteResult>,
+): Promise<FastifyReply> {
   const db = request.server.db;
   const key = request.headers['idempotency-key'];
   if (key === undefined) {

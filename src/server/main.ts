@@ -14,7 +14,9 @@ const app = await buildApp({
 
 const seeded = await seed(app.db, { adminEmail: env.ADMIN_EMAIL, adminPassword: env.ADMIN_PASSWORD, demoData: env.DEMO_DATA === '1' });
 if (seeded.adminPassword) {
-  console.log(`\n  First start: sign in as ${env.ADMIN_EMAIL} with password ${seeded.adminPassword}\n  (shown once; set ADMIN_PASSWORD to choose it)\n`);
+  console.log(
+    `\n  First start: sign in as ${env.ADMIN_EMAIL} with password ${seeded.adminPassword}\n  (shown once; set ADMIN_PASSWORD to choose it)\n`,
+  );
 }
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {

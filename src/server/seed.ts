@@ -36,7 +36,16 @@ export interface SeedResult {
 const views = (prefixes: readonly string[]) => prefixes.map((prefix) => permissionName('view', prefix));
 const manages = (prefixes: readonly string[]) =>
   prefixes.flatMap((prefix) => (['view', 'create', 'update'] as const).map((action) => permissionName(action, prefix)));
-const CATALOGUE = ['brands', 'measuring-masses', 'unit-of-measurements', 'conversions', 'item-classifications', 'item-types', 'items', 'stocks'];
+const CATALOGUE = [
+  'brands',
+  'measuring-masses',
+  'unit-of-measurements',
+  'conversions',
+  'item-classifications',
+  'item-types',
+  'items',
+  'stocks',
+];
 
 /** The demo roles beside Administrator, and what each may do. */
 export const DEMO_ROLES: { name: string; email: string; description: string; permissions: string[] }[] = [
@@ -44,7 +53,11 @@ export const DEMO_ROLES: { name: string; email: string; description: string; per
     name: 'Warehouse Staff',
     email: 'warehouse@example.com',
     description: 'Receives, stores and moves goods between locations.',
-    permissions: [...views(CATALOGUE), ...views(['warehouses', 'branches']), ...manages(['items', 'receive-orders', 'stock-requests', 'stock-transfers', 'stock-receives', 'stock-returns'])],
+    permissions: [
+      ...views(CATALOGUE),
+      ...views(['warehouses', 'branches']),
+      ...manages(['items', 'receive-orders', 'stock-requests', 'stock-transfers', 'stock-receives', 'stock-returns']),
+    ],
   },
   {
     name: 'Branch Cashier',
@@ -60,7 +73,11 @@ export const DEMO_ROLES: { name: string; email: string; description: string; per
     name: 'Purchasing',
     email: 'purchasing@example.com',
     description: 'Buys from suppliers and pays their bills.',
-    permissions: [...views(CATALOGUE), ...views(['warehouses', 'branches', 'contact-types']), ...manages(['purchase-item-prices', 'purchase-orders', 'receive-orders', 'bills', 'bill-payments', 'contacts'])],
+    permissions: [
+      ...views(CATALOGUE),
+      ...views(['warehouses', 'branches', 'contact-types']),
+      ...manages(['purchase-item-prices', 'purchase-orders', 'receive-orders', 'bills', 'bill-payments', 'contacts']),
+    ],
   },
   {
     name: 'Viewer',
@@ -74,7 +91,16 @@ async function createUser(trx: Trx, name: string, email: string, passwordHash: s
   const now = nowIso();
   const row = await trx
     .insertInto('users')
-    .values({ name, email, username: email.split('@')[0], password_hash: passwordHash, security_pin_hash: null, created_at: now, updated_at: now, version: 1 })
+    .values({
+      name,
+      email,
+      username: email.split('@')[0],
+      password_hash: passwordHash,
+      security_pin_hash: null,
+      created_at: now,
+      updated_at: now,
+      version: 1,
+    })
     .returning('id')
     .executeTakeFirstOrThrow();
   return Number(row.id);
@@ -134,7 +160,18 @@ export async function seed(db: Kysely<Database>, options: SeedOptions): Promise<
       const roleId = await createRole(trx, main, role.name, role.description, role.permissions);
       const userId = await createUser(trx, role.name, role.email, passwordHash);
       const now = nowIso();
-      await trx.insertInto('memberships').values({ user_id: userId, business_id: main, userable_type: 'none', userable_id: null, created_at: now, updated_at: now, version: 1 }).execute();
+      await trx
+        .insertInto('memberships')
+        .values({
+          user_id: userId,
+          business_id: main,
+          userable_type: 'none',
+          userable_id: null,
+          created_at: now,
+          updated_at: now,
+          version: 1,
+        })
+        .execute();
       await trx.insertInto('user_roles').values({ user_id: userId, role_id: roleId }).execute();
     }
     await seedCatalogue(trx, main, MAIN_CATALOGUE);
@@ -235,7 +272,8 @@ const HARDWARE_CATALOGUE: Catalogue = {
 
 async function seedCatalogue(trx: Trx, businessId: number, catalogue: Catalogue): Promise<void> {
   const scope: Scope = { businessId, userId: 0, permissions: new Set([MASTER_PERMISSION]) };
-  const create = async (resource: string, values: Record<string, unknown>) => (await createRecord(trx, scope, getResource(resource), values)).id;
+  const create = async (resource: string, values: Record<string, unknown>) =>
+    (await createRecord(trx, scope, getResource(resource), values)).id;
   const today = new Date().toISOString().slice(0, 10);
 
   const branchIds = [];
@@ -263,7 +301,14 @@ async function seedCatalogue(trx: Trx, businessId: number, catalogue: Catalogue)
   for (const [name, mobile] of catalogue.customers) {
     await create('contacts', { contact_type_id: typeId('Customer'), name, mobile, payment_terms_days: 15, credit_limit: 50_000 });
   }
-  const inventoryType = (await trx.selectFrom('item_types').select('id').where('business_id', '=', businessId).where('name', '=', 'Inventory').executeTakeFirstOrThrow()).id;
+  const inventoryType = (
+    await trx
+      .selectFrom('item_types')
+      .select('id')
+      .where('business_id', '=', businessId)
+      .where('name', '=', 'Inventory')
+      .executeTakeFirstOrThrow()
+  ).id;
 
   for (const [index, [sku, name, brand, classification, unit, sale, cost]] of catalogue.items.entries()) {
     const itemId = await create('items', {
@@ -283,7 +328,13 @@ async function seedCatalogue(trx: Trx, businessId: number, catalogue: Catalogue)
       ],
     });
     await create('sale-item-prices', { item_id: itemId, unit_of_measurement_id: unitIds[unit], price: sale, effective_date: today });
-    await create('purchase-item-prices', { item_id: itemId, contact_id: supplierIds[index % supplierIds.length], unit_of_measurement_id: unitIds[unit], price: cost, effective_date: today });
+    await create('purchase-item-prices', {
+      item_id: itemId,
+      contact_id: supplierIds[index % supplierIds.length],
+      unit_of_measurement_id: unitIds[unit],
+      price: cost,
+      effective_date: today,
+    });
   }
   if (unitIds.length >= 4) {
     await create('conversions', { from_unit_id: unitIds[3], to_unit_id: unitIds[0], factor: 12 });
@@ -291,6 +342,7 @@ async function seedCatalogue(trx: Trx, businessId: number, catalogue: Catalogue)
   for (const [code, name, price] of catalogue.services) {
     const serviceId = await create('services', { code, name });
     await create('service-prices', { service_id: serviceId, price, effective_date: today });
-    if (branchIds[0]) await create('service-prices', { service_id: serviceId, branch_id: branchIds[0], price: price + 50, effective_date: today });
+    if (branchIds[0])
+      await create('service-prices', { service_id: serviceId, branch_id: branchIds[0], price: price + 50, effective_date: today });
   }
 }

@@ -131,18 +131,35 @@ export async function userWithPermissions(test: TestApp, businessId: number, per
   const admin = await db.selectFrom('users').select('password_hash').where('email', '=', ADMIN_EMAIL).executeTakeFirstOrThrow();
   const user = await db
     .insertInto('users')
-    .values({ name: `Limited ${tag}`, email: `limited-${tag}@example.com`, username: null, password_hash: admin.password_hash, security_pin_hash: null, ...stamp })
+    .values({
+      name: `Limited ${tag}`,
+      email: `limited-${tag}@example.com`,
+      username: null,
+      password_hash: admin.password_hash,
+      security_pin_hash: null,
+      ...stamp,
+    })
     .returning('id')
     .executeTakeFirstOrThrow();
-  await db.insertInto('memberships').values({ user_id: user.id, business_id: businessId, userable_type: 'none', userable_id: null, ...stamp }).execute();
-  const role = await db.insertInto('roles').values({ business_id: businessId, name: `Limited ${tag}`, description: null, ...stamp }).returning('id').executeTakeFirstOrThrow();
+  await db
+    .insertInto('memberships')
+    .values({ user_id: user.id, business_id: businessId, userable_type: 'none', userable_id: null, ...stamp })
+    .execute();
+  const role = await db
+    .insertInto('roles')
+    .values({ business_id: businessId, name: `Limited ${tag}`, description: null, ...stamp })
+    .returning('id')
+    .executeTakeFirstOrThrow();
   await db.insertInto('user_roles').values({ user_id: user.id, role_id: role.id }).execute();
   await adjustCount(db as never, businessId, 'roles', 1, 0);
   const grant = async (names: string[]) => {
     await db.deleteFrom('role_permissions').where('role_id', '=', role.id).execute();
     if (names.length === 0) return;
     const ids = await db.selectFrom('permissions').select('id').where('name', 'in', names).execute();
-    await db.insertInto('role_permissions').values(ids.map((row) => ({ role_id: role.id, permission_id: row.id }))).execute();
+    await db
+      .insertInto('role_permissions')
+      .values(ids.map((row) => ({ role_id: role.id, permission_id: row.id })))
+      .execute();
   };
   await grant(permissions);
   const signedIn = await test.signIn(`limited-${tag}@example.com`, PASSWORD, businessId);

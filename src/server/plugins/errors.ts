@@ -20,12 +20,16 @@ export function registerErrorHandling(app: FastifyInstance): void {
       return reply.status(422).send({ message: answer.message, errors });
     }
     if (error instanceof HttpError) {
-      return reply.status(error.statusCode).send(error.errors ? { message: error.message, errors: error.errors } : { message: error.message });
+      return reply
+        .status(error.statusCode)
+        .send(error.errors ? { message: error.message, errors: error.errors } : { message: error.message });
     }
     const violation = constraintViolation(error);
     if (violation) {
       const message =
-        violation === 'unique' ? 'Another record already holds one of these values.' : 'This record refers to, or is referred to by, a record that does not allow the change.';
+        violation === 'unique'
+          ? 'Another record already holds one of these values.'
+          : 'This record refers to, or is referred to by, a record that does not allow the change.';
       return reply.status(409).send({ message });
     }
     const status = error.statusCode ?? 500;

@@ -31,7 +31,15 @@ function whereTrashed(store: ResourceStore, query: Query, filter: TrashFilter): 
   return query;
 }
 
-function whereSearch(db: Db, definition: ResourceDefinition, store: ResourceStore, query: Query, name: string, value: string, strict: boolean): Query {
+function whereSearch(
+  db: Db,
+  definition: ResourceDefinition,
+  store: ResourceStore,
+  query: Query,
+  name: string,
+  value: string,
+  strict: boolean,
+): Query {
   const column = store.column(name);
   if (name === 'id') return /^\d+$/.test(value) ? query.where(column, '=', Number(value)) : query.where(sql.lit(false));
   const field = definition.fields[name] as Field;
@@ -143,7 +151,12 @@ function toColumns(definition: ResourceDefinition, values: Record<string, unknow
   return columns;
 }
 
-export async function createRecord(trx: Trx, scope: Scope, definition: ResourceDefinition, values: Record<string, unknown>): Promise<ApiRecord> {
+export async function createRecord(
+  trx: Trx,
+  scope: Scope,
+  definition: ResourceDefinition,
+  values: Record<string, unknown>,
+): Promise<ApiRecord> {
   const store = storeFor(definition);
   await checkValues(trx, scope, definition, values);
   const now = nowIso();
@@ -165,7 +178,10 @@ export async function updateRecord(
   const current = await findRecordOrFail(trx, scope, definition, id);
   if (current.deleted_at) throw conflict(`This ${attributeName(definition.singular)} is in the trash; restore it before editing.`);
   if (expectedVersion !== undefined && expectedVersion !== current.version) {
-    throw new HttpError(412, `This ${attributeName(definition.singular)} was changed by someone else (now version ${current.version}); reload it and try again.`);
+    throw new HttpError(
+      412,
+      `This ${attributeName(definition.singular)} was changed by someone else (now version ${current.version}); reload it and try again.`,
+    );
   }
   await checkValues(trx, scope, definition, values, id);
   const columns = toColumns(definition, values);

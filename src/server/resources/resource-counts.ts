@@ -39,10 +39,7 @@ export async function readCount(db: Db, businessId: number, resource: string, fi
 export async function recount(db: Db, definition: ResourceDefinition, businessId: number): Promise<void> {
   const row = await db
     .selectFrom(definition.table)
-    .select([
-      sql<number>`count(*) - count(deleted_at)`.as('active'),
-      sql<number>`count(deleted_at)`.as('trashed'),
-    ])
+    .select([sql<number>`count(*) - count(deleted_at)`.as('active'), sql<number>`count(deleted_at)`.as('trashed')])
     .where('business_id', '=', businessId)
     .executeTakeFirstOrThrow();
   await db

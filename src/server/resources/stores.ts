@@ -19,7 +19,11 @@ const businessesStore: ResourceStore = {
       .where(
         'businesses.id',
         'in',
-        db.selectFrom('memberships').select('memberships.business_id').where('memberships.user_id', '=', scope.userId).where('memberships.deleted_at', 'is', null),
+        db
+          .selectFrom('memberships')
+          .select('memberships.business_id')
+          .where('memberships.user_id', '=', scope.userId)
+          .where('memberships.deleted_at', 'is', null),
       ),
   select: (query) => query.selectAll('businesses'),
   column: (name) => `businesses.${name}`,
@@ -44,7 +48,11 @@ const businessesStore: ResourceStore = {
     const usage = [];
     for (const definition of registry) {
       if (definition.tenancy !== 'business' || PROVISIONED.includes(definition.table)) continue;
-      const row = await db.selectFrom(definition.table).select(sql<number>`count(*)`.as('count')).where('business_id', '=', id).executeTakeFirstOrThrow();
+      const row = await db
+        .selectFrom(definition.table)
+        .select(sql<number>`count(*)`.as('count'))
+        .where('business_id', '=', id)
+        .executeTakeFirstOrThrow();
       usage.push({ label: definition.plural.toLowerCase(), count: Number(row.count) });
     }
     return usage;
@@ -54,7 +62,8 @@ const businessesStore: ResourceStore = {
     await trx.deleteFrom('user_roles').where('role_id', 'in', roles).execute();
     await trx.deleteFrom('role_permissions').where('role_id', 'in', roles).execute();
     for (const table of PROVISIONED) await trx.deleteFrom(table).where('business_id', '=', id).execute();
-    for (const table of ['memberships', 'resource_counts', 'idempotency_keys']) await trx.deleteFrom(table).where('business_id', '=', id).execute();
+    for (const table of ['memberships', 'resource_counts', 'idempotency_keys'])
+      await trx.deleteFrom(table).where('business_id', '=', id).execute();
     await trx.deleteFrom('businesses').where('id', '=', id).execute();
   },
 };
@@ -80,7 +89,11 @@ const roles = businessTableStore(roleDefinition);
 const rolesStore: ResourceStore = {
   ...roles,
   async extraUsage(db, _scope, id) {
-    const row = await db.selectFrom('user_roles').select(sql<number>`count(*)`.as('count')).where('role_id', '=', id).executeTakeFirstOrThrow();
+    const row = await db
+      .selectFrom('user_roles')
+      .select(sql<number>`count(*)`.as('count'))
+      .where('role_id', '=', id)
+      .executeTakeFirstOrThrow();
     return [{ label: 'users', count: Number(row.count) }];
   },
   async remove(trx, scope, id) {
@@ -92,7 +105,11 @@ const rolesStore: ResourceStore = {
       .selectFrom('role_permissions')
       .innerJoin('permissions', 'permissions.id', 'role_permissions.permission_id')
       .select(['role_permissions.role_id', 'permissions.id', 'permissions.name'])
-      .where('role_permissions.role_id', 'in', records.map((record) => record.id))
+      .where(
+        'role_permissions.role_id',
+        'in',
+        records.map((record) => record.id),
+      )
       .orderBy('permissions.name')
       .execute();
     for (const record of records) {

@@ -29,10 +29,17 @@ function pick(columns: Record<string, unknown>, names: readonly string[]): Recor
 async function userableLabels(db: Db, scope: Scope, records: ApiRecord[]): Promise<Map<string, string>> {
   const labels = new Map<string, string>();
   for (const type of ['branch', 'warehouse'] as const) {
-    const ids = records.filter((record) => record.userable_type === type && record.userable_id).map((record) => record.userable_id as number);
+    const ids = records
+      .filter((record) => record.userable_type === type && record.userable_id)
+      .map((record) => record.userable_id as number);
     if (ids.length === 0) continue;
     const table = type === 'branch' ? 'branches' : 'warehouses';
-    const rows = await db.selectFrom(table).select(['id', 'name']).where('business_id', '=', scope.businessId).where('id', 'in', ids).execute();
+    const rows = await db
+      .selectFrom(table)
+      .select(['id', 'name'])
+      .where('business_id', '=', scope.businessId)
+      .where('id', 'in', ids)
+      .execute();
     for (const row of rows) labels.set(`${type}:${row.id}`, `${type === 'branch' ? 'Branch' : 'Warehouse'}: ${row.name}`);
   }
   return labels;
@@ -74,7 +81,13 @@ export const usersStore: ResourceStore = {
       const id = input.userable_id;
       const found =
         typeof id === 'number' &&
-        (await db.selectFrom(table).select('id').where('id', '=', id).where('business_id', '=', scope.businessId).where('deleted_at', 'is', null).executeTakeFirst());
+        (await db
+          .selectFrom(table)
+          .select('id')
+          .where('id', '=', id)
+          .where('business_id', '=', scope.businessId)
+          .where('deleted_at', 'is', null)
+          .executeTakeFirst());
       if (!found) errors.userable_id = [`The selected ${type} is invalid.`];
     }
     if (Array.isArray(input.role_ids)) await assertAssignableRoles(db, scope, input.role_ids as number[]);
@@ -138,8 +151,17 @@ export const usersStore: ResourceStore = {
 
   async setTrashed(trx, scope, id, deletedAt) {
     const now = new Date().toISOString();
-    await trx.updateTable('memberships').set({ deleted_at: deletedAt, updated_at: now }).where('user_id', '=', id).where('business_id', '=', scope.businessId).execute();
-    await trx.updateTable('users').set((eb) => ({ version: eb('version', '+', 1), updated_at: now })).where('id', '=', id).execute();
+    await trx
+      .updateTable('memberships')
+      .set({ deleted_at: deletedAt, updated_at: now })
+      .where('user_id', '=', id)
+      .where('business_id', '=', scope.businessId)
+      .execute();
+    await trx
+      .updateTable('users')
+      .set((eb) => ({ version: eb('version', '+', 1), updated_at: now }))
+      .where('id', '=', id)
+      .execute();
   },
 
   /** Removes the user from this business; the identity goes too when no business is left. */
@@ -150,7 +172,11 @@ export const usersStore: ResourceStore = {
       .where('role_id', 'in', trx.selectFrom('roles').select('id').where('business_id', '=', scope.businessId))
       .execute();
     await trx.deleteFrom('memberships').where('user_id', '=', id).where('business_id', '=', scope.businessId).execute();
-    const remaining = await trx.selectFrom('memberships').select(sql<number>`count(*)`.as('count')).where('user_id', '=', id).executeTakeFirstOrThrow();
+    const remaining = await trx
+      .selectFrom('memberships')
+      .select(sql<number>`count(*)`.as('count'))
+      .where('user_id', '=', id)
+      .executeTakeFirstOrThrow();
     if (Number(remaining.count) === 0) {
       await trx.deleteFrom('sessions').where('user_id', '=', id).execute();
       await trx.deleteFrom('user_roles').where('user_id', '=', id).execute();

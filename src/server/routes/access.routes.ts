@@ -13,7 +13,15 @@ import { assertManagesIdentity, replaceRolePermissions, replaceUserRoles } from 
 
 const idParams = z.object({ id: z.string().regex(/^\d{1,9}$/, 'The id must be a whole number.') });
 const idList = (name: string) =>
-  z.array(z.number({ error: `Each ${name} must be a whole number.` }).int().positive(), { error: `The ${name}s field must be a list.` }).max(1000);
+  z
+    .array(
+      z
+        .number({ error: `Each ${name} must be a whole number.` })
+        .int()
+        .positive(),
+      { error: `The ${name}s field must be a list.` },
+    )
+    .max(1000);
 const userIdBody = z.object({ id: z.coerce.number({ error: 'The id field is required.' }).int().positive('The id field is required.') });
 
 /** Resets a secret and answers the new temporary one, once; the user's sessions end. */
@@ -34,7 +42,15 @@ export async function accessRoutes(app: FastifyInstance): Promise<void> {
 
   routes.put(
     '/api/roles/:id/permissions',
-    { config: { permission: 'update-roles' }, schema: { tags: ['roles'], summary: "Replace a role's permissions", params: idParams, body: z.object({ permission_ids: idList('permission id') }) } },
+    {
+      config: { permission: 'update-roles' },
+      schema: {
+        tags: ['roles'],
+        summary: "Replace a role's permissions",
+        params: idParams,
+        body: z.object({ permission_ids: idList('permission id') }),
+      },
+    },
     async (request, reply) => {
       const scope = scopeOf(request);
       const id = Number(request.params.id);
@@ -47,7 +63,15 @@ export async function accessRoutes(app: FastifyInstance): Promise<void> {
 
   routes.put(
     '/api/users/:id/roles',
-    { config: { permission: 'update-users' }, schema: { tags: ['users'], summary: "Replace a user's roles in this business", params: idParams, body: z.object({ role_ids: idList('role id') }) } },
+    {
+      config: { permission: 'update-users' },
+      schema: {
+        tags: ['users'],
+        summary: "Replace a user's roles in this business",
+        params: idParams,
+        body: z.object({ role_ids: idList('role id') }),
+      },
+    },
     async (request, reply) => {
       const scope = scopeOf(request);
       const id = Number(request.params.id);
@@ -60,7 +84,10 @@ export async function accessRoutes(app: FastifyInstance): Promise<void> {
 
   routes.post(
     '/api/users/reset-password',
-    { config: { permission: 'update-users' }, schema: { tags: ['users'], summary: 'Give a user a new temporary password (answered once)', body: userIdBody } },
+    {
+      config: { permission: 'update-users' },
+      schema: { tags: ['users'], summary: 'Give a user a new temporary password (answered once)', body: userIdBody },
+    },
     async (request, reply) => {
       const scope = scopeOf(request);
       return runWrite(request, reply, async (trx) => {
@@ -73,7 +100,10 @@ export async function accessRoutes(app: FastifyInstance): Promise<void> {
 
   routes.post(
     '/api/users/reset-security-pin',
-    { config: { permission: 'update-users' }, schema: { tags: ['users'], summary: 'Give a user a new temporary security pin (answered once)', body: userIdBody } },
+    {
+      config: { permission: 'update-users' },
+      schema: { tags: ['users'], summary: 'Give a user a new temporary security pin (answered once)', body: userIdBody },
+    },
     async (request, reply) => {
       const scope = scopeOf(request);
       return runWrite(request, reply, async (trx) => {
@@ -83,5 +113,4 @@ export async function accessRoutes(app: FastifyInstance): Promise<void> {
       });
     },
   );
-
 }

@@ -1,5 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_EMAIL, databaseKinds, demoBusinessIds, startTestApp, userWithPermissions, type Session, type TestApp } from '../../../tests/support/test-app';
+import {
+  ADMIN_EMAIL,
+  databaseKinds,
+  demoBusinessIds,
+  startTestApp,
+  userWithPermissions,
+  type Session,
+  type TestApp,
+} from '../../../tests/support/test-app';
 
 describe.each(databaseKinds)('roles, user roles and secrets on %s', (kind) => {
   let test: TestApp;
@@ -20,7 +28,9 @@ describe.each(databaseKinds)('roles, user roles and secrets on %s', (kind) => {
 
   it('replaces a role’s permissions, and its holders feel it at once', async () => {
     const role = (await admin.send('POST', '/api/roles', { name: 'Stock Clerk' })).body.data;
-    const clerk = (await admin.send('POST', '/api/users', { name: 'Clerk', email: 'clerk@example.com', password: 'clerk-pass', role_ids: [role.id] })).body.data;
+    const clerk = (
+      await admin.send('POST', '/api/users', { name: 'Clerk', email: 'clerk@example.com', password: 'clerk-pass', role_ids: [role.id] })
+    ).body.data;
     expect(clerk.role_names).toEqual(['Stock Clerk']);
     const session = await test.signIn('clerk@example.com', 'clerk-pass');
     expect((await session.send('GET', '/api/brands')).status).toBe(403);
@@ -35,13 +45,17 @@ describe.each(databaseKinds)('roles, user roles and secrets on %s', (kind) => {
     expect((await admin.send('PUT', `/api/roles/${role.id}/permissions`, { permission_ids: [999_999] })).status).toBe(422);
     expect((await admin.send('PUT', `/api/roles/${role.id}/permissions`, { permission_ids: 'all' })).status).toBe(422);
     expect((await admin.send('PUT', `/api/roles/999999/permissions`, { permission_ids: [] })).status).toBe(404);
-    expect((await admin.inBusiness(businesses[1]).send('PUT', `/api/roles/${role.id}/permissions`, { permission_ids: [] })).status).toBe(404);
+    expect((await admin.inBusiness(businesses[1]).send('PUT', `/api/roles/${role.id}/permissions`, { permission_ids: [] })).status).toBe(
+      404,
+    );
   });
 
   it('lets nobody grant what they do not hold (403), and needs update-roles / update-users', async () => {
     const manager = await userWithPermissions(test, businesses[0], ['update-roles', 'update-users', 'view-roles', 'view-brands']);
     const role = (await admin.send('POST', '/api/roles', { name: 'Escalation Test' })).body.data;
-    const within = await manager.session.send('PUT', `/api/roles/${role.id}/permissions`, { permission_ids: await permissionIds(['view-brands']) });
+    const within = await manager.session.send('PUT', `/api/roles/${role.id}/permissions`, {
+      permission_ids: await permissionIds(['view-brands']),
+    });
     expect(within.status).toBe(200);
     const beyond = await manager.session.send('PUT', `/api/roles/${role.id}/permissions`, {
       permission_ids: await permissionIds(['full-access-and-permssions']),
@@ -68,7 +82,14 @@ describe.each(databaseKinds)('roles, user roles and secrets on %s', (kind) => {
   });
 
   it('resets a password and a pin, answering the temporary secret once and ending old sessions', async () => {
-    const created = (await admin.send('POST', '/api/users', { name: 'Forgetful', email: 'forgetful@example.com', password: 'first-pass', security_pin: '1234' })).body.data;
+    const created = (
+      await admin.send('POST', '/api/users', {
+        name: 'Forgetful',
+        email: 'forgetful@example.com',
+        password: 'first-pass',
+        security_pin: '1234',
+      })
+    ).body.data;
     const old = await test.signIn('forgetful@example.com', 'first-pass');
     const reset = await admin.send('POST', '/api/users/reset-password', { id: created.id });
     expect(reset.status).toBe(200);
@@ -79,7 +100,11 @@ describe.each(databaseKinds)('roles, user roles and secrets on %s', (kind) => {
 
     const pin = await admin.send('POST', '/api/users/reset-security-pin', { id: created.id });
     expect(pin.body.temporary_security_pin).toMatch(/^\d{6}$/);
-    const stored = await test.app.db.selectFrom('users').select(['password_hash', 'security_pin_hash']).where('id', '=', created.id).executeTakeFirstOrThrow();
+    const stored = await test.app.db
+      .selectFrom('users')
+      .select(['password_hash', 'security_pin_hash'])
+      .where('id', '=', created.id)
+      .executeTakeFirstOrThrow();
     expect(stored.password_hash).toMatch(/^scrypt\$/);
     expect(stored.security_pin_hash).toMatch(/^scrypt\$/);
     expect(stored.security_pin_hash).not.toContain(pin.body.temporary_security_pin);
@@ -91,7 +116,9 @@ describe.each(databaseKinds)('roles, user roles and secrets on %s', (kind) => {
   });
 
   it('refuses to change the sign-in details of a user who belongs to a business the caller is not in', async () => {
-    const manager = (await admin.send('POST', '/api/users', { name: 'Second Admin', email: 'second-admin@example.com', password: 'second-pass' })).body.data;
+    const manager = (
+      await admin.send('POST', '/api/users', { name: 'Second Admin', email: 'second-admin@example.com', password: 'second-pass' })
+    ).body.data;
     const administrator = (await admin.send('GET', '/api/roles?name=Administrator&is_strict=1')).body.data[0];
     await admin.send('PUT', `/api/users/${manager.id}/roles`, { role_ids: [administrator.id] });
     const secondAdmin = await test.signIn('second-admin@example.com', 'second-pass');
@@ -116,7 +143,12 @@ describe.each(databaseKinds)('roles, user roles and secrets on %s', (kind) => {
 
   it('creates nothing when any part of a multi-row write fails', async () => {
     const before = await test.app.db.selectFrom('users').select('id').execute();
-    const answer = await admin.send('POST', '/api/users', { name: 'Half', email: 'half@example.com', password: 'half-pass', role_ids: [999_999] });
+    const answer = await admin.send('POST', '/api/users', {
+      name: 'Half',
+      email: 'half@example.com',
+      password: 'half-pass',
+      role_ids: [999_999],
+    });
     expect(answer.status).toBe(422);
     expect(await test.app.db.selectFrom('users').select('id').execute()).toHaveLength(before.length);
   });

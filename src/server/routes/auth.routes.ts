@@ -8,7 +8,9 @@ import { nowIso } from '../db/dialect';
 import type { Database } from '../db/schema';
 import { forbidden, HttpError, unauthenticated } from '../errors';
 import { memberBusinessId, SESSION_COOKIE, SESSION_DAYS, setSessionCookie } from '../plugins/auth';
-import { permissionNamesOf, roleNamesOf } from '../services/access.service';
+import { findRecordOrFail } from '../resources/record-service';
+import { permissionNamesOf } from '../services/access.service';
+import { users } from '../../domain/resources/users';
 import { businessesOf } from './business.routes';
 
 const credentials = z.object({
@@ -26,27 +28,17 @@ export async function userProfile(db: Kysely<Database>, userId: number, requeste
     if (businessId === null) throw forbidden('You are not a member of this business.');
   }
   if (businessId === null) return { ...user, business_id: null, userable_from: null, role_names: [], permission_names: [], businesses };
-  const membership = await db
-    .selectFrom('memberships')
-    .select(['userable_type', 'userable_id'])
-    .where('user_id', '=', userId)
-    .where('business_id', '=', businessId)
-    .executeTakeFirstOrThrow();
+  // Read through the users resource, which names where the user works and their roles there.
+  const scope = { businessId, userId, permissions: new Set<string>() };
+  const member = await findRecordOrFail(db, scope, users, userId, 'active');
   return {
     ...user,
     business_id: businessId,
-    userable_from: await userableFrom(db, businessId, membership.userable_type, membership.userable_id),
-    role_names: await roleNamesOf(db, userId, businessId),
+    userable_from: member.userable_from,
+    role_names: member.role_names,
     permission_names: await permissionNamesOf(db, userId, businessId),
     businesses,
   };
-}
-
-async function userableFrom(db: Kysely<Database>, businessId: number, type: string | null, id: number | null): Promise<string | null> {
-  if ((type !== 'branch' && type !== 'warehouse') || id === null) return null;
-  const table = type === 'branch' ? 'branches' : 'warehouses';
-  const row = await (db as Kysely<any>).selectFrom(table).select('name').where('id', '=', id).where('business_id', '=', businessId).executeTakeFirst();
-  return row ? `${type === 'branch' ? 'Branch' : 'Warehouse'}: ${row.name}` : null;
 }
 
 export async function authRoutes(app: FastifyInstance, config: AppConfig): Promise<void> {
@@ -60,7 +52,12 @@ export async function authRoutes(app: FastifyInstance, config: AppConfig): Promi
     },
     async (request, reply) => {
       const { email, password } = request.body;
-      const user = await app.db.selectFrom('users').select(['id', 'password_hash']).where('email', '=', email).where('deleted_at', 'is', null).executeTakeFirst();
+      const user = await app.db
+        .selectFrom('users')
+        .select(['id', 'password_hash'])
+        .where('email', '=', email)
+        .where('deleted_at', 'is', null)
+        .executeTakeFirst();
       // Hash even for an unknown email, so the answer's timing does not tell which part was wrong.
       const valid = await verifySecret(password, user?.password_hash ?? DECOY_HASH);
       if (!user || !valid) throw new HttpError(401, 'These credentials do not match our records.');
@@ -83,17 +80,24 @@ export async function authRoutes(app: FastifyInstance, config: AppConfig): Promi
 
   routes.get(
     '/api/auth/user',
-    { config: { access: 'user' }, schema: { tags: ['auth'], summary: 'The signed-in user for the business in Business-ID (or their first)' } },
+    {
+      config: { access: 'user' },
+      schema: { tags: ['auth'], summary: 'The signed-in user for the business in Business-ID (or their first)' },
+    },
     async (request) => {
       if (!request.actor) throw unauthenticated();
       return userProfile(app.db, request.actor.userId, request.headers['business-id']);
     },
   );
 
-  routes.post('/logout', { config: { access: 'public' }, schema: { tags: ['auth'], summary: 'Sign out: ends the session' } }, async (request, reply) => {
-    const token = request.cookies[SESSION_COOKIE];
-    if (token) await app.db.deleteFrom('sessions').where('token_hash', '=', hashToken(token)).execute();
-    reply.clearCookie(SESSION_COOKIE, { path: '/' });
-    return reply.status(204).send();
-  });
+  routes.post(
+    '/logout',
+    { config: { access: 'public' }, schema: { tags: ['auth'], summary: 'Sign out: ends the session' } },
+    async (request, reply) => {
+      const token = request.cookies[SESSION_COOKIE];
+      if (token) await app.db.deleteFrom('sessions').where('token_hash', '=', hashToken(token)).execute();
+      reply.clearCookie(SESSION_COOKIE, { path: '/' });
+      return reply.status(204).send();
+    },
+  );
 }

@@ -25,7 +25,12 @@ describe.each(databaseKinds)('sign-in, session and tenancy on %s', (kind) => {
     expect(cookie).toContain('HttpOnly');
     expect(cookie).toContain('SameSite=Lax');
     const { user } = response.json();
-    expect(user).toMatchObject({ email: ADMIN_EMAIL, role_names: ['Administrator'], permission_names: ['full-access-and-permssions'], business_id: businesses[0] });
+    expect(user).toMatchObject({
+      email: ADMIN_EMAIL,
+      role_names: ['Administrator'],
+      permission_names: ['full-access-and-permssions'],
+      business_id: businesses[0],
+    });
     expect(user.businesses.map((business: { id: number }) => business.id)).toEqual(businesses);
     expect(JSON.stringify(user)).not.toMatch(/password|hash/);
   });
@@ -112,7 +117,10 @@ describe.each(databaseKinds)('sign-in, session and tenancy on %s', (kind) => {
     for (const path of ['get-all-businesses', 'retrieve-all-businesses']) {
       const answer = await admin.inBusiness(undefined).send('GET', `/api/businesses/${path}`);
       expect(answer.status).toBe(200);
-      expect(answer.body.data.map((business: { name: string }) => business.name)).toEqual(['Tindahan ni Aling Nena Trading', 'Mabuhay Hardware Supply']);
+      expect(answer.body.data.map((business: { name: string }) => business.name)).toEqual([
+        'Tindahan ni Aling Nena Trading',
+        'Mabuhay Hardware Supply',
+      ]);
     }
     const viewer = await test.signIn('viewer@example.com');
     expect((await viewer.send('GET', '/api/businesses/get-all-businesses')).body.data).toHaveLength(1);
@@ -125,7 +133,12 @@ describe.each(databaseKinds)('sign-in, session and tenancy on %s', (kind) => {
     expect(created.body.data.vat_registered).toBe(true);
     const inNew = admin.inBusiness(created.body.data.id);
     expect((await inNew.send('GET', '/api/auth/user')).body.role_names).toEqual(['Administrator']);
-    expect((await inNew.send('GET', '/api/contact-types')).body.data.map((type: { name: string }) => type.name).sort()).toEqual(['Customer', 'Employee', 'Other', 'Supplier']);
+    expect((await inNew.send('GET', '/api/contact-types')).body.data.map((type: { name: string }) => type.name).sort()).toEqual([
+      'Customer',
+      'Employee',
+      'Other',
+      'Supplier',
+    ]);
     expect((await inNew.send('GET', '/api/item-types')).body.meta.total).toBe(3);
     expect((await inNew.send('GET', '/api/brands')).body.meta.total).toBe(0);
   });
@@ -158,7 +171,8 @@ describe('sign-in rate limit', () => {
   it('answers 429 once the attempts per minute are spent', async () => {
     const app = await buildApp({ database: { url: 'file::memory:' }, loginAttemptsPerMinute: 3, secureCookies: true, logger: false });
     try {
-      const attempt = () => app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: 'a@example.com', password: 'whatever1' }, headers: xhr });
+      const attempt = () =>
+        app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: 'a@example.com', password: 'whatever1' }, headers: xhr });
       const statuses = [];
       for (let i = 0; i < 5; i++) statuses.push((await attempt()).statusCode);
       expect(statuses).toEqual([401, 401, 401, 429, 429]);

@@ -3,7 +3,15 @@ import type { Field } from '../../domain/fields';
 import { PERMISSION_ACTIONS, permissionName } from '../../domain/permissions';
 import type { ResourceDefinition } from '../../domain/resource';
 import { getResource, registry } from '../../domain/resources/registry';
-import { ADMIN_EMAIL, databaseKinds, demoBusinessIds, startTestApp, userWithPermissions, type Session, type TestApp } from '../../../tests/support/test-app';
+import {
+  ADMIN_EMAIL,
+  databaseKinds,
+  demoBusinessIds,
+  startTestApp,
+  userWithPermissions,
+  type Session,
+  type TestApp,
+} from '../../../tests/support/test-app';
 
 /**
  * The CRUD contract of spec section 7, run once against every resource of the registry:
@@ -91,7 +99,9 @@ function readBack(definition: ResourceDefinition, body: Record<string, unknown>,
 }
 
 function firstTextSearch(definition: ResourceDefinition): string | undefined {
-  return definition.search.find((name) => ['text', 'email'].includes(definition.fields[name]?.kind ?? '') && !definition.fields[name].writeOnly);
+  return definition.search.find(
+    (name) => ['text', 'email'].includes(definition.fields[name]?.kind ?? '') && !definition.fields[name].writeOnly,
+  );
 }
 
 describe.each(databaseKinds)('resource contract on %s', (kind) => {
@@ -119,7 +129,14 @@ describe.each(databaseKinds)('resource contract on %s', (kind) => {
       expect(list.body.links).toMatchObject({ prev: null });
       expect(list.body.links.first).toContain('page=1');
 
-      for (const query of ['per_page=20', 'order_by=up', 'order_by_field_name=password_hash', 'order_by_field_name=deleted_at', 'page=0', 'with_trashed=maybe']) {
+      for (const query of [
+        'per_page=20',
+        'order_by=up',
+        'order_by_field_name=password_hash',
+        'order_by_field_name=deleted_at',
+        'page=0',
+        'with_trashed=maybe',
+      ]) {
         const bad = await admin.send('GET', `${base}?${query}`);
         expect(bad.status, query).toBe(422);
         expect(Object.keys(bad.body.errors)).toHaveLength(1);

@@ -60,73 +60,110 @@ function mountResource(app: FastifyInstance, definition: ResourceDefinition): vo
   const tags = [definition.name];
   const noun = attributeName(definition.singular);
 
-  routes.get(base, { config: { permission: can('view') }, schema: { tags, summary: `List ${definition.plural.toLowerCase()}`, querystring: listParamsSchema(definition) } }, async (request) => {
-    const scope = scopeOf(request);
-    const params = request.query as ListParams;
-    const { records, total } = await listRecords(request.server.db, scope, definition, params);
-    const perPage = params.limit ?? params.per_page;
-    const meta = listMeta(total, params.limit ? 1 : params.page, perPage, records.length);
-    return {
-      data: records,
-      meta,
-      links: {
-        first: pageLink(request, 1),
-        last: pageLink(request, meta.last_page),
-        prev: meta.current_page > 1 ? pageLink(request, meta.current_page - 1) : null,
-        next: meta.current_page < meta.last_page ? pageLink(request, meta.current_page + 1) : null,
-      },
-    };
-  });
+  routes.get(
+    base,
+    {
+      config: { permission: can('view') },
+      schema: { tags, summary: `List ${definition.plural.toLowerCase()}`, querystring: listParamsSchema(definition) },
+    },
+    async (request) => {
+      const scope = scopeOf(request);
+      const params = request.query as ListParams;
+      const { records, total } = await listRecords(request.server.db, scope, definition, params);
+      const perPage = params.limit ?? params.per_page;
+      const meta = listMeta(total, params.limit ? 1 : params.page, perPage, records.length);
+      return {
+        data: records,
+        meta,
+        links: {
+          first: pageLink(request, 1),
+          last: pageLink(request, meta.last_page),
+          prev: meta.current_page > 1 ? pageLink(request, meta.current_page - 1) : null,
+          next: meta.current_page < meta.last_page ? pageLink(request, meta.current_page + 1) : null,
+        },
+      };
+    },
+  );
 
-  routes.get(`${base}/:id`, { config: { permission: can('view') }, schema: { tags, summary: `View a ${noun}`, params: idParams } }, async (request, reply) => {
-    const scope = scopeOf(request);
-    const record = await findRecordOrFail(request.server.db, scope, definition, recordId(request.params.id));
-    return reply.header('etag', `"${record.version}"`).send({ data: record });
-  });
+  routes.get(
+    `${base}/:id`,
+    { config: { permission: can('view') }, schema: { tags, summary: `View a ${noun}`, params: idParams } },
+    async (request, reply) => {
+      const scope = scopeOf(request);
+      const record = await findRecordOrFail(request.server.db, scope, definition, recordId(request.params.id));
+      return reply.header('etag', `"${record.version}"`).send({ data: record });
+    },
+  );
 
   if (definition.readOnly) return;
 
-  const createBody = definition.name === 'users' ? createSchema(definition).extend({ role_ids: z.array(z.number().int().positive()).max(100).optional() }) : createSchema(definition);
-  routes.post(base, { config: { permission: can('create') }, schema: { tags, summary: `Create a ${noun}`, body: createBody } }, async (request, reply) => {
-    const scope = scopeOf(request);
-    return runWrite(request, reply, async (trx) => ({
-      status: 201,
-      body: { data: await createRecord(trx, scope, definition, request.body as Record<string, unknown>) },
-    }));
-  });
+  const createBody =
+    definition.name === 'users'
+      ? createSchema(definition).extend({ role_ids: z.array(z.number().int().positive()).max(100).optional() })
+      : createSchema(definition);
+  routes.post(
+    base,
+    { config: { permission: can('create') }, schema: { tags, summary: `Create a ${noun}`, body: createBody } },
+    async (request, reply) => {
+      const scope = scopeOf(request);
+      return runWrite(request, reply, async (trx) => ({
+        status: 201,
+        body: { data: await createRecord(trx, scope, definition, request.body as Record<string, unknown>) },
+      }));
+    },
+  );
 
   if (definition.editable) {
-    routes.patch(`${base}/:id`, { config: { permission: can('update') }, schema: { tags, summary: `Update a ${noun}`, params: idParams, body: updateSchema(definition) } }, async (request, reply) => {
-      const scope = scopeOf(request);
-      const id = recordId(request.params.id);
-      const version = expectedVersion(request);
-      return runWrite(request, reply, async (trx) => ({
-        status: 200,
-        body: { data: await updateRecord(trx, scope, definition, id, request.body as Record<string, unknown>, version) },
-      }));
-    });
+    routes.patch(
+      `${base}/:id`,
+      {
+        config: { permission: can('update') },
+        schema: { tags, summary: `Update a ${noun}`, params: idParams, body: updateSchema(definition) },
+      },
+      async (request, reply) => {
+        const scope = scopeOf(request);
+        const id = recordId(request.params.id);
+        const version = expectedVersion(request);
+        return runWrite(request, reply, async (trx) => ({
+          status: 200,
+          body: { data: await updateRecord(trx, scope, definition, id, request.body as Record<string, unknown>, version) },
+        }));
+      },
+    );
   }
 
-  routes.delete(`${base}/:id`, { config: { permission: can('delete') }, schema: { tags, summary: `Move a ${noun} to the trash`, params: idParams } }, async (request, reply) => {
-    const scope = scopeOf(request);
-    const id = recordId(request.params.id);
-    return runWrite(request, reply, async (trx) => ({ status: 200, body: { data: await trashRecord(trx, scope, definition, id) } }));
-  });
+  routes.delete(
+    `${base}/:id`,
+    { config: { permission: can('delete') }, schema: { tags, summary: `Move a ${noun} to the trash`, params: idParams } },
+    async (request, reply) => {
+      const scope = scopeOf(request);
+      const id = recordId(request.params.id);
+      return runWrite(request, reply, async (trx) => ({ status: 200, body: { data: await trashRecord(trx, scope, definition, id) } }));
+    },
+  );
 
-  routes.patch(`${base}/:id/restore`, { config: { permission: can('restore') }, schema: { tags, summary: `Restore a ${noun} from the trash`, params: idParams } }, async (request, reply) => {
-    const scope = scopeOf(request);
-    const id = recordId(request.params.id);
-    return runWrite(request, reply, async (trx) => ({ status: 200, body: { data: await restoreRecord(trx, scope, definition, id) } }));
-  });
+  routes.patch(
+    `${base}/:id/restore`,
+    { config: { permission: can('restore') }, schema: { tags, summary: `Restore a ${noun} from the trash`, params: idParams } },
+    async (request, reply) => {
+      const scope = scopeOf(request);
+      const id = recordId(request.params.id);
+      return runWrite(request, reply, async (trx) => ({ status: 200, body: { data: await restoreRecord(trx, scope, definition, id) } }));
+    },
+  );
 
-  routes.delete(`${base}/:id/force-delete`, { config: { permission: can('force-delete') }, schema: { tags, summary: `Delete a ${noun} permanently`, params: idParams } }, async (request, reply) => {
-    const scope = scopeOf(request);
-    const id = recordId(request.params.id);
-    return runWrite(request, reply, async (trx) => {
-      await forceDeleteRecord(trx, scope, definition, id);
-      return { status: 204 };
-    });
-  });
+  routes.delete(
+    `${base}/:id/force-delete`,
+    { config: { permission: can('force-delete') }, schema: { tags, summary: `Delete a ${noun} permanently`, params: idParams } },
+    async (request, reply) => {
+      const scope = scopeOf(request);
+      const id = recordId(request.params.id);
+      return runWrite(request, reply, async (trx) => {
+        await forceDeleteRecord(trx, scope, definition, id);
+        return { status: 204 };
+      });
+    },
+  );
 }
 
 export async function resourceRoutes(app: FastifyInstance): Promise<void> {

@@ -25,24 +25,13 @@ export async function permissionNamesOf(db: Db, userId: number, businessId: numb
   return rows.map((row) => row.name as string);
 }
 
-export async function roleNamesOf(db: Db, userId: number, businessId: number): Promise<string[]> {
-  const rows = await db
-    .selectFrom('user_roles')
-    .innerJoin('roles', 'roles.id', 'user_roles.role_id')
-    .select('roles.name')
-    .where('user_roles.user_id', '=', userId)
-    .where('roles.business_id', '=', businessId)
-    .where('roles.deleted_at', 'is', null)
-    .orderBy('roles.name')
-    .execute();
-  return rows.map((row) => row.name as string);
-}
-
 function assertCanGrant(scope: Scope, permissionNames: readonly string[]): void {
   if (scope.permissions.has(MASTER_PERMISSION)) return;
   const beyond = permissionNames.filter((name) => !scope.permissions.has(name));
   if (beyond.length > 0) {
-    throw forbidden(`You cannot grant permissions you do not hold yourself: ${beyond.slice(0, 5).join(', ')}${beyond.length > 5 ? ' …' : ''}.`);
+    throw forbidden(
+      `You cannot grant permissions you do not hold yourself: ${beyond.slice(0, 5).join(', ')}${beyond.length > 5 ? ' …' : ''}.`,
+    );
   }
 }
 
@@ -92,7 +81,11 @@ export async function replaceUserRoles(trx: Trx, scope: Scope, userId: number, r
     .where('role_id', 'in', trx.selectFrom('roles').select('id').where('business_id', '=', scope.businessId))
     .execute();
   const ids = distinctIds(roleIds);
-  if (ids.length > 0) await trx.insertInto('user_roles').values(ids.map((roleId) => ({ user_id: userId, role_id: roleId }))).execute();
+  if (ids.length > 0)
+    await trx
+      .insertInto('user_roles')
+      .values(ids.map((roleId) => ({ user_id: userId, role_id: roleId })))
+      .execute();
   await trx
     .updateTable('users')
     .set((eb) => ({ version: eb('version', '+', 1), updated_at: nowIso() }))
@@ -141,7 +134,15 @@ export async function assertManagesIdentity(db: Db, scope: Scope, userId: number
     .select('theirs.business_id')
     .where('theirs.user_id', '=', userId)
     .where('theirs.deleted_at', 'is', null)
-    .where('theirs.business_id', 'not in', db.selectFrom('memberships as mine').select('mine.business_id').where('mine.user_id', '=', scope.userId).where('mine.deleted_at', 'is', null))
+    .where(
+      'theirs.business_id',
+      'not in',
+      db
+        .selectFrom('memberships as mine')
+        .select('mine.business_id')
+        .where('mine.user_id', '=', scope.userId)
+        .where('mine.deleted_at', 'is', null),
+    )
     .executeTakeFirst();
   if (elsewhere) {
     throw forbidden('This user also belongs to a business you are not a member of; their sign-in details can only be changed there.');

@@ -25,9 +25,7 @@ export async function up(db: Kysely<any>): Promise<void> {
   };
   const businessRecord = (name: string, columns: (table: Table) => Table) =>
     columns(
-      record(db.schema.createTable(name)).addColumn('business_id', 'integer', (col) =>
-        col.notNull().references('businesses.id'),
-      ),
+      record(db.schema.createTable(name)).addColumn('business_id', 'integer', (col) => col.notNull().references('businesses.id')),
     ).execute();
   const businessIndex = (table: string) =>
     db.schema.createIndex(`${table}_business_id_index`).on(table).columns(['business_id', 'id']).execute();
@@ -138,9 +136,7 @@ export async function up(db: Kysely<any>): Promise<void> {
   );
   await uniquePerBusiness('warehouses', 'code');
 
-  await businessRecord('contact_types', (t) =>
-    t.addColumn('name', 'text', (col) => col.notNull()).addColumn('description', 'text'),
-  );
+  await businessRecord('contact_types', (t) => t.addColumn('name', 'text', (col) => col.notNull()).addColumn('description', 'text'));
   await uniquePerBusiness('contact_types', 'name');
 
   await businessRecord('contacts', (t) =>
@@ -212,7 +208,11 @@ export async function up(db: Kysely<any>): Promise<void> {
       .addColumn('price', money, (col) => col.notNull())
       .addColumn('effective_date', dateType, (col) => col.notNull()),
   );
-  await db.schema.createIndex('purchase_item_prices_item_id_index').on('purchase_item_prices').columns(['item_id', 'effective_date']).execute();
+  await db.schema
+    .createIndex('purchase_item_prices_item_id_index')
+    .on('purchase_item_prices')
+    .columns(['item_id', 'effective_date'])
+    .execute();
 
   await businessRecord('sale_item_prices', (t) =>
     t
