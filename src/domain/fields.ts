@@ -86,12 +86,17 @@ function build(kind: FieldKind, label: string, value: z.ZodType, options: FieldO
   };
 }
 
+/** NUL and other control characters (tab and line breaks are fine) have no place in a record. */
+// eslint-disable-next-line no-control-regex
+export const CONTROL_CHARACTERS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/;
+
 function stringValue(label: string, max: number) {
   const attr = attributeName(label);
   return z
     .string({ error: typeError(label, `The ${attr} field must be a string.`) })
     .trim()
-    .max(max, `The ${attr} field must not be greater than ${max} characters.`);
+    .max(max, `The ${attr} field must not be greater than ${max} characters.`)
+    .refine((value) => !CONTROL_CHARACTERS.test(value), `The ${attr} field contains characters that are not allowed.`);
 }
 
 /** Numbers may arrive as JSON numbers or as numeric strings from form posts. */

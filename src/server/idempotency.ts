@@ -44,8 +44,8 @@ export async function runWrite(
     const result = await db.transaction().execute(write);
     return reply.status(result.status).send(result.body);
   }
-  if (typeof key !== 'string' || key.length < 1 || key.length > 255) {
-    throw validationError({ idempotency_key: ['The Idempotency-Key header must be 1 to 255 characters.'] });
+  if (typeof key !== 'string' || !/^[\x21-\x7e]{1,255}$/.test(key)) {
+    throw validationError({ idempotency_key: ['The Idempotency-Key header must be 1 to 255 visible ASCII characters (a UUID, say).'] });
   }
   const owner = { user_id: request.actor?.userId ?? 0, business_id: request.tenant?.businessId ?? 0, key };
   const hash = requestHash(request);

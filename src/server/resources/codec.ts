@@ -53,16 +53,29 @@ export function fromStorage(field: Field, stored: unknown): unknown {
   }
 }
 
-/** A search value from the query string, as the column holds it; undefined when it cannot match. */
+const INT32_MAX = 2_147_483_647;
+
+/** A whole number that fits an integer column, or undefined. */
+export function storableInteger(raw: string): number | undefined {
+  return /^\d{1,10}$/.test(raw) && Number(raw) <= INT32_MAX ? Number(raw) : undefined;
+}
+
+/**
+ * A search value from the query string, as the column holds it; undefined when no record can
+ * hold it (so the search matches nothing rather than asking the database something it rejects).
+ */
 export function searchValueToStorage(field: Field, raw: string): unknown {
+  if (raw.includes('\u0000')) return undefined;
   switch (field.kind) {
     case 'integer':
     case 'reference':
-      return /^\d+$/.test(raw) ? Number(raw) : undefined;
+      return storableInteger(raw);
     case 'boolean':
       if (raw === '1' || raw === 'true') return 1;
       if (raw === '0' || raw === 'false') return 0;
       return undefined;
+    case 'date':
+      return field.value.safeParse(raw).success ? raw : undefined;
     default:
       return raw;
   }

@@ -5,7 +5,7 @@ import type { ResourceDefinition } from '../../domain/resource';
 import { getResource, registry } from '../../domain/resources/registry';
 import { containsIgnoringCase, fullTextContains, nowIso } from '../db/dialect';
 import { conflict, HttpError, notFound, validationError } from '../errors';
-import { REFERENCE_DISPLAY_SUFFIX, searchValueToStorage, serializeRow, toStorage, type ApiRecord } from './codec';
+import { REFERENCE_DISPLAY_SUFFIX, searchValueToStorage, storableInteger, serializeRow, toStorage, type ApiRecord } from './codec';
 import { adjustCount, readCount, type TrashFilter } from './resource-counts';
 import type { Db, Query, ResourceStore, Scope, Trx, Usage } from './store';
 import { storeFor } from './stores';
@@ -41,7 +41,10 @@ function whereSearch(
   strict: boolean,
 ): Query {
   const column = store.column(name);
-  if (name === 'id') return /^\d+$/.test(value) ? query.where(column, '=', Number(value)) : query.where(sql.lit(false));
+  if (name === 'id') {
+    const id = storableInteger(value);
+    return id === undefined ? query.where(sql.lit(false)) : query.where(column, '=', id);
+  }
   const field = definition.fields[name] as Field;
   const stored = searchValueToStorage(field, value);
   if (stored === undefined) return query.where(sql.lit(false));

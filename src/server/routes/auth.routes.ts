@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
+import { CONTROL_CHARACTERS } from '../../domain/fields';
 import { DECOY_HASH, hashToken, newSessionToken, verifySecret } from '../auth/secrets';
 import type { AppConfig } from '../config';
 import { nowIso } from '../db/dialect';
@@ -14,7 +15,13 @@ import { users } from '../../domain/resources/users';
 import { businessesOf } from './business.routes';
 
 const credentials = z.object({
-  email: z.string({ error: 'The email field is required.' }).trim().min(1, 'The email field is required.').max(255).toLowerCase(),
+  email: z
+    .string({ error: 'The email field is required.' })
+    .trim()
+    .min(1, 'The email field is required.')
+    .max(255)
+    .refine((email) => !CONTROL_CHARACTERS.test(email), 'The email field must be a valid email address.')
+    .toLowerCase(),
   password: z.string({ error: 'The password field is required.' }).min(1, 'The password field is required.').max(200),
 });
 
