@@ -31,27 +31,20 @@ export const APP_CONFIG: AppConfig = {
   logger: false,
 };
 
-const BRANDS = [
-  'Century Tuna', 'Lucky Me!', 'San Miguel', 'Del Monte', 'Nestlé', 'Alaska', 'Datu Puti', 'Silver Swan',
-  'Purefoods', 'CDO', 'Argentina', 'Ligo', 'Mega', 'Magnolia', 'Selecta', 'Jack n Jill', 'Rebisco', 'Oishi',
-  'Monde', 'Kopiko', 'Great Taste', 'UFC', "Mama Sita's", 'Knorr',
-];
-const PRODUCTS = [
-  'Tuna Flakes', 'Corned Beef', 'Meat Loaf', 'Sardines', 'Pancit Canton', 'Instant Mami', 'Spaghetti Sauce',
-  'Tomato Sauce', 'Banana Ketchup', 'Soy Sauce', 'Cane Vinegar', 'Coconut Milk', 'Evaporated Milk',
-  'Condensed Milk', 'Powdered Milk', 'Ice Cream', 'Potato Chips', 'Cheese Curls', 'Crackers', 'Wafer Sticks',
-  'Instant Coffee', 'Coffee Mix', 'Iced Tea', 'Fruit Juice', 'Pineapple Chunks', 'Fruit Cocktail',
-  'Liver Spread', 'Vienna Sausage', 'Luncheon Meat', 'Pork and Beans', 'Oyster Sauce', 'Fish Sauce',
-  'Gravy Mix', 'Sinigang Mix', 'Chicken Cubes', 'Peanut Butter', 'Cheese Spread', 'Mayonnaise', 'Hotdog',
-  'Longganisa',
-];
-const VARIANTS = [
-  'Original', 'in Oil', 'in Brine', 'Hot & Spicy', 'Sweet Style', 'Kalamansi', 'Chilimansi', 'Garlic',
-  'Extra Hot', 'Lite', 'Classic', 'Family Pack', 'Sweet & Spicy', 'Less Sodium', 'Caldereta', 'Adobo',
-  'Afritada', 'Chocolate', 'Ube', 'Mango', 'Strawberry', 'Barbecue', 'Sour Cream', 'Cheddar', 'Bacon',
-  'Bistek', 'Salted Egg', 'Pandan', 'Buko', 'Honey',
-];
-const SIZES = ['55g', '80g', '100g', '155g', '180g', '250g', '300g', '370ml', '385ml', '500g', '1L', '1kg', '1.5L', '2L', '6 x 55g', '12 x 330ml'];
+/** A word list written as prose: comma-separated, over as many lines as it needs. */
+const words = (text: string) => text.split(',').map((word) => word.trim());
+
+const BRANDS = words(`Century Tuna, Lucky Me!, San Miguel, Del Monte, Nestlé, Alaska, Datu Puti, Silver Swan, Purefoods, CDO,
+  Argentina, Ligo, Mega, Magnolia, Selecta, Jack n Jill, Rebisco, Oishi, Monde, Kopiko, Great Taste, UFC, Mama Sita's, Knorr`);
+const PRODUCTS = words(`Tuna Flakes, Corned Beef, Meat Loaf, Sardines, Pancit Canton, Instant Mami, Spaghetti Sauce, Tomato Sauce,
+  Banana Ketchup, Soy Sauce, Cane Vinegar, Coconut Milk, Evaporated Milk, Condensed Milk, Powdered Milk, Ice Cream, Potato Chips,
+  Cheese Curls, Crackers, Wafer Sticks, Instant Coffee, Coffee Mix, Iced Tea, Fruit Juice, Pineapple Chunks, Fruit Cocktail,
+  Liver Spread, Vienna Sausage, Luncheon Meat, Pork and Beans, Oyster Sauce, Fish Sauce, Gravy Mix, Sinigang Mix, Chicken Cubes,
+  Peanut Butter, Cheese Spread, Mayonnaise, Hotdog, Longganisa`);
+const VARIANTS = words(`Original, in Oil, in Brine, Hot & Spicy, Sweet Style, Kalamansi, Chilimansi, Garlic, Extra Hot, Lite, Classic,
+  Family Pack, Sweet & Spicy, Less Sodium, Caldereta, Adobo, Afritada, Chocolate, Ube, Mango, Strawberry, Barbecue, Sour Cream,
+  Cheddar, Bacon, Bistek, Salted Egg, Pandan, Buko, Honey`);
+const SIZES = words('55g, 80g, 100g, 155g, 180g, 250g, 300g, 370ml, 385ml, 500g, 1L, 1kg, 1.5L, 2L, 6 x 55g, 12 x 330ml');
 
 /** mulberry32: the same catalogue on every run, so match counts compare across runs. */
 function randomSequence(seedValue: number): () => number {
@@ -117,7 +110,9 @@ function insertItems(raw: SQLite.Database): number {
   const now = new Date().toISOString();
   const unitId = Number(
     raw
-      .prepare('insert into unit_of_measurements (business_id, name, abbreviation, created_at, updated_at, version) values (?, ?, ?, ?, ?, 1)')
+      .prepare(
+        'insert into unit_of_measurements (business_id, name, abbreviation, created_at, updated_at, version) values (?, ?, ?, ?, ?, 1)',
+      )
       .run(BUSINESS_ID, 'Piece', 'pc', now, now).lastInsertRowid,
   );
   const insert = raw.prepare(`

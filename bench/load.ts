@@ -40,7 +40,10 @@ export function startServer(kind: ServerKind): Promise<Server> {
       void stop().then(() => reject(error));
     };
     const exitedEarly = (code: number | null) => fail(new Error(`The ${kind} server exited (code ${code}) before it was ready.`));
-    const timer = setTimeout(() => fail(new Error(`The ${kind} server did not start within ${START_TIMEOUT_MS / 1000} s.`)), START_TIMEOUT_MS);
+    const timer = setTimeout(
+      () => fail(new Error(`The ${kind} server did not start within ${START_TIMEOUT_MS / 1000} s.`)),
+      START_TIMEOUT_MS,
+    );
     child.once('exit', exitedEarly);
     // serve.ts announces itself with `listening <url>`.
     createInterface({ input: child.stdout! }).on('line', (line) => {
@@ -63,6 +66,8 @@ export interface LoadFigures {
   p50Ms: number;
   p99Ms: number;
   requests: number;
+  /** Requests unanswered after autocannon's 10 s: counted, not fatal, since they are a finding. */
+  timeouts: number;
 }
 
 export const LOAD = { connections: 10, warmUpSeconds: 2, seconds: 10 };
@@ -71,8 +76,14 @@ export const LOAD = { connections: 10, warmUpSeconds: 2, seconds: 10 };
 export async function measure(url: string, headers: Record<string, string>): Promise<LoadFigures> {
   await autocannon({ url, headers, connections: LOAD.connections, duration: LOAD.warmUpSeconds });
   const result = await autocannon({ url, headers, connections: LOAD.connections, duration: LOAD.seconds });
-  if (result.errors > 0 || result.timeouts > 0 || result.non2xx > 0) {
-    throw new Error(`${url}: ${result.non2xx} non-2xx answers, ${result.errors} errors, ${result.timeouts} timeouts under load.`);
-  }
-  return { requestsPerSecond: result.requests.average, p50Ms: result.latency.p50, p99Ms: result.latency.p99, requests: result.requests.total };
+  const failures = result.errors - result.timeouts;
+  if (failures > 0 || result.non2xx > 0)
+    throw new Error(`${url}: ${result.non2xx} non-2xx answers and ${failures} connection errors under load.`);
+  return {
+    requestsPerSecond: result.requests.average,
+    p50Ms: result.latency.p50,
+    p99Ms: result.latency.p99,
+    requests: result.requests.total,
+    timeouts: result.timeouts,
+  };
 }

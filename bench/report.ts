@@ -66,10 +66,11 @@ export function resultsTable(rows: Measured[]): string {
     figures.p99Ms,
     percent(figures.requestsPerSecond, raw.requestsPerSecond),
     percent(figures.requestsPerSecond, hello.requestsPerSecond),
+    figures.timeouts,
   ];
   return [
-    '| Benchmark | Request | req/s | p50 ms | p99 ms | % of raw | % of hello |',
-    '| --- | --- | ---: | ---: | ---: | ---: | ---: |',
+    '| Benchmark | Request | req/s | p50 ms | p99 ms | % of raw | % of hello | timeouts |',
+    '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |',
     ...rows.map((row) => `| ${cells(row).join(' | ')} |`),
   ].join('\n');
 }

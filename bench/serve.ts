@@ -24,7 +24,10 @@ function rawServer(): FastifyInstance {
   app.addHook('onClose', async () => db.close());
   app.get('/raw/items', async () => {
     const data = page.all(BUSINESS_ID);
-    return { data, meta: { total: ITEM_COUNT, per_page: 15, current_page: 1, last_page: Math.ceil(ITEM_COUNT / 15), from: 1, to: data.length } };
+    return {
+      data,
+      meta: { total: ITEM_COUNT, per_page: 15, current_page: 1, last_page: Math.ceil(ITEM_COUNT / 15), from: 1, to: data.length },
+    };
   });
   return app;
 }

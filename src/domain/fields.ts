@@ -39,6 +39,8 @@ export interface Field {
   unique: boolean;
   /** The resource a `reference` field points at. */
   references?: string;
+  /** An id whose resource another field's value names (a user's branch or warehouse). */
+  referencesBy?: { field: string; resources: Readonly<Record<string, string>> };
   options?: readonly SelectOption[];
   /** Accepted on write, never returned by a read (passwords, pins). */
   writeOnly: boolean;
@@ -82,6 +84,7 @@ function build(kind: FieldKind, label: string, value: z.ZodType, options: FieldO
     fullText: options.fullText ?? false,
     writeOnly: options.writeOnly ?? false,
     references: options.references,
+    referencesBy: options.referencesBy,
     options: options.options,
   };
 }
@@ -133,7 +136,7 @@ export function email(label: string, options: FieldOptions = {}): Field {
   return build('email', label, value, options);
 }
 
-export function integer(label: string, options: FieldOptions & { min?: number; max?: number } = {}): Field {
+export function integer(label: string, options: FieldOptions & Pick<Field, 'referencesBy'> & { min?: number; max?: number } = {}): Field {
   return build('integer', label, numeric(label, { min: options.min ?? 0, max: options.max ?? 1_000_000, integer: true }), options);
 }
 

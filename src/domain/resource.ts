@@ -108,3 +108,8 @@ export function updateSchema(definition: ResourceDefinition) {
 export function readableFields(definition: ResourceDefinition): [string, Field][] {
   return Object.entries(definition.fields).filter(([, field]) => !field.writeOnly);
 }
+
+/** `brand_id` → `brand`: where a read carries the referenced record as `{ id, display }`. */
+export function referenceKey(fieldName: string): string {
+  return fieldName.replace(/_id$/, '');
+}

@@ -25,7 +25,11 @@ export const users = defineResource({
     password: password('Password', { required: true }),
     security_pin: pin('Security pin'),
     userable_type: select('Works at', USERABLE_TYPES),
-    userable_id: integer('Branch or warehouse', { min: 1, max: 2_147_483_647 }),
+    userable_id: integer('Branch or warehouse', {
+      min: 1,
+      max: 2_147_483_647,
+      referencesBy: { field: 'userable_type', resources: { branch: 'branches', warehouse: 'warehouses' } },
+    }),
   },
   search: ['id', 'name', 'email', 'username', 'userable_type'],
   sort: ['name', 'email', 'username'],

@@ -1,7 +1,7 @@
 import type { DiscountEntry, Field } from '../../domain/fields';
 import { centavosToPesos, pesosToCentavos } from '../../domain/money';
 import { fromMillionths, fromThousandths, toMillionths, toThousandths } from '../../domain/quantity';
-import { readableFields, type ResourceDefinition } from '../../domain/resource';
+import { readableFields, referenceKey, type ResourceDefinition } from '../../domain/resource';
 import { toIsoTimestamp } from '../db/dialect';
 
 /** How each kind of field is kept in a column: centavos, thousandths, 0/1 and JSON text. */
@@ -83,11 +83,6 @@ export function searchValueToStorage(field: Field, raw: string): unknown {
 
 /** The suffix under which a reference's display value is selected with the row. */
 export const REFERENCE_DISPLAY_SUFFIX = '__display';
-
-/** `brand_id` → `brand`: the key under which a read carries the referenced record's display. */
-export function referenceKey(fieldName: string): string {
-  return fieldName.replace(/_id$/, '');
-}
 
 export type ApiRecord = Record<string, unknown> & { id: number };
 

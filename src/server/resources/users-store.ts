@@ -25,24 +25,17 @@ function pick(columns: Record<string, unknown>, names: readonly string[]): Recor
   return Object.fromEntries(Object.entries(columns).filter(([name]) => names.includes(name)));
 }
 
-/** Where the user works, as the navbar says it: "Branch: Makati". */
-async function userableLabels(db: Db, scope: Scope, records: ApiRecord[]): Promise<Map<string, string>> {
-  const labels = new Map<string, string>();
+/** The names of the branches and warehouses the users work at, by `type:id`. */
+async function userableNames(db: Db, scope: Scope, records: ApiRecord[]): Promise<Map<string, string>> {
+  const names = new Map<string, string>();
   for (const type of ['branch', 'warehouse'] as const) {
-    const ids = records
-      .filter((record) => record.userable_type === type && record.userable_id)
-      .map((record) => record.userable_id as number);
+    const ids = records.filter((record) => record.userable_type === type && record.userable_id).map((record) => record.userable_id as number);
     if (ids.length === 0) continue;
     const table = type === 'branch' ? 'branches' : 'warehouses';
-    const rows = await db
-      .selectFrom(table)
-      .select(['id', 'name'])
-      .where('business_id', '=', scope.businessId)
-      .where('id', 'in', ids)
-      .execute();
-    for (const row of rows) labels.set(`${type}:${row.id}`, `${type === 'branch' ? 'Branch' : 'Warehouse'}: ${row.name}`);
+    const rows = await db.selectFrom(table).select(['id', 'name']).where('business_id', '=', scope.businessId).where('id', 'in', ids).execute();
+    for (const row of rows) names.set(`${type}:${row.id}`, row.name);
   }
-  return labels;
+  return names;
 }
 
 /**
@@ -195,12 +188,15 @@ export const usersStore: ResourceStore = {
       .where('roles.deleted_at', 'is', null)
       .orderBy('roles.name')
       .execute();
-    const labels = await userableLabels(db, scope, records);
+    const names = await userableNames(db, scope, records);
     for (const record of records) {
       const own = roles.filter((role) => Number(role.user_id) === record.id);
       record.role_ids = own.map((role) => Number(role.id));
       record.role_names = own.map((role) => role.name as string);
-      record.userable_from = labels.get(`${record.userable_type}:${record.userable_id}`) ?? null;
+      const name = names.get(`${record.userable_type}:${record.userable_id}`);
+      // `userable` like any reference's `{ id, display }`; `userable_from` as the navbar says it.
+      record.userable = name ? { id: record.userable_id, display: name } : null;
+      record.userable_from = name ? `${record.userable_type === 'branch' ? 'Branch' : 'Warehouse'}: ${name}` : null;
     }
   },
 };

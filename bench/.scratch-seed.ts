@@ -1,2 +1,0 @@
-import { createBenchDatabase } from './bench-database';
-console.log(await createBenchDatabase());

@@ -1,0 +1,133 @@
+import { writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { ADMIN, BUSINESS_ID, COMMON_TERM, createBenchDatabase, ITEM_COUNT, SELECTIVE_TERM, type SeedReport } from './bench-database';
+import { LOAD, measure, startServer, stopAllServers, type ServerKind } from './load';
+import { goalsOf, goalsTable, resultsMarkdown, resultsTable, type Measured } from './report';
+
+/**
+ * `npm run bench`: the API-lists-at-scale benchmark of shared/BENCHMARKS.md. Builds a fresh
+ * database of a million items, then loads each server in turn — the framework and database
+ * ceilings first, then Bodega's own list, search and view — and writes bench/results.md.
+ */
+
+const RESULTS_PATH = fileURLToPath(new URL('results.md', import.meta.url));
+
+interface Target {
+  name: string;
+  server: ServerKind;
+  path: string;
+  /** Why the answer is not the one measured, or undefined when it is. */
+  problem(body: any): string | undefined;
+}
+
+const searchPath = (term: string) => `/api/items?name=${encodeURIComponent(term)}&is_strict=0`;
+
+function searchProblem(term: string, matches: number) {
+  return (body: any) => {
+    if (body.meta?.total !== matches) return `meta.total is ${body.meta?.total}, expected ${matches}`;
+    if (body.data?.length !== Math.min(15, matches)) return `${body.data?.length} rows, expected ${Math.min(15, matches)}`;
+    const stray = body.data.find((row: { name: string }) => !row.name.toLowerCase().includes(term.toLowerCase()));
+    return stray ? `"${stray.name}" does not contain "${term}"` : undefined;
+  };
+}
+
+/** The newest 15 items, as both raw and the list must return them. */
+function newestPageProblem(body: any): string | undefined {
+  if (body.meta?.total !== ITEM_COUNT) return `meta.total is ${body.meta?.total}, expected ${ITEM_COUNT}`;
+  const ids = (body.data ?? []).map((row: { id: number }) => row.id).join(',');
+  const expected = Array.from({ length: 15 }, (_, index) => ITEM_COUNT - index).join(',');
+  return ids === expected ? undefined : `ids ${ids.slice(0, 60)}…, expected ${expected.slice(0, 60)}…`;
+}
+
+function targetsFor(seed: SeedReport): Target[] {
+  return [
+    { name: 'hello', server: 'hello', path: '/hello', problem: (body) => (body.hello === 'world' ? undefined : 'not {hello: "world"}') },
+    { name: 'raw', server: 'raw', path: '/raw/items', problem: newestPageProblem },
+    { name: 'bodega list', server: 'bodega', path: '/api/items', problem: newestPageProblem },
+    {
+      name: 'bodega search',
+      server: 'bodega',
+      path: searchPath(SELECTIVE_TERM),
+      problem: searchProblem(SELECTIVE_TERM, seed.selectiveMatches),
+    },
+    {
+      name: 'bodega search, common term',
+      server: 'bodega',
+      path: searchPath(COMMON_TERM),
+      problem: searchProblem(COMMON_TERM, seed.commonMatches),
+    },
+    {
+      name: 'bodega view',
+      server: 'bodega',
+      path: `/api/items/${seed.viewId}`,
+      problem: (body) => (body.data?.id === seed.viewId ? undefined : `data.id is ${body.data?.id}, expected ${seed.viewId}`),
+    },
+  ];
+}
+
+/** Signs in as the seeded admin the way the web app does, for the session cookie and the business. */
+async function signedInHeaders(baseUrl: string): Promise<Record<string, string>> {
+  const response = await fetch(`${baseUrl}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-requested-with': 'XMLHttpRequest' },
+    body: JSON.stringify({ email: ADMIN.email, password: ADMIN.password }),
+  });
+  const session = response.headers.getSetCookie().find((cookie) => cookie.startsWith('bodega_session='));
+  if (response.status !== 200 || !session) throw new Error(`Sign-in failed: ${response.status} ${await response.text()}`);
+  return { cookie: session.split(';')[0], 'business-id': String(BUSINESS_ID) };
+}
+
+/** One request before the load, so a wrong answer fails the run instead of being measured. */
+async function checkAnswer(target: Target, url: string, headers: Record<string, string>): Promise<void> {
+  const response = await fetch(url, { headers });
+  const text = await response.text();
+  const problem = response.status === 200 ? target.problem(JSON.parse(text)) : `status ${response.status}: ${text.slice(0, 300)}`;
+  if (problem) throw new Error(`${target.name} (${target.path}) answered wrongly: ${problem}`);
+}
+
+async function benchmark(target: Target): Promise<Measured> {
+  const server = await startServer(target.server);
+  try {
+    const headers = target.server === 'bodega' ? await signedInHeaders(server.url) : {};
+    const url = `${server.url}${target.path}`;
+    await checkAnswer(target, url, headers);
+    const figures = await measure(url, headers);
+    console.log(`  ${target.name}: ${Math.round(figures.requestsPerSecond)} req/s, p50 ${figures.p50Ms} ms, p99 ${figures.p99Ms} ms`);
+    return { name: target.name, request: `GET ${target.path}`, figures };
+  } finally {
+    await server.stop();
+  }
+}
+
+async function main(): Promise<void> {
+  console.log(`Seeding ${ITEM_COUNT.toLocaleString('en-US')} items …`);
+  const seed = await createBenchDatabase();
+  console.log(
+    `  seeded in ${(seed.totalMs / 1000).toFixed(1)} s (items insert ${(seed.itemInsertMs / 1000).toFixed(1)} s); ` +
+      `"${SELECTIVE_TERM}" matches ${seed.selectiveMatches}, "${COMMON_TERM}" matches ${seed.commonMatches}`,
+  );
+
+  console.log(`Loading each server: ${LOAD.connections} connections, ${LOAD.warmUpSeconds} s warm-up, ${LOAD.seconds} s measured …`);
+  const rows: Measured[] = [];
+  for (const target of targetsFor(seed)) rows.push(await benchmark(target));
+
+  const run = {
+    date: new Date(),
+    seed,
+    itemCount: ITEM_COUNT,
+    terms: { selective: SELECTIVE_TERM, common: COMMON_TERM },
+    load: LOAD,
+    rows,
+  };
+  writeFileSync(RESULTS_PATH, resultsMarkdown(run));
+  console.log(`\n${resultsTable(rows)}\n\n${goalsTable(goalsOf(rows))}\n\nWritten to bench/results.md`);
+}
+
+try {
+  await main();
+} catch (error) {
+  console.error(error);
+  process.exitCode = 1;
+} finally {
+  await stopAllServers();
+}
