@@ -93,15 +93,29 @@ export function containsIgnoringCase(db: Kysely<unknown>, column: string, term: 
     : sql<boolean>`${sql.ref(column)} like ${pattern} escape '\\'`;
 }
 
+/** Trigrams that tile the term without overlap (the last flush with its end): "Canton" → can, ton. */
+function tilingTrigrams(term: string): string[] {
+  const folded = term.toLowerCase();
+  const tiles: string[] = [];
+  for (let at = 0; at + 3 <= folded.length; at += 3) tiles.push(folded.slice(at, at + 3));
+  if (folded.length % 3 !== 0) tiles.push(folded.slice(-3));
+  return [...new Set(tiles)];
+}
+
 /**
- * A contains-search over a trigram-indexed column: SQLite asks the column's FTS5 table, which
- * needs at least three characters; PostgreSQL's ILIKE uses the pg_trgm index by itself.
+ * A contains-search over a trigram-indexed column. PostgreSQL's ILIKE uses the pg_trgm index by
+ * itself. SQLite asks the column's FTS5 table for names holding the trigrams that tile the term
+ * (an AND of a third of its trigrams, without positions: cheaper than the phrase), then LIKE
+ * keeps those that really contain it. Terms under three characters have no trigram to ask for.
  */
 export function fullTextContains(db: Kysely<unknown>, table: string, column: string, term: string): RawBuilder<boolean> {
-  if (isPostgres(db) || [...term].length < 3) return containsIgnoringCase(db, `${table}.${column}`, term);
-  const ftsTable = `${table}_${column}_fts`;
-  const phrase = `"${term.replaceAll('"', '""')}"`;
-  return sql<boolean>`${sql.ref(`${table}.id`)} in (select rowid from ${sql.table(ftsTable)} where ${sql.table(ftsTable)} match ${phrase})`;
+  const contains = containsIgnoringCase(db, `${table}.${column}`, term);
+  if (isPostgres(db) || [...term].length < 3) return contains;
+  const ftsTable = sql.table(`${table}_${column}_fts`);
+  const query = tilingTrigrams(term)
+    .map((trigram) => `"${trigram.replaceAll('"', '""')}"`)
+    .join(' AND ');
+  return sql<boolean>`${sql.ref(`${table}.id`)} in (select rowid from ${ftsTable} where ${ftsTable} match ${query}) and ${contains}`;
 }
 
 export type ConstraintViolation = 'unique' | 'foreign-key' | undefined;
@@ -120,5 +134,8 @@ export function nowIso(): string {
 /** Timestamps are ISO text in SQLite and timestamptz (read as Date) in PostgreSQL. */
 export function toIsoTimestamp(value: unknown): string | null {
   if (value === null || value === undefined) return null;
-  return value instanceof Date ? value.toISOString() : new Date(String(value)).toISOString();
+  if (value instanceof Date) return value.toISOString();
+  return ISO_TIMESTAMP.test(String(value)) ? String(value) : new Date(String(value)).toISOString();
 }
+
+const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;

@@ -1,12 +1,11 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { holdsAny } from '../../domain/permissions';
 import { hashToken } from '../auth/secrets';
 import { nowIso } from '../db/dialect';
 import type { Database } from '../db/schema';
 import { forbidden, unauthenticated } from '../errors';
 import type { Scope } from '../resources/store';
-import { permissionNamesOf } from '../services/access.service';
 
 /**
  * Who is calling and for which business, settled before a handler runs:
@@ -52,24 +51,50 @@ export const SESSION_COOKIE = 'bodega_session';
 export const SESSION_DAYS = 30;
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
-export async function findActor(db: Kysely<Database>, token: string | undefined): Promise<Actor | null> {
+interface CallerRow {
+  id: number;
+  name: string;
+  email: string;
+  member_of: number | null;
+  permission: string | null;
+}
+
+/**
+ * The session's user and, for a business, whether they are a live member of it (a live
+ * business) and their permission names there — one statement on every request, a row per
+ * permission (one row with none when they hold none or are no member).
+ */
+async function findCaller(db: Kysely<Database>, token: string | undefined, businessId: number | null) {
   if (!token) return null;
   const tokenHash = hashToken(token);
-  const row = await db
-    .selectFrom('sessions')
-    .innerJoin('users', 'users.id', 'sessions.user_id')
-    .select(['users.id', 'users.name', 'users.email'])
-    .where('sessions.token_hash', '=', tokenHash)
-    .where('sessions.expires_at', '>', nowIso())
-    .where('users.deleted_at', 'is', null)
-    .executeTakeFirst();
-  return row ? { userId: row.id, name: row.name, email: row.email, tokenHash } : null;
+  const { rows } = await sql<CallerRow>`
+    select u.id, u.name, u.email, m.business_id as member_of, p.name as permission
+    from sessions s
+    join users u on u.id = s.user_id and u.deleted_at is null
+    left join memberships m on m.user_id = u.id and m.business_id = ${businessId} and m.deleted_at is null
+      and exists (select 1 from businesses b where b.id = m.business_id and b.deleted_at is null)
+    left join user_roles ur on ur.user_id = m.user_id
+    left join roles r on r.id = ur.role_id and r.business_id = m.business_id and r.deleted_at is null
+    left join role_permissions rp on rp.role_id = r.id
+    left join permissions p on p.id = rp.permission_id
+    where s.token_hash = ${tokenHash} and s.expires_at > ${nowIso()}`.execute(db);
+  if (rows.length === 0) return null;
+  const [first] = rows;
+  const actor: Actor = { userId: Number(first.id), name: first.name, email: first.email, tokenHash };
+  const member = first.member_of !== null;
+  const permissions = new Set(rows.flatMap((row) => (row.permission ? [row.permission] : [])));
+  return { actor, member, permissions };
+}
+
+/** A header that can name a business: a whole number of up to nine digits. */
+function businessIdFrom(header: unknown): number | null {
+  return typeof header === 'string' && /^\d{1,9}$/.test(header) ? Number(header) : null;
 }
 
 /** The business named by the header, when the user is a live member of a live business. */
 export async function memberBusinessId(db: Kysely<Database>, userId: number, header: unknown): Promise<number | null> {
-  if (typeof header !== 'string' || !/^\d{1,9}$/.test(header)) return null;
-  const businessId = Number(header);
+  const businessId = businessIdFrom(header);
+  if (businessId === null) return null;
   const row = await db
     .selectFrom('memberships')
     .innerJoin('businesses', 'businesses.id', 'memberships.business_id')
@@ -97,16 +122,17 @@ export function registerAuth(app: FastifyInstance): void {
     }
     const access = request.routeOptions.config?.access ?? defaultAccess(request.url);
     if (access === 'public') return;
-    request.actor = await findActor(app.db, request.cookies[SESSION_COOKIE]);
-    if (!request.actor) throw unauthenticated();
-    if (access === 'user') return;
     const header = request.headers['business-id'];
+    const businessId = access === 'business' ? businessIdFrom(header) : null;
+    const caller = await findCaller(app.db, request.cookies[SESSION_COOKIE], businessId);
+    if (!caller) throw unauthenticated();
+    request.actor = caller.actor;
+    if (access === 'user') return;
     if (header === undefined) throw forbidden('Choose a business first: the Business-ID header is missing.');
-    const businessId = await memberBusinessId(app.db, request.actor.userId, header);
-    if (businessId === null) throw forbidden('You are not a member of this business.');
-    request.tenant = { businessId, permissions: new Set(await permissionNamesOf(app.db, request.actor.userId, businessId)) };
+    if (businessId === null || !caller.member) throw forbidden('You are not a member of this business.');
+    request.tenant = { businessId, permissions: caller.permissions };
     const required = request.routeOptions.config?.permission;
-    if (required && !holdsAny(request.tenant.permissions, [required])) throw forbidden();
+    if (required && !holdsAny(caller.permissions, [required])) throw forbidden();
   });
 }
 

@@ -86,10 +86,14 @@ export const REFERENCE_DISPLAY_SUFFIX = '__display';
 
 export type ApiRecord = Record<string, unknown> & { id: number };
 
+const readableByDefinition = new WeakMap<ResourceDefinition, [string, Field][]>();
+
 /** A stored row as the API speaks it: decimals, booleans, ISO timestamps, references named. */
 export function serializeRow(definition: ResourceDefinition, row: Record<string, unknown>): ApiRecord {
+  let readable = readableByDefinition.get(definition);
+  if (!readable) readableByDefinition.set(definition, (readable = readableFields(definition)));
   const record: ApiRecord = { id: Number(row.id) };
-  for (const [name, field] of readableFields(definition)) {
+  for (const [name, field] of readable) {
     record[name] = fromStorage(field, row[name]);
     if (field.kind === 'reference') {
       const display = row[`${name}${REFERENCE_DISPLAY_SUFFIX}`];

@@ -15,6 +15,9 @@ import { storeFor } from './stores';
  * counted and versioned. Routes own the transaction and pass it in; so does the seeder.
  */
 
+/** The window count's column on a searched page; not a field of any record. */
+const TOTAL_COLUMN = '__total';
+
 export interface ListResult {
   records: ApiRecord[];
   total: number;
@@ -54,21 +57,17 @@ function whereSearch(
   return query.where(containsIgnoringCase(db, column, value));
 }
 
-/** Selects each reference's display value with the row: one query, however many references. */
+/** Joins each reference's display value onto the row: a primary-key lookup per reference. */
 function withReferenceDisplays(definition: ResourceDefinition, store: ResourceStore, query: Query): Query {
   let selected = store.select(query);
   for (const [name, field] of Object.entries(definition.fields)) {
     if (field.kind !== 'reference' || !field.references) continue;
     const target = getResource(field.references);
     if (target.display === 'id') continue;
-    selected = selected.select((eb) =>
-      eb
-        .selectFrom(`${target.table} as ref`)
-        .select(`ref.${target.display}`)
-        .whereRef('ref.id', '=', store.column(name))
-        .limit(1)
-        .as(`${name}${REFERENCE_DISPLAY_SUFFIX}`),
-    );
+    const alias = `ref_${name}`;
+    selected = selected
+      .leftJoin(`${target.table} as ${alias}`, `${alias}.id`, store.column(name))
+      .select(`${alias}.${target.display} as ${name}${REFERENCE_DISPLAY_SUFFIX}`);
   }
   return selected;
 }
@@ -89,17 +88,34 @@ export async function listRecords(db: Db, scope: Scope, definition: ResourceDefi
   const perPage = params.limit ?? params.per_page;
   const page = params.limit ? 1 : params.page;
   const direction = params.order_by;
-  const rows = await withReferenceDisplays(definition, store, query)
-    .orderBy(store.column(params.order_by_field_name), direction)
-    .orderBy(store.column('id'), direction)
+  const order = (ordered: Query) =>
+    ordered.orderBy(store.column(params.order_by_field_name), direction).orderBy(store.column('id'), direction);
+
+  if (searches.length === 0 && store.countsMaintained) {
+    const rows = await order(withReferenceDisplays(definition, store, query))
+      .limit(perPage)
+      .offset((page - 1) * perPage)
+      .execute();
+    return {
+      records: await decorated(db, scope, definition, store, rows),
+      total: await readCount(db, scope.businessId, definition.name, filter),
+    };
+  }
+
+  // A searched list finds its page and counts its matches in one pass (the search runs once),
+  // then reads that page's rows, with their references, by id.
+  const matched = await order(query.select([`${store.column('id')} as matched_id`, sql<number>`count(*) over ()`.as(TOTAL_COLUMN)]))
     .limit(perPage)
     .offset((page - 1) * perPage)
     .execute();
-
-  const total =
-    searches.length === 0 && store.countsMaintained
-      ? await readCount(db, scope.businessId, definition.name, filter)
-      : Number((await query.select(sql<number>`count(*)`.as('total')).executeTakeFirstOrThrow()).total);
+  const ids = matched.map((row) => Number(row.matched_id));
+  const rows =
+    ids.length === 0
+      ? []
+      : await order(withReferenceDisplays(definition, store, store.query(db, scope).where(store.column('id'), 'in', ids))).execute();
+  let total: number;
+  if (matched.length > 0) total = Number(matched[0][TOTAL_COLUMN]);
+  else total = page === 1 ? 0 : Number((await query.select(sql<number>`count(*)`.as('total')).executeTakeFirstOrThrow()).total);
   return { records: await decorated(db, scope, definition, store, rows), total };
 }
 
