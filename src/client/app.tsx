@@ -1,26 +1,19 @@
-import { useEffect, useState } from 'react';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { RouterProvider } from '@tanstack/react-router';
+import { Toaster } from './components/ui/sonner';
+import { TooltipProvider } from './components/ui/tooltip';
+import { makeRouter } from './router';
 
-type Health = 'checking' | 'ok' | 'unavailable';
+const queryClient = new QueryClient({ defaultOptions: { queries: { refetchOnWindowFocus: false } } });
+const router = makeRouter(queryClient);
 
-/**
- * The shell served until the screens land: it says what this is and whether the API answers,
- * and points at the API documentation.
- */
 export function App() {
-  const [health, setHealth] = useState<Health>('checking');
-  useEffect(() => {
-    fetch('/api/health')
-      .then((response) => setHealth(response.ok ? 'ok' : 'unavailable'))
-      .catch(() => setHealth('unavailable'));
-  }, []);
   return (
-    <main style={{ fontFamily: 'system-ui, sans-serif', maxWidth: 640, margin: '4rem auto', padding: '0 1rem', lineHeight: 1.5 }}>
-      <h1>Bodega</h1>
-      <p>Back office for inventory, purchasing, sales and logistics.</p>
-      <p>
-        API: <strong>{health === 'checking' ? 'checking…' : health === 'ok' ? 'running' : 'not answering'}</strong> ·{' '}
-        <a href="/api/docs">API documentation</a>
-      </p>
-    </main>
+    <QueryClientProvider client={queryClient}>
+      <TooltipProvider delayDuration={300}>
+        <RouterProvider router={router} />
+        <Toaster />
+      </TooltipProvider>
+    </QueryClientProvider>
   );
 }

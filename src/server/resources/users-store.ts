@@ -29,10 +29,17 @@ function pick(columns: Record<string, unknown>, names: readonly string[]): Recor
 async function userableNames(db: Db, scope: Scope, records: ApiRecord[]): Promise<Map<string, string>> {
   const names = new Map<string, string>();
   for (const type of ['branch', 'warehouse'] as const) {
-    const ids = records.filter((record) => record.userable_type === type && record.userable_id).map((record) => record.userable_id as number);
+    const ids = records
+      .filter((record) => record.userable_type === type && record.userable_id)
+      .map((record) => record.userable_id as number);
     if (ids.length === 0) continue;
     const table = type === 'branch' ? 'branches' : 'warehouses';
-    const rows = await db.selectFrom(table).select(['id', 'name']).where('business_id', '=', scope.businessId).where('id', 'in', ids).execute();
+    const rows = await db
+      .selectFrom(table)
+      .select(['id', 'name'])
+      .where('business_id', '=', scope.businessId)
+      .where('id', 'in', ids)
+      .execute();
     for (const row of rows) names.set(`${type}:${row.id}`, row.name);
   }
   return names;

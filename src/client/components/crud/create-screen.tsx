@@ -1,0 +1,48 @@
+import { useQuery } from '@tanstack/react-query';
+import { Navigate, useNavigate, useParams, useSearch } from '@tanstack/react-router';
+import { permissionName } from '../../../domain/permissions';
+import { findResource } from '../../../domain/resources/registry';
+import { recordQuery } from '../../lib/resource-queries';
+import { useActiveBusinessId, useCan } from '../../lib/session';
+import { NotFoundScreen } from '../layout/not-found-screen';
+import { ProgressBar } from '../ui/progress-bar';
+import { RecordForm, startingValues } from './record-form';
+import { ResourceBreadcrumb } from './resource-breadcrumb';
+
+/** `/x/create` and `/x/create/{id}` (a copy of record {id}); without create permission, back to the index. */
+export function CreateScreen() {
+  const { resource, from } = useParams({ strict: false }) as { resource: string; from?: string };
+  const { redirect_to: redirectTo } = useSearch({ strict: false }) as { redirect_to?: string };
+  const definition = findResource(resource);
+  const navigate = useNavigate();
+  const businessId = useActiveBusinessId();
+  const canCreate = useCan(definition ? permissionName('create', definition.permission) : 'never');
+  const fromId = from && /^\d+$/.test(from) ? Number(from) : undefined;
+  const source = useQuery({
+    ...recordQuery(businessId, definition ?? ({ name: '' } as never), fromId ?? 0),
+    enabled: Boolean(definition && fromId),
+  });
+
+  if (!definition || definition.readOnly) return <NotFoundScreen what="page" />;
+  if (!canCreate) return <Navigate to="/$resource" params={{ resource: definition.name }} replace />;
+  if (fromId && !source.data && !source.error) return <ProgressBar active />;
+
+  return (
+    <div className="max-w-4xl space-y-4">
+      <ResourceBreadcrumb definition={definition} current={`Create ${definition.singular}`} />
+      <h1 className="text-2xl font-semibold tracking-tight">Create {definition.singular}</h1>
+      {fromId && source.data && (
+        <p className="text-sm text-muted-foreground">Starting from a copy of #{fromId}; unique fields are left blank.</p>
+      )}
+      <RecordForm
+        key={fromId ?? 'new'}
+        definition={definition}
+        initial={startingValues(definition, source.data, true)}
+        onSaved={() => {
+          if (redirectTo) window.location.assign(redirectTo);
+          else void navigate({ to: '/$resource', params: { resource: definition.name } });
+        }}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,319 @@
+import { useQuery } from '@tanstack/react-query';
+import { Link, useNavigate, useParams, useSearch } from '@tanstack/react-router';
+import { ArrowDown, ArrowUp, ArrowUpDown, Plus, Search, X } from 'lucide-react';
+import { useEffect, useEffectEvent, useState } from 'react';
+import { permissionName } from '../../../domain/permissions';
+import type { ResourceDefinition } from '../../../domain/resource';
+import { findResource } from '../../../domain/resources/registry';
+import { ApiError, describeError } from '../../lib/api';
+import { displayValue } from '../../lib/format';
+import { listQuery, type ApiRecord } from '../../lib/resource-queries';
+import { useActiveBusinessId, useCan } from '../../lib/session';
+import { nextColumnSort } from '../../lib/sorting';
+import { cn } from '../../lib/utils';
+import { NotFoundScreen } from '../layout/not-found-screen';
+import { Badge } from '../ui/badge';
+import { Button } from '../ui/button';
+import { Input } from '../ui/input';
+import { ProgressBar } from '../ui/progress-bar';
+import { Table, TableBody, TableCaption, TableCell, TableHead, TableHeader, TableRow } from '../ui/table';
+import { Toggle } from '../ui/toggle';
+import { AdvancedSearchDialog } from './advanced-search-dialog';
+import { ConfirmDialog } from './confirm-dialog';
+import { apiQuery, quickSearchField, readListState, urlSearch, type ListState } from './list-state';
+import { Pager } from './pager';
+import { ResourceBreadcrumb } from './resource-breadcrumb';
+import { useRecordActions } from './record-actions';
+
+/** `/x`: the generic list of any resource of the registry (spec 2.4, 2.5, 4, 8, 9). */
+export function ListScreen() {
+  const { resource } = useParams({ strict: false }) as { resource: string };
+  const definition = findResource(resource);
+  if (!definition) return <NotFoundScreen what="list" />;
+  return <ResourceList key={definition.name} definition={definition} />;
+}
+
+function columnLabel(definition: ResourceDefinition, name: string): string {
+  if (name === 'id') return 'ID';
+  if (name === 'created_at') return 'Created';
+  if (name === 'updated_at') return 'Updated';
+  return definition.fields[name]?.label ?? name;
+}
+
+/** Quick Search: the box follows the URL, and types into it reach the URL after 300 ms. */
+function QuickSearch({ label, value, onSearch }: { label: string; value: string; onSearch: (value: string) => void }) {
+  const [text, setText] = useState(value);
+  const [followed, setFollowed] = useState(value);
+  // The URL changed (Clear Search, back button): the box shows it.
+  if (value !== followed) {
+    setFollowed(value);
+    setText(value);
+  }
+  const search = useEffectEvent(onSearch);
+  useEffect(() => {
+    if (text === value) return;
+    const timer = setTimeout(() => search(text), 300);
+    return () => clearTimeout(timer);
+  }, [text, value]);
+  return (
+    <div className="relative w-full sm:w-64">
+      <Search className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-muted-foreground" aria-hidden />
+      <Input
+        type="search"
+        value={text}
+        onChange={(event) => setText(event.target.value)}
+        placeholder="Quick Search"
+        aria-label={`Quick Search by ${label}`}
+        className="pl-9"
+      />
+    </div>
+  );
+}
+
+function ResourceList({ definition }: { definition: ResourceDefinition }) {
+  const raw = useSearch({ strict: false }) as Record<string, unknown>;
+  const navigate = useNavigate();
+  const state = readListState(definition, raw);
+  const businessId = useActiveBusinessId();
+  const query = useQuery(listQuery(businessId, definition, apiQuery(state)));
+  const can = (action: Parameters<typeof permissionName>[0]) => permissionName(action, definition.permission);
+  const canView = useCan(can('view'));
+  const canCreate = useCan(can('create')) && !definition.readOnly;
+  const canUpdate = useCan(can('update')) && definition.editable && !definition.readOnly;
+  const canRestore = useCan(can('restore'));
+  const canForceDelete = useCan(can('force-delete'));
+  const actions = useRecordActions(definition, () => undefined);
+  const [target, setTarget] = useState<ApiRecord | null>(null);
+  const quickField = quickSearchField(definition);
+
+  const go = (next: ListState) => void navigate({ to: '/$resource', params: { resource: definition.name }, search: urlSearch(next) });
+  /** Changing search, filters or page size starts again at page 1 (spec 4). */
+  const refine = (changes: Partial<ListState>) => go({ ...state, ...changes, page: 1 });
+
+  useEffect(() => {
+    const error = query.error;
+    if (!(error instanceof ApiError)) return;
+    if (error.status === 401) window.location.reload();
+    else if (error.status >= 500) window.alert('Kindly report this issue to the devs.');
+  }, [query.error]);
+
+  const columns = ['id', ...definition.columns];
+  const answer = query.data;
+  const hasSearch = Object.keys(state.searches).length > 0;
+
+  return (
+    <div className="space-y-4">
+      <ResourceBreadcrumb definition={definition} current={`List of ${definition.plural}`} />
+      <div className="flex flex-wrap items-center gap-2">
+        <h1 className="mr-auto text-2xl font-semibold tracking-tight">{definition.plural}</h1>
+        {hasSearch && (
+          <Button variant="outline" onClick={() => refine({ searches: {} })}>
+            <X aria-hidden /> Clear Search
+          </Button>
+        )}
+        {quickField && (
+          <QuickSearch
+            label={columnLabel(definition, quickField)}
+            value={state.searches[quickField] ?? ''}
+            onSearch={(value) => {
+              const searches = { ...state.searches };
+              if (value.trim()) searches[quickField] = value;
+              else delete searches[quickField];
+              refine({ searches });
+            }}
+          />
+        )}
+      </div>
+      <div className="flex flex-wrap items-center gap-2">
+        <Toggle
+          variant="outline"
+          pressed={state.with_trashed}
+          onPressedChange={() => refine({ with_trashed: !state.with_trashed, only_trashed: false })}
+        >
+          With Trashed
+        </Toggle>
+        <Toggle
+          variant="outline"
+          pressed={state.only_trashed}
+          onPressedChange={() => refine({ only_trashed: !state.only_trashed, with_trashed: false })}
+        >
+          Only Trashed
+        </Toggle>
+        <AdvancedSearchDialog definition={definition} state={state} onSearch={refine} />
+        {canCreate && (
+          <Button asChild className="ml-auto">
+            <Link to="/$resource/create" params={{ resource: definition.name }} search={{ redirect_to: undefined }}>
+              <Plus aria-hidden /> Create New {definition.singular}
+            </Link>
+          </Button>
+        )}
+      </div>
+
+      <ProgressBar active={query.isFetching} />
+      {query.error && !(query.error instanceof ApiError && query.error.status === 401) ? (
+        <div role="alert" className="rounded-md border border-destructive/40 bg-destructive/10 p-4 text-destructive">
+          <p className="font-medium">The list could not be loaded.</p>
+          <p className="text-sm">{describeError(query.error)}</p>
+          <Button variant="outline" className="mt-3" onClick={() => void query.refetch()}>
+            Try again
+          </Button>
+        </div>
+      ) : (
+        <Table className="[&_tbody_tr:nth-child(even)]:bg-muted/40">
+          <TableCaption className="caption-top pb-2 text-left">
+            List of {definition.plural} - Total {answer?.meta.total ?? '…'}
+          </TableCaption>
+          <TableHeader>
+            <TableRow>
+              {columns.map((name) => {
+                const sortable = definition.sort.includes(name);
+                const active = state.order_by_field_name === name;
+                const Icon = !active ? ArrowUpDown : state.order_by === 'asc' ? ArrowUp : ArrowDown;
+                return (
+                  <TableHead
+                    key={name}
+                    aria-sort={active ? (state.order_by === 'asc' ? 'ascending' : 'descending') : undefined}
+                    className="whitespace-nowrap"
+                  >
+                    {sortable ? (
+                      <Button
+                        variant="ghost"
+                        size="sm"
+                        className="-ml-2 h-9"
+                        onClick={() => {
+                          const sort = nextColumnSort({ field: state.order_by_field_name, order: state.order_by }, name);
+                          go({ ...state, order_by_field_name: sort.field, order_by: sort.order });
+                        }}
+                      >
+                        {columnLabel(definition, name)}
+                        <Icon className={cn('size-4', !active && 'opacity-40')} aria-hidden />
+                      </Button>
+                    ) : (
+                      columnLabel(definition, name)
+                    )}
+                  </TableHead>
+                );
+              })}
+              <TableHead className="text-right">
+                <span className="sr-only">Actions</span>
+              </TableHead>
+            </TableRow>
+          </TableHeader>
+          <TableBody>
+            {answer?.data.map((record) => (
+              <TableRow key={record.id} className={cn(record.deleted_at && 'text-muted-foreground')}>
+                {columns.map((name) => (
+                  <TableCell key={name} className="max-w-72 truncate">
+                    {displayValue(name, definition.fields[name], record)}
+                    {name === 'id' && record.deleted_at && (
+                      <Badge variant="outline" className="ml-2">
+                        Trashed
+                      </Badge>
+                    )}
+                  </TableCell>
+                ))}
+                <TableCell className="text-right whitespace-nowrap">
+                  <RowActions
+                    definition={definition}
+                    record={record}
+                    canView={canView}
+                    canUpdate={canUpdate}
+                    canRestore={canRestore}
+                    canForceDelete={canForceDelete}
+                    onAsk={(action) => {
+                      setTarget(record);
+                      actions.ask(action, record.id);
+                    }}
+                  />
+                </TableCell>
+              </TableRow>
+            ))}
+            {answer && answer.data.length === 0 && (
+              <TableRow>
+                <TableCell colSpan={columns.length + 1} className="py-10 text-center text-muted-foreground">
+                  {hasSearch ? `No ${definition.plural.toLowerCase()} match this search.` : `No ${definition.plural.toLowerCase()} yet.`}
+                </TableCell>
+              </TableRow>
+            )}
+          </TableBody>
+        </Table>
+      )}
+
+      {answer && (
+        <Pager
+          meta={answer.meta}
+          sort={{ field: state.order_by_field_name, order: state.order_by }}
+          onPage={(page) => go({ ...state, page })}
+          onSort={(sort) => go({ ...state, order_by_field_name: sort.field, order_by: sort.order })}
+          onPageSize={(per_page) => refine({ per_page })}
+        />
+      )}
+      <ConfirmDialog
+        confirmation={actions.confirmation}
+        singular={definition.singular}
+        display={target ? displayValue(definition.display, definition.fields[definition.display], target) : ''}
+        busy={actions.busy}
+        onClose={actions.close}
+      />
+    </div>
+  );
+}
+
+/** Row links stay 44 px tall for fingers on a tablet. */
+const rowLink = 'text-primary inline-flex min-h-11 items-center px-1 font-medium underline-offset-4 hover:underline';
+
+function RowActions({
+  definition,
+  record,
+  canView,
+  canUpdate,
+  canRestore,
+  canForceDelete,
+  onAsk,
+}: {
+  definition: ResourceDefinition;
+  record: ApiRecord;
+  canView: boolean;
+  canUpdate: boolean;
+  canRestore: boolean;
+  canForceDelete: boolean;
+  onAsk: (action: 'restore' | 'force-delete') => void;
+}) {
+  const params = { resource: definition.name, id: String(record.id) };
+  const links = [
+    canView && (
+      <Link key="view" to="/$resource/$id" params={params} className={rowLink}>
+        View
+      </Link>
+    ),
+    canUpdate && !record.deleted_at && (
+      <Link key="edit" to="/$resource/$id/edit" params={params} className={rowLink}>
+        Edit
+      </Link>
+    ),
+    canRestore && record.deleted_at && (
+      <button key="restore" type="button" onClick={() => onAsk('restore')} className={rowLink}>
+        Restore
+      </button>
+    ),
+    canForceDelete && record.deleted_at && (
+      <button key="force" type="button" onClick={() => onAsk('force-delete')} className={cn(rowLink, 'text-destructive')}>
+        Delete Permanently
+      </button>
+    ),
+  ].filter(Boolean);
+  return (
+    <span className="inline-flex items-center gap-2">
+      {links.map((link, index) => (
+        <span key={index} className="inline-flex items-center gap-2">
+          {index > 0 && (
+            <span aria-hidden className="text-muted-foreground">
+              |
+            </span>
+          )}
+          {link}
+        </span>
+      ))}
+    </span>
+  );
+}

@@ -1,0 +1,147 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useRouter } from '@tanstack/react-router';
+import { ArrowLeft } from 'lucide-react';
+import { useState } from 'react';
+import { toast } from 'sonner';
+import type { ResourceDefinition } from '../../../domain/resource';
+import { api, ApiError } from '../../lib/api';
+import { resourceKey, type ApiRecord } from '../../lib/resource-queries';
+import { useActiveBusinessId } from '../../lib/session';
+import { Button } from '../ui/button';
+import { Checkbox } from '../ui/checkbox';
+import { Label } from '../ui/label';
+import { ProgressBar } from '../ui/progress-bar';
+import { FieldInput, initialValue, type FormValues } from './field-input';
+import { reportFailure } from './record-actions';
+
+export function startingValues(definition: ResourceDefinition, record?: Record<string, unknown>, copy = false): FormValues {
+  return Object.fromEntries(
+    Object.entries(definition.fields).map(([name, field]) => [
+      name,
+      copy && field.unique ? initialValue(field, null) : initialValue(field, record?.[name]),
+    ]),
+  );
+}
+
+/** The body sent: what the form holds, with blank write-only fields (keep the secret) left out. */
+function body(definition: ResourceDefinition, values: FormValues, editing: boolean): Record<string, unknown> {
+  const sent: Record<string, unknown> = {};
+  for (const [name, field] of Object.entries(definition.fields)) {
+    const value = values[name];
+    if (field.writeOnly && editing && value === '') continue;
+    if (field.kind === 'select' && value === '') sent[name] = null;
+    else sent[name] = value;
+  }
+  return sent;
+}
+
+/** Messages keyed by field, nested ones (`sale_discounts.0.quantity`) under their field. */
+function messagesByField(errors: Record<string, string[]>): Record<string, string[]> {
+  const grouped: Record<string, string[]> = {};
+  for (const [key, messages] of Object.entries(errors)) (grouped[key.split('.')[0]] ??= []).push(...messages);
+  return grouped;
+}
+
+/**
+ * The generic create and edit form (spec 2.6): fields from the definition, Back and
+ * "Save {singular}" / "Update {singular}", a progress bar while busy. On success a toast, then
+ * `onSaved`; with "Return here" checked a create clears the form instead. A refusal keeps what
+ * was typed and shows the server's messages under their fields.
+ */
+export function RecordForm({
+  definition,
+  record,
+  initial,
+  onSaved,
+}: {
+  definition: ResourceDefinition;
+  /** The record being edited; none when creating. */
+  record?: ApiRecord;
+  initial: FormValues;
+  onSaved: (saved: ApiRecord) => void;
+}) {
+  const editing = record !== undefined;
+  const router = useRouter();
+  const queryClient = useQueryClient();
+  const businessId = useActiveBusinessId();
+  const [values, setValues] = useState<FormValues>(initial);
+  const [errors, setErrors] = useState<Record<string, string[]>>({});
+  const [busy, setBusy] = useState(false);
+  const [returnHere, setReturnHere] = useState(false);
+  const fieldErrors = messagesByField(errors);
+  const unplaced = Object.entries(fieldErrors).filter(([name]) => !(name in definition.fields));
+
+  const submit = async () => {
+    setBusy(true);
+    setErrors({});
+    try {
+      const sent = body(definition, values, editing);
+      const answer = editing
+        ? await api<{ data: ApiRecord }>('PATCH', `/api/${definition.name}/${record.id}`, {
+            body: sent,
+            headers: { 'If-Match': `"${record.version}"` },
+          })
+        : await api<{ data: ApiRecord }>('POST', `/api/${definition.name}`, { body: sent });
+      toast.success(`${definition.singular} ${editing ? 'updated' : 'created'} successfully.`);
+      await queryClient.invalidateQueries({ queryKey: resourceKey(businessId, definition) });
+      if (!editing && returnHere) setValues(startingValues(definition));
+      else onSaved(answer.data);
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 422) setErrors(error.errors);
+      else if (error instanceof ApiError && error.status === 412) setErrors({ _: [error.message] });
+      else reportFailure(error);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <form
+      noValidate
+      aria-busy={busy}
+      className="space-y-6"
+      onSubmit={(event) => {
+        event.preventDefault();
+        void submit();
+      }}
+    >
+      <ProgressBar active={busy} />
+      {(unplaced.length > 0 || Object.keys(fieldErrors).length > 0) && (
+        <div role="alert" className="rounded-md border border-destructive/40 bg-destructive/10 p-3 text-sm text-destructive">
+          {unplaced.length > 0 ? unplaced.flatMap(([, messages]) => messages).join(' ') : 'Please correct the fields marked below.'}
+        </div>
+      )}
+      <div className="grid gap-x-6 gap-y-5 md:grid-cols-2">
+        {Object.entries(definition.fields).map(([name, field]) => (
+          <div key={name} className={field.kind === 'textarea' || field.kind === 'discounts' ? 'md:col-span-2' : undefined}>
+            <FieldInput
+              name={name}
+              field={field}
+              values={values}
+              record={record}
+              errors={fieldErrors[name] ?? []}
+              editing={editing}
+              onChange={(changed, value) => setValues((current) => ({ ...current, [changed]: value }))}
+            />
+          </div>
+        ))}
+      </div>
+      <div className="flex flex-wrap items-center gap-3 border-t pt-4">
+        <Button type="button" variant="outline" onClick={() => router.history.back()} disabled={busy}>
+          <ArrowLeft aria-hidden /> Back
+        </Button>
+        <Button type="submit" disabled={busy}>
+          {busy ? 'Saving…' : `${editing ? 'Update' : 'Save'} ${definition.singular}`}
+        </Button>
+        {!editing && (
+          <div className="flex min-h-11 items-center gap-2">
+            <Checkbox id="return-here" checked={returnHere} onCheckedChange={(checked) => setReturnHere(checked === true)} />
+            <Label htmlFor="return-here" className="font-normal">
+              Return here to add another
+            </Label>
+          </div>
+        )}
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,190 @@
+import { useQuery } from '@tanstack/react-query';
+import { X } from 'lucide-react';
+import { useEffect, useId, useRef, useState } from 'react';
+import { PICKER_LIMIT } from '../../../domain/list-params';
+import type { ResourceDefinition } from '../../../domain/resource';
+import { describeError } from '../../lib/api';
+import { listQuery, type ApiRecord } from '../../lib/resource-queries';
+import { useActiveBusinessId } from '../../lib/session';
+import { cn } from '../../lib/utils';
+import { Input } from '../ui/input';
+import { Spinner } from '../ui/spinner';
+import { quickSearchField } from './list-state';
+
+/** The typed text reaches the server after this pause (spec 9). */
+const DEBOUNCE_MS = 350;
+/** After leaving the box, the results stay long enough to be clicked (spec 9). */
+const CLOSE_AFTER_BLUR_MS = 250;
+
+function displayOf(target: ResourceDefinition, record: ApiRecord): string {
+  return String(record[target.display] ?? `#${record.id}`);
+}
+
+/**
+ * Spec 2.8's search-as-you-type picker: a text box whose dropdown lists up to 15 live records
+ * of `target` matching the typed text, with a spinner while searching and "No Result" when
+ * nothing matches. Arrow keys move, Enter picks, Escape closes; clearing the box clears the value.
+ */
+export function ReferencePicker({
+  id,
+  target,
+  value,
+  display,
+  onChange,
+  required,
+  invalid,
+  describedBy,
+}: {
+  id: string;
+  target: ResourceDefinition;
+  value: number | null;
+  /** The chosen record's display, when known (from the record being edited). */
+  display?: string | null;
+  onChange: (id: number | null, record?: ApiRecord) => void;
+  required?: boolean;
+  invalid?: boolean;
+  describedBy?: string;
+}) {
+  const businessId = useActiveBusinessId();
+  const listId = useId();
+  const [text, setText] = useState(display ?? (value ? `#${value}` : ''));
+  const [term, setTerm] = useState<string | null>(null);
+  const [open, setOpen] = useState(false);
+  const [active, setActive] = useState(0);
+  const closeTimer = useRef<ReturnType<typeof setTimeout>>(undefined);
+  const field = quickSearchField(target) ?? 'id';
+
+  const [picked, setPicked] = useState<{ id: number; text: string } | null>(null);
+  const chosen = display ?? (value && picked?.id === value ? picked.text : value ? `#${value}` : '');
+  const [shown, setShown] = useState(chosen);
+  // A new value from outside (a cleared form, a loaded record): the box shows it.
+  if (chosen !== shown) {
+    setShown(chosen);
+    setText(chosen);
+  }
+  useEffect(() => () => clearTimeout(closeTimer.current), []);
+  useEffect(() => {
+    if (!open) return;
+    const timer = setTimeout(() => {
+      setTerm(text);
+      setActive(0);
+    }, DEBOUNCE_MS);
+    return () => clearTimeout(timer);
+  }, [text, open]);
+
+  const results = useQuery({
+    ...listQuery(businessId, target, {
+      limit: PICKER_LIMIT,
+      [field]: term ?? '',
+      order_by_field_name: target.sort.includes(field) ? field : 'id',
+      order_by: 'asc',
+    }),
+    enabled: open && term !== null,
+    // Never offer another term's results: Enter would pick from a list that no longer applies.
+    placeholderData: undefined,
+  });
+  const rows = results.data?.data ?? [];
+
+  const choose = (record: ApiRecord) => {
+    setPicked({ id: record.id, text: displayOf(target, record) });
+    onChange(record.id, record);
+    setText(displayOf(target, record));
+    setOpen(false);
+  };
+
+  return (
+    <div className="relative">
+      <Input
+        id={id}
+        role="combobox"
+        aria-expanded={open}
+        aria-controls={listId}
+        aria-autocomplete="list"
+        aria-activedescendant={open && rows[active] ? `${listId}-${rows[active].id}` : undefined}
+        aria-required={required}
+        aria-invalid={invalid}
+        aria-describedby={describedBy}
+        autoComplete="off"
+        value={text}
+        placeholder={`Search ${target.plural.toLowerCase()}…`}
+        className="pr-16"
+        onFocus={() => {
+          clearTimeout(closeTimer.current);
+          setOpen(true);
+          setTerm((current) => current ?? '');
+        }}
+        onBlur={() => {
+          closeTimer.current = setTimeout(() => setOpen(false), CLOSE_AFTER_BLUR_MS);
+        }}
+        onChange={(event) => {
+          setText(event.target.value);
+          setOpen(true);
+          setActive(0);
+          if (event.target.value === '') onChange(null);
+        }}
+        onKeyDown={(event) => {
+          if (event.key === 'ArrowDown') {
+            event.preventDefault();
+            setOpen(true);
+            setActive((index) => Math.min(index + 1, Math.max(rows.length - 1, 0)));
+          } else if (event.key === 'ArrowUp') {
+            event.preventDefault();
+            setActive((index) => Math.max(index - 1, 0));
+          } else if (event.key === 'Enter' && open && rows[active]) {
+            event.preventDefault();
+            choose(rows[active]);
+          } else if (event.key === 'Escape') {
+            setOpen(false);
+          }
+        }}
+      />
+      <div className="absolute inset-y-0 right-2 flex items-center gap-1">
+        {results.isFetching && <Spinner />}
+        {value !== null && !required && (
+          <button
+            type="button"
+            className="inline-flex size-8 items-center justify-center rounded text-muted-foreground hover:text-foreground"
+            aria-label={`Clear ${target.singular.toLowerCase()}`}
+            onClick={() => {
+              setText('');
+              onChange(null);
+            }}
+          >
+            <X className="size-4" aria-hidden />
+          </button>
+        )}
+      </div>
+      {open && term !== null && (
+        <ul
+          id={listId}
+          role="listbox"
+          className="absolute z-50 mt-1 max-h-72 w-full overflow-y-auto rounded-md border bg-popover p-1 text-popover-foreground shadow-md"
+        >
+          {results.error ? (
+            <li className="p-3 text-sm text-destructive">{describeError(results.error)}</li>
+          ) : results.isSuccess && rows.length === 0 ? (
+            <li className="p-3 text-sm text-muted-foreground">No Result</li>
+          ) : (
+            rows.map((record, index) => (
+              <li
+                key={record.id}
+                id={`${listId}-${record.id}`}
+                role="option"
+                aria-selected={index === active}
+                className={cn(
+                  'flex min-h-11 cursor-pointer items-center rounded-sm px-3 text-sm',
+                  index === active && 'bg-accent text-accent-foreground',
+                )}
+                onMouseEnter={() => setActive(index)}
+                onMouseDown={(event) => event.preventDefault()}
+                onClick={() => choose(record)}
+              >
+                {displayOf(target, record)}
+              </li>
+            ))
+          )}
+        </ul>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,136 @@
+import { Link } from '@tanstack/react-router';
+import { Building2, ChevronDown, LogOut, Menu, Monitor, Moon, PanelLeftClose, PanelLeftOpen, Sun, UserRound } from 'lucide-react';
+import { useState } from 'react';
+import { logout, useSwitchBusiness, type Business, type CurrentUser } from '../../lib/session';
+import { chooseTheme, storedTheme, type Theme } from '../../lib/theme';
+import { Button } from '../ui/button';
+import {
+  DropdownMenu,
+  DropdownMenuContent,
+  DropdownMenuItem,
+  DropdownMenuLabel,
+  DropdownMenuRadioGroup,
+  DropdownMenuRadioItem,
+  DropdownMenuSeparator,
+  DropdownMenuTrigger,
+} from '../ui/dropdown-menu';
+
+interface NavbarProps {
+  user: CurrentUser;
+  businesses: Business[];
+  businessId: number | null;
+  onOpenMenu: () => void;
+  onToggleSidebar: () => void;
+  sidebarExpanded: boolean;
+}
+
+function BusinessSwitcher({ businesses, businessId }: { businesses: Business[]; businessId: number | null }) {
+  const switchBusiness = useSwitchBusiness();
+  const current = businesses.find((business) => business.id === businessId);
+  return (
+    <DropdownMenu>
+      <DropdownMenuTrigger asChild>
+        <Button
+          variant="ghost"
+          className="max-w-[45vw] min-w-0 gap-2 px-2 sm:max-w-xs"
+          aria-label={`Business: ${current?.name ?? 'none'}. Switch business`}
+        >
+          <Building2 className="size-4 shrink-0" aria-hidden />
+          <span className="truncate">{current?.name ?? 'Choose a business'}</span>
+          <ChevronDown className="size-4 shrink-0 opacity-60" aria-hidden />
+        </Button>
+      </DropdownMenuTrigger>
+      <DropdownMenuContent align="start" className="w-72">
+        <DropdownMenuLabel>Switch business</DropdownMenuLabel>
+        <DropdownMenuRadioGroup value={String(businessId ?? '')} onValueChange={(value) => switchBusiness(Number(value))}>
+          {businesses.map((business) => (
+            <DropdownMenuRadioItem key={business.id} value={String(business.id)} className="min-h-11">
+              {business.name}
+            </DropdownMenuRadioItem>
+          ))}
+        </DropdownMenuRadioGroup>
+        <DropdownMenuSeparator />
+        <DropdownMenuItem asChild className="min-h-11">
+          <Link to="/businesses/select">All businesses…</Link>
+        </DropdownMenuItem>
+      </DropdownMenuContent>
+    </DropdownMenu>
+  );
+}
+
+function UserMenu({ user }: { user: CurrentUser }) {
+  const [theme, setTheme] = useState<Theme>(storedTheme);
+  return (
+    <DropdownMenu>
+      <DropdownMenuTrigger asChild>
+        <Button variant="ghost" className="gap-2 px-2" aria-label={`Account of ${user.name}`}>
+          <UserRound className="size-4" aria-hidden />
+          <span className="hidden max-w-40 truncate sm:inline">{user.name}</span>
+          <ChevronDown className="size-4 opacity-60" aria-hidden />
+        </Button>
+      </DropdownMenuTrigger>
+      <DropdownMenuContent align="end" className="w-64">
+        <DropdownMenuLabel className="font-normal">
+          <span className="block font-medium">{user.name}</span>
+          <span className="block text-xs text-muted-foreground">{user.email}</span>
+          {user.userable_from && <span className="block text-xs text-muted-foreground">{user.userable_from}</span>}
+          {user.role_names.length > 0 && <span className="block text-xs text-muted-foreground">{user.role_names.join(', ')}</span>}
+        </DropdownMenuLabel>
+        <DropdownMenuSeparator />
+        <DropdownMenuLabel className="text-xs text-muted-foreground">Theme</DropdownMenuLabel>
+        <DropdownMenuRadioGroup
+          value={theme}
+          onValueChange={(value) => {
+            chooseTheme(value as Theme);
+            setTheme(value as Theme);
+          }}
+        >
+          <DropdownMenuRadioItem value="light" className="min-h-11 gap-2">
+            <Sun className="size-4" aria-hidden /> Light
+          </DropdownMenuRadioItem>
+          <DropdownMenuRadioItem value="dark" className="min-h-11 gap-2">
+            <Moon className="size-4" aria-hidden /> Dark
+          </DropdownMenuRadioItem>
+          <DropdownMenuRadioItem value="system" className="min-h-11 gap-2">
+            <Monitor className="size-4" aria-hidden /> Same as device
+          </DropdownMenuRadioItem>
+        </DropdownMenuRadioGroup>
+        <DropdownMenuSeparator />
+        <DropdownMenuItem className="min-h-11 gap-2" onSelect={() => void logout()}>
+          <LogOut className="size-4" aria-hidden /> Logout
+        </DropdownMenuItem>
+      </DropdownMenuContent>
+    </DropdownMenu>
+  );
+}
+
+export function Navbar({ user, businesses, businessId, onOpenMenu, onToggleSidebar, sidebarExpanded }: NavbarProps) {
+  return (
+    <header className="sticky top-0 z-30 flex h-14 items-center gap-1 border-b bg-background/95 px-2 backdrop-blur supports-[backdrop-filter]:bg-background/80 sm:gap-2 sm:px-3">
+      <a
+        href="#main"
+        className="sr-only focus:not-sr-only focus:absolute focus:top-2 focus:left-2 focus:z-50 focus:rounded focus:bg-background focus:p-2"
+      >
+        Skip to content
+      </a>
+      <Button variant="ghost" size="icon" className="md:hidden" onClick={onOpenMenu} aria-label="Open the menu">
+        <Menu aria-hidden />
+      </Button>
+      <Button
+        variant="ghost"
+        size="icon"
+        className="hidden md:inline-flex"
+        onClick={onToggleSidebar}
+        aria-label={sidebarExpanded ? 'Collapse the sidebar' : 'Expand the sidebar'}
+      >
+        {sidebarExpanded ? <PanelLeftClose aria-hidden /> : <PanelLeftOpen aria-hidden />}
+      </Button>
+      <Link to="/overview" className="mr-1 text-lg font-bold tracking-tight text-primary">
+        Bodega
+      </Link>
+      <BusinessSwitcher businesses={businesses} businessId={businessId} />
+      <div className="flex-1" />
+      <UserMenu user={user} />
+    </header>
+  );
+}

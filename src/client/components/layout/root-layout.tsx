@@ -1,0 +1,39 @@
+import { Navigate, Outlet, useLocation } from '@tanstack/react-router';
+import { describeError } from '../../lib/api';
+import { useSession } from '../../lib/session';
+import { Button } from '../ui/button';
+import { ProgressBar } from '../ui/progress-bar';
+import { AppShell } from './app-shell';
+
+/** Signs the visitor in before anything else; the layout shows once the user and permissions are loaded. */
+export function RootLayout() {
+  const session = useSession();
+  const location = useLocation();
+  if (location.pathname === '/login') return <Outlet />;
+
+  switch (session.status) {
+    case 'signed-out':
+      return <Navigate to="/login" search={{ redirect: location.href }} replace />;
+    case 'loading':
+      return (
+        <div className="min-h-svh">
+          <ProgressBar active />
+          <p className="p-6 text-sm text-muted-foreground">Loading Bodega…</p>
+        </div>
+      );
+    case 'failed':
+      return (
+        <main className="mx-auto max-w-md space-y-4 p-6">
+          <h1 className="text-xl font-semibold">Bodega could not start</h1>
+          <p className="text-muted-foreground">{describeError(session.error)}</p>
+          <Button onClick={() => window.location.reload()}>Try again</Button>
+        </main>
+      );
+    case 'signed-in':
+      return (
+        <AppShell user={session.user} businesses={session.businesses} businessId={session.businessId}>
+          <Outlet />
+        </AppShell>
+      );
+  }
+}

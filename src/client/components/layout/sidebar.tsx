@@ -1,0 +1,106 @@
+import { Link } from '@tanstack/react-router';
+import { ChevronDown } from 'lucide-react';
+import { useState } from 'react';
+import { holdsAny } from '../../../domain/permissions';
+import { usePermissions } from '../../lib/session';
+import { cn } from '../../lib/utils';
+import { Badge } from '../ui/badge';
+import { Collapsible, CollapsibleContent, CollapsibleTrigger } from '../ui/collapsible';
+import { Tooltip, TooltipContent, TooltipTrigger } from '../ui/tooltip';
+import { visibleNavigation, type NavigationLink } from './navigation';
+
+const linkClass =
+  'flex min-h-11 items-center gap-3 rounded-md px-3 text-sm font-medium outline-none hover:bg-sidebar-accent hover:text-sidebar-accent-foreground focus-visible:ring-2 focus-visible:ring-sidebar-ring';
+const activeClass = 'bg-sidebar-accent text-sidebar-accent-foreground';
+
+function LinkBody({ link, collapsed }: { link: NavigationLink; collapsed: boolean }) {
+  const Icon = link.icon;
+  return (
+    <>
+      <Icon className="size-4 shrink-0" aria-hidden />
+      <span className={cn('flex-1 truncate', collapsed && 'sr-only')}>{link.label}</span>
+      {!collapsed && (link.underDevelopment || link.unavailable) && (
+        <Badge variant="warning" className="px-1.5 text-[10px]">
+          Under Development
+        </Badge>
+      )}
+    </>
+  );
+}
+
+function SidebarLink({ link, collapsed, onNavigate }: { link: NavigationLink; collapsed: boolean; onNavigate?: () => void }) {
+  const item = link.unavailable ? (
+    <span aria-disabled="true" className={cn(linkClass, 'cursor-not-allowed text-muted-foreground hover:bg-transparent')}>
+      <LinkBody link={link} collapsed={collapsed} />
+    </span>
+  ) : link.resource ? (
+    <Link
+      to="/$resource"
+      params={{ resource: link.resource }}
+      className={linkClass}
+      activeProps={{ className: activeClass }}
+      onClick={onNavigate}
+    >
+      <LinkBody link={link} collapsed={collapsed} />
+    </Link>
+  ) : (
+    <Link to="/overview" className={linkClass} activeProps={{ className: activeClass }} onClick={onNavigate}>
+      <LinkBody link={link} collapsed={collapsed} />
+    </Link>
+  );
+  if (!collapsed) return item;
+  return (
+    <Tooltip>
+      <TooltipTrigger asChild>{item}</TooltipTrigger>
+      <TooltipContent side="right">
+        {link.label}
+        {(link.underDevelopment || link.unavailable) && ' (Under Development)'}
+      </TooltipContent>
+    </Tooltip>
+  );
+}
+
+/** The groups of spec 2.2, each link shown only with its permission (or the master one). */
+export function Sidebar({ collapsed, onNavigate }: { collapsed: boolean; onNavigate?: () => void }) {
+  const permissions = usePermissions();
+  const groups = visibleNavigation((permission) => holdsAny(permissions, [permission]));
+  const [closed, setClosed] = useState<ReadonlySet<string>>(new Set());
+  const toggle = (label: string) =>
+    setClosed((current) => {
+      const next = new Set(current);
+      if (!next.delete(label)) next.add(label);
+      return next;
+    });
+
+  return (
+    <nav className="space-y-1 p-2" aria-label="Sections">
+      {groups.map((group) =>
+        collapsed ? (
+          <ul key={group.label} className="space-y-1 border-b border-sidebar-border pb-1 last:border-0" aria-label={group.label}>
+            {group.links.map((link) => (
+              <li key={link.label}>
+                <SidebarLink link={link} collapsed onNavigate={onNavigate} />
+              </li>
+            ))}
+          </ul>
+        ) : (
+          <Collapsible key={group.label} open={!closed.has(group.label)} onOpenChange={() => toggle(group.label)}>
+            <CollapsibleTrigger className="flex min-h-9 w-full items-center justify-between rounded-md px-3 text-xs font-semibold tracking-wide text-muted-foreground uppercase outline-none hover:text-sidebar-foreground focus-visible:ring-2 focus-visible:ring-sidebar-ring">
+              {group.label}
+              <ChevronDown className={cn('size-4 transition-transform', closed.has(group.label) && '-rotate-90')} aria-hidden />
+            </CollapsibleTrigger>
+            <CollapsibleContent>
+              <ul className="space-y-0.5 pb-2">
+                {group.links.map((link) => (
+                  <li key={link.label}>
+                    <SidebarLink link={link} collapsed={false} onNavigate={onNavigate} />
+                  </li>
+                ))}
+              </ul>
+            </CollapsibleContent>
+          </Collapsible>
+        ),
+      )}
+    </nav>
+  );
+}

@@ -1,0 +1,89 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useNavigate, useSearch } from '@tanstack/react-router';
+import { useState } from 'react';
+import { api, ApiError, describeError } from '../../lib/api';
+import { Button } from '../../components/ui/button';
+import { Input } from '../../components/ui/input';
+import { Label } from '../../components/ui/label';
+import { ProgressBar } from '../../components/ui/progress-bar';
+
+/** Sign-in: email and password; one clear message when they do not match. */
+export function LoginScreen() {
+  const { redirect } = useSearch({ strict: false }) as { redirect?: string };
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  const submit = async () => {
+    setBusy(true);
+    setError(null);
+    try {
+      await api('POST', '/api/auth/login', { body: { email, password } });
+      await queryClient.resetQueries({ queryKey: ['session'] });
+      const target = redirect && redirect.startsWith('/') && !redirect.startsWith('/login') ? redirect : '/';
+      void navigate({ to: target });
+    } catch (failure) {
+      setError(
+        failure instanceof ApiError && failure.status === 429
+          ? 'Too many attempts. Wait a minute, then try again.'
+          : describeError(failure),
+      );
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <main className="flex min-h-svh items-center justify-center bg-muted/40 p-4">
+      <div className="w-full max-w-sm overflow-hidden rounded-xl border bg-card shadow-sm">
+        <ProgressBar active={busy} />
+        <form
+          className="space-y-5 p-6"
+          onSubmit={(event) => {
+            event.preventDefault();
+            void submit();
+          }}
+        >
+          <div className="space-y-1">
+            <h1 className="text-2xl font-bold tracking-tight text-primary">Bodega</h1>
+            <p className="text-sm text-muted-foreground">Sign in to your back office.</p>
+          </div>
+          {error && (
+            <p role="alert" className="rounded-md border border-destructive/40 bg-destructive/10 p-3 text-sm text-destructive">
+              {error}
+            </p>
+          )}
+          <div className="grid gap-1.5">
+            <Label htmlFor="email">Email</Label>
+            <Input
+              id="email"
+              type="email"
+              autoComplete="username"
+              required
+              value={email}
+              onChange={(event) => setEmail(event.target.value)}
+              autoFocus
+            />
+          </div>
+          <div className="grid gap-1.5">
+            <Label htmlFor="password">Password</Label>
+            <Input
+              id="password"
+              type="password"
+              autoComplete="current-password"
+              required
+              value={password}
+              onChange={(event) => setPassword(event.target.value)}
+            />
+          </div>
+          <Button type="submit" className="w-full" disabled={busy}>
+            {busy ? 'Signing in…' : 'Sign in'}
+          </Button>
+        </form>
+      </div>
+    </main>
+  );
+}

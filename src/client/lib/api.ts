@@ -1,0 +1,94 @@
+/**
+ * The one data client: every call carries `X-Requested-With: XMLHttpRequest` and, once a
+ * business is selected, `Business-ID`; bodies are JSON; failures become `ApiError`s carrying the
+ * server's `{message, errors}` (status 0 when the network itself failed).
+ */
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly errors: Record<string, string[]> = {},
+  ) {
+    super(message);
+  }
+}
+
+const BUSINESS_KEY = 'business_id';
+const listeners = new Set<() => void>();
+
+export function activeBusinessId(): number | null {
+  const stored = localStorage.getItem(BUSINESS_KEY);
+  return stored && /^\d+$/.test(stored) ? Number(stored) : null;
+}
+
+export function setActiveBusinessId(id: number | null): void {
+  if (id === null) localStorage.removeItem(BUSINESS_KEY);
+  else localStorage.setItem(BUSINESS_KEY, String(id));
+  for (const listener of listeners) listener();
+}
+
+export function subscribeToBusiness(listener: () => void): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+export type Query = Record<string, string | number | boolean | undefined | null>;
+
+export function queryString(query: Query = {}): string {
+  const params = new URLSearchParams();
+  for (const [name, value] of Object.entries(query)) {
+    if (value === undefined || value === null || value === '') continue;
+    params.set(name, typeof value === 'boolean' ? (value ? '1' : '0') : String(value));
+  }
+  const text = params.toString();
+  return text ? `?${text}` : '';
+}
+
+interface RequestOptions {
+  query?: Query;
+  body?: unknown;
+  headers?: Record<string, string>;
+  signal?: AbortSignal;
+}
+
+export async function api<T>(method: string, path: string, { query, body, headers = {}, signal }: RequestOptions = {}): Promise<T> {
+  const businessId = activeBusinessId();
+  let response: Response;
+  try {
+    response = await fetch(`${path}${queryString(query)}`, {
+      method,
+      signal,
+      credentials: 'same-origin',
+      headers: {
+        Accept: 'application/json',
+        'X-Requested-With': 'XMLHttpRequest',
+        ...(businessId === null ? {} : { 'Business-ID': String(businessId) }),
+        ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+        ...headers,
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  } catch (error) {
+    if ((error as Error).name === 'AbortError') throw error;
+    throw new ApiError(0, 'The server cannot be reached. Check the connection and try again.');
+  }
+  if (response.status === 204) return undefined as T;
+  const payload = await response.json().catch(() => undefined);
+  if (!response.ok) {
+    const message =
+      (payload as { message?: string } | undefined)?.message ?? `The server answered ${response.status} ${response.statusText}.`;
+    throw new ApiError(response.status, message, (payload as { errors?: Record<string, string[]> } | undefined)?.errors ?? {});
+  }
+  return payload as T;
+}
+
+/** What a person should read when a call failed. */
+export function describeError(error: unknown): string {
+  if (error instanceof ApiError) {
+    if (error.status === 403)
+      return error.message === 'This action is unauthorized.' ? 'You do not have permission to do this.' : error.message;
+    return error.message;
+  }
+  return 'Something went wrong. Please try again.';
+}

@@ -1,0 +1,48 @@
+import { formatDiscounts, type DiscountEntry, type Field } from '../../domain/fields';
+import { formatPesos } from '../../domain/money';
+import { referenceKey } from '../../domain/resource';
+
+const numberFormat = new Intl.NumberFormat(undefined, { maximumFractionDigits: 6 });
+
+/** `2026-11-01` in the user's own way of writing dates. */
+export function formatDate(value: string): string {
+  const [year, month, day] = value.split('-').map(Number);
+  return new Date(year, month - 1, day).toLocaleDateString(undefined, { year: 'numeric', month: 'short', day: 'numeric' });
+}
+
+export function formatTimestamp(value: string): string {
+  return new Date(value).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+}
+
+/** A field of a record as a person reads it; an empty value reads as an em dash. */
+export function displayValue(name: string, field: Field | undefined, record: Record<string, unknown>): string {
+  const value = record[name];
+  if (name === 'created_at' || name === 'updated_at' || name === 'deleted_at')
+    return typeof value === 'string' ? formatTimestamp(value) : '—';
+  if (value === null || value === undefined || value === '') return '—';
+  if (field?.referencesBy) return (record[referenceKey(name)] as { display: string } | null)?.display ?? `#${String(value)}`;
+  switch (field?.kind) {
+    case 'money':
+      return formatPesos(Number(value));
+    case 'quantity':
+    case 'factor':
+    case 'integer':
+      return numberFormat.format(Number(value));
+    case 'boolean':
+      return value ? 'Yes' : 'No';
+    case 'date':
+      return formatDate(String(value));
+    case 'discounts': {
+      const entries = value as DiscountEntry[];
+      return entries.length > 0 ? formatDiscounts(entries) : '—';
+    }
+    case 'select':
+      return field.options?.find((option) => option.value === value)?.label ?? String(value);
+    case 'reference': {
+      const reference = record[referenceKey(name)] as { id: number; display: string | null } | null;
+      return reference?.display ?? `#${String(value)}`;
+    }
+    default:
+      return String(value);
+  }
+}

@@ -1,0 +1,113 @@
+import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useSyncExternalStore } from 'react';
+import { holdsAny } from '../../domain/permissions';
+import { activeBusinessId, api, ApiError, setActiveBusinessId, subscribeToBusiness } from './api';
+
+export interface Business {
+  id: number;
+  name: string;
+}
+
+export interface CurrentUser {
+  id: number;
+  name: string;
+  email: string;
+  business_id: number | null;
+  userable_from: string | null;
+  role_names: string[];
+  permission_names: string[];
+}
+
+/** Where spec 6 keeps the permission names, refreshed whenever the user is retrieved. */
+const PERMISSIONS_KEY = 'permissions';
+export const USER_RETRIEVED = 'User-Retrieved';
+
+export const userQuery = (businessId: number | null) =>
+  queryOptions({
+    queryKey: ['session', 'user', businessId],
+    queryFn: async () => {
+      const user = await api<CurrentUser>('GET', '/api/auth/user');
+      localStorage.setItem(PERMISSIONS_KEY, JSON.stringify(user.permission_names));
+      window.dispatchEvent(new Event(USER_RETRIEVED));
+      return user;
+    },
+    retry: false,
+    staleTime: 60_000,
+  });
+
+export const businessesQuery = () =>
+  queryOptions({
+    queryKey: ['session', 'businesses'],
+    queryFn: async () => (await api<{ data: Business[] }>('GET', '/api/businesses/get-all-businesses')).data,
+    retry: false,
+    staleTime: 5 * 60_000,
+  });
+
+export function useActiveBusinessId(): number | null {
+  return useSyncExternalStore(subscribeToBusiness, activeBusinessId);
+}
+
+export type SessionState =
+  | { status: 'loading' }
+  | { status: 'signed-out' }
+  | { status: 'failed'; error: unknown }
+  | { status: 'signed-in'; user: CurrentUser; businesses: Business[]; businessId: number | null };
+
+/**
+ * Who is signed in and in which business. On start the user is fetched, then their businesses;
+ * the first business is selected when none (or one no longer theirs) is.
+ */
+export function useSession(): SessionState {
+  const businessId = useActiveBusinessId();
+  const user = useQuery(userQuery(businessId));
+  const businesses = useQuery({ ...businessesQuery(), enabled: user.isSuccess });
+  const list = businesses.data;
+
+  useEffect(() => {
+    if (user.error instanceof ApiError && user.error.status === 403) setActiveBusinessId(null);
+  }, [user.error]);
+  useEffect(() => {
+    if (!list) return;
+    if (businessId === null || !list.some((business) => business.id === businessId)) setActiveBusinessId(list[0]?.id ?? null);
+  }, [list, businessId]);
+
+  if (user.error instanceof ApiError && user.error.status === 401) return { status: 'signed-out' };
+  if (user.error)
+    return user.error instanceof ApiError && user.error.status === 403 ? { status: 'loading' } : { status: 'failed', error: user.error };
+  if (businesses.error) return { status: 'failed', error: businesses.error };
+  if (!user.data || !list) return { status: 'loading' };
+  const selected = list.some((business) => business.id === businessId) ? businessId : (list[0]?.id ?? null);
+  if (selected !== null && user.data.business_id !== selected) return { status: 'loading' };
+  return { status: 'signed-in', user: user.data, businesses: list, businessId: selected };
+}
+
+/** The signed-in user's permission names in the active business (empty while unknown). */
+export function usePermissions(): ReadonlySet<string> {
+  const businessId = useActiveBusinessId();
+  const { data } = useQuery(userQuery(businessId));
+  return new Set(data?.permission_names ?? []);
+}
+
+/** True when the user holds any of `names` or the master permission. */
+export function useCan(...names: string[]): boolean {
+  return holdsAny(usePermissions(), names);
+}
+
+export function useSwitchBusiness() {
+  const queryClient = useQueryClient();
+  return (id: number) => {
+    setActiveBusinessId(id);
+    // Lists and records are keyed by business, so nothing of the old business shows.
+    void queryClient.invalidateQueries({ queryKey: ['session', 'user'] });
+  };
+}
+
+/** Spec 4: clears local storage and reloads the page, even when the call fails. */
+export async function logout(): Promise<void> {
+  try {
+    await api('POST', '/logout');
+  } finally {
+    localStorage.clear();
+    window.location.assign('/login');
+  }
+}

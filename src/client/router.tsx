@@ -1,0 +1,107 @@
+import { createRootRouteWithContext, createRoute, createRouter, lazyRouteComponent } from '@tanstack/react-router';
+import type { QueryClient } from '@tanstack/react-query';
+import { RootLayout } from './components/layout/root-layout';
+import { NotFoundScreen } from './components/layout/not-found-screen';
+
+/**
+ * Code-based routes (spec 2.3): the generic `$resource` screens serve every resource of the
+ * registry; static routes (sign-in, business selection, assignments) outrank them. Every screen
+ * is its own chunk, loaded on demand.
+ */
+
+const rootRoute = createRootRouteWithContext<{ queryClient: QueryClient }>()({
+  component: RootLayout,
+  notFoundComponent: () => <NotFoundScreen />,
+});
+
+const screen = <T extends Record<string, unknown>>(load: () => Promise<T>, name: keyof T & string) => lazyRouteComponent(load, name);
+
+const loginRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/login',
+  validateSearch: (search: Record<string, unknown>) => ({ redirect: typeof search.redirect === 'string' ? search.redirect : undefined }),
+  component: screen(() => import('./features/auth/login-screen'), 'LoginScreen'),
+});
+
+const overview = screen(() => import('./features/overview/overview-screen'), 'OverviewScreen');
+const homeRoute = createRoute({ getParentRoute: () => rootRoute, path: '/', component: overview });
+const overviewRoute = createRoute({ getParentRoute: () => rootRoute, path: '/overview', component: overview });
+
+const selectBusinessRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/businesses/select',
+  component: screen(() => import('./features/businesses/select-business-screen'), 'SelectBusinessScreen'),
+});
+
+const assignPermissionsRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/roles/$id/assign-permissions',
+  component: screen(() => import('./features/roles/assign-permissions-screen'), 'AssignPermissionsScreen'),
+});
+
+const assignRolesRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/users/$id/assign-roles',
+  component: screen(() => import('./features/users/assign-roles-screen'), 'AssignRolesScreen'),
+});
+
+const listRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/$resource',
+  component: screen(() => import('./components/crud/list-screen'), 'ListScreen'),
+});
+
+/** `redirect_to` names a route (a path of this app) to go to after saving. */
+const createSearch = (search: Record<string, unknown>) => ({
+  redirect_to: typeof search.redirect_to === 'string' && search.redirect_to.startsWith('/') ? search.redirect_to : undefined,
+});
+const createScreen = screen(() => import('./components/crud/create-screen'), 'CreateScreen');
+const createRouteForResource = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/$resource/create',
+  validateSearch: createSearch,
+  component: createScreen,
+});
+/** `/x/create/{id}`: a new record starting from a copy of record {id}. */
+const createFromRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/$resource/create/$from',
+  validateSearch: createSearch,
+  component: createScreen,
+});
+
+const viewRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/$resource/$id',
+  component: screen(() => import('./components/crud/view-screen'), 'ViewScreen'),
+});
+
+const editRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/$resource/$id/edit',
+  component: screen(() => import('./components/crud/edit-screen'), 'EditScreen'),
+});
+
+const routeTree = rootRoute.addChildren([
+  loginRoute,
+  homeRoute,
+  overviewRoute,
+  selectBusinessRoute,
+  assignPermissionsRoute,
+  assignRolesRoute,
+  listRoute,
+  createRouteForResource,
+  createFromRoute,
+  viewRoute,
+  editRoute,
+]);
+
+export function makeRouter(queryClient: QueryClient) {
+  return createRouter({ routeTree, context: { queryClient }, defaultPreload: 'intent', scrollRestoration: true });
+}
+
+declare module '@tanstack/react-router' {
+  interface Register {
+    router: ReturnType<typeof makeRouter>;
+  }
+}

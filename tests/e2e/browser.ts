@@ -1,0 +1,80 @@
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
+import type { FastifyInstance } from 'fastify';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { buildApp } from '../../src/server/app';
+import { seed } from '../../src/server/seed';
+
+/**
+ * End-to-end support: the built app served by a fresh server on a free port with demo data,
+ * and Debian's Chromium driven by playwright-core (no browser download; each launch gets a
+ * fresh profile of its own).
+ */
+
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+export const chromiumAvailable = existsSync(CHROMIUM);
+export const PASSWORD = 'e2e-password';
+
+export interface E2E {
+  app: FastifyInstance;
+  baseUrl: string;
+  browser: Browser;
+  close(): Promise<void>;
+}
+
+export async function startE2E(): Promise<E2E> {
+  const app = await buildApp({
+    database: { url: 'file::memory:' },
+    loginAttemptsPerMinute: 1000,
+    secureCookies: false,
+    logger: false,
+    clientDir: resolve('dist'),
+  });
+  await seed(app.db, { adminEmail: 'admin@example.com', adminPassword: PASSWORD, demoData: true });
+  const address = await app.listen({ port: 0, host: '127.0.0.1' });
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+  return {
+    app,
+    baseUrl: address,
+    browser,
+    async close() {
+      await browser.close();
+      await app.close();
+    },
+  };
+}
+
+export const TABLET = { width: 1024, height: 768 };
+export const PHONE = { width: 390, height: 844 };
+
+/** A fresh browser context (its own storage) signed in as `email`. */
+export async function signedIn(e2e: E2E, email: string, viewport = TABLET): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await e2e.browser.newContext({ viewport, baseURL: e2e.baseUrl });
+  const page = await context.newPage();
+  await page.goto('/login');
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: /^Account of/ }).waitFor();
+  return { context, page };
+}
+
+/** Serious or critical axe violations, as readable lines. */
+export async function seriousViolations(page: Page): Promise<string[]> {
+  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+  return results.violations
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .map((violation) => `${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(' ')).join('; ')})`);
+}
