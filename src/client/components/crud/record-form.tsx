@@ -84,6 +84,8 @@ export function RecordForm({
         : await api<{ data: ApiRecord }>('POST', `/api/${definition.name}`, { body: sent });
       toast.success(`${definition.singular} ${editing ? 'updated' : 'created'} successfully.`);
       await queryClient.invalidateQueries({ queryKey: resourceKey(businessId, definition) });
+      // Businesses and users are also the session's: the switcher and navbar show them (spec 7).
+      if (definition.tenancy === 'membership') await queryClient.invalidateQueries({ queryKey: ['session'] });
       if (!editing && returnHere) setValues(startingValues(definition));
       else onSaved(answer.data);
     } catch (error) {
