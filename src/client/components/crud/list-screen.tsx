@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link, useNavigate, useParams, useSearch } from '@tanstack/react-router';
-import { ArrowDown, ArrowUp, ArrowUpDown, Plus, Search, X } from 'lucide-react';
+import { ArrowDown, ArrowUp, ArrowUpDown, Plus, X } from 'lucide-react';
 import { useEffect, useEffectEvent, useState } from 'react';
 import { permissionName } from '../../../domain/permissions';
 import type { ResourceDefinition } from '../../../domain/resource';
@@ -12,9 +12,9 @@ import { useActiveBusinessId, useCan } from '../../lib/session';
 import { nextColumnSort } from '../../lib/sorting';
 import { cn } from '../../lib/utils';
 import { NotFoundScreen } from '../layout/not-found-screen';
+import { SearchInput } from '../search-input';
 import { Badge } from '../ui/badge';
 import { Button } from '../ui/button';
-import { Input } from '../ui/input';
 import { ProgressBar } from '../ui/progress-bar';
 import { Table, TableBody, TableCaption, TableCell, TableHead, TableHeader, TableRow } from '../ui/table';
 import { Toggle } from '../ui/toggle';
@@ -56,17 +56,13 @@ function QuickSearch({ label, value, onSearch }: { label: string; value: string;
     return () => clearTimeout(timer);
   }, [text, value]);
   return (
-    <div className="relative w-full sm:w-64">
-      <Search className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-muted-foreground" aria-hidden />
-      <Input
-        type="search"
-        value={text}
-        onChange={(event) => setText(event.target.value)}
-        placeholder="Quick Search"
-        aria-label={`Quick Search by ${label}`}
-        className="pl-9"
-      />
-    </div>
+    <SearchInput
+      className="sm:w-64"
+      value={text}
+      onChange={(event) => setText(event.target.value)}
+      placeholder="Quick Search"
+      label={`Quick Search by ${label}`}
+    />
   );
 }
 

@@ -179,12 +179,11 @@ function Row({ label, value }: { label: string; value: string }) {
   );
 }
 
-/** What a store adds beyond the fields: where a user works and their roles, a role's permissions. */
+/** What a store adds beyond the fields: a user's roles, a role's permissions. */
 function Extras({ record }: { record: ApiRecord }) {
   const list = (value: unknown) => (Array.isArray(value) && value.length > 0 ? value.join(', ') : '—');
   return (
     <>
-      {'userable_from' in record && <Row label="Works at" value={String(record.userable_from ?? '—')} />}
       {'role_names' in record && <Row label="Roles" value={list(record.role_names)} />}
       {'permission_names' in record && <Row label="Permissions" value={list(record.permission_names)} />}
     </>

@@ -1,6 +1,6 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Navigate, useNavigate, useParams, useRouter } from '@tanstack/react-router';
-import { ArrowLeft, Search } from 'lucide-react';
+import { ArrowLeft } from 'lucide-react';
 import { useMemo, useState } from 'react';
 import { toast } from 'sonner';
 import { permissions as permissionsDefinition } from '../../../domain/resources/permissions';
@@ -11,9 +11,9 @@ import { useActiveBusinessId, useCan } from '../../lib/session';
 import { reportFailure } from '../../components/crud/record-actions';
 import { ResourceBreadcrumb } from '../../components/crud/resource-breadcrumb';
 import { NotFoundScreen } from '../../components/layout/not-found-screen';
+import { SearchInput } from '../../components/search-input';
 import { Button } from '../../components/ui/button';
 import { Checkbox } from '../../components/ui/checkbox';
-import { Input } from '../../components/ui/input';
 import { Label } from '../../components/ui/label';
 import { ProgressBar } from '../../components/ui/progress-bar';
 
@@ -120,17 +120,13 @@ function PermissionChecklist({
       <ResourceBreadcrumb definition={roles} current="Assign Permissions" />
       <h1 className="text-2xl font-semibold tracking-tight">Permissions of {roleName}</h1>
       <div className="flex flex-wrap items-center gap-3">
-        <div className="relative w-full sm:w-72">
-          <Search className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-muted-foreground" aria-hidden />
-          <Input
-            type="search"
-            value={filter}
-            onChange={(event) => setFilter(event.target.value)}
-            placeholder="Search permissions"
-            aria-label="Search permissions"
-            className="pl-9"
-          />
-        </div>
+        <SearchInput
+          className="sm:w-72"
+          value={filter}
+          onChange={(event) => setFilter(event.target.value)}
+          placeholder="Search permissions"
+          label="Search permissions"
+        />
         <p className="text-sm text-muted-foreground" aria-live="polite">
           {checked.size} of {permissions.length} granted
         </p>
