@@ -16,6 +16,11 @@ export function ensureClientBuilt(): void {
   const built = existsSync('dist/index.html') ? statSync('dist/index.html').mtimeMs : 0;
   if (built >= Math.max(...SOURCES.map(newestChange))) return;
   console.log('Building the web app …');
-  const build = spawnSync(process.execPath, ['node_modules/vite/bin/vite.js', 'build', '--logLevel', 'warn'], { stdio: 'inherit' });
+  // Always a production build: under the test runner NODE_ENV is "test", which would make Vite
+  // build React's development bundle and leave the service worker unregistered.
+  const build = spawnSync(process.execPath, ['node_modules/vite/bin/vite.js', 'build', '--logLevel', 'warn'], {
+    stdio: 'inherit',
+    env: { ...process.env, NODE_ENV: 'production' },
+  });
   if (build.status !== 0) throw new Error(`The web app build failed (exit ${build.status})`);
 }

@@ -1,19 +1,36 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { QueryClient } from '@tanstack/react-query';
+import { createSyncStoragePersister } from '@tanstack/query-sync-storage-persister';
+import { PersistQueryClientProvider } from '@tanstack/react-query-persist-client';
 import { RouterProvider } from '@tanstack/react-router';
 import { Toaster } from './components/ui/sonner';
 import { TooltipProvider } from './components/ui/tooltip';
+import { SESSION_CACHE_DAYS } from './lib/session';
 import { makeRouter } from './router';
 
 const queryClient = new QueryClient({ defaultOptions: { queries: { refetchOnWindowFocus: false } } });
 const router = makeRouter(queryClient);
 
+/**
+ * Only the small session queries (user, businesses, permissions) are kept in localStorage, so the
+ * app opens signed in without a network; lists are not kept here. A new build starts afresh.
+ */
+const persistOptions = {
+  persister: createSyncStoragePersister({ storage: window.localStorage, key: 'bodega-session' }),
+  buster: __BUILD_ID__,
+  maxAge: SESSION_CACHE_DAYS * 24 * 60 * 60 * 1000,
+  dehydrateOptions: {
+    shouldDehydrateQuery: (query: { queryKey: readonly unknown[]; state: { status: string } }) =>
+      query.queryKey[0] === 'session' && query.state.status === 'success',
+  },
+};
+
 export function App() {
   return (
-    <QueryClientProvider client={queryClient}>
+    <PersistQueryClientProvider client={queryClient} persistOptions={persistOptions}>
       <TooltipProvider delayDuration={300}>
         <RouterProvider router={router} />
         <Toaster />
       </TooltipProvider>
-    </QueryClientProvider>
+    </PersistQueryClientProvider>
   );
 }

@@ -1,6 +1,7 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app';
+import { registerServiceWorker } from './lib/service-worker';
 import { applyStoredTheme } from './lib/theme';
 import './styles.css';
 
@@ -11,3 +12,5 @@ createRoot(document.getElementById('root') as HTMLElement).render(
     <App />
   </StrictMode>,
 );
+
+registerServiceWorker();

@@ -6,7 +6,7 @@ import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { AppConfig } from './config';
 import { openDatabase } from './db/dialect';
@@ -70,10 +70,15 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
   return app;
 }
 
+/** Hashed build files never change; everything else must be checked, or updates never arrive. */
+function cacheHeaders(reply: FastifyReply, path: string): void {
+  reply.header('cache-control', /[\\/]assets[\\/]/.test(path) ? 'public, max-age=31536000, immutable' : 'no-cache');
+}
+
 /** The built PWA with index.html for every navigation; unknown /api paths stay JSON 404s. */
 function serveClient(app: FastifyInstance, clientDir: string | undefined): void {
   const hasClient = clientDir !== undefined && existsSync(join(clientDir, 'index.html'));
-  if (hasClient) void app.register(fastifyStatic, { root: clientDir, wildcard: false, index: false });
+  if (hasClient) void app.register(fastifyStatic, { root: clientDir, wildcard: false, index: false, setHeaders: cacheHeaders });
   app.setNotFoundHandler((request, reply) => {
     if (!hasClient || request.url.startsWith('/api/') || request.method !== 'GET') {
       return reply.status(404).send({ message: `No route for ${request.method} ${request.url.split('?')[0]}.` });

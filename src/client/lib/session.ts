@@ -18,6 +18,10 @@ export interface CurrentUser {
   permission_names: string[];
 }
 
+/** How long the signed-in user and their businesses are kept for opening the app offline. */
+export const SESSION_CACHE_DAYS = 30;
+const SESSION_CACHE_MS = SESSION_CACHE_DAYS * 24 * 60 * 60 * 1000;
+
 /** Where spec 6 keeps the permission names, refreshed whenever the user is retrieved. */
 const PERMISSIONS_KEY = 'permissions';
 export const USER_RETRIEVED = 'User-Retrieved';
@@ -33,6 +37,7 @@ export const userQuery = (businessId: number | null) =>
     },
     retry: false,
     staleTime: 60_000,
+    gcTime: SESSION_CACHE_MS,
   });
 
 export const businessesQuery = () =>
@@ -41,6 +46,7 @@ export const businessesQuery = () =>
     queryFn: async () => (await api<{ data: Business[] }>('GET', '/api/businesses/get-all-businesses')).data,
     retry: false,
     staleTime: 5 * 60_000,
+    gcTime: SESSION_CACHE_MS,
   });
 
 export function useActiveBusinessId(): number | null {

@@ -1,0 +1,70 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chromiumAvailable, signedIn, startE2E, type E2E } from './browser';
+
+/** The installable, offline-tolerant shell: manifest, service worker, and the kept session. */
+describe.skipIf(!chromiumAvailable)('installable app in Chromium', { timeout: 120_000 }, () => {
+  let e2e: E2E;
+
+  beforeAll(async () => {
+    e2e = await startE2E();
+  });
+  afterAll(() => e2e?.close());
+
+  it('serves a web app manifest with icons, and a service worker that is always revalidated', async () => {
+    const manifest = await e2e.app.inject({ method: 'GET', url: '/manifest.webmanifest' });
+    expect(manifest.statusCode).toBe(200);
+    expect(manifest.json()).toMatchObject({
+      name: 'Bodega — back office',
+      short_name: 'Bodega',
+      display: 'standalone',
+      start_url: '/',
+      theme_color: '#0f766e',
+    });
+    const icons = manifest.json().icons as { src: string; sizes: string; purpose?: string }[];
+    expect(icons.map((icon) => `${icon.sizes}${icon.purpose ? ` ${icon.purpose}` : ''}`)).toEqual([
+      '192x192',
+      '512x512',
+      '512x512 maskable',
+    ]);
+    for (const icon of icons) expect((await e2e.app.inject({ method: 'GET', url: icon.src })).headers['content-type']).toBe('image/png');
+
+    const worker = await e2e.app.inject({ method: 'GET', url: '/sw.js' });
+    expect(worker.statusCode).toBe(200);
+    expect(worker.headers['cache-control']).toBe('no-cache');
+    expect(worker.body).toContain('index.html');
+    const index = await e2e.app.inject({ method: 'GET', url: '/brands/12/edit' });
+    expect(index.headers['content-type']).toContain('text/html');
+    expect(index.body).toContain('<link rel="manifest" href="/manifest.webmanifest">');
+  });
+
+  it('opens signed in without a network, and never answers the API with the shell', async () => {
+    const { context, page } = await signedIn(e2e, 'admin@example.com');
+    await page.evaluate(async () => {
+      await navigator.serviceWorker.ready;
+    });
+    await page.reload();
+    await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
+    await page.getByRole('button', { name: /^Account of/ }).waitFor();
+    // The session is written to localStorage a moment after it changes.
+    await page.waitForFunction(() => localStorage.getItem('bodega-session')?.includes('permission_names'));
+
+    await context.setOffline(true);
+    await page.reload();
+    await page.getByRole('button', { name: /^Account of Administrator/ }).waitFor();
+    await page.getByRole('button', { name: /Business: Tindahan ni Aling Nena Trading/ }).waitFor();
+    const api = await page.evaluate(() =>
+      fetch('/api/health').then(
+        (response) => response.headers.get('content-type') ?? 'no content type',
+        () => 'network error',
+      ),
+    );
+    expect(api).toBe('network error');
+
+    await context.setOffline(false);
+    await page.getByRole('button', { name: /^Account of/ }).click();
+    await page.getByRole('menuitem', { name: 'Logout' }).click();
+    await page.waitForURL(/\/login/);
+    expect(await page.evaluate(() => localStorage.getItem('bodega-session'))).toBeNull();
+    await context.close();
+  });
+});
