@@ -67,4 +67,39 @@ describe.skipIf(!chromiumAvailable)('installable app in Chromium', { timeout: 12
     expect(await page.evaluate(() => localStorage.getItem('bodega-session'))).toBeNull();
     await context.close();
   });
+
+  it('reads back what was seen, says when it was saved, and says what was never opened', async () => {
+    const { context, page } = await signedIn(e2e, 'admin@example.com');
+    await page.evaluate(async () => {
+      await navigator.serviceWorker.ready;
+    });
+    await page.goto('/brands');
+    await page.getByText('List of Brands - Total 8').waitFor();
+    await page.locator('tbody tr', { hasText: 'Century Tuna' }).getByRole('link', { name: 'View' }).click();
+    await page.getByRole('heading', { name: 'Brand Century Tuna' }).waitFor();
+    await page.waitForFunction(() => localStorage.getItem('bodega-session')?.includes('permission_names'));
+    expect(await page.evaluate(async () => (await indexedDB.databases()).map((database) => database.name))).toContain('bodega-user-1');
+
+    await context.setOffline(true);
+    await page.goto('/brands');
+    await page.getByText('List of Brands - Total 8').waitFor();
+    await page.getByText(/^Offline — showing data saved at /).waitFor();
+    await page.locator('tbody tr', { hasText: 'Century Tuna' }).getByRole('link', { name: 'View' }).click();
+    await page.getByRole('heading', { name: 'Brand Century Tuna' }).waitFor();
+    await page.getByText(/^Offline — showing data saved at /).waitFor();
+
+    await page.goto('/warehouses');
+    await page.getByText(/has not been opened on this device yet, so it is not available offline/).waitFor();
+
+    await page.goto('/items/create');
+    await page.getByRole('combobox', { name: 'Brand' }).fill('tuna');
+    await page.getByRole('option', { name: 'Century Tuna' }).waitFor();
+
+    await context.setOffline(false);
+    await page.getByRole('button', { name: /^Account of/ }).click();
+    await page.getByRole('menuitem', { name: 'Logout' }).click();
+    await page.waitForURL(/\/login/);
+    expect(await page.evaluate(async () => (await indexedDB.databases()).map((database) => database.name))).not.toContain('bodega-user-1');
+    await context.close();
+  });
 });

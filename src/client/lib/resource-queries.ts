@@ -1,11 +1,17 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
-import type { ListMeta } from '../../domain/list-params';
+import { activeSearches, listMeta, type ListMeta } from '../../domain/list-params';
 import type { ResourceDefinition } from '../../domain/resource';
-import { api, type Query } from './api';
+import { api, queryString, type Query } from './api';
+import { isNetworkFailure, NotAvailableOffline, readAnswer, readRecord, saveAnswer, searchRecords } from './offline-store';
 
-export type ApiRecord = Record<string, unknown> & { id: number; deleted_at: string | null; version: number };
+/** When a screen shows a copy kept on this device because the network failed: the time it was saved. */
+export interface ReadBack {
+  savedOffline?: number;
+}
 
-export interface ListAnswer {
+export type ApiRecord = Record<string, unknown> & { id: number; deleted_at: string | null; version: number } & ReadBack;
+
+export interface ListAnswer extends ReadBack {
   data: ApiRecord[];
   meta: ListMeta;
   links: { first: string; last: string; prev: string | null; next: string | null };
@@ -14,17 +20,59 @@ export interface ListAnswer {
 /** Keys per ARCHITECTURE.md: everything of a resource sits under [businessId, resource]. */
 export const resourceKey = (businessId: number | null, definition: ResourceDefinition) => [businessId, definition.name] as const;
 
+/**
+ * A list: from the server, kept on this device; without a network, the kept copy of the same
+ * list — or, for a picker (`limit`), the kept records whose display matches the typed text.
+ */
 export const listQuery = (businessId: number | null, definition: ResourceDefinition, params: Query) =>
   queryOptions({
     queryKey: [...resourceKey(businessId, definition), 'list', params],
-    queryFn: ({ signal }) => api<ListAnswer>('GET', `/api/${definition.name}`, { query: params, signal }),
+    queryFn: async ({ signal }): Promise<ListAnswer> => {
+      const key = `${businessId}|${definition.name}|list|${queryString(params)}`;
+      try {
+        const answer = await api<ListAnswer>('GET', `/api/${definition.name}`, { query: params, signal });
+        if (businessId !== null) void saveAnswer(key, businessId, definition.name, answer, answer.data, definition.display);
+        return answer;
+      } catch (error) {
+        if (!isNetworkFailure(error) || businessId === null) throw error;
+        const saved = await readAnswer(key);
+        if (saved) return { ...(saved.body as ListAnswer), savedOffline: saved.savedAt };
+        if (params.limit !== undefined && params.limit !== null) {
+          const [, term = ''] = activeSearches(definition, params as Record<string, unknown>)[0] ?? [];
+          const rows = (await searchRecords(businessId, definition.name, term, Number(params.limit))) as ApiRecord[];
+          return {
+            data: rows,
+            meta: listMeta(rows.length, 1, Number(params.limit), rows.length),
+            links: { first: '', last: '', prev: null, next: null },
+            savedOffline: Date.now(),
+          };
+        }
+        throw new NotAvailableOffline(`this list of ${definition.plural.toLowerCase()}`);
+      }
+    },
+    networkMode: 'always',
     placeholderData: keepPreviousData,
     retry: false,
   });
 
+/** One record: from the server, kept on this device; without a network, as last seen here. */
 export const recordQuery = (businessId: number | null, definition: ResourceDefinition, id: number) =>
   queryOptions({
     queryKey: [...resourceKey(businessId, definition), 'record', id],
-    queryFn: async ({ signal }) => (await api<{ data: ApiRecord }>('GET', `/api/${definition.name}/${id}`, { signal })).data,
+    queryFn: async ({ signal }): Promise<ApiRecord> => {
+      const key = `${businessId}|${definition.name}|record|${id}`;
+      try {
+        const record = (await api<{ data: ApiRecord }>('GET', `/api/${definition.name}/${id}`, { signal })).data;
+        if (businessId !== null) void saveAnswer(key, businessId, definition.name, record, [record], definition.display);
+        return record;
+      } catch (error) {
+        if (!isNetworkFailure(error) || businessId === null) throw error;
+        const saved = (await readAnswer(key)) ?? (await readRecord(businessId, definition.name, id));
+        const body = saved && ('body' in saved ? saved.body : saved.record);
+        if (saved && body) return { ...(body as ApiRecord), savedOffline: saved.savedAt };
+        throw new NotAvailableOffline(`this ${definition.singular.toLowerCase()}`);
+      }
+    },
+    networkMode: 'always',
     retry: false,
   });

@@ -2,6 +2,7 @@ import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useSyncExternalStore } from 'react';
 import { holdsAny } from '../../domain/permissions';
 import { activeBusinessId, api, ApiError, setActiveBusinessId, subscribeToBusiness } from './api';
+import { deleteOfflineStore, openOfflineStore } from './offline-store';
 
 export interface Business {
   id: number;
@@ -78,6 +79,8 @@ export function useSession(): SessionState {
   }, [list, businessId]);
 
   if (user.error instanceof ApiError && user.error.status === 401) return { status: 'signed-out' };
+  // Opened before any screen asks for a list, so an offline start can read back at once.
+  if (user.data) openOfflineStore(user.data.id);
   if (user.error)
     return user.error instanceof ApiError && user.error.status === 403 ? { status: 'loading' } : { status: 'failed', error: user.error };
   if (businesses.error) return { status: 'failed', error: businesses.error };
@@ -108,11 +111,15 @@ export function useSwitchBusiness() {
   };
 }
 
-/** Spec 4: clears local storage and reloads the page, even when the call fails. */
+/**
+ * Spec 4: clears local storage and reloads the page, even when the call fails; what this device
+ * kept of the user for offline reading goes too.
+ */
 export async function logout(): Promise<void> {
   try {
     await api('POST', '/logout');
   } finally {
+    await deleteOfflineStore().catch(() => undefined);
     localStorage.clear();
     window.location.assign('/login');
   }

@@ -12,6 +12,7 @@ import { useActiveBusinessId, useCan } from '../../lib/session';
 import { nextColumnSort } from '../../lib/sorting';
 import { cn } from '../../lib/utils';
 import { NotFoundScreen } from '../layout/not-found-screen';
+import { OfflineNotice } from '../offline-notice';
 import { SearchInput } from '../search-input';
 import { Badge } from '../ui/badge';
 import { Button } from '../ui/button';
@@ -146,6 +147,7 @@ function ResourceList({ definition }: { definition: ResourceDefinition }) {
       </div>
 
       <ProgressBar active={query.isFetching} />
+      <OfflineNotice savedAt={answer?.savedOffline} />
       {query.error && !(query.error instanceof ApiError && query.error.status === 401) ? (
         <div role="alert" className="rounded-md border border-destructive/40 bg-destructive/10 p-4 text-destructive">
           <p className="font-medium">The list could not be loaded.</p>

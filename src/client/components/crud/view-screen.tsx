@@ -6,11 +6,13 @@ import { toast } from 'sonner';
 import { permissionName } from '../../../domain/permissions';
 import { readableFields, type ResourceDefinition } from '../../../domain/resource';
 import { findResource } from '../../../domain/resources/registry';
-import { api } from '../../lib/api';
+import { api, describeError } from '../../lib/api';
+import { isNetworkFailure } from '../../lib/offline-store';
 import { displayValue } from '../../lib/format';
 import { recordQuery, type ApiRecord } from '../../lib/resource-queries';
 import { useActiveBusinessId, useCan } from '../../lib/session';
 import { NotFoundScreen } from '../layout/not-found-screen';
+import { OfflineNotice } from '../offline-notice';
 import { Badge } from '../ui/badge';
 import { Button } from '../ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '../ui/dialog';
@@ -46,7 +48,13 @@ function RecordView({ definition, recordId }: { definition: ResourceDefinition; 
   const actions = useRecordActions(definition, () => void navigate({ to: '/$resource', params: { resource: definition.name } }));
   const [secret, setSecret] = useState<Secret | null>(null);
 
-  if (query.error) return <NotFoundScreen what={definition.singular.toLowerCase()} />;
+  if (query.error) {
+    return isNetworkFailure(query.error) ? (
+      <p role="alert">{describeError(query.error)}</p>
+    ) : (
+      <NotFoundScreen what={definition.singular.toLowerCase()} />
+    );
+  }
   const record = query.data;
   if (!record) return <ProgressBar active />;
 
@@ -89,6 +97,7 @@ function RecordView({ definition, recordId }: { definition: ResourceDefinition; 
         {trashed && <Badge variant="destructive">In the trash</Badge>}
       </div>
 
+      <OfflineNotice savedAt={record.savedOffline} />
       <div className="flex flex-wrap gap-2" role="toolbar" aria-label="Actions">
         <Button variant="outline" onClick={() => router.history.back()}>
           <ArrowLeft aria-hidden /> Back
