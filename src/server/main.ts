@@ -3,7 +3,13 @@ import { buildApp } from './app';
 import { readEnvironment } from './config';
 import { seed } from './seed';
 
-const env = readEnvironment();
+let env: ReturnType<typeof readEnvironment>;
+try {
+  env = readEnvironment();
+} catch (error) {
+  console.error((error as Error).message);
+  process.exit(1);
+}
 const app = await buildApp({
   database: { url: env.DATABASE_URL },
   loginAttemptsPerMinute: env.LOGIN_ATTEMPTS_PER_MINUTE,

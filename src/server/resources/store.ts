@@ -1,4 +1,5 @@
 import type { Kysely, SelectQueryBuilder, Transaction } from 'kysely';
+import type { z } from 'zod';
 import type { ResourceDefinition } from '../../domain/resource';
 import type { ApiRecord } from './codec';
 
@@ -44,6 +45,8 @@ export interface ResourceStore {
   /** Sets or clears the trashed mark (and bumps the version). */
   setTrashed(trx: Trx, scope: Scope, id: number, deletedAt: string | null): Promise<void>;
   remove(trx: Trx, scope: Scope, id: number): Promise<void>;
+  /** Body fields a create takes beyond the resource's fields (a new user's role_ids). */
+  createFields?: z.ZodRawShape;
   /** Rules across fields or tables; returns field messages (empty when all is well). */
   validate?(db: Db, scope: Scope, values: Record<string, unknown>, exceptId?: number): Promise<Record<string, string[]>>;
   /** Refuses (by throwing) a soft delete the resource cannot allow, such as deleting oneself. */

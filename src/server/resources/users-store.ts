@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { z } from 'zod';
 import { hashSecret } from '../auth/secrets';
 import { conflict } from '../errors';
 import { assertAssignableRoles, assertManagesIdentity, replaceUserRoles } from '../services/access.service';
@@ -51,6 +52,7 @@ async function userableNames(db: Db, scope: Scope, records: ApiRecord[]): Promis
  */
 export const usersStore: ResourceStore = {
   countsMaintained: false,
+  createFields: { role_ids: z.array(z.number().int().positive()).max(100).optional() },
   query: (db, scope) => db.selectFrom('users').innerJoin('memberships', membershipOf(scope)),
   select: (query) =>
     query.select([

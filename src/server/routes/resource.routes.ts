@@ -18,6 +18,7 @@ import {
   trashRecord,
   updateRecord,
 } from '../resources/record-service';
+import { storeFor } from '../resources/stores';
 
 /**
  * Mounts, for every resource of the registry (spec section 7):
@@ -97,10 +98,8 @@ function mountResource(app: FastifyInstance, definition: ResourceDefinition): vo
 
   if (definition.readOnly) return;
 
-  const createBody =
-    definition.name === 'users'
-      ? createSchema(definition).extend({ role_ids: z.array(z.number().int().positive()).max(100).optional() })
-      : createSchema(definition);
+  const extraCreateFields = storeFor(definition).createFields;
+  const createBody = extraCreateFields ? createSchema(definition).extend(extraCreateFields) : createSchema(definition);
   routes.post(
     base,
     { config: { permission: can('create') }, schema: { tags, summary: `Create a ${noun}`, body: createBody } },
