@@ -1,4 +1,4 @@
-import { QueryClient } from '@tanstack/react-query';
+import { onlineManager, QueryClient } from '@tanstack/react-query';
 import { createSyncStoragePersister } from '@tanstack/query-sync-storage-persister';
 import { PersistQueryClientProvider } from '@tanstack/react-query-persist-client';
 import { RouterProvider } from '@tanstack/react-router';
@@ -6,6 +6,10 @@ import { Toaster } from './components/ui/sonner';
 import { TooltipProvider } from './components/ui/tooltip';
 import { SESSION_CACHE_DAYS } from './lib/session';
 import { makeRouter } from './router';
+
+// TanStack Query assumes it starts online and learns otherwise only from events; opened without
+// a network, it would ask the server first and fail before the kept session is restored.
+onlineManager.setOnline(navigator.onLine);
 
 const queryClient = new QueryClient({ defaultOptions: { queries: { refetchOnWindowFocus: false } } });
 const router = makeRouter(queryClient);

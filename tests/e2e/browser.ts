@@ -63,6 +63,9 @@ export const PHONE = { width: 390, height: 844 };
 export async function signedIn(e2e: E2E, email: string, viewport = TABLET): Promise<{ context: BrowserContext; page: Page }> {
   const context = await e2e.browser.newContext({ viewport, baseURL: e2e.baseUrl });
   const page = await context.newPage();
+  // A failing step says why: the page's own errors reach the test output.
+  page.on('pageerror', (error) => console.error(`[page error] ${error.message}`));
+  page.on('requestfailed', (request) => console.error(`[request failed] ${request.url()} ${request.failure()?.errorText ?? ''}`));
   await page.goto('/login');
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password').fill(PASSWORD);

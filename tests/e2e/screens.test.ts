@@ -78,7 +78,7 @@ describe.skipIf(!chromiumAvailable)('screens in Chromium', { timeout: 120_000 },
     await expect(page.getByRole('button', { name: 'Decending' }).getAttribute('aria-pressed')).resolves.toBe('true');
     await page.getByRole('button', { name: 'Name' }).click();
     await page.waitForURL(/order_by=asc/);
-    await expect(page.locator('tbody tr').first().innerText()).resolves.toContain('Alaska');
+    await page.locator('tbody tr').first().getByText('Alaska', { exact: true }).waitFor();
     await page.getByRole('button', { name: 'Name' }).click();
     await page.waitForURL((url) => !url.search.includes('order_by'));
     await expect(page.getByRole('button', { name: 'Newest' }).getAttribute('aria-pressed')).resolves.toBe('true');

@@ -1,4 +1,4 @@
-import Dexie, { type Table } from 'dexie';
+import type { Dexie, Table } from 'dexie';
 import { toast } from 'sonner';
 import { ApiError } from './api';
 
@@ -6,7 +6,7 @@ import { ApiError } from './api';
  * What this device has seen, for reading back without a network: every successful list and
  * record answer, in one IndexedDB database per signed-in user, keyed by business so that one
  * business never shows another's rows. Records are also kept one by one, so a picker can search
- * them offline.
+ * them offline. Dexie loads on demand, so the first screen does not wait for it.
  */
 
 interface SavedAnswer {
@@ -29,35 +29,41 @@ interface SavedRecord {
   savedAt: number;
 }
 
-class OfflineDatabase extends Dexie {
-  answers!: Table<SavedAnswer, string>;
-  records!: Table<SavedRecord, string>;
-
-  constructor(name: string) {
-    super(name);
-    this.version(1).stores({ answers: 'key, [businessId+resource]', records: 'key, [businessId+resource]' });
-  }
-}
+type OfflineDatabase = Dexie & {
+  answers: Table<SavedAnswer, string>;
+  records: Table<SavedRecord, string>;
+};
 
 const databaseName = (userId: number) => `bodega-user-${userId}`;
-let database: OfflineDatabase | null = null;
+const loadDexie = () => import('dexie').then((module) => module.default);
+
+let openName: string | null = null;
+let opening: Promise<OfflineDatabase> | null = null;
 let quotaReported = false;
 
 /** Opens the signed-in user's database (and asks the browser to keep it through storage pressure). */
 export function openOfflineStore(userId: number): void {
-  if (database?.name === databaseName(userId)) return;
-  database?.close();
-  database = new OfflineDatabase(databaseName(userId));
+  const name = databaseName(userId);
+  if (openName === name) return;
+  const previous = opening;
+  openName = name;
+  opening = loadDexie().then(async (DexieClass) => {
+    (await previous)?.close();
+    const database = new DexieClass(name) as OfflineDatabase;
+    database.version(1).stores({ answers: 'key, [businessId+resource]', records: 'key, [businessId+resource]' });
+    return database;
+  });
   void navigator.storage?.persist?.().catch(() => undefined);
 }
 
 /** Deletes the signed-in user's database: on logout nothing of theirs stays on the device. */
 export async function deleteOfflineStore(): Promise<void> {
-  if (!database) return;
-  const { name } = database;
-  database.close();
-  database = null;
-  await Dexie.delete(name);
+  if (!opening || !openName) return;
+  const name = openName;
+  (await opening).close();
+  opening = null;
+  openName = null;
+  await (await loadDexie()).delete(name);
 }
 
 function reportQuota(error: unknown): void {
@@ -75,12 +81,13 @@ export async function saveAnswer(
   records: Record<string, unknown>[],
   display: string,
 ): Promise<void> {
-  if (!database) return;
+  if (!opening) return;
   const savedAt = Date.now();
   try {
+    const database = await opening;
     await database.transaction('rw', database.answers, database.records, async () => {
-      await database?.answers.put({ key, businessId, resource, savedAt, body });
-      await database?.records.bulkPut(
+      await database.answers.put({ key, businessId, resource, savedAt, body });
+      await database.records.bulkPut(
         records.map((record) => ({
           key: `${businessId}|${resource}|${String(record.id)}`,
           businessId,
@@ -97,7 +104,7 @@ export async function saveAnswer(
 }
 
 export async function readAnswer(key: string): Promise<{ body: unknown; savedAt: number } | undefined> {
-  return database?.answers.get(key).catch(() => undefined);
+  return opening?.then((database) => database.answers.get(key)).catch(() => undefined);
 }
 
 /** One kept record, as it was last seen in a list or on its own. */
@@ -106,14 +113,16 @@ export async function readRecord(
   resource: string,
   id: number,
 ): Promise<{ record: Record<string, unknown>; savedAt: number } | undefined> {
-  return database?.records.get(`${businessId}|${resource}|${id}`).catch(() => undefined);
+  return opening?.then((database) => database.records.get(`${businessId}|${resource}|${id}`)).catch(() => undefined);
 }
 
 /** Up to `limit` kept records of a resource whose display contains `term`. */
 export async function searchRecords(businessId: number, resource: string, term: string, limit: number): Promise<Record<string, unknown>[]> {
-  if (!database) return [];
+  if (!opening) return [];
   const folded = term.trim().toLowerCase();
-  const rows = await database.records
+  const rows = await (
+    await opening
+  ).records
     .where('[businessId+resource]')
     .equals([businessId, resource])
     .filter((row) => row.text.includes(folded) && !row.record.deleted_at)

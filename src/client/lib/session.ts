@@ -17,6 +17,7 @@ export interface CurrentUser {
   userable_from: string | null;
   role_names: string[];
   permission_names: string[];
+  businesses: Business[];
 }
 
 /** How long the signed-in user and their businesses are kept for opening the app offline. */
@@ -68,7 +69,9 @@ export function useSession(): SessionState {
   const businessId = useActiveBusinessId();
   const user = useQuery(userQuery(businessId));
   const businesses = useQuery({ ...businessesQuery(), enabled: user.isSuccess });
-  const list = businesses.data;
+  // The user's own answer names their businesses too: enough until get-all-businesses answers,
+  // and all there is when the app opens offline before that answer was ever kept.
+  const list = businesses.data ?? user.data?.businesses;
 
   useEffect(() => {
     if (user.error instanceof ApiError && user.error.status === 403) setActiveBusinessId(null);
@@ -81,9 +84,16 @@ export function useSession(): SessionState {
   if (user.error instanceof ApiError && user.error.status === 401) return { status: 'signed-out' };
   // Opened before any screen asks for a list, so an offline start can read back at once.
   if (user.data) openOfflineStore(user.data.id);
-  if (user.error)
-    return user.error instanceof ApiError && user.error.status === 403 ? { status: 'loading' } : { status: 'failed', error: user.error };
-  if (businesses.error) return { status: 'failed', error: businesses.error };
+  if (user.error instanceof ApiError && user.error.status === 403) return { status: 'loading' };
+  // Without a network the kept session still holds: the app opens as it was left.
+  if (user.error && !user.data) return { status: 'failed', error: user.error };
+  if (!user.data && user.fetchStatus === 'paused') {
+    return {
+      status: 'failed',
+      error: new ApiError(0, 'You are offline, and no signed-in session is kept on this device yet. Connect to sign in.'),
+    };
+  }
+  if (businesses.error && !list) return { status: 'failed', error: businesses.error };
   if (!user.data || !list) return { status: 'loading' };
   const selected = list.some((business) => business.id === businessId) ? businessId : (list[0]?.id ?? null);
   if (selected !== null && user.data.business_id !== selected) return { status: 'loading' };
