@@ -83,7 +83,7 @@ export function Pager({
             <SelectTrigger id="per-page" className="h-11 w-20">
               <SelectValue />
             </SelectTrigger>
-            <SelectContent>
+            <SelectContent position="popper">
               {PAGE_SIZES.map((size) => (
                 <SelectItem key={size} value={String(size)}>
                   {size}
