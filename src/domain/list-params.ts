@@ -18,16 +18,6 @@ export const PAGE_SIZES = [15, 25, 50, 75, 100] as const;
 export const DEFAULT_PAGE_SIZE = 15;
 export const PICKER_LIMIT = 15;
 
-export const RESERVED_QUERY_NAMES = [
-  'order_by',
-  'order_by_field_name',
-  'page',
-  'per_page',
-  'with_trashed',
-  'only_trashed',
-  'is_strict',
-] as const;
-
 const flag = (name: string) =>
   z
     .enum(['0', '1', 'true', 'false'], { error: `The ${name.replaceAll('_', ' ')} field must be 0 or 1.` })
