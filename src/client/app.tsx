@@ -4,6 +4,7 @@ import { PersistQueryClientProvider } from '@tanstack/react-query-persist-client
 import { RouterProvider } from '@tanstack/react-router';
 import { Toaster } from './components/ui/sonner';
 import { TooltipProvider } from './components/ui/tooltip';
+import { onChangeSent, onSignInNeeded } from './lib/outbox';
 import { SESSION_CACHE_DAYS } from './lib/session';
 import { makeRouter } from './router';
 
@@ -13,6 +14,15 @@ onlineManager.setOnline(navigator.onLine);
 
 const queryClient = new QueryClient({ defaultOptions: { queries: { refetchOnWindowFocus: false } } });
 const router = makeRouter(queryClient);
+
+// A change reached the server (from this tab or another): what shows its resource reloads.
+onChangeSent((entry) => {
+  void queryClient.invalidateQueries({ queryKey: [entry.businessId, entry.resource] });
+  // Businesses and users are also the session's: the switcher and navbar show them (spec 7).
+  if (['businesses', 'users', 'roles'].includes(entry.resource)) void queryClient.invalidateQueries({ queryKey: ['session'] });
+});
+// The server forgot the session while sending: the user is asked to sign in; the outbox waits.
+onSignInNeeded(() => void queryClient.invalidateQueries({ queryKey: ['session', 'user'] }));
 
 /**
  * Only the small session queries (user, businesses, permissions) are kept in localStorage, so the

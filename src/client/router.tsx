@@ -45,6 +45,12 @@ const assignRolesRoute = createRoute({
   component: screen(() => import('./features/users/assign-roles-screen'), 'AssignRolesScreen'),
 });
 
+const pendingChangesRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/pending-changes',
+  component: screen(() => import('./features/pending/pending-changes-screen'), 'PendingChangesScreen'),
+});
+
 const listRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/$resource',
@@ -89,6 +95,7 @@ const routeTree = rootRoute.addChildren([
   selectBusinessRoute,
   assignPermissionsRoute,
   assignRolesRoute,
+  pendingChangesRoute,
   listRoute,
   createRouteForResource,
   createFromRoute,

@@ -23,13 +23,14 @@ export interface E2E {
   close(): Promise<void>;
 }
 
-export async function startE2E(): Promise<E2E> {
+/** `clientDir`: the built app to serve (a copy, when a test ships a "new build" of it). */
+export async function startE2E({ clientDir = resolve('dist') }: { clientDir?: string } = {}): Promise<E2E> {
   const app = await buildApp({
     database: { url: 'file::memory:' },
     loginAttemptsPerMinute: 1000,
     secureCookies: false,
     logger: false,
-    clientDir: resolve('dist'),
+    clientDir,
   });
   await seed(app.db, { adminEmail: 'admin@example.com', adminPassword: PASSWORD, demoData: true });
   const address = await app.listen({ port: 0, host: '127.0.0.1' });

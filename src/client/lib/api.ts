@@ -50,10 +50,15 @@ interface RequestOptions {
   body?: unknown;
   headers?: Record<string, string>;
   signal?: AbortSignal;
+  /** The business the call is made in, when not the active one (a change queued earlier). */
+  businessId?: number | null;
 }
 
-export async function api<T>(method: string, path: string, { query, body, headers = {}, signal }: RequestOptions = {}): Promise<T> {
-  const businessId = activeBusinessId();
+export async function api<T>(
+  method: string,
+  path: string,
+  { query, body, headers = {}, signal, businessId = activeBusinessId() }: RequestOptions = {},
+): Promise<T> {
   let response: Response;
   try {
     response = await fetch(`${path}${queryString(query)}`, {

@@ -29,9 +29,53 @@ interface SavedRecord {
   savedAt: number;
 }
 
+/** A change waiting to reach the server (see outbox.ts). */
+export interface OutboxEntry {
+  /** Replay order. */
+  seq?: number;
+  /** The client-made UUID sent as `Idempotency-Key`; for a create, also the record's id until it syncs. */
+  key: string;
+  /** The Business-ID when the change was made. */
+  businessId: number | null;
+  resource: string;
+  action: OutboxAction;
+  /** The record changed: a server id, or the key of a create still on this device. */
+  recordId: number | string | null;
+  method: 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+  path: string;
+  body?: unknown;
+  /** The record's version the change was based on (sent as `If-Match`). */
+  baseVersion?: number;
+  /** Made while an earlier change to the same record was queued: its base is that change's answer. */
+  stacked?: boolean;
+  /** What a person reads in Pending changes: "Update Brand Acme". */
+  label: string;
+  createdAt: number;
+  attempts: number;
+  state: 'queued' | 'syncing' | 'needs-attention';
+  nextAttemptAt?: number;
+  /** The last answer that held the change back. */
+  status?: number;
+  message?: string;
+  errors?: Record<string, string[]>;
+  /** After a 412: the record as the server holds it now. */
+  serverRecord?: Record<string, unknown>;
+}
+
+export type OutboxAction = 'create' | 'update' | 'delete' | 'restore' | 'force-delete' | 'reset' | 'assign';
+
+/** A record created on this device and since synced: its client key leads to its server id. */
+export interface SyncedCreate {
+  key: string;
+  resource: string;
+  id: number;
+}
+
 type OfflineDatabase = Dexie & {
   answers: Table<SavedAnswer, string>;
   records: Table<SavedRecord, string>;
+  outbox: Table<OutboxEntry, number>;
+  synced: Table<SyncedCreate, string>;
 };
 
 const databaseName = (userId: number) => `bodega-user-${userId}`;
@@ -51,9 +95,20 @@ export function openOfflineStore(userId: number): void {
     (await previous)?.close();
     const database = new DexieClass(name) as OfflineDatabase;
     database.version(1).stores({ answers: 'key, [businessId+resource]', records: 'key, [businessId+resource]' });
+    database.version(2).stores({ outbox: '++seq, &key', synced: 'key' });
     return database;
   });
   void navigator.storage?.persist?.().catch(() => undefined);
+}
+
+/** The signed-in user's database, once open; none before anyone signed in. */
+export function offlineDatabase(): Promise<OfflineDatabase> | null {
+  return opening;
+}
+
+/** The open database's name, unique per user: the outbox's Web Lock is named after it. */
+export function offlineDatabaseName(): string | null {
+  return openName;
 }
 
 /** Deletes the signed-in user's database: on logout nothing of theirs stays on the device. */

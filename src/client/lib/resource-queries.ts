@@ -2,14 +2,29 @@ import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { activeSearches, listMeta, type ListMeta } from '../../domain/list-params';
 import type { ResourceDefinition } from '../../domain/resource';
 import { api, queryString, type Query } from './api';
-import { isNetworkFailure, NotAvailableOffline, readAnswer, readRecord, saveAnswer, searchRecords } from './offline-store';
+import {
+  isNetworkFailure,
+  NotAvailableOffline,
+  readAnswer,
+  readRecord,
+  saveAnswer,
+  searchRecords,
+  type OutboxEntry,
+} from './offline-store';
 
 /** When a screen shows a copy kept on this device because the network failed: the time it was saved. */
 export interface ReadBack {
   savedOffline?: number;
 }
 
-export type ApiRecord = Record<string, unknown> & { id: number; deleted_at: string | null; version: number } & ReadBack;
+export type ApiRecord = Record<string, unknown> & {
+  /** A server id, or the client key of a record created on this device that has not synced yet. */
+  id: number | string;
+  deleted_at: string | null;
+  version: number;
+  /** The newest change to the record still in the outbox. */
+  pending?: OutboxEntry;
+} & ReadBack;
 
 export interface ListAnswer extends ReadBack {
   data: ApiRecord[];

@@ -3,6 +3,7 @@ import { useEffect, useSyncExternalStore } from 'react';
 import { holdsAny } from '../../domain/permissions';
 import { activeBusinessId, api, ApiError, setActiveBusinessId, subscribeToBusiness } from './api';
 import { deleteOfflineStore, openOfflineStore } from './offline-store';
+import { startOutbox } from './outbox';
 
 export interface Business {
   id: number;
@@ -83,7 +84,10 @@ export function useSession(): SessionState {
 
   if (user.error instanceof ApiError && user.error.status === 401) return { status: 'signed-out' };
   // Opened before any screen asks for a list, so an offline start can read back at once.
-  if (user.data) openOfflineStore(user.data.id);
+  if (user.data) {
+    openOfflineStore(user.data.id);
+    startOutbox();
+  }
   if (user.error instanceof ApiError && user.error.status === 403) return { status: 'loading' };
   // Without a network the kept session still holds: the app opens as it was left.
   if (user.error && !user.data) return { status: 'failed', error: user.error };

@@ -1,47 +1,60 @@
-import { useQuery } from '@tanstack/react-query';
 import { Navigate, useNavigate, useParams } from '@tanstack/react-router';
 import { permissionName } from '../../../domain/permissions';
 import { findResource } from '../../../domain/resources/registry';
-import { recordQuery } from '../../lib/resource-queries';
-import { useActiveBusinessId, useCan } from '../../lib/session';
+import { describeError } from '../../lib/api';
+import { isNetworkFailure } from '../../lib/offline-store';
+import { isClientKey } from '../../lib/outbox';
+import { useCan } from '../../lib/session';
 import { NotFoundScreen } from '../layout/not-found-screen';
 import { ProgressBar } from '../ui/progress-bar';
+import { PendingBadge } from './pending-badge';
 import { RecordForm, startingValues } from './record-form';
 import { ResourceBreadcrumb } from './resource-breadcrumb';
+import { useShownRecord } from './shown-record';
 
-/** `/x/{id}/edit`; without update permission (or for resources without edit), back to the index. */
+/**
+ * `/x/{id}/edit`; without update permission (or for resources without edit), back to the index.
+ * The form starts from the record with its queued changes laid over; for a record created on this
+ * device, editing it edits its queued create.
+ */
 export function EditScreen() {
   const { resource, id } = useParams({ strict: false }) as { resource: string; id: string };
   const definition = findResource(resource);
-  const navigate = useNavigate();
-  const businessId = useActiveBusinessId();
-  const canUpdate = useCan(definition ? permissionName('update', definition.permission) : 'never');
-  const recordId = /^\d+$/.test(id) ? Number(id) : 0;
-  const record = useQuery({
-    ...recordQuery(businessId, definition ?? ({ name: '' } as never), recordId),
-    enabled: Boolean(definition && recordId),
-  });
+  if (!definition) return <NotFoundScreen what="record" />;
+  return <EditRecord key={`${definition.name}-${id}`} definition={definition} id={id} />;
+}
 
-  if (!definition || !recordId) return <NotFoundScreen what="record" />;
+function EditRecord({ definition, id }: { definition: NonNullable<ReturnType<typeof findResource>>; id: string }) {
+  const navigate = useNavigate();
+  const canUpdate = useCan(permissionName('update', definition.permission));
+  const shown = useShownRecord(definition, id);
+
   if (!canUpdate || !definition.editable || definition.readOnly)
     return <Navigate to="/$resource" params={{ resource: definition.name }} replace />;
-  if (record.error) return <NotFoundScreen what={definition.singular.toLowerCase()} />;
-  if (!record.data) return <ProgressBar active />;
+  if (shown.status === 'moved')
+    return <Navigate to="/$resource/$id/edit" params={{ resource: definition.name, id: String(shown.id) }} replace />;
+  if (shown.status === 'failed' && isNetworkFailure(shown.error)) return <p role="alert">{describeError(shown.error)}</p>;
+  if (shown.status === 'failed' || shown.status === 'not-found') return <NotFoundScreen what={definition.singular.toLowerCase()} />;
+  if (shown.status === 'loading') return <ProgressBar active />;
+  const record = shown.record;
 
   return (
     <div className="max-w-4xl space-y-4">
       <ResourceBreadcrumb definition={definition} current={`Edit ${definition.singular}`} />
-      <h1 className="text-2xl font-semibold tracking-tight">
-        Edit {definition.singular} <span className="font-normal text-muted-foreground">#{record.data.id}</span>
-      </h1>
-      {record.data.deleted_at ? (
+      <div className="flex flex-wrap items-center gap-3">
+        <h1 className="text-2xl font-semibold tracking-tight">
+          Edit {definition.singular} {!isClientKey(record.id) && <span className="font-normal text-muted-foreground">#{record.id}</span>}
+        </h1>
+        <PendingBadge entry={record.pending} />
+      </div>
+      {record.deleted_at ? (
         <p role="alert">This {definition.singular.toLowerCase()} is in the trash; restore it before editing.</p>
       ) : (
         <RecordForm
-          key={record.data.version}
+          key={String(record.id)}
           definition={definition}
-          record={record.data}
-          initial={startingValues(definition, record.data)}
+          record={record}
+          initial={startingValues(definition, record)}
           onSaved={(saved) => void navigate({ to: '/$resource/$id', params: { resource: definition.name, id: String(saved.id) } })}
         />
       )}

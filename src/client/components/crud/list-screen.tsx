@@ -7,6 +7,7 @@ import type { ResourceDefinition } from '../../../domain/resource';
 import { findResource } from '../../../domain/resources/registry';
 import { ApiError, describeError } from '../../lib/api';
 import { displayValue } from '../../lib/format';
+import { rowsWithPending, usePendingChanges } from '../../lib/pending';
 import { listQuery, type ApiRecord } from '../../lib/resource-queries';
 import { useActiveBusinessId, useCan } from '../../lib/session';
 import { nextColumnSort } from '../../lib/sorting';
@@ -21,6 +22,7 @@ import { Table, TableBody, TableCaption, TableCell, TableHead, TableHeader, Tabl
 import { Toggle } from '../ui/toggle';
 import { AdvancedSearchDialog } from './advanced-search-dialog';
 import { ConfirmDialog } from './confirm-dialog';
+import { PendingBadge } from './pending-badge';
 import { apiQuery, quickSearchField, readListState, urlSearch, type ListState } from './list-state';
 import { Pager } from './pager';
 import { ResourceBreadcrumb } from './resource-breadcrumb';
@@ -73,6 +75,7 @@ function ResourceList({ definition }: { definition: ResourceDefinition }) {
   const state = readListState(definition, raw);
   const businessId = useActiveBusinessId();
   const query = useQuery(listQuery(businessId, definition, apiQuery(state)));
+  const pending = usePendingChanges(businessId, definition);
   const can = (action: Parameters<typeof permissionName>[0]) => permissionName(action, definition.permission);
   const canView = useCan(can('view'));
   const canCreate = useCan(can('create')) && !definition.readOnly;
@@ -97,6 +100,10 @@ function ResourceList({ definition }: { definition: ResourceDefinition }) {
   const columns = ['id', ...definition.columns];
   const answer = query.data;
   const hasSearch = Object.keys(state.searches).length > 0;
+  const rows = answer
+    ? rowsWithPending(definition, answer.data, pending, { firstPage: state.page === 1, trashedOnly: state.only_trashed })
+    : [];
+  const createdHere = pending.filter((entry) => entry.action === 'create').length;
 
   return (
     <div className="space-y-4">
@@ -160,6 +167,7 @@ function ResourceList({ definition }: { definition: ResourceDefinition }) {
         <Table className="[&_tbody_tr:nth-child(even)]:bg-muted/40">
           <TableCaption className="caption-top pb-2 text-left">
             List of {definition.plural} - Total {answer?.meta.total ?? '…'}
+            {createdHere > 0 && ` (and ${createdHere} created on this device, not yet synced)`}
           </TableCaption>
           <TableHeader>
             <TableRow>
@@ -198,7 +206,7 @@ function ResourceList({ definition }: { definition: ResourceDefinition }) {
             </TableRow>
           </TableHeader>
           <TableBody>
-            {answer?.data.map((record) => (
+            {rows.map((record) => (
               <TableRow key={record.id} className={cn(record.deleted_at && 'text-muted-foreground')}>
                 {columns.map((name) => (
                   <TableCell key={name} className="max-w-72 truncate">
@@ -207,6 +215,11 @@ function ResourceList({ definition }: { definition: ResourceDefinition }) {
                       <Badge variant="outline" className="ml-2">
                         Trashed
                       </Badge>
+                    )}
+                    {name === 'id' && record.pending && (
+                      <span className="ml-2">
+                        <PendingBadge entry={record.pending} />
+                      </span>
                     )}
                   </TableCell>
                 ))}
@@ -220,13 +233,13 @@ function ResourceList({ definition }: { definition: ResourceDefinition }) {
                     canForceDelete={canForceDelete}
                     onAsk={(action) => {
                       setTarget(record);
-                      actions.ask(action, record.id);
+                      actions.ask(action, record.id, displayValue(definition.display, definition.fields[definition.display], record));
                     }}
                   />
                 </TableCell>
               </TableRow>
             ))}
-            {answer && answer.data.length === 0 && (
+            {answer && rows.length === 0 && (
               <TableRow>
                 <TableCell colSpan={columns.length + 1} className="py-10 text-center text-muted-foreground">
                   {hasSearch ? `No ${definition.plural.toLowerCase()} match this search.` : `No ${definition.plural.toLowerCase()} yet.`}

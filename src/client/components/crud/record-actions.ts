@@ -1,9 +1,8 @@
-import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { toast } from 'sonner';
 import type { ResourceDefinition } from '../../../domain/resource';
-import { api, ApiError, describeError } from '../../lib/api';
-import { resourceKey } from '../../lib/resource-queries';
+import { ApiError, describeError } from '../../lib/api';
+import { discard, isClientKey, submitChange, type Settled } from '../../lib/outbox';
 import { useActiveBusinessId } from '../../lib/session';
 import type { Confirmation } from './confirm-dialog';
 
@@ -20,12 +19,11 @@ const ACTIONS: Record<RecordAction, { action: string; confirmLabel: string; dest
   },
 };
 
-function request(definition: ResourceDefinition, action: RecordAction, id: number) {
-  const base = `/api/${definition.name}/${id}`;
-  if (action === 'delete') return api('DELETE', base);
-  if (action === 'restore') return api('PATCH', `${base}/restore`);
-  return api('DELETE', `${base}/force-delete`);
-}
+const REQUESTS: Record<RecordAction, { method: 'DELETE' | 'PATCH'; suffix: string }> = {
+  delete: { method: 'DELETE', suffix: '' },
+  restore: { method: 'PATCH', suffix: '/restore' },
+  'force-delete': { method: 'DELETE', suffix: '/force-delete' },
+};
 
 /** Reports a failed change; a 500 as the spec words it. */
 export function reportFailure(error: unknown): void {
@@ -34,17 +32,43 @@ export function reportFailure(error: unknown): void {
   else toast.error(describeError(error));
 }
 
+/** Says what became of a change: the spec's toast when the server took it, else that it waits on this device. */
+export function reportSettled(settled: Settled<unknown>, success: string): void {
+  if (settled.sent) toast.success(success);
+  else toast.info(settled.message);
+}
+
 /**
- * Delete, restore and permanent delete behind the confirmation dialog; success toasts as in
- * spec 8, then `onDone` (the view screen goes back to the index; the list refreshes).
+ * Delete, restore and permanent delete behind the confirmation dialog, through the outbox;
+ * success toasts as in spec 8, then `onDone` (the view screen goes back to the index). Deleting a
+ * record created on this device that has not synced takes its create out of the outbox instead.
  */
 export function useRecordActions(definition: ResourceDefinition, onDone: (action: RecordAction) => void) {
-  const queryClient = useQueryClient();
   const businessId = useActiveBusinessId();
   const [confirmation, setConfirmation] = useState<Confirmation | null>(null);
   const [busy, setBusy] = useState(false);
 
-  const ask = (action: RecordAction, id: number) => {
+  const run = async (action: RecordAction, id: number | string, display: string) => {
+    const words = ACTIONS[action];
+    if (isClientKey(id)) {
+      await discard(id);
+      toast.success(`${definition.singular} ${display} will not be created: it was taken off this device before it synced.`);
+      return;
+    }
+    const { method, suffix } = REQUESTS[action];
+    const settled = await submitChange({
+      businessId,
+      resource: definition.name,
+      action,
+      recordId: id,
+      method,
+      path: `/api/${definition.name}/${id}${suffix}`,
+      label: `${words.confirmLabel} ${definition.singular} ${display}`,
+    });
+    reportSettled(settled, `${definition.singular} ${words.done}`);
+  };
+
+  const ask = (action: RecordAction, id: number | string, display: string) => {
     const words = ACTIONS[action];
     setConfirmation({
       action: words.action,
@@ -53,9 +77,7 @@ export function useRecordActions(definition: ResourceDefinition, onDone: (action
       run: async () => {
         setBusy(true);
         try {
-          await request(definition, action, id);
-          toast.success(`${definition.singular} ${words.done}`);
-          await queryClient.invalidateQueries({ queryKey: resourceKey(businessId, definition) });
+          await run(action, id, display);
           setConfirmation(null);
           onDone(action);
         } catch (error) {

@@ -1,18 +1,17 @@
-import { useQueryClient } from '@tanstack/react-query';
 import { useRouter } from '@tanstack/react-router';
 import { ArrowLeft } from 'lucide-react';
 import { useState } from 'react';
-import { toast } from 'sonner';
 import type { ResourceDefinition } from '../../../domain/resource';
-import { api, ApiError } from '../../lib/api';
-import { resourceKey, type ApiRecord } from '../../lib/resource-queries';
+import { ApiError } from '../../lib/api';
+import { amendCreate, clientKey, isClientKey, submitChange, type Settled } from '../../lib/outbox';
+import type { ApiRecord } from '../../lib/resource-queries';
 import { useActiveBusinessId } from '../../lib/session';
 import { Button } from '../ui/button';
 import { Checkbox } from '../ui/checkbox';
 import { Label } from '../ui/label';
 import { ProgressBar } from '../ui/progress-bar';
 import { FieldInput, initialValue, type FormValues } from './field-input';
-import { reportFailure } from './record-actions';
+import { reportFailure, reportSettled } from './record-actions';
 
 export function startingValues(definition: ResourceDefinition, record?: Record<string, unknown>, copy = false): FormValues {
   return Object.fromEntries(
@@ -24,7 +23,7 @@ export function startingValues(definition: ResourceDefinition, record?: Record<s
 }
 
 /** The body sent: what the form holds, with blank write-only fields (keep the secret) left out. */
-function body(definition: ResourceDefinition, values: FormValues, editing: boolean): Record<string, unknown> {
+export function formBody(definition: ResourceDefinition, values: FormValues, editing: boolean): Record<string, unknown> {
   const sent: Record<string, unknown> = {};
   for (const [name, field] of Object.entries(definition.fields)) {
     const value = values[name];
@@ -35,8 +34,48 @@ function body(definition: ResourceDefinition, values: FormValues, editing: boole
   return sent;
 }
 
+/**
+ * Queues the create or update and waits for it. A record created on this device that has not
+ * synced yet is edited in its queued create.
+ */
+async function save(
+  definition: ResourceDefinition,
+  businessId: number | null,
+  sent: Record<string, unknown>,
+  record: ApiRecord | undefined,
+): Promise<Settled<ApiRecord> & { key: string }> {
+  const display = String(sent[definition.display] ?? record?.[definition.display] ?? '');
+  const key = clientKey();
+  if (!record) {
+    const change = { businessId, resource: definition.name, action: 'create', recordId: key, method: 'POST', body: sent } as const;
+    const settled = await submitChange<{ data: ApiRecord }>(
+      { ...change, path: `/api/${definition.name}`, label: `Create ${definition.singular} ${display}` },
+      key,
+    );
+    return { ...unwrap(settled), key };
+  }
+  const update = {
+    businessId,
+    resource: definition.name,
+    action: 'update',
+    recordId: record.id,
+    method: 'PATCH',
+    path: `/api/${definition.name}/${record.id}`,
+    body: sent,
+    baseVersion: isClientKey(record.id) ? undefined : record.version,
+    label: `Update ${definition.singular} ${display}`,
+  } as const;
+  const settled = isClientKey(record.id)
+    ? await amendCreate<{ data: ApiRecord }>(record.id, sent, update)
+    : await submitChange<{ data: ApiRecord }>(update, key);
+  return { ...unwrap(settled), key };
+}
+
+const unwrap = (settled: Settled<{ data: ApiRecord }>): Settled<ApiRecord> =>
+  settled.sent ? { sent: true, data: settled.data.data } : settled;
+
 /** Messages keyed by field, nested ones (`sale_discounts.0.quantity`) under their field. */
-function messagesByField(errors: Record<string, string[]>): Record<string, string[]> {
+export function messagesByField(errors: Record<string, string[]>): Record<string, string[]> {
   const grouped: Record<string, string[]> = {};
   for (const [key, messages] of Object.entries(errors)) (grouped[key.split('.')[0]] ??= []).push(...messages);
   return grouped;
@@ -58,11 +97,13 @@ export function RecordForm({
   /** The record being edited; none when creating. */
   record?: ApiRecord;
   initial: FormValues;
-  onSaved: (saved: ApiRecord) => void;
+  /** After the server took it, or it was queued on this device: the record's id (a client key until it syncs). */
+  onSaved: (saved: { id: number | string }) => void;
 }) {
   const editing = record !== undefined;
+  // The change is based on the record as the form opened with it, whatever loads meanwhile.
+  const [base] = useState(record);
   const router = useRouter();
-  const queryClient = useQueryClient();
   const businessId = useActiveBusinessId();
   const [values, setValues] = useState<FormValues>(initial);
   const [errors, setErrors] = useState<Record<string, string[]>>({});
@@ -75,19 +116,11 @@ export function RecordForm({
     setBusy(true);
     setErrors({});
     try {
-      const sent = body(definition, values, editing);
-      const answer = editing
-        ? await api<{ data: ApiRecord }>('PATCH', `/api/${definition.name}/${record.id}`, {
-            body: sent,
-            headers: { 'If-Match': `"${record.version}"` },
-          })
-        : await api<{ data: ApiRecord }>('POST', `/api/${definition.name}`, { body: sent });
-      toast.success(`${definition.singular} ${editing ? 'updated' : 'created'} successfully.`);
-      await queryClient.invalidateQueries({ queryKey: resourceKey(businessId, definition) });
-      // Businesses and users are also the session's: the switcher and navbar show them (spec 7).
-      if (definition.tenancy === 'membership') await queryClient.invalidateQueries({ queryKey: ['session'] });
+      const sent = formBody(definition, values, editing);
+      const settled = await save(definition, businessId, sent, base);
+      reportSettled(settled, `${definition.singular} ${editing ? 'updated' : 'created'} successfully.`);
       if (!editing && returnHere) setValues(startingValues(definition));
-      else onSaved(answer.data);
+      else onSaved({ id: settled.sent ? settled.data.id : (base?.id ?? settled.key) });
     } catch (error) {
       if (error instanceof ApiError && error.status === 422) setErrors(error.errors);
       else if (error instanceof ApiError && error.status === 412) setErrors({ _: [error.message] });

@@ -86,8 +86,9 @@ export function ReferencePicker({
   const rows = results.data?.data ?? [];
 
   const choose = (record: ApiRecord) => {
-    setPicked({ id: record.id, text: displayOf(target, record) });
-    onChange(record.id, record);
+    // Pickers list the server's records, whose ids are numbers.
+    setPicked({ id: Number(record.id), text: displayOf(target, record) });
+    onChange(Number(record.id), record);
     setText(displayOf(target, record));
     setOpen(false);
   };

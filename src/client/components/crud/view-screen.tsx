@@ -1,15 +1,15 @@
-import { useQuery } from '@tanstack/react-query';
-import { Link, useNavigate, useParams, useRouter } from '@tanstack/react-router';
+import { Link, Navigate, useNavigate, useParams, useRouter } from '@tanstack/react-router';
 import { ArrowLeft, Copy, KeyRound, Pencil, RotateCcw, ShieldCheck, Trash2, Users } from 'lucide-react';
 import { useState } from 'react';
 import { toast } from 'sonner';
 import { permissionName } from '../../../domain/permissions';
 import { readableFields, type ResourceDefinition } from '../../../domain/resource';
 import { findResource } from '../../../domain/resources/registry';
-import { api, describeError } from '../../lib/api';
+import { describeError } from '../../lib/api';
 import { isNetworkFailure } from '../../lib/offline-store';
 import { displayValue } from '../../lib/format';
-import { recordQuery, type ApiRecord } from '../../lib/resource-queries';
+import { clientKey, discard, isClientKey, submitChange } from '../../lib/outbox';
+import type { ApiRecord } from '../../lib/resource-queries';
 import { useActiveBusinessId, useCan } from '../../lib/session';
 import { NotFoundScreen } from '../layout/not-found-screen';
 import { OfflineNotice } from '../offline-notice';
@@ -18,16 +18,17 @@ import { Button } from '../ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '../ui/dialog';
 import { ProgressBar } from '../ui/progress-bar';
 import { ConfirmDialog } from './confirm-dialog';
+import { PendingBadge } from './pending-badge';
 import { reportFailure, useRecordActions } from './record-actions';
 import { ResourceBreadcrumb } from './resource-breadcrumb';
+import { useShownRecord } from './shown-record';
 
 /** `/x/{id}`: a record's fields, referenced records by name, and its actions (spec 2.7). */
 export function ViewScreen() {
   const { resource, id } = useParams({ strict: false }) as { resource: string; id: string };
   const definition = findResource(resource);
-  const recordId = /^\d+$/.test(id) ? Number(id) : 0;
-  if (!definition || !recordId) return <NotFoundScreen what="record" />;
-  return <RecordView key={`${definition.name}-${recordId}`} definition={definition} recordId={recordId} />;
+  if (!definition) return <NotFoundScreen what="record" />;
+  return <RecordView key={`${definition.name}-${id}`} definition={definition} id={id} />;
 }
 
 interface Secret {
@@ -35,11 +36,11 @@ interface Secret {
   value: string;
 }
 
-function RecordView({ definition, recordId }: { definition: ResourceDefinition; recordId: number }) {
-  const businessId = useActiveBusinessId();
+function RecordView({ definition, id }: { definition: ResourceDefinition; id: string }) {
   const navigate = useNavigate();
   const router = useRouter();
-  const query = useQuery(recordQuery(businessId, definition, recordId));
+  const businessId = useActiveBusinessId();
+  const shown = useShownRecord(definition, id);
   const can = (action: Parameters<typeof permissionName>[0]) => permissionName(action, definition.permission);
   const canUpdate = useCan(can('update')) && !definition.readOnly;
   const canDelete = useCan(can('delete')) && !definition.readOnly;
@@ -48,15 +49,14 @@ function RecordView({ definition, recordId }: { definition: ResourceDefinition; 
   const actions = useRecordActions(definition, () => void navigate({ to: '/$resource', params: { resource: definition.name } }));
   const [secret, setSecret] = useState<Secret | null>(null);
 
-  if (query.error) {
-    return isNetworkFailure(query.error) ? (
-      <p role="alert">{describeError(query.error)}</p>
-    ) : (
-      <NotFoundScreen what={definition.singular.toLowerCase()} />
-    );
+  if (shown.status === 'moved') {
+    return <Navigate to="/$resource/$id" params={{ resource: definition.name, id: String(shown.id) }} replace />;
   }
-  const record = query.data;
-  if (!record) return <ProgressBar active />;
+  if (shown.status === 'failed' && isNetworkFailure(shown.error)) return <p role="alert">{describeError(shown.error)}</p>;
+  if (shown.status === 'failed' || shown.status === 'not-found') return <NotFoundScreen what={definition.singular.toLowerCase()} />;
+  if (shown.status === 'loading') return <ProgressBar active />;
+  const record = shown.record;
+  const local = isClientKey(record.id);
 
   const display = displayValue(definition.display, definition.fields[definition.display], record);
   const trashed = record.deleted_at !== null;
@@ -70,14 +70,29 @@ function RecordView({ definition, recordId }: { definition: ResourceDefinition; 
       run: async () => {
         actions.setBusy(true);
         try {
-          const answer = await api<{ temporary_password?: string; temporary_security_pin?: string }>(
-            'POST',
-            `/api/${definition.name}/reset-${kind}`,
-            { body: { id: record.id } },
+          // The new secret is shown only once, to whoever asked: a reset is never left queued.
+          const key = clientKey();
+          const settled = await submitChange<{ temporary_password?: string; temporary_security_pin?: string }>(
+            {
+              businessId,
+              resource: definition.name,
+              action: 'reset',
+              recordId: record.id,
+              method: 'POST',
+              path: `/api/${definition.name}/reset-${kind}`,
+              body: { id: record.id },
+              label: `Reset the ${words} of ${definition.singular} ${display}`,
+            },
+            key,
           );
-          toast.success(`${definition.singular} reset ${words} successfully`);
           actions.close();
-          setSecret({ label: words, value: answer.temporary_password ?? answer.temporary_security_pin ?? '' });
+          if (!settled.sent) {
+            await discard(key);
+            toast.error(`Resetting a ${words} needs a connection, since the new one is shown only once. Nothing was changed.`);
+            return;
+          }
+          toast.success(`${definition.singular} reset ${words} successfully`);
+          setSecret({ label: words, value: settled.data.temporary_password ?? settled.data.temporary_security_pin ?? '' });
         } catch (error) {
           reportFailure(error);
         } finally {
@@ -95,7 +110,13 @@ function RecordView({ definition, recordId }: { definition: ResourceDefinition; 
           {definition.singular} {display}
         </h1>
         {trashed && <Badge variant="destructive">In the trash</Badge>}
+        <PendingBadge entry={record.pending} />
       </div>
+      {local && (
+        <p className="text-sm text-muted-foreground">
+          Created on this device: it is sent to the server when the connection allows, and gets its number then.
+        </p>
+      )}
 
       <OfflineNotice savedAt={record.savedOffline} />
       <div className="flex flex-wrap gap-2" role="toolbar" aria-label="Actions">
@@ -111,21 +132,21 @@ function RecordView({ definition, recordId }: { definition: ResourceDefinition; 
         )}
         <AssignLink definition={definition} record={record} />
         {canDelete && !trashed && (
-          <Button variant="destructive" onClick={() => actions.ask('delete', record.id)}>
+          <Button variant="destructive" onClick={() => actions.ask('delete', record.id, display)}>
             <Trash2 aria-hidden /> Delete {definition.singular}
           </Button>
         )}
         {canRestore && trashed && (
-          <Button variant="outline" onClick={() => actions.ask('restore', record.id)}>
+          <Button variant="outline" onClick={() => actions.ask('restore', record.id, display)}>
             <RotateCcw aria-hidden /> Restore {definition.singular}
           </Button>
         )}
         {canForceDelete && trashed && (
-          <Button variant="destructive" onClick={() => actions.ask('force-delete', record.id)}>
+          <Button variant="destructive" onClick={() => actions.ask('force-delete', record.id, display)}>
             <Trash2 aria-hidden /> Delete {definition.singular} Permanently
           </Button>
         )}
-        {definition.resettableSecrets && !trashed && (
+        {definition.resettableSecrets && !trashed && !local && (
           <>
             <Button variant="outline" onClick={() => reset('password')}>
               <KeyRound aria-hidden /> Reset {definition.singular} Password
@@ -138,7 +159,7 @@ function RecordView({ definition, recordId }: { definition: ResourceDefinition; 
       </div>
 
       <dl className="grid gap-x-6 rounded-lg border bg-card sm:grid-cols-[minmax(10rem,14rem)_1fr]">
-        <Row label="ID" value={`#${record.id}`} />
+        <Row label="ID" value={local ? 'Assigned when it syncs' : `#${record.id}`} />
         {readableFields(definition).map(([name, field]) => (
           <Row key={name} label={field.label} value={displayValue(name, field, record)} />
         ))}
@@ -203,7 +224,7 @@ function Extras({ record }: { record: ApiRecord }) {
 function AssignLink({ definition, record }: { definition: ResourceDefinition; record: ApiRecord }) {
   const canRoles = useCan('update-roles');
   const canUsers = useCan('update-users');
-  if (record.deleted_at) return null;
+  if (record.deleted_at || isClientKey(record.id)) return null;
   if (definition.name === 'roles' && canRoles) {
     return (
       <Button asChild variant="outline">

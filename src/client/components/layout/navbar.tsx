@@ -1,9 +1,33 @@
 import { Link } from '@tanstack/react-router';
-import { Building2, ChevronDown, LogOut, Menu, Monitor, Moon, PanelLeftClose, PanelLeftOpen, Sun, UserRound } from 'lucide-react';
+import {
+  Building2,
+  ChevronDown,
+  CloudUpload,
+  LogOut,
+  Menu,
+  Monitor,
+  Moon,
+  PanelLeftClose,
+  PanelLeftOpen,
+  Sun,
+  UserRound,
+} from 'lucide-react';
 import { useState } from 'react';
 import { logout, useSwitchBusiness, type Business, type CurrentUser } from '../../lib/session';
 import { chooseTheme, storedTheme, type Theme } from '../../lib/theme';
-import { Button } from '../ui/button';
+import { useOutbox } from '../../lib/pending';
+import { cn } from '../../lib/utils';
+import {
+  AlertDialog,
+  AlertDialogAction,
+  AlertDialogCancel,
+  AlertDialogContent,
+  AlertDialogDescription,
+  AlertDialogFooter,
+  AlertDialogHeader,
+  AlertDialogTitle,
+} from '../ui/alert-dialog';
+import { Button, buttonVariants } from '../ui/button';
 import {
   DropdownMenu,
   DropdownMenuContent,
@@ -58,8 +82,36 @@ function BusinessSwitcher({ businesses, businessId }: { businesses: Business[]; 
   );
 }
 
+/** The outbox at a glance: how many changes wait, red when one needs attention. */
+function PendingChangesLink() {
+  const { entries } = useOutbox();
+  const attention = entries.some((entry) => entry.state === 'needs-attention');
+  const count = entries.length;
+  return (
+    <Button asChild variant="ghost" size="icon" className="relative">
+      <Link to="/pending-changes" aria-label={`Pending changes: ${count}`} title="Pending changes">
+        <CloudUpload aria-hidden />
+        {count > 0 && (
+          <span
+            data-testid="pending-count"
+            className={cn(
+              'absolute -top-0.5 -right-0.5 min-w-5 rounded-full px-1 text-center text-xs leading-5 font-semibold',
+              attention ? 'bg-destructive text-white' : 'bg-warning text-warning-foreground',
+            )}
+          >
+            {count}
+          </span>
+        )}
+      </Link>
+    </Button>
+  );
+}
+
+/** Logout; with changes not yet sent, it asks first, since logging out deletes them from this device. */
 function UserMenu({ user }: { user: CurrentUser }) {
   const [theme, setTheme] = useState<Theme>(storedTheme);
+  const { entries } = useOutbox();
+  const [confirming, setConfirming] = useState(false);
   return (
     <DropdownMenu>
       <DropdownMenuTrigger asChild>
@@ -96,10 +148,29 @@ function UserMenu({ user }: { user: CurrentUser }) {
           </DropdownMenuRadioItem>
         </DropdownMenuRadioGroup>
         <DropdownMenuSeparator />
-        <DropdownMenuItem className="min-h-11 gap-2" onSelect={() => void logout()}>
+        <DropdownMenuItem className="min-h-11 gap-2" onSelect={() => (entries.length > 0 ? setConfirming(true) : void logout())}>
           <LogOut className="size-4" aria-hidden /> Logout
         </DropdownMenuItem>
       </DropdownMenuContent>
+      <AlertDialog open={confirming} onOpenChange={setConfirming}>
+        <AlertDialogContent>
+          <AlertDialogHeader>
+            <AlertDialogTitle>
+              {entries.length === 1 ? '1 change has' : `${entries.length} changes have`} not reached the server yet.
+            </AlertDialogTitle>
+            <AlertDialogDescription>
+              Logging out deletes them from this device, and they will be lost. Stay signed in until they are sent (see Pending changes), or
+              log out anyway.
+            </AlertDialogDescription>
+          </AlertDialogHeader>
+          <AlertDialogFooter>
+            <AlertDialogCancel>Stay signed in</AlertDialogCancel>
+            <AlertDialogAction className={buttonVariants({ variant: 'destructive' })} onClick={() => void logout()}>
+              Log out anyway
+            </AlertDialogAction>
+          </AlertDialogFooter>
+        </AlertDialogContent>
+      </AlertDialog>
     </DropdownMenu>
   );
 }
@@ -130,6 +201,7 @@ export function Navbar({ user, businesses, businessId, onOpenMenu, onToggleSideb
       </Link>
       <BusinessSwitcher businesses={businesses} businessId={businessId} />
       <div className="flex-1" />
+      <PendingChangesLink />
       <UserMenu user={user} />
     </header>
   );

@@ -2,6 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate, useSearch } from '@tanstack/react-router';
 import { useState } from 'react';
 import { api, ApiError, describeError } from '../../lib/api';
+import { resumeAfterSignIn } from '../../lib/outbox';
 import { Button } from '../../components/ui/button';
 import { Input } from '../../components/ui/input';
 import { Label } from '../../components/ui/label';
@@ -23,6 +24,8 @@ export function LoginScreen() {
     try {
       await api('POST', '/api/auth/login', { body: { email, password } });
       await queryClient.resetQueries({ queryKey: ['session'] });
+      // Changes a 401 held back on this device go now.
+      resumeAfterSignIn();
       const target = redirect && redirect.startsWith('/') && !redirect.startsWith('/login') ? redirect : '/';
       void navigate({ to: target });
     } catch (failure) {

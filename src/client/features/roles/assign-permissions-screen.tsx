@@ -1,14 +1,14 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { Navigate, useNavigate, useParams, useRouter } from '@tanstack/react-router';
 import { ArrowLeft } from 'lucide-react';
 import { useMemo, useState } from 'react';
-import { toast } from 'sonner';
 import { permissions as permissionsDefinition } from '../../../domain/resources/permissions';
 import { roles } from '../../../domain/resources/roles';
 import { api } from '../../lib/api';
-import { recordQuery, resourceKey, type ListAnswer } from '../../lib/resource-queries';
+import { recordQuery, type ListAnswer } from '../../lib/resource-queries';
+import { submitChange } from '../../lib/outbox';
 import { useActiveBusinessId, useCan } from '../../lib/session';
-import { reportFailure } from '../../components/crud/record-actions';
+import { reportFailure, reportSettled } from '../../components/crud/record-actions';
 import { ResourceBreadcrumb } from '../../components/crud/resource-breadcrumb';
 import { NotFoundScreen } from '../../components/layout/not-found-screen';
 import { SearchInput } from '../../components/search-input';
@@ -76,7 +76,6 @@ function PermissionChecklist({
   const [checked, setChecked] = useState<ReadonlySet<number>>(new Set(granted));
   const [filter, setFilter] = useState('');
   const [busy, setBusy] = useState(false);
-  const queryClient = useQueryClient();
   const businessId = useActiveBusinessId();
   const navigate = useNavigate();
   const router = useRouter();
@@ -104,9 +103,17 @@ function PermissionChecklist({
   const save = async () => {
     setBusy(true);
     try {
-      await api('PUT', `/api/roles/${roleId}/permissions`, { body: { permission_ids: [...checked] } });
-      toast.success('Role updated successfully.');
-      await queryClient.invalidateQueries({ queryKey: resourceKey(businessId, roles) });
+      const settled = await submitChange({
+        businessId,
+        resource: 'roles',
+        action: 'assign',
+        recordId: roleId,
+        method: 'PUT',
+        path: `/api/roles/${roleId}/permissions`,
+        body: { permission_ids: [...checked] },
+        label: `Assign permissions to Role ${roleName}`,
+      });
+      reportSettled(settled, 'Role updated successfully.');
       void navigate({ to: '/$resource/$id', params: { resource: 'roles', id: String(roleId) } });
     } catch (error) {
       reportFailure(error);

@@ -1,14 +1,13 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { Navigate, useNavigate, useParams, useRouter } from '@tanstack/react-router';
 import { ArrowLeft } from 'lucide-react';
 import { useState } from 'react';
-import { toast } from 'sonner';
 import { roles } from '../../../domain/resources/roles';
 import { users } from '../../../domain/resources/users';
-import { api } from '../../lib/api';
-import { listQuery, recordQuery, resourceKey } from '../../lib/resource-queries';
+import { listQuery, recordQuery } from '../../lib/resource-queries';
+import { submitChange } from '../../lib/outbox';
 import { useActiveBusinessId, useCan } from '../../lib/session';
-import { reportFailure } from '../../components/crud/record-actions';
+import { reportFailure, reportSettled } from '../../components/crud/record-actions';
 import { ResourceBreadcrumb } from '../../components/crud/resource-breadcrumb';
 import { NotFoundScreen } from '../../components/layout/not-found-screen';
 import { Button } from '../../components/ui/button';
@@ -34,7 +33,11 @@ export function AssignRolesScreen() {
       userId={userId}
       userName={String(user.data.name)}
       held={user.data.role_ids as number[]}
-      roles={roleList.data.data.map((role) => ({ id: role.id, name: String(role.name), description: role.description as string | null }))}
+      roles={roleList.data.data.map((role) => ({
+        id: Number(role.id),
+        name: String(role.name),
+        description: role.description as string | null,
+      }))}
     />
   );
 }
@@ -52,7 +55,6 @@ function RoleChecklist({
 }) {
   const [checked, setChecked] = useState<ReadonlySet<number>>(new Set(held));
   const [busy, setBusy] = useState(false);
-  const queryClient = useQueryClient();
   const businessId = useActiveBusinessId();
   const navigate = useNavigate();
   const router = useRouter();
@@ -60,9 +62,17 @@ function RoleChecklist({
   const save = async () => {
     setBusy(true);
     try {
-      await api('PUT', `/api/users/${userId}/roles`, { body: { role_ids: [...checked] } });
-      toast.success('User updated successfully.');
-      await queryClient.invalidateQueries({ queryKey: resourceKey(businessId, users) });
+      const settled = await submitChange({
+        businessId,
+        resource: 'users',
+        action: 'assign',
+        recordId: userId,
+        method: 'PUT',
+        path: `/api/users/${userId}/roles`,
+        body: { role_ids: [...checked] },
+        label: `Assign roles to User ${userName}`,
+      });
+      reportSettled(settled, 'User updated successfully.');
       void navigate({ to: '/$resource/$id', params: { resource: 'users', id: String(userId) } });
     } catch (error) {
       reportFailure(error);
