@@ -1,3 +1,5 @@
+import { validationSummary, type FieldErrors } from '../domain/validation';
+
 /**
  * Errors a handler throws on purpose; the error handler answers them as
  * `{ message, errors? }` with their status (the 422 shape is Laravel's).
@@ -13,12 +15,8 @@ export class HttpError extends Error {
 }
 
 /** 422 with field messages; the summary names the first and counts the rest, as Laravel does. */
-export function validationError(errors: Record<string, string[]>): HttpError {
-  const messages = Object.values(errors).flat();
-  const more = messages.length - 1;
-  const summary =
-    more > 0 ? `${messages[0]} (and ${more} more error${more > 1 ? 's' : ''})` : (messages[0] ?? 'The given data was invalid.');
-  return new HttpError(422, summary, errors);
+export function validationError(errors: FieldErrors): HttpError {
+  return new HttpError(422, validationSummary(errors), errors);
 }
 
 export const notFound = (what = 'record') => new HttpError(404, `No ${what} was found.`);

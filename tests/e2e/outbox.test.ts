@@ -90,6 +90,11 @@ describe.skipIf(!chromiumAvailable)('changes queued on the device', { timeout: 1
     await page.reload();
     await pendingCount(page, 1);
     expect(await brandById(before.id)).toMatchObject({ name: 'Alaska', version: before.version });
+    // Logging out would delete the unsent change from the device: it asks first.
+    await page.getByRole('button', { name: /^Account of/ }).click();
+    await page.getByRole('menuitem', { name: 'Logout' }).click();
+    await page.getByRole('alertdialog', { name: '1 change has not reached the server yet.' }).waitFor();
+    await page.getByRole('button', { name: 'Stay signed in' }).click();
 
     await context.setOffline(false);
     await pendingCount(page, 0);

@@ -7,6 +7,7 @@ import type { ResourceDefinition } from '../../../domain/resource';
 import { findResource } from '../../../domain/resources/registry';
 import { ApiError, describeError } from '../../lib/api';
 import { displayValue } from '../../lib/format';
+import { isClientKey } from '../../lib/outbox';
 import { rowsWithPending, usePendingChanges } from '../../lib/pending';
 import { listQuery, type ApiRecord } from '../../lib/resource-queries';
 import { useActiveBusinessId, useCan } from '../../lib/session';
@@ -210,7 +211,7 @@ function ResourceList({ definition }: { definition: ResourceDefinition }) {
               <TableRow key={record.id} className={cn(record.deleted_at && 'text-muted-foreground')}>
                 {columns.map((name) => (
                   <TableCell key={name} className="max-w-72 truncate">
-                    {displayValue(name, definition.fields[name], record)}
+                    {name === 'id' && isClientKey(record.id) ? 'New' : displayValue(name, definition.fields[name], record)}
                     {name === 'id' && record.deleted_at && (
                       <Badge variant="outline" className="ml-2">
                         Trashed

@@ -1,7 +1,8 @@
 import { useRouter } from '@tanstack/react-router';
 import { ArrowLeft } from 'lucide-react';
 import { useState } from 'react';
-import type { ResourceDefinition } from '../../../domain/resource';
+import { createSchema, updateSchema, type ResourceDefinition } from '../../../domain/resource';
+import { fieldErrors, validationSummary } from '../../../domain/validation';
 import { ApiError } from '../../lib/api';
 import { amendCreate, clientKey, isClientKey, submitChange, type Settled } from '../../lib/outbox';
 import type { ApiRecord } from '../../lib/resource-queries';
@@ -44,6 +45,12 @@ async function save(
   sent: Record<string, unknown>,
   record: ApiRecord | undefined,
 ): Promise<Settled<ApiRecord> & { key: string }> {
+  // The definition's own rules first: a change made offline learns of a blank required field now, not at sync.
+  const checked = (record ? updateSchema(definition) : createSchema(definition)).safeParse(sent);
+  if (!checked.success) {
+    const errors = fieldErrors(checked.error.issues);
+    throw new ApiError(422, validationSummary(errors), errors);
+  }
   const display = String(sent[definition.display] ?? record?.[definition.display] ?? '');
   const key = clientKey();
   if (!record) {

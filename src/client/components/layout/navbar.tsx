@@ -118,7 +118,7 @@ function UserMenu({ user }: { user: CurrentUser }) {
         <Button variant="ghost" className="gap-2 px-2" aria-label={`Account of ${user.name}`}>
           <UserRound className="size-4" aria-hidden />
           <span className="hidden max-w-40 truncate sm:inline">{user.name}</span>
-          <ChevronDown className="size-4 opacity-60" aria-hidden />
+          <ChevronDown className="hidden size-4 opacity-60 sm:block" aria-hidden />
         </Button>
       </DropdownMenuTrigger>
       <DropdownMenuContent align="end" className="w-64">

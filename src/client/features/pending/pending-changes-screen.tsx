@@ -172,9 +172,9 @@ function EntryCard({
           {entry.message}
         </p>
       )}
-      {attention && entry.errors && Object.keys(entry.errors).length > 0 && (
+      {attention && Object.values(entry.errors ?? {}).flat().length > 1 && (
         <ul className="list-disc pl-5 text-sm text-destructive">
-          {Object.entries(entry.errors).flatMap(([field, messages]) =>
+          {Object.entries(entry.errors ?? {}).flatMap(([field, messages]) =>
             messages.map((message) => <li key={`${field}${message}`}>{message}</li>),
           )}
         </ul>
