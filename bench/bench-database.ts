@@ -57,6 +57,13 @@ function randomSequence(seedValue: number): () => number {
   };
 }
 
+/** Grocery-like item names, the same sequence on every run. */
+export function itemNames(): () => string {
+  const random = randomSequence(20261122);
+  const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)];
+  return () => `${pick(BRANDS)} ${pick(PRODUCTS)} ${pick(VARIANTS)} ${pick(SIZES)}`;
+}
+
 export interface SeedReport {
   /** Migrations, permissions, the admin and the business, through the app itself. */
   appSeedMs: number;
@@ -120,11 +127,10 @@ function insertItems(raw: SQLite.Database): number {
       unit_of_measurement_id, measuring_mass_id, mass_value, reorder_level, vatable, purchase_discounts, sale_discounts,
       created_at, updated_at, deleted_at, version)
     values (?, ?, ?, ?, null, null, null, null, ?, null, null, ?, ?, '[]', '[]', ?, ?, null, 1)`);
-  const random = randomSequence(20261122);
-  const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)];
+  const nextName = itemNames();
   const insertBatch = raw.transaction((from: number, to: number) => {
     for (let n = from; n < to; n += 1) {
-      const name = `${pick(BRANDS)} ${pick(PRODUCTS)} ${pick(VARIANTS)} ${pick(SIZES)}`;
+      const name = nextName();
       const sku = `SKU-${String(n).padStart(7, '0')}`;
       const barcode = `480${String(n).padStart(10, '0')}`;
       insert.run(BUSINESS_ID, sku, barcode, name, unitId, 12_000 * (1 + (n % 5)), n % 3 === 0 ? 0 : 1, now, now);

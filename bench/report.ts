@@ -1,8 +1,9 @@
 import { availableParallelism, cpus, platform, release, totalmem } from 'node:os';
 import type { SeedReport } from './bench-database';
+import { CACHED_ITEMS, QUEUED_CREATES, type BrowserFigures, type ScriptSize, type Spread } from './browser';
 import type { LoadFigures } from './load';
 
-/** bench/results.md: the machine, the data, the raw figures, their ratios and the targets. */
+/** bench/results.md: the machine, the data, the raw figures, their ratios and the targets; then the browser's figures. */
 
 export interface Measured {
   name: string;
@@ -107,4 +108,56 @@ ${resultsTable(run.rows)}
 
 ${goalsTable(goalsOf(run.rows))}
 `;
+}
+
+// ---- Browser ---------------------------------------------------------------------------------
+
+const count = (value: number) => value.toLocaleString('en-US');
+const milliseconds = (ms: number) => `${count(Math.round(ms))} ms`;
+const replayTime = (ms: number) => `${seconds(ms)} (${count(Math.round(QUEUED_CREATES / (ms / 1000)))} creates/s)`;
+const kilobytes = ({ gzipBytes }: ScriptSize) => `${(gzipBytes / 1000).toFixed(1)} kB`;
+
+export function browserTable(figures: BrowserFigures): string {
+  const row = (name: string, spread: Spread, format: (ms: number) => string) =>
+    `| ${name} | ${format(spread.medianMs)} | ${format(spread.minMs)} | ${format(spread.maxMs)} | ${spread.runs} |`;
+  return [
+    '| Benchmark | Median | Min | Max | Runs |',
+    '| --- | ---: | ---: | ---: | ---: |',
+    row(`Cold offline start to first cached row painted, \`/items\`, ${count(CACHED_ITEMS)} items kept`, figures.coldStart, milliseconds),
+    row(`Dexie \`bulkPut\` of ${count(CACHED_ITEMS)} item rows into a fresh database`, figures.bulkPut, milliseconds),
+    row(`Replay of ${count(QUEUED_CREATES)} queued brand creates to the local server`, figures.replay, replayTime),
+  ].join('\n');
+}
+
+export function firstScreenLine({ firstScreenJs: { entry, overview, dexie } }: BrowserFigures): string {
+  const total = { files: entry.files + overview.files, gzipBytes: entry.gzipBytes + overview.gzipBytes };
+  return (
+    `First-screen JS (gzip, node:zlib's default level): **${kilobytes(total)}** in ${total.files} files — the entry script and its ` +
+    `${entry.files - 1} modulepreloads in dist/index.html ${kilobytes(entry)}, the overview route's lazy chunks ${kilobytes(overview)} ` +
+    `(dist/.vite/manifest.json). Not counted: Dexie's chunk, ${kilobytes(dexie)}, which a signed-in start loads next for the offline store.`
+  );
+}
+
+export function browserSection(figures: BrowserFigures): string {
+  return `## Browser
+
+Written by \`npm run bench\` or \`npm run bench:browser\` (bench/browser.ts).
+
+- Date: ${figures.date.toISOString()}
+- Browser: Chromium ${figures.chromium}, headless, driven by playwright-core; one context signed in as the admin through the form, the service worker in control
+- Server: the production build served by \`buildApp\` in the benchmark's process on 127.0.0.1, SQLite file in WAL mode, demo data plus items up to ${count(CACHED_ITEMS)} in business 1; the user's IndexedDB holds the first page of \`/items\` as the app kept it and all ${count(CACHED_ITEMS)} items as records
+- Cold start: a new page (cold JS start, the shell from the service worker) opens \`/items\` offline; an init script's MutationObserver sees the first \`tbody tr\` and marks a task queued from the next animation frame, just after that frame's paint; the figure is that mark's time from navigation start. Each run must show the "Offline — showing data saved at" notice and 15 rows
+- bulkPut: the ${count(CACHED_ITEMS)} kept item records, written with Dexie into a database opened just before (\`key, [businessId+resource]\`), timed in the page
+- Replay: ${count(QUEUED_CREATES)} brand creates added to the outbox offline (the shape the create form queues), then from \`setOffline(false)\` (the app's \`online\` event sends the outbox) until the outbox is empty and the server holds exactly ${count(QUEUED_CREATES)} more brands, polled every 10 ms; the page shows the overview
+
+${browserTable(figures)}
+
+${firstScreenLine(figures)}
+`;
+}
+
+/** results.md with its Browser section (always the last) replaced by `section`. */
+export function withBrowserSection(markdown: string, section: string): string {
+  const start = markdown.indexOf('\n## Browser\n');
+  return `${(start === -1 ? markdown : markdown.slice(0, start)).trimEnd()}\n\n${section}`;
 }

@@ -1,16 +1,30 @@
-import { writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { ADMIN, BUSINESS_ID, COMMON_TERM, createBenchDatabase, ITEM_COUNT, SELECTIVE_TERM, type SeedReport } from './bench-database';
+import { CHROMIUM, chromiumAvailable, runBrowserBench } from './browser';
 import { LOAD, measure, startServer, stopAllServers, type ServerKind } from './load';
-import { goalsOf, goalsTable, resultsMarkdown, resultsTable, type Measured } from './report';
+import {
+  browserSection,
+  browserTable,
+  firstScreenLine,
+  goalsOf,
+  goalsTable,
+  machine,
+  resultsMarkdown,
+  resultsTable,
+  withBrowserSection,
+  type Measured,
+} from './report';
 
 /**
- * `npm run bench`: the API-lists-at-scale benchmark of shared/BENCHMARKS.md. Builds a fresh
- * database of a million items, then loads each server in turn — the framework and database
- * ceilings first, then Bodega's own list, search and view — and writes bench/results.md.
+ * `npm run bench`: the benchmarks of shared/BENCHMARKS.md, into bench/results.md. First the API
+ * lists at scale: a fresh database of a million items, then each server loaded in turn — the
+ * framework and database ceilings first, then Bodega's own list, search and view. Then the
+ * browser benchmark (bench/browser.ts), alone with `--browser-only` (`npm run bench:browser`).
  */
 
 const RESULTS_PATH = fileURLToPath(new URL('results.md', import.meta.url));
+const browserOnly = process.argv.includes('--browser-only');
 
 interface Target {
   name: string;
@@ -99,7 +113,7 @@ async function benchmark(target: Target): Promise<Measured> {
   }
 }
 
-async function main(): Promise<void> {
+async function apiBench(): Promise<void> {
   console.log(`Seeding ${ITEM_COUNT.toLocaleString('en-US')} items …`);
   const seed = await createBenchDatabase();
   console.log(
@@ -123,8 +137,25 @@ async function main(): Promise<void> {
   console.log(`\n${resultsTable(rows)}\n\n${goalsTable(goalsOf(rows))}\n\nWritten to bench/results.md`);
 }
 
+/** Replaces the Browser section of bench/results.md, keeping the API figures already there. */
+async function browserBench(): Promise<void> {
+  if (!chromiumAvailable()) {
+    console.log(
+      `Browser benchmark skipped: no Chromium at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH), then npm run bench:browser.`,
+    );
+    if (browserOnly) process.exitCode = 1;
+    return;
+  }
+  console.log('Browser benchmark in headless Chromium …');
+  const figures = await runBrowserBench();
+  const results = existsSync(RESULTS_PATH) ? readFileSync(RESULTS_PATH, 'utf8') : `# Benchmark results\n\n- Machine: ${machine()}\n`;
+  writeFileSync(RESULTS_PATH, withBrowserSection(results, browserSection(figures)));
+  console.log(`\n${browserTable(figures)}\n\n${firstScreenLine(figures)}\n\nWritten to bench/results.md`);
+}
+
 try {
-  await main();
+  if (!browserOnly) await apiBench();
+  await browserBench();
 } catch (error) {
   console.error(error);
   process.exitCode = 1;
