@@ -46,6 +46,8 @@ export interface Field {
   writeOnly: boolean;
   /** Backed by a trigram index, so a contains-search stays fast on large tables. */
   fullText: boolean;
+  /** Set by the server (a document's number, status, totals): returned by reads, never accepted. */
+  computed: boolean;
   /** Validates a present, non-empty value. */
   value: z.ZodType;
 }
@@ -54,6 +56,7 @@ interface FieldOptions {
   required?: boolean;
   unique?: boolean;
   fullText?: boolean;
+  computed?: boolean;
 }
 
 export const DISCOUNT_LIST_MAX = 20;
@@ -83,6 +86,7 @@ function build(kind: FieldKind, label: string, value: z.ZodType, options: FieldO
     unique: options.unique ?? false,
     fullText: options.fullText ?? false,
     writeOnly: options.writeOnly ?? false,
+    computed: options.computed ?? false,
     references: options.references,
     referencesBy: options.referencesBy,
     options: options.options,

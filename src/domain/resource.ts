@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { DocumentSpec } from './documents';
 import type { Field } from './fields';
 
 /**
@@ -41,6 +42,8 @@ export interface ResourceDefinition {
   editable: boolean;
   /** Users: reset-password and reset-security-pin actions. */
   resettableSecrets: boolean;
+  /** Documents (purchase orders, bills, invoices …): numbered, with lines, moving stock or money. */
+  document?: DocumentSpec;
 }
 
 type DefinitionInput = Omit<
@@ -84,8 +87,9 @@ function optionalInput(field: Field) {
   return z.preprocess((input) => (isBlank(input) ? null : input), field.value.nullable()).optional();
 }
 
-function writableFields(definition: ResourceDefinition): [string, Field][] {
-  return Object.entries(definition.fields);
+/** Fields a create or update takes: all but those the server sets. */
+export function writableFields(definition: ResourceDefinition): [string, Field][] {
+  return Object.entries(definition.fields).filter(([, field]) => !field.computed);
 }
 
 /** The body of `POST /api/{name}`. Unknown keys are dropped. */

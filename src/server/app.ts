@@ -16,6 +16,7 @@ import { registerErrorHandling } from './plugins/errors';
 import { accessRoutes } from './routes/access.routes';
 import { authRoutes } from './routes/auth.routes';
 import { businessRoutes } from './routes/business.routes';
+import { documentRoutes } from './routes/documents.routes';
 import { healthRoutes } from './routes/health.routes';
 import { resourceRoutes } from './routes/resource.routes';
 import { ensurePermissions } from './seed';
@@ -65,6 +66,7 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
   await app.register(businessRoutes);
   await app.register(resourceRoutes);
   await app.register(accessRoutes);
+  await app.register(documentRoutes);
 
   serveClient(app, config.clientDir);
   return app;

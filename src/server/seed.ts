@@ -4,6 +4,7 @@ import { getResource } from '../domain/resources/registry';
 import { hashSecret, temporaryPassword } from './auth/secrets';
 import { nowIso } from './db/dialect';
 import type { Database } from './db/schema';
+import type { ApiRecord } from './resources/codec';
 import { createRecord } from './resources/record-service';
 import type { Scope, Trx } from './resources/store';
 import { provisionBusiness } from './services/business-provisioning.service';
@@ -310,6 +311,7 @@ async function seedCatalogue(trx: Trx, businessId: number, catalogue: Catalogue)
       .executeTakeFirstOrThrow()
   ).id;
 
+  const stocked: StockedItem[] = [];
   for (const [index, [sku, name, brand, classification, unit, sale, cost]] of catalogue.items.entries()) {
     const itemId = await create('items', {
       sku,
@@ -327,6 +329,7 @@ async function seedCatalogue(trx: Trx, businessId: number, catalogue: Catalogue)
         { quantity: 50, discount_percent: 8 },
       ],
     });
+    stocked.push({ id: itemId, unitId: unitIds[unit], cost, supplierId: supplierIds[index % supplierIds.length] });
     await create('sale-item-prices', { item_id: itemId, unit_of_measurement_id: unitIds[unit], price: sale, effective_date: today });
     await create('purchase-item-prices', {
       item_id: itemId,
@@ -339,10 +342,75 @@ async function seedCatalogue(trx: Trx, businessId: number, catalogue: Catalogue)
   if (unitIds.length >= 4) {
     await create('conversions', { from_unit_id: unitIds[3], to_unit_id: unitIds[0], factor: 12 });
   }
+  const warehouseId = (
+    await trx.selectFrom('warehouses').select('id').where('business_id', '=', businessId).orderBy('id').executeTakeFirstOrThrow()
+  ).id;
+  await seedPurchasing((resource, values) => createRecord(trx, scope, getResource(resource), values), warehouseId, stocked);
   for (const [code, name, price] of catalogue.services) {
     const serviceId = await create('services', { code, name });
     await create('service-prices', { service_id: serviceId, price, effective_date: today });
     if (branchIds[0])
       await create('service-prices', { service_id: serviceId, branch_id: branchIds[0], price: price + 50, effective_date: today });
+  }
+}
+
+interface StockedItem {
+  id: number;
+  unitId: number;
+  cost: number;
+  supplierId: number;
+}
+
+const daysAgo = (days: number) => new Date(Date.now() - days * 86_400_000).toISOString().slice(0, 10);
+
+/**
+ * Three months of purchasing per supplier, consistent with the ledger: orders every month into
+ * the main warehouse, received in full (the latest in part), billed, and paid — the oldest in
+ * full, the next in part, the latest not yet.
+ */
+async function seedPurchasing(
+  create: (resource: string, values: Record<string, unknown>) => Promise<ApiRecord>,
+  warehouseId: number,
+  items: StockedItem[],
+): Promise<void> {
+  const suppliers = [...new Set(items.map((item) => item.supplierId))];
+  for (const [round, days] of [88, 58, 27, 6].entries()) {
+    for (const supplierId of suppliers) {
+      const theirs = items.filter((item) => item.supplierId === supplierId);
+      const lines = theirs.map((item, index) => ({
+        item_id: item.id,
+        unit_of_measurement_id: item.unitId,
+        quantity: 24 * (1 + ((index + round) % 3)),
+        unit_price: item.cost,
+      }));
+      const header = { contact_id: supplierId, warehouse_id: warehouseId };
+      const order = await create('purchase-orders', { ...header, date: daysAgo(days), expected_date: daysAgo(days - 3), lines });
+      const latest = round === 3;
+      await create('receive-orders', {
+        ...header,
+        purchase_order_id: order.id,
+        date: daysAgo(days - 2),
+        lines: (order.lines as { id: number; quantity: number }[]).map((line) => ({
+          source_line_id: line.id,
+          quantity: latest ? line.quantity / 2 : line.quantity,
+        })),
+      });
+      if (latest) continue;
+      const bill = await create('bills', {
+        ...header,
+        purchase_order_id: order.id,
+        date: daysAgo(days - 2),
+        due_date: daysAgo(days - 32),
+        lines,
+      });
+      if (round === 2) continue;
+      const amount = round === 0 ? Number(bill.total) : Math.round(Number(bill.total) / 2);
+      await create('bill-payments', {
+        bill_id: bill.id,
+        date: daysAgo(days - 20),
+        amount,
+        payment_method: round === 0 ? 'bank_transfer' : 'check',
+      });
+    }
   }
 }

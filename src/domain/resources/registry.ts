@@ -1,4 +1,6 @@
 import type { ResourceDefinition } from '../resource';
+import { billPayments } from './bill-payments';
+import { bills } from './bills';
 import { branches } from './branches';
 import { brands } from './brands';
 import { businesses } from './businesses';
@@ -11,10 +13,13 @@ import { items } from './items';
 import { measuringMasses } from './measuring-masses';
 import { permissions } from './permissions';
 import { purchaseItemPrices } from './purchase-item-prices';
+import { purchaseOrders } from './purchase-orders';
+import { receiveOrders } from './receive-orders';
 import { roles } from './roles';
 import { saleItemPrices } from './sale-item-prices';
 import { servicePrices } from './service-prices';
 import { services } from './services';
+import { stocks } from './stocks';
 import { unitOfMeasurements } from './unit-of-measurements';
 import { users } from './users';
 import { warehouses } from './warehouses';
@@ -28,7 +33,12 @@ export const registry: readonly ResourceDefinition[] = [
   itemClassifications,
   itemTypes,
   items,
+  stocks,
   purchaseItemPrices,
+  purchaseOrders,
+  receiveOrders,
+  bills,
+  billPayments,
   saleItemPrices,
   services,
   servicePrices,

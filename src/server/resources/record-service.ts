@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { attributeName, type Field } from '../../domain/fields';
 import { activeSearches, type ListParams } from '../../domain/list-params';
-import type { ResourceDefinition } from '../../domain/resource';
+import { writableFields, type ResourceDefinition } from '../../domain/resource';
 import { getResource, registry } from '../../domain/resources/registry';
 import { containsIgnoringCase, fullTextContains, nowIso } from '../db/dialect';
 import { conflict, HttpError, notFound, validationError } from '../errors';
@@ -179,7 +179,7 @@ export async function createRecord(
   const store = storeFor(definition);
   await checkValues(trx, scope, definition, values);
   const now = nowIso();
-  const complete = Object.fromEntries(Object.keys(definition.fields).map((name) => [name, values[name] ?? null]));
+  const complete = Object.fromEntries(writableFields(definition).map(([name]) => [name, values[name] ?? null]));
   const id = await store.insert(trx, scope, { ...toColumns(definition, complete), created_at: now, updated_at: now, version: 1 }, values);
   if (store.countsMaintained) await adjustCount(trx, scope.businessId, definition.name, 1, 0);
   return findRecordOrFail(trx, scope, definition, id);

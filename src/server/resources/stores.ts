@@ -1,6 +1,8 @@
 import { sql } from 'kysely';
 import type { ResourceDefinition } from '../../domain/resource';
 import { conversions } from '../../domain/resources/conversions';
+import { stocksStore } from '../documents/stocks-store';
+import { billPaymentsStore, billsStore, purchaseOrdersStore, receiveOrdersStore } from '../documents/purchasing';
 import { registry } from '../../domain/resources/registry';
 import { roles as roleDefinition } from '../../domain/resources/roles';
 import { provisionBusiness } from '../services/business-provisioning.service';
@@ -135,6 +137,11 @@ const special: Record<string, ResourceStore> = {
   permissions: permissionsStore,
   roles: rolesStore,
   conversions: conversionsStore,
+  stocks: stocksStore,
+  'purchase-orders': purchaseOrdersStore,
+  'receive-orders': receiveOrdersStore,
+  bills: billsStore,
+  'bill-payments': billPaymentsStore,
 };
 
 const stores = new Map<string, ResourceStore>(

@@ -1,11 +1,12 @@
 import { useQuery } from '@tanstack/react-query';
 import { Navigate, useNavigate, useParams, useSearch } from '@tanstack/react-router';
 import { permissionName } from '../../../domain/permissions';
-import { findResource } from '../../../domain/resources/registry';
+import { findResource, getResource } from '../../../domain/resources/registry';
 import { recordQuery } from '../../lib/resource-queries';
 import { useActiveBusinessId, useCan } from '../../lib/session';
 import { NotFoundScreen } from '../layout/not-found-screen';
 import { ProgressBar } from '../ui/progress-bar';
+import { documentStartingValues } from '../documents/prefill';
 import { RecordForm, startingValues } from './record-form';
 import { ResourceBreadcrumb } from './resource-breadcrumb';
 
@@ -18,9 +19,12 @@ export function CreateScreen() {
   const businessId = useActiveBusinessId();
   const canCreate = useCan(definition ? permissionName('create', definition.permission) : 'never');
   const fromId = from && /^\d+$/.test(from) ? Number(from) : undefined;
+  // A document is made from its source document (a receive order from its purchase order);
+  // any other record from a copy of one of its own.
+  const sourceDefinition = definition?.document?.source ? getResource(definition.document.source.resource) : definition;
   const source = useQuery({
-    ...recordQuery(businessId, definition ?? ({ name: '' } as never), fromId ?? 0),
-    enabled: Boolean(definition && fromId),
+    ...recordQuery(businessId, sourceDefinition ?? ({ name: '' } as never), fromId ?? 0),
+    enabled: Boolean(sourceDefinition && fromId),
   });
 
   if (!definition || definition.readOnly) return <NotFoundScreen what="page" />;
@@ -32,12 +36,18 @@ export function CreateScreen() {
       <ResourceBreadcrumb definition={definition} current={`Create ${definition.singular}`} />
       <h1 className="text-2xl font-semibold tracking-tight">Create {definition.singular}</h1>
       {fromId && source.data && (
-        <p className="text-sm text-muted-foreground">Starting from a copy of #{fromId}; unique fields are left blank.</p>
+        <p className="text-sm text-muted-foreground">
+          {definition.document
+            ? `From ${sourceDefinition?.singular ?? ''} ${String(source.data.number ?? `#${fromId}`)}.`
+            : `Starting from a copy of #${fromId}; unique fields are left blank.`}
+        </p>
       )}
       <RecordForm
         key={fromId ?? 'new'}
         definition={definition}
-        initial={startingValues(definition, source.data, true)}
+        initial={
+          definition.document ? documentStartingValues(definition, source.data) : startingValues(definition, source.data, true)
+        }
         onSaved={() => {
           if (redirectTo) window.location.assign(redirectTo);
           else void navigate({ to: '/$resource', params: { resource: definition.name } });

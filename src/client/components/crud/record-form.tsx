@@ -1,7 +1,7 @@
 import { useRouter } from '@tanstack/react-router';
 import { ArrowLeft } from 'lucide-react';
 import { useState } from 'react';
-import { createSchema, updateSchema, type ResourceDefinition } from '../../../domain/resource';
+import { createSchema, updateSchema, writableFields, type ResourceDefinition } from '../../../domain/resource';
 import { fieldErrors, validationSummary } from '../../../domain/validation';
 import { ApiError } from '../../lib/api';
 import { amendCreate, clientKey, isClientKey, submitChange, type Settled } from '../../lib/outbox';
@@ -11,27 +11,31 @@ import { Button } from '../ui/button';
 import { Checkbox } from '../ui/checkbox';
 import { Label } from '../ui/label';
 import { ProgressBar } from '../ui/progress-bar';
+import { emptyLine, LineItems, linesBody, type LineRow } from '../documents/line-items';
 import { FieldInput, initialValue, type FormValues } from './field-input';
 import { reportFailure, reportSettled } from './record-actions';
 
 export function startingValues(definition: ResourceDefinition, record?: Record<string, unknown>, copy = false): FormValues {
-  return Object.fromEntries(
-    Object.entries(definition.fields).map(([name, field]) => [
+  const values: FormValues = Object.fromEntries(
+    writableFields(definition).map(([name, field]) => [
       name,
       copy && field.unique ? initialValue(field, null) : initialValue(field, record?.[name]),
     ]),
   );
+  if (definition.document?.lines === 'priced') values.lines = [emptyLine()];
+  return values;
 }
 
 /** The body sent: what the form holds, with blank write-only fields (keep the secret) left out. */
 export function formBody(definition: ResourceDefinition, values: FormValues, editing: boolean): Record<string, unknown> {
   const sent: Record<string, unknown> = {};
-  for (const [name, field] of Object.entries(definition.fields)) {
+  for (const [name, field] of writableFields(definition)) {
     const value = values[name];
     if (field.writeOnly && editing && value === '') continue;
     if (field.kind === 'select' && value === '') sent[name] = null;
     else sent[name] = value;
   }
+  if (definition.document?.lines === 'priced' && !editing) sent.lines = linesBody(values.lines as LineRow[]);
   return sent;
 }
 
@@ -118,7 +122,8 @@ export function RecordForm({
   const [busy, setBusy] = useState(false);
   const [returnHere, setReturnHere] = useState(false);
   const fieldErrors = messagesByField(errors);
-  const unplaced = Object.entries(fieldErrors).filter(([name]) => !(name in definition.fields));
+  const hasLines = definition.document?.lines === 'priced' && !editing;
+  const unplaced = Object.entries(fieldErrors).filter(([name]) => !(name in definition.fields) && !(hasLines && name === 'lines'));
 
   const submit = async () => {
     setBusy(true);
@@ -155,7 +160,7 @@ export function RecordForm({
         </div>
       )}
       <div className="grid gap-x-6 gap-y-5 md:grid-cols-2">
-        {Object.entries(definition.fields).map(([name, field]) => (
+        {writableFields(definition).map(([name, field]) => (
           <div key={name} className={field.kind === 'textarea' || field.kind === 'discounts' ? 'md:col-span-2' : undefined}>
             <FieldInput
               name={name}
@@ -169,6 +174,14 @@ export function RecordForm({
           </div>
         ))}
       </div>
+      {hasLines && (
+        <LineItems
+          rows={values.lines as LineRow[]}
+          onChange={(lines) => setValues((current) => ({ ...current, lines }))}
+          errors={errors}
+          fromSource={(values.lines as LineRow[]).some((line) => line.source_line_id)}
+        />
+      )}
       <div className="flex flex-wrap items-center gap-3 border-t pt-4">
         <Button type="button" variant="outline" onClick={() => router.history.back()} disabled={busy}>
           <ArrowLeft aria-hidden /> Back

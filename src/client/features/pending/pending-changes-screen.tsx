@@ -2,7 +2,7 @@ import { Link } from '@tanstack/react-router';
 import { CloudOff, CloudUpload, Pencil, RefreshCw, Trash2, TriangleAlert } from 'lucide-react';
 import { useState, useSyncExternalStore } from 'react';
 import { toast } from 'sonner';
-import { readableFields, type ResourceDefinition } from '../../../domain/resource';
+import { readableFields, writableFields, type ResourceDefinition } from '../../../domain/resource';
 import { findResource } from '../../../domain/resources/registry';
 import { ConfirmDialog, type Confirmation } from '../../components/crud/confirm-dialog';
 import { FieldInput, type FormValues } from '../../components/crud/field-input';
@@ -277,7 +277,7 @@ function EditQueuedChange({ entry, onClose }: { entry: OutboxEntry; onClose: () 
             void retry(entry.key, { body: formBody(definition, values, editing) }).then(onClose);
           }}
         >
-          {Object.entries(definition.fields).map(([name, field]) => (
+          {writableFields(definition).map(([name, field]) => (
             <div key={name} className={field.kind === 'textarea' || field.kind === 'discounts' ? 'md:col-span-2' : undefined}>
               <FieldInput
                 name={name}

@@ -1,0 +1,101 @@
+import type { DiscountEntry, SelectOption } from './fields';
+
+/**
+ * What every document shares (data-model.md, "Documents"; spec section 5): its number and
+ * reference number, how a line's amount and the totals are figured, and the quantity discount a
+ * line earns. The server computes with these; the client shows running totals with the same.
+ * All money here is integer centavos and all quantities integer thousandths.
+ */
+
+export const VAT_PERCENT = 12;
+
+export interface DocumentSpec {
+  /** Spec 3's document type: `purchase-order`, `bill-payment` … */
+  type: string;
+  /** Spec 5's number prefix: PO, RO, B, BP … */
+  prefix: string;
+  /** Priced item lines, or none (payments). */
+  lines: 'priced' | 'none';
+  /** The document it is made from (`/receive-orders/create/{purchase_order_id}`), by its field. */
+  source?: { field: string; resource: string };
+  /** Goods it moves at its location when created. */
+  stock?: 'in' | 'out';
+  /** Its counterparty: Supplier or Customer, the label of `contact_id`. */
+  contact: 'Supplier' | 'Customer';
+}
+
+export type LocationType = 'branch' | 'warehouse';
+
+export interface Location {
+  type: LocationType;
+  id: number;
+}
+
+/** Spec 5: `{prefix}-{yyyyMMdd}-{B|W}{location id padded to 5}-{total+1 padded to 8}`. */
+export function documentNumber(prefix: string, date: string, location: Location, sequence: number): string {
+  const letter = location.type === 'branch' ? 'B' : 'W';
+  return `${prefix}-${date.replaceAll('-', '')}-${letter}${String(location.id).padStart(5, '0')}-${String(sequence).padStart(8, '0')}`;
+}
+
+/** Spec 5: `RN-{contact_id}{contact_id+1 padded to 8}-{yyyyMMdd}-{total+1 padded to 4}`. */
+export function referenceNumber(contactId: number, date: string, sequence: number): string {
+  return `RN-${contactId}${String(contactId + 1).padStart(8, '0')}-${date.replaceAll('-', '')}-${String(sequence).padStart(4, '0')}`;
+}
+
+export interface LineFigures {
+  /** quantity × unit price */
+  gross: number;
+  discount: number;
+  /** gross − discount: the line's amount */
+  amount: number;
+  vat: number;
+}
+
+/**
+ * One line: `quantity` in thousandths, `unitPrice` in centavos (before VAT), `discountHundredths`
+ * in hundredths of a percent; VAT at 12 % on what is left when the item is vatable.
+ */
+export function lineFigures(quantity: number, unitPrice: number, discountHundredths: number, vatable: boolean): LineFigures {
+  const gross = Math.round((quantity * unitPrice) / 1000);
+  const discount = Math.round((gross * discountHundredths) / 10_000);
+  const amount = gross - discount;
+  return { gross, discount, amount, vat: vatable ? Math.round((amount * VAT_PERCENT) / 100) : 0 };
+}
+
+export interface DocumentTotals {
+  subtotal: number;
+  discount_total: number;
+  vat_total: number;
+  total: number;
+}
+
+export function documentTotals(lines: readonly LineFigures[]): DocumentTotals {
+  const sum = (pick: (line: LineFigures) => number) => lines.reduce((total, line) => total + pick(line), 0);
+  const subtotal = sum((line) => line.gross);
+  const discountTotal = sum((line) => line.discount);
+  const vatTotal = sum((line) => line.vat);
+  return { subtotal, discount_total: discountTotal, vat_total: vatTotal, total: subtotal - discountTotal + vatTotal };
+}
+
+/** The discount percent of the largest quantity break the quantity reaches (0 below the first). */
+export function quantityDiscount(breaks: readonly DiscountEntry[], quantity: number): number {
+  let percent = 0;
+  for (const entry of [...breaks].sort((a, b) => a.quantity - b.quantity)) if (quantity >= entry.quantity) percent = entry.discount_percent;
+  return percent;
+}
+
+export const PAYMENT_METHODS: readonly SelectOption[] = [
+  { value: 'cash', label: 'Cash' },
+  { value: 'check', label: 'Check' },
+  { value: 'bank_transfer', label: 'Bank transfer' },
+  { value: 'gcash', label: 'GCash' },
+  { value: 'maya', label: 'Maya' },
+  { value: 'card', label: 'Card' },
+];
+
+const statusLabel = (value: string) => value.charAt(0).toUpperCase() + value.slice(1).replaceAll('_', ' ');
+
+/** Status options for a select, labelled "Partially received" etc. */
+export function statuses(...values: string[]): SelectOption[] {
+  return values.map((value) => ({ value, label: statusLabel(value) }));
+}

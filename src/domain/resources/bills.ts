@@ -1,0 +1,29 @@
+import { date, reference } from '../fields';
+import { defineResource } from '../resource';
+import { balanceFields, DOCUMENT_SEARCH, documentHeader, documentTotals } from './document-fields';
+
+/** What a supplier asks to be paid, from a purchase order or on its own. */
+export const bills = defineResource({
+  name: 'bills',
+  singular: 'Bill',
+  plural: 'Bills',
+  display: 'number',
+  editable: false,
+  document: {
+    type: 'bill',
+    prefix: 'B',
+    lines: 'priced',
+    contact: 'Supplier',
+    source: { field: 'purchase_order_id', resource: 'purchase-orders' },
+  },
+  fields: {
+    ...documentHeader('Supplier', ['unpaid', 'partially_paid', 'paid', 'void']),
+    purchase_order_id: reference('Purchase order', 'purchase-orders'),
+    due_date: date('Due date'),
+    ...documentTotals(),
+    ...balanceFields(),
+  },
+  search: [...DOCUMENT_SEARCH, 'purchase_order_id', 'due_date'],
+  sort: ['number', 'date', 'due_date', 'total', 'balance'],
+  columns: ['number', 'date', 'contact_id', 'due_date', 'status', 'total', 'balance'],
+});

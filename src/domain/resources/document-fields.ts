@@ -1,0 +1,72 @@
+import { z } from 'zod';
+import { statuses } from '../documents';
+import { date, money, reference, select, text, textarea, type Field } from '../fields';
+
+/**
+ * The header every document shares (data-model.md): its server-assigned number and reference
+ * number, its contact, exactly one of branch or warehouse, its date, notes and status, and the
+ * totals of its lines.
+ */
+export function documentHeader(contact: 'Supplier' | 'Customer', statusValues: string[]): Record<string, Field> {
+  return {
+    number: text('Number', { computed: true }),
+    reference_number: text('Reference number', { computed: true }),
+    contact_id: reference(contact, 'contacts', { required: true }),
+    branch_id: reference('Branch', 'branches'),
+    warehouse_id: reference('Warehouse', 'warehouses'),
+    date: date('Date', { required: true }),
+    notes: textarea('Notes'),
+    status: select('Status', statuses(...statusValues), { computed: true }),
+  };
+}
+
+export const documentTotals = (): Record<string, Field> => ({
+  subtotal: money('Subtotal', { computed: true }),
+  discount_total: money('Discount', { computed: true }),
+  vat_total: money('VAT', { computed: true }),
+  total: money('Total', { computed: true }),
+});
+
+/** What a bill or an invoice has been paid, and what is left. */
+export const balanceFields = (): Record<string, Field> => ({
+  amount_paid: money('Amount paid', { computed: true }),
+  balance: money('Balance', { computed: true }),
+});
+
+export const DOCUMENT_SEARCH = ['id', 'number', 'reference_number', 'contact_id', 'branch_id', 'warehouse_id', 'status', 'date'] as const;
+
+export const LINES_MAX = 200;
+
+const lineNumber = (label: string, { min, max, integer }: { min: number; max: number; integer?: boolean }) => {
+  const attr = label.toLowerCase();
+  let value = z.number({
+    error: (issue) => (issue.input === undefined ? `The ${attr} field is required.` : `The ${attr} field must be a number.`),
+  });
+  if (integer) value = value.int(`The ${attr} field must be an integer.`);
+  return z.preprocess(
+    (input) => (typeof input === 'string' && /^\s*-?\d+(\.\d+)?\s*$/.test(input) ? Number(input) : input),
+    value.min(min, `The ${attr} field must be at least ${min}.`).max(max, `The ${attr} field must not be greater than ${max}.`),
+  );
+};
+
+/**
+ * A document's lines as a create takes them: item, unit, quantity, and optionally the unit price
+ * (else the price list's), the discount percent (else the item's quantity break) and the line of
+ * the source document it fulfils (a receive order's purchase order line).
+ */
+export const linesInput = z
+  .array(
+    z.object({
+      item_id: lineNumber('Item', { min: 1, max: 2_147_483_647, integer: true }).optional(),
+      unit_of_measurement_id: lineNumber('Unit', { min: 1, max: 2_147_483_647, integer: true }).optional(),
+      quantity: lineNumber('Quantity', { min: 0.001, max: 1_000_000_000 }),
+      unit_price: lineNumber('Unit price', { min: 0, max: 1_000_000_000 }).nullish(),
+      discount_percent: lineNumber('Discount percent', { min: 0, max: 100 }).nullish(),
+      source_line_id: lineNumber('Source line', { min: 1, max: 2_147_483_647, integer: true }).nullish(),
+    }),
+    { error: (issue) => (issue.input === undefined ? 'The lines field is required.' : 'The lines field must be a list.') },
+  )
+  .min(1, 'A document needs at least one line.')
+  .max(LINES_MAX, `A document can have at most ${LINES_MAX} lines.`);
+
+export type LineInput = z.infer<typeof linesInput>[number];

@@ -1,0 +1,28 @@
+import { reference } from '../fields';
+import { defineResource } from '../resource';
+import { DOCUMENT_SEARCH, documentHeader, documentTotals } from './document-fields';
+
+/** Goods arriving, against a purchase order or without one: stock in at its location. */
+export const receiveOrders = defineResource({
+  name: 'receive-orders',
+  singular: 'Receive Order',
+  plural: 'Receive Orders',
+  display: 'number',
+  editable: false,
+  document: {
+    type: 'receive-order',
+    prefix: 'RO',
+    lines: 'priced',
+    contact: 'Supplier',
+    stock: 'in',
+    source: { field: 'purchase_order_id', resource: 'purchase-orders' },
+  },
+  fields: {
+    ...documentHeader('Supplier', ['received', 'void']),
+    purchase_order_id: reference('Purchase order', 'purchase-orders'),
+    ...documentTotals(),
+  },
+  search: [...DOCUMENT_SEARCH, 'purchase_order_id'],
+  sort: ['number', 'date', 'total'],
+  columns: ['number', 'date', 'contact_id', 'purchase_order_id', 'status', 'total'],
+});

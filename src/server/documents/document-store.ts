@@ -1,0 +1,152 @@
+import type { Location } from '../../domain/documents';
+import { centavosToPesos } from '../../domain/money';
+import { fromThousandths } from '../../domain/quantity';
+import type { ResourceDefinition } from '../../domain/resource';
+import { linesInput, type LineInput } from '../../domain/resources/document-fields';
+import { conflict } from '../errors';
+import type { ApiRecord } from '../resources/codec';
+import { businessTableStore, type Db, type ResourceStore, type Scope, type Trx } from '../resources/store';
+import type { DocumentRef } from './ledger';
+import { insertLines, storedLines, type PricedLines } from './lines';
+import { nextDocumentNumber, nextReferenceNumber } from './numbering';
+
+/**
+ * The store of a document resource: the generic business table, plus what every document does —
+ * exactly one location, a number and reference number assigned in the creating transaction,
+ * lines priced and stored with their totals, lines returned with every read — and the hooks by
+ * which each kind moves stock or money and refuses a delete that would leave them wrong.
+ */
+
+export interface Prepared {
+  /** Columns the kind sets itself: status, totals, balance, a payment's contact and location … */
+  columns: Record<string, unknown>;
+  lines?: PricedLines;
+}
+
+export interface DocumentHooks {
+  /** Checks the document against what it draws on (its purchase order, its bill) and prices it. */
+  prepare(trx: Trx, scope: Scope, columns: Record<string, unknown>, input: Record<string, unknown>): Promise<Prepared>;
+  /** Moves stock or money, once the document and its lines exist. */
+  apply?(trx: Trx, scope: Scope, document: DocumentRef, prepared: Prepared, columns: Record<string, unknown>): Promise<void>;
+  /** Refuses (throws) a soft delete while the document still holds stock or money moved. */
+  beforeTrash?(trx: Trx, scope: Scope, row: Record<string, unknown>): Promise<void>;
+}
+
+export function locationOf(columns: Record<string, unknown>): Location | undefined {
+  if (columns.branch_id) return { type: 'branch', id: Number(columns.branch_id) };
+  if (columns.warehouse_id) return { type: 'warehouse', id: Number(columns.warehouse_id) };
+  return undefined;
+}
+
+/** Spec 5: documents need a branch or a warehouse — exactly one. */
+export function locationErrors(values: Record<string, unknown>): Record<string, string[]> {
+  const both = Boolean(values.branch_id) && Boolean(values.warehouse_id);
+  if (both) return { warehouse_id: ['Choose a branch or a warehouse, not both.'] };
+  if (!values.branch_id && !values.warehouse_id) return { branch_id: ['The branch or warehouse field is required.'] };
+  return {};
+}
+
+/** The lines of a read, in pesos and units as the API speaks them. */
+async function decorateLines(db: Db, definition: ResourceDefinition, records: ApiRecord[]): Promise<void> {
+  const type = definition.document!.type;
+  const lines = await storedLines(
+    db,
+    type,
+    records.map((record) => Number(record.id)),
+  );
+  const items = new Map<number, { name: string; sku: string }>();
+  const units = new Map<number, string>();
+  if (lines.length > 0) {
+    for (const row of await db
+      .selectFrom('items')
+      .select(['id', 'name', 'sku'])
+      .where('id', 'in', [...new Set(lines.map((line) => line.item_id))])
+      .execute()) {
+      items.set(Number(row.id), { name: String(row.name), sku: String(row.sku) });
+    }
+    for (const row of await db
+      .selectFrom('unit_of_measurements')
+      .select(['id', 'abbreviation'])
+      .where('id', 'in', [...new Set(lines.map((line) => line.unit_of_measurement_id))])
+      .execute()) {
+      units.set(Number(row.id), String(row.abbreviation));
+    }
+  }
+  const byDocument = new Map<number, unknown[]>();
+  for (const line of lines) {
+    const item = items.get(line.item_id);
+    const list = byDocument.get(line.document_id) ?? [];
+    list.push({
+      id: line.id,
+      item_id: line.item_id,
+      item: item ? { id: line.item_id, display: item.name, sku: item.sku } : null,
+      unit_of_measurement_id: line.unit_of_measurement_id,
+      unit: units.get(line.unit_of_measurement_id) ?? null,
+      quantity: fromThousandths(line.quantity),
+      unit_price: centavosToPesos(line.unit_price),
+      discount_percent: line.discount_percent / 100,
+      vatable: Boolean(line.vatable),
+      amount: centavosToPesos(line.amount),
+      vat: centavosToPesos(line.vat),
+      source_line_id: line.source_line_id,
+      quantity_done: fromThousandths(line.quantity_done),
+    });
+    byDocument.set(line.document_id, list);
+  }
+  for (const record of records) record.lines = byDocument.get(record.id) ?? [];
+}
+
+export function documentStore(definition: ResourceDefinition, hooks: DocumentHooks): ResourceStore {
+  const spec = definition.document!;
+  const base = businessTableStore(definition);
+  return {
+    ...base,
+    createFields: spec.lines === 'priced' ? { lines: linesInput } : undefined,
+    async validate(_db, _scope, values, exceptId) {
+      // The location is the document's own unless the kind takes it from its source (a payment's bill).
+      const locationIsInput = !definition.fields.branch_id?.computed;
+      return exceptId === undefined && locationIsInput ? locationErrors(values) : {};
+    },
+    async insert(trx, scope, columns, input) {
+      const prepared = await hooks.prepare(trx, scope, columns, { ...input, lines: input.lines as LineInput[] | undefined });
+      const row = { ...columns, ...prepared.columns };
+      const location = locationOf(row);
+      if (!location) throw conflict('The document has no branch or warehouse.');
+      const date = String(row.date);
+      const number = await nextDocumentNumber(trx, scope, spec.type, spec.prefix, date, location);
+      const referenceNumber = row.contact_id ? await nextReferenceNumber(trx, scope, spec.type, date, Number(row.contact_id)) : null;
+      const totals = prepared.lines?.totals ?? {};
+      const id = await base.insert(
+        trx,
+        scope,
+        { ...row, ...totals, number, reference_number: referenceNumber, created_by: scope.userId || null },
+        input,
+      );
+      if (prepared.lines) await insertLines(trx, scope, spec.type, id, prepared.lines.lines);
+      await hooks.apply?.(trx, scope, { type: spec.type, id, number }, prepared, row);
+      return id;
+    },
+    async beforeTrash(trx, scope, id) {
+      const row = await trx
+        .selectFrom(definition.table)
+        .selectAll()
+        .where('id', '=', id)
+        .where('business_id', '=', scope.businessId)
+        .executeTakeFirstOrThrow();
+      await hooks.beforeTrash?.(trx, scope, row);
+    },
+    async extraUsage(db, _scope, id) {
+      const row = await db
+        .selectFrom('stock_movements')
+        .select((eb) => eb.fn.countAll().as('count'))
+        .where('document_type', '=', spec.type)
+        .where('document_id', '=', id)
+        .executeTakeFirstOrThrow();
+      const count = Number(row.count);
+      return count > 0 ? [{ label: 'stock movements (the stock ledger keeps them)', count }] : [];
+    },
+    async decorate(db, _scope, records) {
+      if (spec.lines === 'priced') await decorateLines(db, definition, records);
+    },
+  };
+}

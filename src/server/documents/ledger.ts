@@ -1,0 +1,166 @@
+import { sql } from 'kysely';
+import { fromThousandths } from '../../domain/quantity';
+import type { Location } from '../../domain/documents';
+import { nowIso } from '../db/dialect';
+import { conflict } from '../errors';
+import { adjustCount } from '../resources/resource-counts';
+import type { Db, Scope, Trx } from '../resources/store';
+
+/**
+ * The stock ledger: a balance per item and location (`stocks`) and the movements that sum to it
+ * (`stock_movements`), always written together in the transaction of the document that moves
+ * the goods. Quantities are thousandths of the item's base unit.
+ */
+
+export interface DocumentRef {
+  type: string;
+  id: number;
+  number: string;
+}
+
+export interface Movement {
+  itemId: number;
+  location: Location;
+  /** Change on hand. */
+  quantity: number;
+  /** Change in transit towards the location. */
+  inTransit?: number;
+}
+
+/** The stock row of an item at a location, made at zero when it is the first movement there. */
+async function stockRow(trx: Trx, scope: Scope, itemId: number, location: Location): Promise<number> {
+  const now = nowIso();
+  const created = await trx
+    .insertInto('stocks')
+    .values({
+      business_id: scope.businessId,
+      item_id: itemId,
+      location_type: location.type,
+      location_id: location.id,
+      quantity_on_hand: 0,
+      quantity_in_transit: 0,
+      created_at: now,
+      updated_at: now,
+      version: 1,
+    })
+    .onConflict((conflictOn) => conflictOn.columns(['business_id', 'item_id', 'location_type', 'location_id']).doNothing())
+    .returning('id')
+    .executeTakeFirst();
+  if (created) {
+    await adjustCount(trx, scope.businessId, 'stocks', 1, 0);
+    return Number(created.id);
+  }
+  const row = await trx
+    .selectFrom('stocks')
+    .select('id')
+    .where('business_id', '=', scope.businessId)
+    .where('item_id', '=', itemId)
+    .where('location_type', '=', location.type)
+    .where('location_id', '=', location.id)
+    .executeTakeFirstOrThrow();
+  return Number(row.id);
+}
+
+/**
+ * Applies movements for a document. A movement taking more than is on hand is refused (409,
+ * naming the item) and, since the caller's transaction then rolls back, nothing is written.
+ * The balance is changed by one conditional UPDATE, so concurrent documents cannot oversell.
+ */
+export async function move(trx: Trx, scope: Scope, document: DocumentRef, movements: readonly Movement[]): Promise<void> {
+  const now = nowIso();
+  for (const movement of movements) {
+    if (movement.quantity === 0 && !movement.inTransit) continue;
+    const stockId = await stockRow(trx, scope, movement.itemId, movement.location);
+    const inTransit = movement.inTransit ?? 0;
+    const updated = await trx
+      .updateTable('stocks')
+      .set({
+        quantity_on_hand: sql`quantity_on_hand + ${movement.quantity}`,
+        quantity_in_transit: sql`quantity_in_transit + ${inTransit}`,
+        updated_at: now,
+        version: sql`version + 1`,
+      })
+      .where('id', '=', stockId)
+      .where(sql<boolean>`quantity_on_hand + ${movement.quantity} >= 0`)
+      .where(sql<boolean>`quantity_in_transit + ${inTransit} >= 0`)
+      .executeTakeFirst();
+    if (Number(updated.numUpdatedRows) === 0) await refuseShortage(trx, stockId, movement);
+    await trx
+      .insertInto('stock_movements')
+      .values({
+        business_id: scope.businessId,
+        stock_id: stockId,
+        item_id: movement.itemId,
+        location_type: movement.location.type,
+        location_id: movement.location.id,
+        quantity: movement.quantity,
+        in_transit: inTransit,
+        document_type: document.type,
+        document_id: document.id,
+        document_number: document.number,
+        moved_at: now,
+      })
+      .execute();
+  }
+}
+
+async function refuseShortage(trx: Trx, stockId: number, movement: Movement): Promise<never> {
+  const row = await trx
+    .selectFrom('stocks')
+    .innerJoin('items', 'items.id', 'stocks.item_id')
+    .select(['items.name', 'items.sku', 'stocks.quantity_on_hand'])
+    .where('stocks.id', '=', stockId)
+    .executeTakeFirstOrThrow();
+  const place = movement.location.type === 'branch' ? 'branch' : 'warehouse';
+  throw conflict(
+    `Not enough ${String(row.name)} (${String(row.sku)}) in stock at this ${place}: ` +
+      `${fromThousandths(Number(row.quantity_on_hand))} on hand, ${fromThousandths(-movement.quantity)} needed.`,
+  );
+}
+
+export interface Discrepancy {
+  stockId: number;
+  itemId: number;
+  location: string;
+  onHand: number;
+  movementsOnHand: number;
+  inTransit: number;
+  movementsInTransit: number;
+}
+
+/** Every balance that does not equal the sum of its movements (none, when the ledger is sound). */
+export async function ledgerDiscrepancies(db: Db): Promise<Discrepancy[]> {
+  const rows = await db
+    .selectFrom('stocks')
+    .leftJoin('stock_movements', 'stock_movements.stock_id', 'stocks.id')
+    .select([
+      'stocks.id',
+      'stocks.item_id',
+      'stocks.location_type',
+      'stocks.location_id',
+      'stocks.quantity_on_hand',
+      'stocks.quantity_in_transit',
+      sql<number>`coalesce(sum(stock_movements.quantity), 0)`.as('moved'),
+      sql<number>`coalesce(sum(stock_movements.in_transit), 0)`.as('moved_in_transit'),
+    ])
+    .groupBy([
+      'stocks.id',
+      'stocks.item_id',
+      'stocks.location_type',
+      'stocks.location_id',
+      'stocks.quantity_on_hand',
+      'stocks.quantity_in_transit',
+    ])
+    .execute();
+  return rows
+    .filter((row) => Number(row.quantity_on_hand) !== Number(row.moved) || Number(row.quantity_in_transit) !== Number(row.moved_in_transit))
+    .map((row) => ({
+      stockId: Number(row.id),
+      itemId: Number(row.item_id),
+      location: `${String(row.location_type)} ${String(row.location_id)}`,
+      onHand: Number(row.quantity_on_hand),
+      movementsOnHand: Number(row.moved),
+      inTransit: Number(row.quantity_in_transit),
+      movementsInTransit: Number(row.moved_in_transit),
+    }));
+}

@@ -1,0 +1,217 @@
+import { sql } from 'kysely';
+import { documentTotals, lineFigures, quantityDiscount, type DocumentTotals, type LineFigures } from '../../domain/documents';
+import type { DiscountEntry } from '../../domain/fields';
+import { pesosToCentavos } from '../../domain/money';
+import { fromThousandths, toThousandths } from '../../domain/quantity';
+import type { LineInput } from '../../domain/resources/document-fields';
+import { validationError } from '../errors';
+import type { Db, Scope, Trx } from '../resources/store';
+
+/**
+ * Document lines as stored: quantities in thousandths (also converted to the item's base unit),
+ * prices and amounts in centavos, discounts in hundredths of a percent.
+ */
+export interface Line extends LineFigures {
+  itemId: number;
+  unitId: number;
+  quantity: number;
+  baseQuantity: number;
+  unitPrice: number;
+  discountHundredths: number;
+  vatable: boolean;
+  sourceLineId: number | null;
+}
+
+export interface PricedLines {
+  lines: Line[];
+  totals: DocumentTotals;
+}
+
+interface ItemRow {
+  id: number;
+  name: string;
+  unit_of_measurement_id: number;
+  vatable: number;
+  purchase_discounts: string;
+  sale_discounts: string;
+}
+
+/** How many base units one `unitId` is, for the item: 1 when it is the base unit; undefined when no conversion says. */
+export async function baseFactor(db: Db, scope: Scope, item: Pick<ItemRow, 'id' | 'unit_of_measurement_id'>, unitId: number) {
+  if (unitId === item.unit_of_measurement_id) return 1;
+  const row = await db
+    .selectFrom('conversions')
+    .select(['factor', 'item_id'])
+    .where('business_id', '=', scope.businessId)
+    .where('deleted_at', 'is', null)
+    .where('from_unit_id', '=', unitId)
+    .where('to_unit_id', '=', item.unit_of_measurement_id)
+    .where((eb) => eb.or([eb('item_id', '=', item.id), eb('item_id', 'is', null)]))
+    // The item's own conversion wins over the general one.
+    .orderBy(sql`case when item_id is null then 1 else 0 end`)
+    .executeTakeFirst();
+  return row ? Number(row.factor) / 1_000_000 : undefined;
+}
+
+export type PriceList = 'purchase' | 'sale';
+
+/** The latest price on or before `date` for the item and unit, from the purchase or sale price list. */
+async function listedPrice(
+  db: Db,
+  scope: Scope,
+  list: PriceList,
+  itemId: number,
+  unitId: number,
+  date: string,
+  partyId: number | null,
+): Promise<number | undefined> {
+  const table = list === 'purchase' ? 'purchase_item_prices' : 'sale_item_prices';
+  const party = list === 'purchase' ? 'contact_id' : 'branch_id';
+  const row = await db
+    .selectFrom(table)
+    .select('price')
+    .where('business_id', '=', scope.businessId)
+    .where('deleted_at', 'is', null)
+    .where('item_id', '=', itemId)
+    .where('unit_of_measurement_id', '=', unitId)
+    .where('effective_date', '<=', date)
+    .where((eb) => (partyId === null ? eb(party, 'is', null) : eb.or([eb(party, '=', partyId), eb(party, 'is', null)])))
+    .orderBy('effective_date', 'desc')
+    .orderBy('id', 'desc')
+    .executeTakeFirst();
+  return row ? Number(row.price) : undefined;
+}
+
+export interface PricingContext {
+  list: PriceList;
+  date: string;
+  /** The supplier (purchase list) or branch (sale list) whose prices apply first. */
+  partyId: number | null;
+}
+
+/**
+ * Checks and prices lines: live items of the business, units they convert from, a price (given
+ * or listed) and a discount (given or the item's quantity break). Refusals are field messages
+ * under `lines.{n}.…`; all of them are reported at once.
+ */
+export async function priceLines(db: Db, scope: Scope, inputs: readonly LineInput[], context: PricingContext): Promise<PricedLines> {
+  const errors: Record<string, string[]> = {};
+  const lines: Line[] = [];
+  for (const [index, input] of inputs.entries()) {
+    const at = (field: string, message: string) => (errors[`lines.${index}.${field}`] ??= []).push(message);
+    if (input.item_id === undefined) at('item_id', 'The item field is required.');
+    if (input.unit_of_measurement_id === undefined) at('unit_of_measurement_id', 'The unit field is required.');
+    if (input.item_id === undefined || input.unit_of_measurement_id === undefined) continue;
+    const item = (await db
+      .selectFrom('items')
+      .select(['id', 'name', 'unit_of_measurement_id', 'vatable', 'purchase_discounts', 'sale_discounts'])
+      .where('business_id', '=', scope.businessId)
+      .where('deleted_at', 'is', null)
+      .where('id', '=', input.item_id)
+      .executeTakeFirst()) as ItemRow | undefined;
+    if (!item) {
+      at('item_id', 'The selected item is invalid.');
+      continue;
+    }
+    const factor = await baseFactor(db, scope, item, input.unit_of_measurement_id);
+    if (factor === undefined) {
+      at('unit_of_measurement_id', `${item.name} has no conversion from this unit to its base unit.`);
+      continue;
+    }
+    const quantity = toThousandths(input.quantity);
+    const unitPrice =
+      input.unit_price === null || input.unit_price === undefined
+        ? await listedPrice(db, scope, context.list, item.id, input.unit_of_measurement_id, context.date, context.partyId)
+        : pesosToCentavos(input.unit_price);
+    if (unitPrice === undefined) {
+      at('unit_price', `No ${context.list} price is listed for ${item.name} in this unit on ${context.date}; enter the unit price.`);
+      continue;
+    }
+    const breaks = JSON.parse(context.list === 'purchase' ? item.purchase_discounts : item.sale_discounts) as DiscountEntry[];
+    const percent = input.discount_percent ?? quantityDiscount(breaks, fromThousandths(Math.round(quantity * factor)));
+    const discountHundredths = Math.round(percent * 100);
+    const vatable = Boolean(item.vatable);
+    lines.push({
+      itemId: item.id,
+      unitId: input.unit_of_measurement_id,
+      quantity,
+      baseQuantity: Math.round(quantity * factor),
+      unitPrice,
+      discountHundredths,
+      vatable,
+      sourceLineId: input.source_line_id ?? null,
+      ...lineFigures(quantity, unitPrice, discountHundredths, vatable),
+    });
+  }
+  if (Object.keys(errors).length > 0) throw validationError(errors);
+  return { lines, totals: documentTotals(lines) };
+}
+
+export async function insertLines(trx: Trx, scope: Scope, documentType: string, documentId: number, lines: readonly Line[]) {
+  for (const [position, line] of lines.entries()) {
+    await trx
+      .insertInto('document_lines')
+      .values({
+        business_id: scope.businessId,
+        document_type: documentType,
+        document_id: documentId,
+        position,
+        item_id: line.itemId,
+        unit_of_measurement_id: line.unitId,
+        quantity: line.quantity,
+        base_quantity: line.baseQuantity,
+        unit_price: line.unitPrice,
+        discount_percent: line.discountHundredths,
+        vatable: line.vatable ? 1 : 0,
+        amount: line.amount,
+        vat: line.vat,
+        source_line_id: line.sourceLineId,
+        quantity_done: 0,
+      })
+      .execute();
+  }
+}
+
+export interface StoredLine {
+  id: number;
+  document_id: number;
+  position: number;
+  item_id: number;
+  unit_of_measurement_id: number;
+  quantity: number;
+  base_quantity: number;
+  unit_price: number;
+  discount_percent: number;
+  vatable: number;
+  amount: number;
+  vat: number;
+  source_line_id: number | null;
+  quantity_done: number;
+}
+
+export async function storedLines(db: Db, documentType: string, documentIds: readonly number[]): Promise<StoredLine[]> {
+  if (documentIds.length === 0) return [];
+  const rows = await db
+    .selectFrom('document_lines')
+    .selectAll()
+    .where('document_type', '=', documentType)
+    .where('document_id', 'in', documentIds)
+    .orderBy('document_id')
+    .orderBy('position')
+    .execute();
+  return rows.map((row) => ({
+    ...(row as StoredLine),
+    id: Number(row.id),
+    document_id: Number(row.document_id),
+    item_id: Number(row.item_id),
+    unit_of_measurement_id: Number(row.unit_of_measurement_id),
+    quantity: Number(row.quantity),
+    base_quantity: Number(row.base_quantity),
+    unit_price: Number(row.unit_price),
+    discount_percent: Number(row.discount_percent),
+    amount: Number(row.amount),
+    vat: Number(row.vat),
+    source_line_id: row.source_line_id === null ? null : Number(row.source_line_id),
+    quantity_done: Number(row.quantity_done),
+  }));
+}

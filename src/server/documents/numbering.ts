@@ -1,0 +1,48 @@
+import { sql } from 'kysely';
+import { documentNumber, referenceNumber, type Location } from '../../domain/documents';
+import type { Db, Scope, Trx } from '../resources/store';
+
+/**
+ * Document numbers and reference numbers (spec 5). Each series — a document type at a location,
+ * or a document type for a contact — has one counter row per business, bumped by a single
+ * upsert inside the creating transaction: the row stays locked until that transaction ends, so
+ * concurrent creations (on one server or several sharing PostgreSQL) never share a number.
+ */
+
+const numberSeries = (type: string, location: Location) => `${type}|${location.type === 'branch' ? 'B' : 'W'}${location.id}`;
+const referenceSeries = (type: string, contactId: number) => `${type}|RN|${contactId}`;
+
+async function bump(trx: Trx, businessId: number, series: string): Promise<number> {
+  const row = await trx
+    .insertInto('document_counters')
+    .values({ business_id: businessId, series, value: 1 })
+    .onConflict((conflict) => conflict.columns(['business_id', 'series']).doUpdateSet({ value: sql`document_counters.value + 1` }))
+    .returning('value')
+    .executeTakeFirstOrThrow();
+  return Number(row.value);
+}
+
+async function current(db: Db, businessId: number, series: string): Promise<number> {
+  const row = await db
+    .selectFrom('document_counters')
+    .select('value')
+    .where('business_id', '=', businessId)
+    .where('series', '=', series)
+    .executeTakeFirst();
+  return Number(row?.value ?? 0);
+}
+
+export async function nextDocumentNumber(trx: Trx, scope: Scope, type: string, prefix: string, date: string, location: Location) {
+  return documentNumber(prefix, date, location, await bump(trx, scope.businessId, numberSeries(type, location)));
+}
+
+export async function nextReferenceNumber(trx: Trx, scope: Scope, type: string, date: string, contactId: number) {
+  return referenceNumber(contactId, date, await bump(trx, scope.businessId, referenceSeries(type, contactId)));
+}
+
+/** How many numbers a series has given: the preview's `{total}`, the next number being total + 1. */
+export const numberTotal = (db: Db, scope: Scope, type: string, location: Location) =>
+  current(db, scope.businessId, numberSeries(type, location));
+
+export const referenceNumberTotal = (db: Db, scope: Scope, type: string, contactId: number) =>
+  current(db, scope.businessId, referenceSeries(type, contactId));

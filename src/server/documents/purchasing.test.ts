@@ -1,0 +1,255 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN_EMAIL, databaseKinds, demoBusinessIds, startTestApp, type Session, type TestApp } from '../../../tests/support/test-app';
+import type { Db } from '../resources/store';
+import { ledgerDiscrepancies } from './ledger';
+
+/**
+ * Purchasing end to end through the API, on each database: purchase order → receive orders
+ * (stock in, the order's status following) → bill → payments (the balance following), and the
+ * voids that undo them. After every test the ledger must balance and nothing may be over-received
+ * or over-paid. Expected figures are worked out by hand in the comments.
+ */
+describe.each(databaseKinds)('purchasing on %s', (kind) => {
+  let test: TestApp;
+  let admin: Session;
+  let db: Db;
+  let supplierId: number;
+  let warehouseId: number;
+  let tuna: { id: number; unit_of_measurement_id: number; vatable: boolean };
+  let eggs: { id: number; unit_of_measurement_id: number; vatable: boolean };
+
+  beforeAll(async () => {
+    test = await startTestApp(kind);
+    const [main] = await demoBusinessIds(test);
+    admin = await test.signIn(ADMIN_EMAIL, undefined, main);
+    db = test.app.db as unknown as Db;
+    supplierId = (await admin.send('GET', '/api/contacts?limit=1&order_by=asc')).body.data[0].id;
+    warehouseId = (await admin.send('GET', '/api/warehouses?limit=1&order_by=asc')).body.data[0].id;
+    // One vatable item and one not (made here: every demo item is vatable), for the VAT arithmetic below.
+    tuna = (await admin.send('GET', '/api/items?limit=1&order_by=asc')).body.data[0];
+    expect(tuna.vatable).toBe(true);
+    const exempt = await admin.send('POST', '/api/items', {
+      sku: 'FRESH-EGG',
+      name: 'Fresh eggs, tray of 30',
+      unit_of_measurement_id: tuna.unit_of_measurement_id,
+      vatable: false,
+    });
+    expect(exempt.status).toBe(201);
+    eggs = exempt.body.data;
+  });
+  afterAll(() => test.close());
+
+  afterEach(async () => {
+    expect(await ledgerDiscrepancies(db)).toEqual([]);
+    const overReceived = await db
+      .selectFrom('document_lines')
+      .select('id')
+      .where('document_type', '=', 'purchase-order')
+      .where((eb) => eb.or([eb('quantity_done', '>', eb.ref('quantity')), eb('quantity_done', '<', 0)]))
+      .execute();
+    expect(overReceived).toEqual([]);
+    const overPaid = await db
+      .selectFrom('bills')
+      .select('id')
+      .where((eb) => eb.or([eb('amount_paid', '>', eb.ref('total')), eb('balance', '<', 0)]))
+      .execute();
+    expect(overPaid).toEqual([]);
+  });
+
+  const onHand = async (itemId: number) => {
+    const answer = await admin.send('GET', `/api/stocks?item_id=${itemId}&location_type=warehouse&location_id=${warehouseId}&is_strict=1`);
+    expect(answer.status).toBe(200);
+    return answer.body.data[0]?.quantity_on_hand ?? 0;
+  };
+
+  async function orderTenTunaAndFiveTrays() {
+    const order = await admin.send('POST', '/api/purchase-orders', {
+      contact_id: supplierId,
+      warehouse_id: warehouseId,
+      date: '2026-11-03',
+      lines: [
+        { item_id: tuna.id, unit_of_measurement_id: tuna.unit_of_measurement_id, quantity: 10, unit_price: 100 },
+        { item_id: eggs.id, unit_of_measurement_id: eggs.unit_of_measurement_id, quantity: 5, unit_price: 20, discount_percent: 10 },
+      ],
+    });
+    expect(order.status, JSON.stringify(order.body)).toBe(201);
+    return order.body.data;
+  }
+
+  it('numbers, prices and totals a purchase order as spec 5 and the data model say', async () => {
+    const order = await orderTenTunaAndFiveTrays();
+    expect(order.number).toMatch(new RegExp(`^PO-20261103-W${String(warehouseId).padStart(5, '0')}-\\d{8}$`));
+    expect(order.reference_number).toMatch(new RegExp(`^RN-${supplierId}${String(supplierId + 1).padStart(8, '0')}-20261103-\\d{4}$`));
+    expect(order.status).toBe('open');
+    // 10 × 100 = 1,000 (vatable: VAT 120); 5 × 20 = 100 less 10 % = 90 (no VAT).
+    expect(order).toMatchObject({ subtotal: 1100, discount_total: 10, vat_total: 120, total: 1210 });
+    expect(order.lines).toHaveLength(2);
+    expect(order.lines[1]).toMatchObject({ quantity: 5, unit_price: 20, discount_percent: 10, amount: 90, vat: 0, quantity_done: 0 });
+
+    const total = await admin.send('POST', '/api/documents/get-number-total-count/', {
+      document_name: 'purchase-order',
+      warehouse_id: warehouseId,
+    });
+    expect(total.body.total).toBe(Number(order.number.slice(-8)));
+    const next = await orderTenTunaAndFiveTrays();
+    expect(Number(next.number.slice(-8))).toBe(total.body.total + 1);
+  });
+
+  it('receives in parts, moves stock in, and the order follows; voiding a receipt undoes it', async () => {
+    const order = await orderTenTunaAndFiveTrays();
+    const [tunaLine, eggsLine] = order.lines;
+    const before = await onHand(tuna.id);
+    const receive = (lines: unknown[]) =>
+      admin.send('POST', '/api/receive-orders', {
+        purchase_order_id: order.id,
+        contact_id: supplierId,
+        warehouse_id: warehouseId,
+        date: '2026-11-05',
+        lines,
+      });
+
+    const first = await receive([{ source_line_id: tunaLine.id, quantity: 4 }]);
+    expect(first.status, JSON.stringify(first.body)).toBe(201);
+    expect(first.body.data.number).toMatch(/^RO-20261105-W/);
+    expect(first.body.data.total).toBe(448); // 4 × 100 + 12 % VAT
+    expect(await onHand(tuna.id)).toBe(before + 4);
+    expect((await admin.send('GET', `/api/purchase-orders/${order.id}`)).body.data.status).toBe('partially_received');
+
+    const tooMany = await receive([{ source_line_id: tunaLine.id, quantity: 7 }]);
+    expect(tooMany.status).toBe(422);
+    expect(tooMany.body.errors['lines.0.quantity']).toEqual(['Only 6 of this line remain to be received.']);
+    const foreign = await receive([{ source_line_id: 999_999, quantity: 1 }]);
+    expect(foreign.status).toBe(422);
+    expect(await onHand(tuna.id)).toBe(before + 4);
+
+    const rest = await receive([
+      { source_line_id: tunaLine.id, quantity: 6 },
+      { source_line_id: eggsLine.id, quantity: 5 },
+    ]);
+    expect(rest.status).toBe(201);
+    const received = (await admin.send('GET', `/api/purchase-orders/${order.id}`)).body.data;
+    expect(received.status).toBe('received');
+    expect(received.lines.map((line: { quantity_done: number }) => line.quantity_done)).toEqual([10, 5]);
+    expect(await onHand(tuna.id)).toBe(before + 10);
+
+    // A receipt that moved stock is voided, not deleted; voiding takes the stock back out.
+    expect((await admin.send('DELETE', `/api/receive-orders/${first.body.data.id}`)).status).toBe(409);
+    const voided = await admin.send('PATCH', `/api/receive-orders/${first.body.data.id}/void`);
+    expect(voided.status).toBe(200);
+    expect(voided.body.data.status).toBe('void');
+    expect(await onHand(tuna.id)).toBe(before + 6);
+    expect((await admin.send('GET', `/api/purchase-orders/${order.id}`)).body.data.status).toBe('partially_received');
+    expect((await admin.send('PATCH', `/api/receive-orders/${first.body.data.id}/void`)).status).toBe(409);
+    expect((await admin.send('DELETE', `/api/receive-orders/${first.body.data.id}`)).status).toBe(200);
+
+    const stock = (await admin.send('GET', `/api/stocks?item_id=${tuna.id}&location_type=warehouse&location_id=${warehouseId}&is_strict=1`))
+      .body.data[0];
+    const movements = await admin.send('GET', `/api/stocks/${stock.id}/movements?per_page=3`);
+    expect(movements.status).toBe(200);
+    expect(movements.body.data.map((row: { quantity: number }) => row.quantity)).toEqual([-4, 6, 4]);
+    expect(movements.body.data[0]).toMatchObject({ document_resource: 'receive-orders', document_id: first.body.data.id });
+  });
+
+  it('cancels an order nothing was received against, and not one that was', async () => {
+    const untouched = await orderTenTunaAndFiveTrays();
+    const cancelled = await admin.send('PATCH', `/api/purchase-orders/${untouched.id}/cancel`);
+    expect(cancelled.body.data.status).toBe('cancelled');
+    const late = await admin.send('POST', '/api/receive-orders', {
+      purchase_order_id: untouched.id,
+      contact_id: supplierId,
+      warehouse_id: warehouseId,
+      date: '2026-11-05',
+      lines: [{ source_line_id: untouched.lines[0].id, quantity: 1 }],
+    });
+    expect(late.status).toBe(409);
+
+    const started = await orderTenTunaAndFiveTrays();
+    await admin.send('POST', '/api/receive-orders', {
+      purchase_order_id: started.id,
+      contact_id: supplierId,
+      warehouse_id: warehouseId,
+      date: '2026-11-05',
+      lines: [{ source_line_id: started.lines[0].id, quantity: 1 }],
+    });
+    expect((await admin.send('PATCH', `/api/purchase-orders/${started.id}/cancel`)).status).toBe(409);
+    expect((await admin.send('DELETE', `/api/purchase-orders/${started.id}`)).status).toBe(409);
+  });
+
+  it('bills an order and takes partial payments up to the balance, never beyond', async () => {
+    const order = await orderTenTunaAndFiveTrays();
+    const bill = await admin.send('POST', '/api/bills', {
+      purchase_order_id: order.id,
+      contact_id: supplierId,
+      warehouse_id: warehouseId,
+      date: '2026-11-06',
+      due_date: '2026-12-06',
+      lines: order.lines.map((line: Record<string, unknown>) => ({
+        item_id: line.item_id,
+        unit_of_measurement_id: line.unit_of_measurement_id,
+        quantity: line.quantity,
+        unit_price: line.unit_price,
+        discount_percent: line.discount_percent,
+      })),
+    });
+    expect(bill.status, JSON.stringify(bill.body)).toBe(201);
+    expect(bill.body.data).toMatchObject({ total: 1210, amount_paid: 0, balance: 1210, status: 'unpaid' });
+    const pay = (amount: number) =>
+      admin.send('POST', '/api/bill-payments', { bill_id: bill.body.data.id, date: '2026-11-07', amount, payment_method: 'gcash' });
+
+    const first = await pay(500);
+    expect(first.status, JSON.stringify(first.body)).toBe(201);
+    expect(first.body.data).toMatchObject({ contact_id: supplierId, warehouse_id: warehouseId, status: 'posted' });
+    expect(first.body.data.number).toMatch(/^BP-20261107-W/);
+    expect((await admin.send('GET', `/api/bills/${bill.body.data.id}`)).body.data).toMatchObject({
+      amount_paid: 500,
+      balance: 710,
+      status: 'partially_paid',
+    });
+
+    const over = await pay(710.01);
+    expect(over.status).toBe(422);
+    expect(over.body.errors.amount).toEqual(['The amount may not be greater than the bill’s balance of ₱710.']);
+    expect((await pay(0)).status).toBe(422);
+
+    expect((await pay(710)).status).toBe(201);
+    expect((await admin.send('GET', `/api/bills/${bill.body.data.id}`)).body.data).toMatchObject({ balance: 0, status: 'paid' });
+    expect((await admin.send('PATCH', `/api/bills/${bill.body.data.id}/void`)).status).toBe(409);
+
+    expect((await admin.send('PATCH', `/api/bill-payments/${first.body.data.id}/void`)).status).toBe(200);
+    expect((await admin.send('GET', `/api/bills/${bill.body.data.id}`)).body.data).toMatchObject({
+      amount_paid: 710,
+      balance: 500,
+      status: 'partially_paid',
+    });
+  });
+
+  it('refuses a document without exactly one location, or with a line the business does not have', async () => {
+    const body = {
+      contact_id: supplierId,
+      date: '2026-11-03',
+      lines: [{ item_id: tuna.id, unit_of_measurement_id: tuna.unit_of_measurement_id, quantity: 1, unit_price: 1 }],
+    };
+    const none = await admin.send('POST', '/api/purchase-orders', body);
+    expect(none.status).toBe(422);
+    expect(none.body.errors.branch_id).toEqual(['The branch or warehouse field is required.']);
+    const branchId = (await admin.send('GET', '/api/branches?limit=1')).body.data[0].id;
+    const both = await admin.send('POST', '/api/purchase-orders', { ...body, warehouse_id: warehouseId, branch_id: branchId });
+    expect(both.body.errors.warehouse_id).toEqual(['Choose a branch or a warehouse, not both.']);
+    const unknown = await admin.send('POST', '/api/purchase-orders', {
+      ...body,
+      warehouse_id: warehouseId,
+      lines: [{ item_id: 999_999, unit_of_measurement_id: tuna.unit_of_measurement_id, quantity: 1, unit_price: 1 }],
+    });
+    expect(unknown.body.errors['lines.0.item_id']).toEqual(['The selected item is invalid.']);
+    const empty = await admin.send('POST', '/api/purchase-orders', { ...body, warehouse_id: warehouseId, lines: [] });
+    expect(empty.body.errors.lines).toEqual(['A document needs at least one line.']);
+  });
+
+  it('never gives two documents the same number, however many are created at once', async () => {
+    const created = await Promise.all(Array.from({ length: 12 }, () => orderTenTunaAndFiveTrays()));
+    const numbers = created.map((order) => order.number);
+    expect(new Set(numbers).size).toBe(numbers.length);
+    const sequences = numbers.map((number) => Number(number.slice(-8))).sort((a, b) => a - b);
+    expect(sequences[sequences.length - 1] - sequences[0]).toBe(numbers.length - 1);
+  });
+});

@@ -1,0 +1,256 @@
+import { sql } from 'kysely';
+import { centavosToPesos, formatPesos } from '../../domain/money';
+import { fromThousandths } from '../../domain/quantity';
+import type { LineInput } from '../../domain/resources/document-fields';
+import { billPayments } from '../../domain/resources/bill-payments';
+import { bills } from '../../domain/resources/bills';
+import { purchaseOrders } from '../../domain/resources/purchase-orders';
+import { receiveOrders } from '../../domain/resources/receive-orders';
+import { nowIso } from '../db/dialect';
+import { conflict, validationError } from '../errors';
+import type { ResourceStore, Scope, Trx } from '../resources/store';
+import { documentStore, locationOf } from './document-store';
+import { move } from './ledger';
+import { priceLines, storedLines } from './lines';
+
+/**
+ * Purchasing: purchase orders → receive orders (stock in; the order's status follows what was
+ * received) → bills → bill payments (the bill's balance and status follow).
+ */
+
+const lines = (input: Record<string, unknown>) => input.lines as LineInput[];
+
+async function liveRow(trx: Trx, scope: Scope, table: string, id: number) {
+  return trx
+    .selectFrom(table)
+    .selectAll()
+    .where('id', '=', id)
+    .where('business_id', '=', scope.businessId)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst() as Promise<Record<string, unknown> | undefined>;
+}
+
+/** open → partially_received → received, from what its lines have received. */
+async function followPurchaseOrder(trx: Trx, purchaseOrderId: number): Promise<void> {
+  const orderLines = await storedLines(trx, 'purchase-order', [purchaseOrderId]);
+  const received = orderLines.filter((line) => line.quantity_done > 0).length;
+  const complete = orderLines.every((line) => line.quantity_done >= line.quantity);
+  const status = complete ? 'received' : received > 0 ? 'partially_received' : 'open';
+  await trx
+    .updateTable('purchase_orders')
+    .set({ status, updated_at: nowIso(), version: sql`version + 1` })
+    .where('id', '=', purchaseOrderId)
+    .where('status', '!=', 'cancelled')
+    .execute();
+}
+
+export const purchaseOrdersStore: ResourceStore = documentStore(purchaseOrders, {
+  async prepare(trx, scope, columns, input) {
+    const priced = await priceLines(trx, scope, lines(input), {
+      list: 'purchase',
+      date: String(columns.date),
+      partyId: Number(columns.contact_id),
+    });
+    return { columns: { status: 'open' }, lines: priced };
+  },
+  async beforeTrash(trx, _scope, row) {
+    const orderLines = await storedLines(trx, 'purchase-order', [Number(row.id)]);
+    if (orderLines.some((line) => line.quantity_done > 0)) {
+      throw conflict('Goods were received against this purchase order: void its receive orders before deleting it.');
+    }
+  },
+});
+
+/**
+ * A receive order against a purchase order takes the order's lines it names (`source_line_id`),
+ * at most what is still to be received of each; without one, it prices its own lines.
+ */
+export const receiveOrdersStore: ResourceStore = documentStore(receiveOrders, {
+  async prepare(trx, scope, columns, input) {
+    const orderId = columns.purchase_order_id === null ? null : Number(columns.purchase_order_id);
+    let inputs = lines(input);
+    if (orderId !== null) {
+      const order = await liveRow(trx, scope, 'purchase_orders', orderId);
+      if (!order) throw validationError({ purchase_order_id: ['The selected purchase order is invalid.'] });
+      if (order.status === 'cancelled') throw conflict(`Purchase order ${String(order.number)} is cancelled.`);
+      if (Number(order.contact_id) !== Number(columns.contact_id)) {
+        throw validationError({ contact_id: ['The supplier must be the purchase order’s supplier.'] });
+      }
+      const orderLines = new Map((await storedLines(trx, 'purchase-order', [orderId])).map((line) => [line.id, line]));
+      const errors: Record<string, string[]> = {};
+      inputs = inputs.map((line, index) => {
+        if (line.source_line_id === null || line.source_line_id === undefined) return line;
+        const source = orderLines.get(line.source_line_id);
+        if (!source) {
+          errors[`lines.${index}.source_line_id`] = ['This line is not a line of the purchase order.'];
+          return line;
+        }
+        const open = fromThousandths(source.quantity - source.quantity_done);
+        if (line.quantity > open) errors[`lines.${index}.quantity`] = [`Only ${open} of this line remain to be received.`];
+        return {
+          ...line,
+          item_id: source.item_id,
+          unit_of_measurement_id: source.unit_of_measurement_id,
+          unit_price: line.unit_price ?? centavosToPesos(source.unit_price),
+          discount_percent: line.discount_percent ?? source.discount_percent / 100,
+        };
+      });
+      if (Object.keys(errors).length > 0) throw validationError(errors);
+    }
+    const priced = await priceLines(trx, scope, inputs, {
+      list: 'purchase',
+      date: String(columns.date),
+      partyId: Number(columns.contact_id),
+    });
+    return { columns: { status: 'received' }, lines: priced };
+  },
+  async apply(trx, scope, document, prepared, columns) {
+    const location = locationOf(columns)!;
+    await move(
+      trx,
+      scope,
+      document,
+      prepared.lines!.lines.map((line) => ({ itemId: line.itemId, location, quantity: line.baseQuantity })),
+    );
+    if (columns.purchase_order_id === null) return;
+    for (const line of prepared.lines!.lines) {
+      if (line.sourceLineId === null) continue;
+      await trx
+        .updateTable('document_lines')
+        .set({ quantity_done: sql`quantity_done + ${line.quantity}` })
+        .where('id', '=', line.sourceLineId)
+        .execute();
+    }
+    await followPurchaseOrder(trx, Number(columns.purchase_order_id));
+  },
+  async beforeTrash(_trx, _scope, row) {
+    if (row.status !== 'void') throw conflict(`Receive order ${String(row.number)} put goods in stock: void it before deleting it.`);
+  },
+});
+
+export const billsStore: ResourceStore = documentStore(bills, {
+  async prepare(trx, scope, columns, input) {
+    if (columns.purchase_order_id !== null) {
+      const order = await liveRow(trx, scope, 'purchase_orders', Number(columns.purchase_order_id));
+      if (!order) throw validationError({ purchase_order_id: ['The selected purchase order is invalid.'] });
+      if (order.status === 'cancelled') throw conflict(`Purchase order ${String(order.number)} is cancelled.`);
+    }
+    const priced = await priceLines(trx, scope, lines(input), {
+      list: 'purchase',
+      date: String(columns.date),
+      partyId: Number(columns.contact_id),
+    });
+    return { columns: { status: 'unpaid', amount_paid: 0, balance: priced.totals.total }, lines: priced };
+  },
+  async beforeTrash(_trx, _scope, row) {
+    if (row.status !== 'void') throw conflict(`Bill ${String(row.number)} is still owed or paid: void it before deleting it.`);
+  },
+});
+
+/** unpaid → partially_paid → paid, from what was paid of the total. */
+export async function followBill(trx: Trx, billId: number, paidDelta: number): Promise<void> {
+  const bill = await trx.selectFrom('bills').select(['total', 'amount_paid']).where('id', '=', billId).executeTakeFirstOrThrow();
+  const paid = Number(bill.amount_paid) + paidDelta;
+  const total = Number(bill.total);
+  const status = paid >= total ? 'paid' : paid > 0 ? 'partially_paid' : 'unpaid';
+  await trx
+    .updateTable('bills')
+    .set({ amount_paid: paid, balance: total - paid, status, updated_at: nowIso(), version: sql`version + 1` })
+    .where('id', '=', billId)
+    .execute();
+}
+
+export const billPaymentsStore: ResourceStore = documentStore(billPayments, {
+  async prepare(trx, scope, columns) {
+    const bill = await liveRow(trx, scope, 'bills', Number(columns.bill_id));
+    if (!bill) throw validationError({ bill_id: ['The selected bill is invalid.'] });
+    if (bill.status === 'void') throw conflict(`Bill ${String(bill.number)} is void.`);
+    const amount = Number(columns.amount);
+    if (amount <= 0) throw validationError({ amount: ['The amount field must be greater than 0.'] });
+    if (amount > Number(bill.balance)) {
+      throw validationError({
+        amount: [`The amount may not be greater than the bill’s balance of ${formatPesos(centavosToPesos(Number(bill.balance)))}.`],
+      });
+    }
+    return {
+      columns: { status: 'posted', contact_id: bill.contact_id, branch_id: bill.branch_id, warehouse_id: bill.warehouse_id },
+    };
+  },
+  async apply(trx, _scope, _document, _prepared, columns) {
+    await followBill(trx, Number(columns.bill_id), Number(columns.amount));
+  },
+  async beforeTrash(_trx, _scope, row) {
+    if (row.status !== 'void') throw conflict(`Bill payment ${String(row.number)} is counted in its bill: void it before deleting it.`);
+  },
+});
+
+/** What voiding or cancelling a document undoes; each refuses (throws) what it cannot undo. */
+export interface DocumentAction {
+  /** `void` or `cancel`: the route's last segment and the status it leaves. */
+  name: 'void' | 'cancel';
+  /** The status the document gets. */
+  status: string;
+  /** The permission action it needs (void undoes like a delete; cancel changes like an edit). */
+  permission: 'delete' | 'update';
+  undo(trx: Trx, scope: Scope, row: Record<string, unknown>): Promise<void>;
+}
+
+export const purchasingActions: Record<string, DocumentAction> = {
+  'purchase-orders': {
+    name: 'cancel',
+    status: 'cancelled',
+    permission: 'update',
+    async undo(trx, _scope, row) {
+      if (row.status === 'cancelled') throw conflict(`Purchase order ${String(row.number)} is already cancelled.`);
+      const orderLines = await storedLines(trx, 'purchase-order', [Number(row.id)]);
+      if (orderLines.some((line) => line.quantity_done > 0)) {
+        throw conflict(`Goods were received against purchase order ${String(row.number)}: void its receive orders first.`);
+      }
+    },
+  },
+  'receive-orders': {
+    name: 'void',
+    status: 'void',
+    permission: 'delete',
+    async undo(trx, scope, row) {
+      if (row.status === 'void') throw conflict(`Receive order ${String(row.number)} is already void.`);
+      const location = locationOf(row)!;
+      const received = await storedLines(trx, 'receive-order', [Number(row.id)]);
+      await move(
+        trx,
+        scope,
+        { type: 'receive-order', id: Number(row.id), number: String(row.number) },
+        received.map((line) => ({ itemId: line.item_id, location, quantity: -line.base_quantity })),
+      );
+      if (row.purchase_order_id === null) return;
+      for (const line of received) {
+        if (line.source_line_id === null) continue;
+        await trx
+          .updateTable('document_lines')
+          .set({ quantity_done: sql`quantity_done - ${line.quantity}` })
+          .where('id', '=', line.source_line_id)
+          .execute();
+      }
+      await followPurchaseOrder(trx, Number(row.purchase_order_id));
+    },
+  },
+  bills: {
+    name: 'void',
+    status: 'void',
+    permission: 'delete',
+    async undo(trx, _scope, row) {
+      if (row.status === 'void') throw conflict(`Bill ${String(row.number)} is already void.`);
+      if (Number(row.amount_paid) > 0) throw conflict(`Bill ${String(row.number)} has payments: void them first.`);
+      await trx.updateTable('bills').set({ balance: 0 }).where('id', '=', Number(row.id)).execute();
+    },
+  },
+  'bill-payments': {
+    name: 'void',
+    status: 'void',
+    permission: 'delete',
+    async undo(trx, _scope, row) {
+      if (row.status === 'void') throw conflict(`Bill payment ${String(row.number)} is already void.`);
+      await followBill(trx, Number(row.bill_id), -Number(row.amount));
+    },
+  },
+};

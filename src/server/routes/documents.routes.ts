@@ -1,0 +1,149 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { sql } from 'kysely';
+import { z } from 'zod';
+import { listMeta } from '../../domain/list-params';
+import { permissionName } from '../../domain/permissions';
+import { fromThousandths } from '../../domain/quantity';
+import { stocks } from '../../domain/resources/stocks';
+import { getResource, registry } from '../../domain/resources/registry';
+import { nowIso, toIsoTimestamp } from '../db/dialect';
+import { notFound, validationError } from '../errors';
+import { runWrite } from '../idempotency';
+import { scopeOf } from '../plugins/auth';
+import { locationOf } from '../documents/document-store';
+import { numberTotal, referenceNumberTotal } from '../documents/numbering';
+import { purchasingActions } from '../documents/purchasing';
+import { findRecordOrFail } from '../resources/record-service';
+import type { Db } from '../resources/store';
+
+/**
+ * Document routes beyond the generic CRUD: the number previews of spec 7, and void / cancel,
+ * which undo what a document moved (stock, money) in one transaction and leave it as history.
+ */
+
+const resourceOfDocument = new Map(
+  registry.flatMap((definition) => (definition.document ? [[definition.document.type, definition.name]] : [])),
+);
+const documentTypes = registry.flatMap((definition) => (definition.document ? [definition.document.type] : []));
+const documentName = z.enum(documentTypes as [string, ...string[]], { error: 'The selected document name is invalid.' });
+const optionalId = z.coerce.number().int().positive().nullish();
+const idParams = z.object({ id: z.string().regex(/^\d{1,9}$/, 'The id must be a whole number.') });
+
+export async function documentRoutes(app: FastifyInstance): Promise<void> {
+  const routes = app.withTypeProvider<ZodTypeProvider>();
+
+  routes.post(
+    '/api/documents/get-number-total-count/',
+    {
+      config: { access: 'business' },
+      schema: {
+        tags: ['documents'],
+        summary: 'How many numbers a document type has given at a branch or warehouse',
+        body: z.object({ document_name: documentName, branch_id: optionalId, warehouse_id: optionalId }),
+      },
+    },
+    async (request) => {
+      const location = locationOf(request.body);
+      if (!location) throw validationError({ branch_id: ['The branch or warehouse field is required.'] });
+      return { total: await numberTotal(app.db, scopeOf(request), request.body.document_name, location) };
+    },
+  );
+
+  routes.post(
+    '/api/documents/get-reference-number-total-count/',
+    {
+      config: { access: 'business' },
+      schema: {
+        tags: ['documents'],
+        summary: 'How many reference numbers a document type has given for a contact',
+        body: z.object({
+          document_name: documentName,
+          contact_id: z.coerce.number({ error: 'The contact id field is required.' }).int().positive(),
+        }),
+      },
+    },
+    async (request) => ({
+      total: await referenceNumberTotal(app.db, scopeOf(request), request.body.document_name, request.body.contact_id),
+    }),
+  );
+
+  routes.get(
+    '/api/stocks/:id/movements',
+    {
+      config: { permission: 'view-stocks' },
+      schema: {
+        tags: ['stocks'],
+        summary: 'The movements of a stock, newest first, with the documents that made them',
+        params: idParams,
+        querystring: z.object({
+          page: z.coerce.number().int().min(1, 'The page field must be at least 1.').default(1),
+          per_page: z.coerce.number().int().min(1).max(100, 'The per page field must not be greater than 100.').default(15),
+        }),
+      },
+    },
+    async (request) => {
+      const scope = scopeOf(request);
+      const stock = await findRecordOrFail(app.db, scope, stocks, Number(request.params.id));
+      const { page, per_page: perPage } = request.query;
+      const db = app.db as unknown as Db;
+      const where = db.selectFrom('stock_movements').where('stock_id', '=', stock.id).where('business_id', '=', scope.businessId);
+      const rows = await where
+        .selectAll()
+        .orderBy('id', 'desc')
+        .limit(perPage)
+        .offset((page - 1) * perPage)
+        .execute();
+      const total = Number((await where.select((eb) => eb.fn.countAll().as('total')).executeTakeFirstOrThrow()).total);
+      return {
+        data: rows.map((row) => ({
+          id: Number(row.id),
+          quantity: fromThousandths(Number(row.quantity)),
+          in_transit: fromThousandths(Number(row.in_transit)),
+          document_type: row.document_type,
+          document_id: Number(row.document_id),
+          document_number: row.document_number,
+          document_resource: resourceOfDocument.get(String(row.document_type)) ?? null,
+          moved_at: toIsoTimestamp(row.moved_at),
+        })),
+        meta: listMeta(total, page, perPage, rows.length),
+      };
+    },
+  );
+
+  for (const [resource, action] of Object.entries(purchasingActions)) {
+    const definition = getResource(resource);
+    routes.patch(
+      `/api/${resource}/:id/${action.name}`,
+      {
+        config: { permission: permissionName(action.permission, definition.permission) },
+        schema: {
+          tags: [resource],
+          summary: `${action.name === 'void' ? 'Void' : 'Cancel'} a ${definition.singular.toLowerCase()}`,
+          params: idParams,
+        },
+      },
+      async (request, reply) => {
+        const scope = scopeOf(request);
+        const id = Number(request.params.id);
+        return runWrite(request, reply, async (trx) => {
+          const row = await trx
+            .selectFrom(definition.table)
+            .selectAll()
+            .where('id', '=', id)
+            .where('business_id', '=', scope.businessId)
+            .where('deleted_at', 'is', null)
+            .executeTakeFirst();
+          if (!row) throw notFound(definition.singular.toLowerCase());
+          await action.undo(trx, scope, row);
+          await trx
+            .updateTable(definition.table)
+            .set({ status: action.status, updated_at: nowIso(), version: sql`version + 1` })
+            .where('id', '=', id)
+            .execute();
+          return { status: 200, body: { data: await findRecordOrFail(trx, scope, definition, id) } };
+        });
+      },
+    );
+  }
+}
