@@ -45,9 +45,7 @@ export function CreateScreen() {
       <RecordForm
         key={fromId ?? 'new'}
         definition={definition}
-        initial={
-          definition.document ? documentStartingValues(definition, source.data) : startingValues(definition, source.data, true)
-        }
+        initial={definition.document ? documentStartingValues(definition, source.data) : startingValues(definition, source.data, true)}
         onSaved={() => {
           if (redirectTo) window.location.assign(redirectTo);
           else void navigate({ to: '/$resource', params: { resource: definition.name } });
