@@ -62,7 +62,7 @@ export interface OutboxEntry {
   serverRecord?: Record<string, unknown>;
 }
 
-export type OutboxAction = 'create' | 'update' | 'delete' | 'restore' | 'force-delete' | 'reset' | 'assign';
+export type OutboxAction = 'create' | 'update' | 'delete' | 'restore' | 'force-delete' | 'reset' | 'assign' | 'void' | 'cancel';
 
 /** A record created on this device and since synced: its client key leads to its server id. */
 export interface SyncedCreate {

@@ -27,6 +27,8 @@ export const PENDING_WORDS: Record<OutboxAction, string> = {
   'force-delete': 'Pending permanent delete',
   reset: 'Pending reset',
   assign: 'Pending assignment',
+  void: 'Pending void',
+  cancel: 'Pending cancel',
 };
 
 /** A record created on this device, as a row: its client key is its id until it syncs. */

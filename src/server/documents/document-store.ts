@@ -123,7 +123,7 @@ export function documentStore(definition: ResourceDefinition, hooks: DocumentHoo
         input,
       );
       if (prepared.lines) await insertLines(trx, scope, spec.type, id, prepared.lines.lines);
-      await hooks.apply?.(trx, scope, { type: spec.type, id, number }, prepared, row);
+      await hooks.apply?.(trx, scope, { type: spec.type, id, number, date }, prepared, row);
       return id;
     },
     async beforeTrash(trx, scope, id) {

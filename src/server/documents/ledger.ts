@@ -16,6 +16,8 @@ export interface DocumentRef {
   type: string;
   id: number;
   number: string;
+  /** `YYYY-MM-DD`: the day the goods moved. */
+  date: string;
 }
 
 export interface Movement {
@@ -98,6 +100,7 @@ export async function move(trx: Trx, scope: Scope, document: DocumentRef, moveme
         document_type: document.type,
         document_id: document.id,
         document_number: document.number,
+        document_date: document.date,
         moved_at: now,
       })
       .execute();

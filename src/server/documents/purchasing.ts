@@ -219,7 +219,7 @@ export const purchasingActions: Record<string, DocumentAction> = {
       await move(
         trx,
         scope,
-        { type: 'receive-order', id: Number(row.id), number: String(row.number) },
+        { type: 'receive-order', id: Number(row.id), number: String(row.number), date: new Date().toISOString().slice(0, 10) },
         received.map((line) => ({ itemId: line.item_id, location, quantity: -line.base_quantity })),
       );
       if (row.purchase_order_id === null) return;

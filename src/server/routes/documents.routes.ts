@@ -90,6 +90,7 @@ export async function documentRoutes(app: FastifyInstance): Promise<void> {
       const where = db.selectFrom('stock_movements').where('stock_id', '=', stock.id).where('business_id', '=', scope.businessId);
       const rows = await where
         .selectAll()
+        .orderBy('document_date', 'desc')
         .orderBy('id', 'desc')
         .limit(perPage)
         .offset((page - 1) * perPage)
@@ -104,6 +105,7 @@ export async function documentRoutes(app: FastifyInstance): Promise<void> {
           document_id: Number(row.document_id),
           document_number: row.document_number,
           document_resource: resourceOfDocument.get(String(row.document_type)) ?? null,
+          document_date: row.document_date,
           moved_at: toIsoTimestamp(row.moved_at),
         })),
         meta: listMeta(total, page, perPage, rows.length),

@@ -6,7 +6,7 @@ import { recordQuery } from '../../lib/resource-queries';
 import { useActiveBusinessId, useCan } from '../../lib/session';
 import { NotFoundScreen } from '../layout/not-found-screen';
 import { ProgressBar } from '../ui/progress-bar';
-import { documentStartingValues } from '../documents/prefill';
+import { documentStartingValues, sourceDisplays } from '../documents/prefill';
 import { RecordForm, startingValues } from './record-form';
 import { ResourceBreadcrumb } from './resource-breadcrumb';
 
@@ -45,6 +45,7 @@ export function CreateScreen() {
       <RecordForm
         key={fromId ?? 'new'}
         definition={definition}
+        known={sourceDisplays(definition, source.data)}
         initial={definition.document ? documentStartingValues(definition, source.data) : startingValues(definition, source.data, true)}
         onSaved={() => {
           if (redirectTo) window.location.assign(redirectTo);

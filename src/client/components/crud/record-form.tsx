@@ -103,12 +103,15 @@ export function RecordForm({
   definition,
   record,
   initial,
+  known,
   onSaved,
 }: {
   definition: ResourceDefinition;
   /** The record being edited; none when creating. */
   record?: ApiRecord;
   initial: FormValues;
+  /** Names for the references `initial` starts with (a form made from a source document). */
+  known?: Record<string, unknown>;
   /** After the server took it, or it was queued on this device: the record's id (a client key until it syncs). */
   onSaved: (saved: { id: number | string }) => void;
 }) {
@@ -166,7 +169,7 @@ export function RecordForm({
               name={name}
               field={field}
               values={values}
-              record={record}
+              record={record ?? known}
               errors={fieldErrors[name] ?? []}
               editing={editing}
               onChange={(changed, value) => setValues((current) => ({ ...current, [changed]: value }))}

@@ -17,6 +17,8 @@ import { Badge } from '../ui/badge';
 import { Button } from '../ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '../ui/dialog';
 import { ProgressBar } from '../ui/progress-bar';
+import { deletable, DocumentActions, DocumentLines, RelatedDocuments, StatusBadge } from '../documents/document-view';
+import { StockMovements } from '../documents/stock-movements';
 import { ConfirmDialog } from './confirm-dialog';
 import { PendingBadge } from './pending-badge';
 import { reportFailure, useRecordActions } from './record-actions';
@@ -30,6 +32,13 @@ export function ViewScreen() {
   if (!definition) return <NotFoundScreen what="record" />;
   return <RecordView key={`${definition.name}-${id}`} definition={definition} id={id} />;
 }
+
+/** A stock is named by what and where: "Silver Swan Vinegar at Valenzuela Central". */
+const stockName = (record: ApiRecord) =>
+  `of ${(record.item as { display?: string } | null)?.display ?? '—'} at ${(record.location as { display?: string } | null)?.display ?? '—'}`;
+
+/** A priced document's totals show under its lines, not among its fields. */
+const TOTALS = ['subtotal', 'discount_total', 'vat_total', 'total'];
 
 interface Secret {
   label: string;
@@ -107,9 +116,10 @@ function RecordView({ definition, id }: { definition: ResourceDefinition; id: st
       <ResourceBreadcrumb definition={definition} current={`View ${definition.singular}`} />
       <div className="flex flex-wrap items-center gap-3">
         <h1 className="text-2xl font-semibold tracking-tight">
-          {definition.singular} {display}
+          {definition.singular} {definition.name === 'stocks' ? stockName(record) : display}
         </h1>
         {trashed && <Badge variant="destructive">In the trash</Badge>}
+        {definition.document && <StatusBadge definition={definition} record={record} />}
         <PendingBadge entry={record.pending} />
       </div>
       {local && (
@@ -119,7 +129,7 @@ function RecordView({ definition, id }: { definition: ResourceDefinition; id: st
       )}
 
       <OfflineNotice savedAt={record.savedOffline} />
-      <div className="flex flex-wrap gap-2" role="toolbar" aria-label="Actions">
+      <div className="flex flex-wrap gap-2 print:hidden" role="toolbar" aria-label="Actions">
         <Button variant="outline" onClick={() => router.history.back()}>
           <ArrowLeft aria-hidden /> Back
         </Button>
@@ -131,7 +141,8 @@ function RecordView({ definition, id }: { definition: ResourceDefinition; id: st
           </Button>
         )}
         <AssignLink definition={definition} record={record} />
-        {canDelete && !trashed && (
+        {definition.document && <DocumentActions definition={definition} record={record} />}
+        {canDelete && !trashed && deletable(definition, record) && (
           <Button variant="destructive" onClick={() => actions.ask('delete', record.id, display)}>
             <Trash2 aria-hidden /> Delete {definition.singular}
           </Button>
@@ -160,14 +171,21 @@ function RecordView({ definition, id }: { definition: ResourceDefinition; id: st
 
       <dl className="grid gap-x-6 rounded-lg border bg-card sm:grid-cols-[minmax(10rem,14rem)_1fr]">
         <Row label="ID" value={local ? 'Assigned when it syncs' : `#${record.id}`} />
-        {readableFields(definition).map(([name, field]) => (
-          <Row key={name} label={field.label} value={displayValue(name, field, record)} />
-        ))}
+        {readableFields(definition)
+          .filter(([name]) => !(definition.document?.lines === 'priced' && TOTALS.includes(name)))
+          .map(([name, field]) => (
+            <Row key={name} label={field.label} value={displayValue(name, field, record)} />
+          ))}
         <Extras record={record} />
         <Row label="Created" value={displayValue('created_at', undefined, record)} />
         <Row label="Updated" value={`${displayValue('updated_at', undefined, record)} (version ${record.version})`} />
         {trashed && <Row label="Deleted" value={displayValue('deleted_at', undefined, record)} />}
       </dl>
+      {definition.document && <DocumentLines definition={definition} record={record} />}
+      {definition.document && <RelatedDocuments definition={definition} record={record} />}
+      {definition.name === 'stocks' && !local && (
+        <StockMovements stockId={Number(record.id)} unit={(record.unit as string | null) ?? null} />
+      )}
 
       <ConfirmDialog
         confirmation={actions.confirmation}

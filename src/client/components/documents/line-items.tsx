@@ -105,10 +105,10 @@ export function LineItems({
           return (
             <li
               key={index}
-              className="grid gap-3 rounded-lg border bg-card p-3 sm:grid-cols-12 sm:items-start"
+              className="grid grid-cols-2 gap-3 rounded-lg border bg-card p-3 sm:grid-cols-12 sm:items-start"
               aria-label={`Line ${index + 1}`}
             >
-              <div className="sm:col-span-4">
+              <div className="col-span-2 sm:col-span-4">
                 <Label htmlFor={id('item')} className="mb-1 block text-xs text-muted-foreground">
                   Item
                 </Label>
@@ -136,7 +136,7 @@ export function LineItems({
                 <Messages messages={at('item_id')} />
                 {row.open !== undefined && <p className="text-xs text-muted-foreground">{row.open} still open on the order</p>}
               </div>
-              <div className="sm:col-span-2">
+              <div className="col-span-2 sm:col-span-2">
                 <Label htmlFor={id('unit')} className="mb-1 block text-xs text-muted-foreground">
                   Unit
                 </Label>

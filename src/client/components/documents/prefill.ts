@@ -54,3 +54,24 @@ export function documentStartingValues(definition: ResourceDefinition, source?: 
   if ('amount' in values && typeof source.balance === 'number') values.amount = String(source.balance);
   return values;
 }
+
+/**
+ * What the pickers of a form made from a source document show before anyone touches them: the
+ * source's own names for its party and location, and its number for itself.
+ */
+export function sourceDisplays(
+  definition: ResourceDefinition,
+  source: Record<string, unknown> | undefined,
+): Record<string, unknown> | undefined {
+  const link = definition.document?.source;
+  if (!link || !source) return undefined;
+  const known: Record<string, unknown> = {
+    [link.field]: source.id,
+    [link.field.replace(/_id$/, '')]: { id: source.id, display: source.number },
+  };
+  for (const name of ['contact', 'branch', 'warehouse']) {
+    known[`${name}_id`] = source[`${name}_id`];
+    known[name] = source[name];
+  }
+  return known;
+}

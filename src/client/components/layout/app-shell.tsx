@@ -44,7 +44,7 @@ export function AppShell({
       <div className="flex flex-1">
         <aside
           aria-label="Main navigation"
-          className={`sticky top-14 hidden h-[calc(100svh-3.5rem)] shrink-0 overflow-y-auto border-r border-sidebar-border bg-sidebar text-sidebar-foreground md:block ${expanded ? 'w-64' : 'w-16'}`}
+          className={`sticky top-14 hidden h-[calc(100svh-3.5rem)] shrink-0 overflow-y-auto border-r border-sidebar-border bg-sidebar text-sidebar-foreground md:block print:hidden ${expanded ? 'w-64' : 'w-16'}`}
         >
           <Sidebar collapsed={!expanded} />
         </aside>

@@ -177,7 +177,7 @@ function UserMenu({ user }: { user: CurrentUser }) {
 
 export function Navbar({ user, businesses, businessId, onOpenMenu, onToggleSidebar, sidebarExpanded }: NavbarProps) {
   return (
-    <header className="sticky top-0 z-30 flex h-14 items-center gap-1 border-b bg-background/95 px-2 backdrop-blur supports-[backdrop-filter]:bg-background/80 sm:gap-2 sm:px-3">
+    <header className="sticky top-0 z-30 flex h-14 items-center gap-1 border-b bg-background/95 px-2 backdrop-blur supports-[backdrop-filter]:bg-background/80 sm:gap-2 sm:px-3 print:hidden">
       <a
         href="#main"
         className="sr-only focus:not-sr-only focus:absolute focus:top-2 focus:left-2 focus:z-50 focus:rounded focus:bg-background focus:p-2"

@@ -46,6 +46,8 @@ export async function up(db: Kysely<any>): Promise<void> {
       .addColumn('document_type', 'text', (col) => col.notNull())
       .addColumn('document_id', 'integer', (col) => col.notNull())
       .addColumn('document_number', 'text', (col) => col.notNull())
+      // The document's own date (the day the goods moved), and when it was recorded.
+      .addColumn('document_date', dateType, (col) => col.notNull())
       .addColumn('moved_at', timestamp, (col) => col.notNull()),
   );
   await db.schema.createIndex('stock_movements_stock_index').on('stock_movements').columns(['stock_id', 'id']).execute();

@@ -1,0 +1,283 @@
+import { useQuery } from '@tanstack/react-query';
+import { Link } from '@tanstack/react-router';
+import { Ban, CreditCard, FileText, PackageCheck, Printer } from 'lucide-react';
+import { useState } from 'react';
+import { formatPesos } from '../../../domain/money';
+import { permissionName } from '../../../domain/permissions';
+import type { ResourceDefinition } from '../../../domain/resource';
+import { getResource } from '../../../domain/resources/registry';
+import { displayValue } from '../../lib/format';
+import { isClientKey, submitChange } from '../../lib/outbox';
+import { listQuery, type ApiRecord } from '../../lib/resource-queries';
+import { useActiveBusinessId, useCan } from '../../lib/session';
+import { ConfirmDialog, type Confirmation } from '../crud/confirm-dialog';
+import { reportFailure, reportSettled } from '../crud/record-actions';
+import { Badge } from '../ui/badge';
+import { Button } from '../ui/button';
+import { Table, TableBody, TableCell, TableFooter, TableHead, TableHeader, TableRow } from '../ui/table';
+
+interface Line {
+  id: number;
+  item: { id: number; display: string; sku: string } | null;
+  unit: string | null;
+  quantity: number;
+  unit_price: number;
+  discount_percent: number;
+  amount: number;
+  vat: number;
+  quantity_done: number;
+}
+
+const STATUS_TONE: Record<string, 'default' | 'secondary' | 'destructive' | 'outline' | 'warning'> = {
+  open: 'outline',
+  unpaid: 'warning',
+  partially_received: 'warning',
+  partially_paid: 'warning',
+  received: 'default',
+  paid: 'default',
+  posted: 'default',
+  cancelled: 'destructive',
+  void: 'destructive',
+};
+
+/**
+ * Whether the trash is open to a document: one that moved stock or money must be voided (an
+ * order cancelled, or never received against) first, as the server insists.
+ */
+export function deletable(definition: ResourceDefinition, record: ApiRecord): boolean {
+  if (!definition.document || isClientKey(record.id)) return true;
+  if (definition.name === 'purchase-orders') return record.status === 'open' || record.status === 'cancelled';
+  return record.status === 'void';
+}
+
+/** A document's status as a badge: "Partially received", "Void" … */
+export function StatusBadge({ definition, record }: { definition: ResourceDefinition; record: ApiRecord }) {
+  const status = String(record.status ?? '');
+  if (!status) return <Badge variant="outline">Number assigned on sync</Badge>;
+  return <Badge variant={STATUS_TONE[status] ?? 'secondary'}>{displayValue('status', definition.fields.status, record)}</Badge>;
+}
+
+/** The lines of a document and its totals, as the printed copy shows them too. */
+export function DocumentLines({ definition, record }: { definition: ResourceDefinition; record: ApiRecord }) {
+  const lines = (record.lines as Line[] | undefined) ?? [];
+  if (definition.document?.lines !== 'priced') return null;
+  const received = definition.name === 'purchase-orders';
+  const money = (value: unknown) => formatPesos(Number(value ?? 0));
+  return (
+    <section aria-labelledby="lines-heading" className="space-y-2">
+      <h2 id="lines-heading" className="text-lg font-semibold">
+        Lines
+      </h2>
+      <div className="overflow-x-auto rounded-lg border">
+        <Table>
+          <TableHeader>
+            <TableRow>
+              <TableHead>Item</TableHead>
+              <TableHead className="text-right">Quantity</TableHead>
+              {received && <TableHead className="text-right">Received</TableHead>}
+              <TableHead className="text-right">Unit price</TableHead>
+              <TableHead className="text-right">Discount</TableHead>
+              <TableHead className="text-right">Amount</TableHead>
+            </TableRow>
+          </TableHeader>
+          <TableBody>
+            {lines.map((line) => (
+              <TableRow key={line.id}>
+                <TableCell>
+                  <span className="block">{line.item?.display ?? '—'}</span>
+                  <span className="text-xs text-muted-foreground">{line.item?.sku}</span>
+                </TableCell>
+                <TableCell className="text-right tabular-nums">
+                  {line.quantity} {line.unit}
+                </TableCell>
+                {received && <TableCell className="text-right tabular-nums">{line.quantity_done}</TableCell>}
+                <TableCell className="text-right tabular-nums">{money(line.unit_price)}</TableCell>
+                <TableCell className="text-right tabular-nums">{line.discount_percent ? `${line.discount_percent}%` : '—'}</TableCell>
+                <TableCell className="text-right tabular-nums">{money(line.amount)}</TableCell>
+              </TableRow>
+            ))}
+          </TableBody>
+          <TableFooter>
+            {[
+              ['Subtotal', record.subtotal],
+              ['Discount', record.discount_total],
+              ['VAT (12%)', record.vat_total],
+            ].map(([label, value]) => (
+              <TableRow key={String(label)}>
+                <TableCell colSpan={received ? 5 : 4} className="text-right text-muted-foreground">
+                  {String(label)}
+                </TableCell>
+                <TableCell className="text-right tabular-nums">{money(value)}</TableCell>
+              </TableRow>
+            ))}
+            <TableRow>
+              <TableCell colSpan={received ? 5 : 4} className="text-right font-semibold">
+                Total
+              </TableCell>
+              <TableCell className="text-right font-semibold tabular-nums">{money(record.total)}</TableCell>
+            </TableRow>
+          </TableFooter>
+        </Table>
+      </div>
+    </section>
+  );
+}
+
+/** What comes next for a document: receive, bill, pay — and void or cancel, which undo it. */
+export function DocumentActions({ definition, record }: { definition: ResourceDefinition; record: ApiRecord }) {
+  const businessId = useActiveBusinessId();
+  const [confirmation, setConfirmation] = useState<Confirmation | null>(null);
+  const [busy, setBusy] = useState(false);
+  const canReceive = useCan(permissionName('create', 'receive-orders'));
+  const canBill = useCan(permissionName('create', 'bills'));
+  const canPay = useCan(permissionName('create', 'bill-payments'));
+  const canVoid = useCan(permissionName('delete', definition.permission));
+  const canCancel = useCan(permissionName('update', definition.permission));
+  const status = String(record.status ?? '');
+  const local = isClientKey(record.id);
+  const id = String(record.id);
+
+  const undo = (name: 'void' | 'cancel') =>
+    setConfirmation({
+      action: name,
+      confirmLabel: name === 'void' ? `Void ${definition.singular}` : `Cancel ${definition.singular}`,
+      destructive: true,
+      run: async () => {
+        setBusy(true);
+        try {
+          const settled = await submitChange({
+            businessId,
+            resource: definition.name,
+            action: name,
+            recordId: record.id,
+            method: 'PATCH',
+            path: `/api/${definition.name}/${id}/${name}`,
+            label: `${name === 'void' ? 'Void' : 'Cancel'} ${definition.singular} ${String(record.number)}`,
+          });
+          reportSettled(settled, `${definition.singular} ${name === 'void' ? 'voided' : 'cancelled'} successfully.`);
+          setConfirmation(null);
+        } catch (error) {
+          reportFailure(error);
+        } finally {
+          setBusy(false);
+        }
+      },
+    });
+
+  const links: { resource: string; label: string; icon: typeof FileText; show: boolean }[] = [
+    {
+      resource: 'receive-orders',
+      label: 'Receive',
+      icon: PackageCheck,
+      show: definition.name === 'purchase-orders' && canReceive && ['open', 'partially_received'].includes(status),
+    },
+    { resource: 'bills', label: 'Bill', icon: FileText, show: definition.name === 'purchase-orders' && canBill && status !== 'cancelled' },
+    {
+      resource: 'bill-payments',
+      label: 'Record payment',
+      icon: CreditCard,
+      show: definition.name === 'bills' && canPay && ['unpaid', 'partially_paid'].includes(status),
+    },
+  ];
+  const voidable = ['receive-orders', 'bills', 'bill-payments'].includes(definition.name) && status !== 'void' && canVoid;
+  const cancellable = definition.name === 'purchase-orders' && status === 'open' && canCancel;
+
+  return (
+    <>
+      {!local &&
+        !record.deleted_at &&
+        links
+          .filter((link) => link.show)
+          .map(({ resource, label, icon: Icon }) => (
+            <Button key={label} asChild>
+              <Link to="/$resource/create/$from" params={{ resource, from: id }} search={{ redirect_to: undefined }}>
+                <Icon aria-hidden /> {label}
+              </Link>
+            </Button>
+          ))}
+      {!local && !record.deleted_at && voidable && (
+        <Button variant="outline" onClick={() => undo('void')}>
+          <Ban aria-hidden /> Void {definition.singular}
+        </Button>
+      )}
+      {!local && !record.deleted_at && cancellable && (
+        <Button variant="outline" onClick={() => undo('cancel')}>
+          <Ban aria-hidden /> Cancel {definition.singular}
+        </Button>
+      )}
+      <Button variant="outline" onClick={() => window.print()}>
+        <Printer aria-hidden /> Print
+      </Button>
+      <ConfirmDialog
+        confirmation={confirmation}
+        singular={definition.singular}
+        display={String(record.number ?? '')}
+        busy={busy}
+        onClose={() => setConfirmation(null)}
+      />
+    </>
+  );
+}
+
+const RELATED: Record<string, { resource: string; field: string }[]> = {
+  'purchase-orders': [
+    { resource: 'receive-orders', field: 'purchase_order_id' },
+    { resource: 'bills', field: 'purchase_order_id' },
+  ],
+  bills: [{ resource: 'bill-payments', field: 'bill_id' }],
+};
+
+/** The documents made from this one: a purchase order's receipts and bills, a bill's payments. */
+export function RelatedDocuments({ definition, record }: { definition: ResourceDefinition; record: ApiRecord }) {
+  const related = RELATED[definition.name];
+  if (!related || isClientKey(record.id)) return null;
+  return (
+    <section aria-labelledby="related-heading" className="space-y-2 print:hidden">
+      <h2 id="related-heading" className="text-lg font-semibold">
+        Related documents
+      </h2>
+      <div className="grid gap-3 md:grid-cols-2">
+        {related.map((link) => (
+          <RelatedList key={link.resource} resource={link.resource} field={link.field} id={Number(record.id)} />
+        ))}
+      </div>
+    </section>
+  );
+}
+
+function RelatedList({ resource, field, id }: { resource: string; field: string; id: number }) {
+  const businessId = useActiveBusinessId();
+  const target = getResource(resource);
+  const canView = useCan(permissionName('view', target.permission));
+  const list = useQuery({
+    ...listQuery(businessId, target, { [field]: id, is_strict: 1, per_page: 25, with_trashed: 1 }),
+    enabled: canView,
+  });
+  if (!canView) return null;
+  const rows = list.data?.data ?? [];
+  return (
+    <div className="rounded-lg border bg-card p-3">
+      <h3 className="mb-2 font-medium">{target.plural}</h3>
+      {rows.length === 0 ? (
+        <p className="text-sm text-muted-foreground">{list.isPending ? 'Loading…' : `No ${target.plural.toLowerCase()} yet.`}</p>
+      ) : (
+        <ul className="divide-y">
+          {rows.map((row) => (
+            <li key={String(row.id)} className="flex min-h-11 flex-wrap items-center gap-2 py-1">
+              <Link
+                to="/$resource/$id"
+                params={{ resource, id: String(row.id) }}
+                className="font-medium text-primary underline-offset-4 hover:underline"
+              >
+                {String(row.number)}
+              </Link>
+              <span className="text-sm text-muted-foreground">{displayValue('date', target.fields.date, row)}</span>
+              <StatusBadge definition={target} record={row} />
+              <span className="ml-auto tabular-nums">{formatPesos(Number(row.total ?? row.amount ?? 0))}</span>
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}

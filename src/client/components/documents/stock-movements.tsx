@@ -1,0 +1,96 @@
+import { useQuery } from '@tanstack/react-query';
+import { Link } from '@tanstack/react-router';
+import { useState } from 'react';
+import type { ListMeta } from '../../../domain/list-params';
+import { api } from '../../lib/api';
+import { formatDate, formatTimestamp } from '../../lib/format';
+import { useActiveBusinessId } from '../../lib/session';
+import { Button } from '../ui/button';
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '../ui/table';
+
+interface Movement {
+  id: number;
+  quantity: number;
+  in_transit: number;
+  document_number: string;
+  document_id: number;
+  document_resource: string | null;
+  document_date: string;
+  moved_at: string;
+}
+
+/** The movements that make up a stock balance, latest first, each linking to its document. */
+export function StockMovements({ stockId, unit }: { stockId: number; unit: string | null }) {
+  const businessId = useActiveBusinessId();
+  const [page, setPage] = useState(1);
+  const movements = useQuery({
+    queryKey: [businessId, 'stocks', 'movements', stockId, page],
+    queryFn: ({ signal }) =>
+      api<{ data: Movement[]; meta: ListMeta }>('GET', `/api/stocks/${stockId}/movements`, { query: { page, per_page: 15 }, signal }),
+  });
+  const meta = movements.data?.meta;
+  const signed = (value: number) => `${value > 0 ? '+' : ''}${value}${unit ? ` ${unit}` : ''}`;
+  return (
+    <section aria-labelledby="movements-heading" className="space-y-2">
+      <h2 id="movements-heading" className="text-lg font-semibold">
+        Movements
+      </h2>
+      <div className="overflow-x-auto rounded-lg border">
+        <Table>
+          <TableHeader>
+            <TableRow>
+              <TableHead>Date</TableHead>
+              <TableHead>Document</TableHead>
+              <TableHead className="text-right">On hand</TableHead>
+              <TableHead className="text-right">In transit</TableHead>
+            </TableRow>
+          </TableHeader>
+          <TableBody>
+            {movements.data?.data.map((movement) => (
+              <TableRow key={movement.id}>
+                <TableCell className="whitespace-nowrap" title={`Recorded ${formatTimestamp(movement.moved_at)}`}>
+                  {formatDate(movement.document_date)}
+                </TableCell>
+                <TableCell>
+                  {movement.document_resource ? (
+                    <Link
+                      to="/$resource/$id"
+                      params={{ resource: movement.document_resource, id: String(movement.document_id) }}
+                      className="text-primary underline-offset-4 hover:underline"
+                    >
+                      {movement.document_number}
+                    </Link>
+                  ) : (
+                    movement.document_number
+                  )}
+                </TableCell>
+                <TableCell className="text-right tabular-nums">{movement.quantity ? signed(movement.quantity) : '—'}</TableCell>
+                <TableCell className="text-right tabular-nums">{movement.in_transit ? signed(movement.in_transit) : '—'}</TableCell>
+              </TableRow>
+            ))}
+            {movements.data?.data.length === 0 && (
+              <TableRow>
+                <TableCell colSpan={4} className="py-6 text-center text-muted-foreground">
+                  No movements yet.
+                </TableCell>
+              </TableRow>
+            )}
+          </TableBody>
+        </Table>
+      </div>
+      {meta && meta.last_page > 1 && (
+        <div className="flex items-center gap-2">
+          <Button variant="outline" disabled={page <= 1} onClick={() => setPage(page - 1)}>
+            Newer
+          </Button>
+          <span className="text-sm text-muted-foreground">
+            Page {meta.current_page} of {meta.last_page}
+          </span>
+          <Button variant="outline" disabled={page >= meta.last_page} onClick={() => setPage(page + 1)}>
+            Older
+          </Button>
+        </div>
+      )}
+    </section>
+  );
+}
