@@ -15,11 +15,23 @@ onlineManager.setOnline(navigator.onLine);
 const queryClient = new QueryClient({ defaultOptions: { queries: { refetchOnWindowFocus: false } } });
 const router = makeRouter(queryClient);
 
-// A change reached the server (from this tab or another): what shows its resource reloads.
+// A change reached the server (from this tab or another): what shows its resource reloads —
+// once per resource for a burst of them (a replayed outbox), not once per change.
+const INVALIDATE_AFTER_MS = 150;
+const sentTo = new Set<string>();
+let invalidation: ReturnType<typeof setTimeout> | undefined;
 onChangeSent((entry) => {
-  void queryClient.invalidateQueries({ queryKey: [entry.businessId, entry.resource] });
-  // Businesses and users are also the session's: the switcher and navbar show them (spec 7).
-  if (['businesses', 'users', 'roles'].includes(entry.resource)) void queryClient.invalidateQueries({ queryKey: ['session'] });
+  sentTo.add(JSON.stringify([entry.businessId, entry.resource]));
+  invalidation ??= setTimeout(() => {
+    invalidation = undefined;
+    const keys = [...sentTo].map((key) => JSON.parse(key) as [number | null, string]);
+    sentTo.clear();
+    for (const key of keys) void queryClient.invalidateQueries({ queryKey: key });
+    // Businesses and users are also the session's: the switcher and navbar show them (spec 7).
+    if (keys.some(([, resource]) => ['businesses', 'users', 'roles'].includes(resource))) {
+      void queryClient.invalidateQueries({ queryKey: ['session'] });
+    }
+  }, INVALIDATE_AFTER_MS);
 });
 // The server forgot the session while sending: the user is asked to sign in; the outbox waits.
 onSignInNeeded(() => void queryClient.invalidateQueries({ queryKey: ['session', 'user'] }));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { documentNumber, documentTotals, lineFigures, quantityDiscount, referenceNumber } from './documents';
+import { documentNumber, documentTotals, lineFigures, quantityDiscount, referenceNumber, todayInManila } from './documents';
 
 describe('document numbers (spec 5)', () => {
   it('writes {prefix}-{yyyyMMdd}-{B|W}{location padded to 5}-{total+1 padded to 8}', () => {
@@ -33,5 +33,12 @@ describe('line figures', () => {
     expect(quantityDiscount(breaks, 9)).toBe(0);
     expect(quantityDiscount(breaks, 10)).toBe(5);
     expect(quantityDiscount(breaks, 75)).toBe(8);
+  });
+});
+
+describe('a business day', () => {
+  it('is Manila’s: 23:30 UTC is already the next day there', () => {
+    expect(todayInManila(new Date('2026-11-22T23:30:00Z'))).toBe('2026-11-23');
+    expect(todayInManila(new Date('2026-11-22T10:00:00Z'))).toBe('2026-11-22');
   });
 });

@@ -26,6 +26,11 @@ export interface DocumentSpec {
 
 export type LocationType = 'branch' | 'warehouse';
 
+/** The businesses are in the Philippines: a document's "today" is Manila's, whatever the server's clock zone. */
+export function todayInManila(now = new Date()): string {
+  return new Intl.DateTimeFormat('en-CA', { timeZone: 'Asia/Manila', year: 'numeric', month: '2-digit', day: '2-digit' }).format(now);
+}
+
 export interface Location {
   type: LocationType;
   id: number;

@@ -129,8 +129,12 @@ describe.skipIf(!chromiumAvailable)('changes queued on the device', { timeout: 1
 
     await page.goto('/brands/create');
     await page.getByLabel('Name').fill('Lost Answer Foods');
+    const resent = page.waitForResponse(
+      (response) => response.request().method() === 'POST' && response.url().endsWith('/api/brands') && response.status() === 201,
+    );
     await page.getByRole('button', { name: 'Save Brand' }).click();
     await page.getByText('Saved on this device. It will be sent when the connection returns.').first().waitFor();
+    await resent;
     await pendingCount(page, 0);
     expect(await countNamed('Lost Answer Foods')).toBe(1);
     expect(replayed).toEqual(['true']);

@@ -41,6 +41,8 @@ export interface OutboxEntry {
   action: OutboxAction;
   /** The record changed: a server id, or the key of a create still on this device. */
   recordId: number | string | null;
+  /** `{businessId}|{resource}|{recordId}`, indexed: the changes to one record, in order. */
+  target?: string;
   method: 'POST' | 'PATCH' | 'PUT' | 'DELETE';
   path: string;
   body?: unknown;
@@ -95,7 +97,7 @@ export function openOfflineStore(userId: number): void {
     (await previous)?.close();
     const database = new DexieClass(name) as OfflineDatabase;
     database.version(1).stores({ answers: 'key, [businessId+resource]', records: 'key, [businessId+resource]' });
-    database.version(2).stores({ outbox: '++seq, &key', synced: 'key' });
+    database.version(2).stores({ outbox: '++seq, &key, target', synced: 'key' });
     return database;
   });
   void navigator.storage?.persist?.().catch(() => undefined);

@@ -35,6 +35,7 @@ type Outcome =
 
 const REPLAY_TIMEOUT_MS = 30_000;
 const RETRY_CEILING_MS = 60_000;
+const OUTBOX_REFRESH_MS = 100;
 const CLIENT_KEY = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
 
 export const KEPT_OFFLINE = 'Saved on this device. It will be sent when the connection returns.';
@@ -138,10 +139,10 @@ const targetOf = (entry: Pick<OutboxEntry, 'businessId' | 'resource' | 'recordId
 
 async function enqueue(change: Change, key = clientKey()): Promise<OutboxEntry> {
   const db = await database();
-  const entry: OutboxEntry = { ...change, key, createdAt: Date.now(), attempts: 0, state: 'queued' };
+  const target = targetOf(change) ?? undefined;
+  const entry: OutboxEntry = { ...change, key, target, createdAt: Date.now(), attempts: 0, state: 'queued' };
   await db.transaction('rw', db.outbox, async () => {
-    const target = targetOf(entry);
-    if (target !== null) entry.stacked = (await db.outbox.toArray()).some((earlier) => targetOf(earlier) === target);
+    if (target !== undefined) entry.stacked = (await db.outbox.where('target').equals(target).count()) > 0;
     await db.outbox.add(entry);
   });
   return entry;
@@ -209,7 +210,7 @@ export async function discard(key: string): Promise<void> {
     const entry = await db.outbox.where('key').equals(key).first();
     if (!entry) return;
     await db.outbox.delete(entry.seq!);
-    if (entry.action === 'create') await db.outbox.filter((later) => later.recordId === key).delete();
+    if (entry.action === 'create' && entry.target) await db.outbox.where('target').equals(entry.target).delete();
   });
   kick();
 }
@@ -263,14 +264,30 @@ export function resumeAfterSignIn(): void {
   kick();
 }
 
+/**
+ * Keeps the snapshot current: after any write to the outbox, in this tab or another, it is read
+ * again — at most every OUTBOX_REFRESH_MS, so a replay of a thousand entries does not re-read the
+ * whole outbox a thousand times.
+ */
 async function watch(name: string): Promise<void> {
-  const [{ liveQuery }, db] = await Promise.all([import('dexie'), database()]);
+  const [{ default: Dexie }, db] = await Promise.all([import('dexie'), database()]);
   if (watched !== name) return;
-  const subscription = liveQuery(() => db.outbox.orderBy('seq').toArray()).subscribe({
-    next: (entries) => publish({ loaded: true, entries }),
-    error: (error: unknown) => console.error('The outbox cannot be read.', error),
-  });
-  unwatch = () => subscription.unsubscribe();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const read = async () => {
+    timer = undefined;
+    const current = await db.outbox.orderBy('seq').toArray();
+    if (watched === name) publish({ loaded: true, entries: current });
+  };
+  const onMutated = (parts: Record<string, unknown>) => {
+    if (timer || !Object.keys(parts).some((part) => part.startsWith(`idb://${name}/outbox/`))) return;
+    timer = setTimeout(() => void read().catch((error: unknown) => console.error('The outbox cannot be read.', error)), OUTBOX_REFRESH_MS);
+  };
+  Dexie.on('storagemutated', onMutated);
+  unwatch = () => {
+    Dexie.on.storagemutated.unsubscribe(onMutated);
+    clearTimeout(timer);
+  };
+  await read();
   kick();
 }
 
@@ -393,9 +410,12 @@ async function sent(entry: OutboxEntry, record: Record<string, unknown> | undefi
     if (entry.action === 'create' && typeof record?.id === 'number') {
       await db.synced.put({ key: entry.key, resource: entry.resource, id: record.id });
     }
-    const target = targetOf(entry);
-    if (target !== null && typeof record?.version === 'number') {
-      await db.outbox.filter((later) => later.stacked === true && targetOf(later) === target).modify({ baseVersion: record.version });
+    if (entry.target && typeof record?.version === 'number') {
+      await db.outbox
+        .where('target')
+        .equals(entry.target)
+        .filter((later) => later.stacked === true)
+        .modify({ baseVersion: record.version });
     }
   });
 }

@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_EMAIL, databaseKinds, demoBusinessIds, startTestApp, type Session, type TestApp } from '../../../tests/support/test-app';
 import type { Db } from '../resources/store';
+import { todayInManila } from '../../domain/documents';
 import { ledgerDiscrepancies } from './ledger';
 
 /**
@@ -144,10 +145,14 @@ describe.each(databaseKinds)('purchasing on %s', (kind) => {
 
     const stock = (await admin.send('GET', `/api/stocks?item_id=${tuna.id}&location_type=warehouse&location_id=${warehouseId}&is_strict=1`))
       .body.data[0];
-    const movements = await admin.send('GET', `/api/stocks/${stock.id}/movements?per_page=3`);
+    const movements = await admin.send('GET', `/api/stocks/${stock.id}/movements?per_page=100`);
     expect(movements.status).toBe(200);
-    expect(movements.body.data.map((row: { quantity: number }) => row.quantity)).toEqual([-4, 6, 4]);
-    expect(movements.body.data[0]).toMatchObject({ document_resource: 'receive-orders', document_id: first.body.data.id });
+    const mine = movements.body.data.filter((row: { document_id: number }) =>
+      [first.body.data.id, rest.body.data.id].includes(row.document_id),
+    );
+    // Latest first: the void (today), then the receipts of 5 November, newest first.
+    expect(mine.map((row: { quantity: number }) => row.quantity)).toEqual([-4, 6, 4]);
+    expect(mine[0]).toMatchObject({ document_resource: 'receive-orders', document_id: first.body.data.id, document_date: todayInManila() });
   });
 
   it('cancels an order nothing was received against, and not one that was', async () => {

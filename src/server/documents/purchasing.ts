@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { todayInManila } from '../../domain/documents';
 import { centavosToPesos, formatPesos } from '../../domain/money';
 import { fromThousandths } from '../../domain/quantity';
 import type { LineInput } from '../../domain/resources/document-fields';
@@ -219,7 +220,7 @@ export const purchasingActions: Record<string, DocumentAction> = {
       await move(
         trx,
         scope,
-        { type: 'receive-order', id: Number(row.id), number: String(row.number), date: new Date().toISOString().slice(0, 10) },
+        { type: 'receive-order', id: Number(row.id), number: String(row.number), date: todayInManila() },
         received.map((line) => ({ itemId: line.item_id, location, quantity: -line.base_quantity })),
       );
       if (row.purchase_order_id === null) return;

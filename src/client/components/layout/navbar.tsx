@@ -84,12 +84,12 @@ function BusinessSwitcher({ businesses, businessId }: { businesses: Business[]; 
 
 /** The outbox at a glance: how many changes wait, red when one needs attention. */
 function PendingChangesLink() {
-  const { entries } = useOutbox();
+  const { loaded, entries } = useOutbox();
   const attention = entries.some((entry) => entry.state === 'needs-attention');
   const count = entries.length;
   return (
     <Button asChild variant="ghost" size="icon" className="relative">
-      <Link to="/pending-changes" aria-label={`Pending changes: ${count}`} title="Pending changes">
+      <Link to="/pending-changes" aria-label={loaded ? `Pending changes: ${count}` : 'Pending changes'} title="Pending changes">
         <CloudUpload aria-hidden />
         {count > 0 && (
           <span

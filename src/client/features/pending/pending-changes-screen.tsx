@@ -21,6 +21,9 @@ const STATES: Record<OutboxEntry['state'], { label: string; variant: 'outline' |
   'needs-attention': { label: 'Needs attention', variant: 'destructive' },
 };
 
+/** A long backlog shows its head (it goes first) and whatever needs attention. */
+const SHOWN_AT_MOST = 100;
+
 const subscribeToNetwork = (onChange: () => void) => {
   window.addEventListener('online', onChange);
   window.addEventListener('offline', onChange);
@@ -45,6 +48,7 @@ export function PendingChangesScreen() {
   const [editing, setEditing] = useState<OutboxEntry | null>(null);
   const [busy, setBusy] = useState(false);
   const waiting = entries.filter((entry) => entry.state !== 'needs-attention').length;
+  const shown = entries.filter((entry, index) => index < SHOWN_AT_MOST || entry.state === 'needs-attention');
 
   const askDiscard = (entry: OutboxEntry, confirmLabel = 'Discard') => {
     setDiscarding(entry);
@@ -90,7 +94,7 @@ export function PendingChangesScreen() {
         </p>
       )}
       <ol className="space-y-3" aria-label="Changes waiting to be sent">
-        {entries.map((entry) => (
+        {shown.map((entry) => (
           <li key={entry.key}>
             <EntryCard
               entry={entry}
@@ -104,6 +108,9 @@ export function PendingChangesScreen() {
           </li>
         ))}
       </ol>
+      {entries.length > SHOWN_AT_MOST && (
+        <p className="text-center text-sm text-muted-foreground">… and {entries.length - SHOWN_AT_MOST} more, sent in order after these.</p>
+      )}
       <ConfirmDialog
         confirmation={confirmation}
         singular="change"
