@@ -26,8 +26,8 @@ import { ensurePermissions } from './seed';
  * `app.inject()`; main.ts only reads the environment, seeds and listens.
  */
 export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
-  const { db } = openDatabase(config.database);
-  await migrateToLatest(db);
+  const { db, kind } = openDatabase(config.database);
+  await migrateToLatest(db, kind === 'postgres' ? (config.database.schema ?? 'public') : undefined);
   await ensurePermissions(db);
 
   const app = Fastify({ logger: config.logger, bodyLimit: 1024 * 1024 });

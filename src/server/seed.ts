@@ -299,8 +299,11 @@ async function seedCatalogue(trx: Trx, businessId: number, catalogue: Catalogue)
   for (const [name, company_name, mobile] of catalogue.suppliers) {
     supplierIds.push(await create('contacts', { contact_type_id: typeId('Supplier'), name, company_name, mobile, payment_terms_days: 30 }));
   }
+  const customerIds = [];
   for (const [name, mobile] of catalogue.customers) {
-    await create('contacts', { contact_type_id: typeId('Customer'), name, mobile, payment_terms_days: 15, credit_limit: 50_000 });
+    customerIds.push(
+      await create('contacts', { contact_type_id: typeId('Customer'), name, mobile, payment_terms_days: 15, credit_limit: 50_000 }),
+    );
   }
   const inventoryType = (
     await trx
@@ -329,7 +332,7 @@ async function seedCatalogue(trx: Trx, businessId: number, catalogue: Catalogue)
         { quantity: 50, discount_percent: 8 },
       ],
     });
-    stocked.push({ id: itemId, unitId: unitIds[unit], cost, supplierId: supplierIds[index % supplierIds.length] });
+    stocked.push({ id: itemId, unitId: unitIds[unit], cost, price: sale, supplierId: supplierIds[index % supplierIds.length] });
     await create('sale-item-prices', { item_id: itemId, unit_of_measurement_id: unitIds[unit], price: sale, effective_date: today });
     await create('purchase-item-prices', {
       item_id: itemId,
@@ -345,7 +348,9 @@ async function seedCatalogue(trx: Trx, businessId: number, catalogue: Catalogue)
   const warehouseId = (
     await trx.selectFrom('warehouses').select('id').where('business_id', '=', businessId).orderBy('id').executeTakeFirstOrThrow()
   ).id;
-  await seedPurchasing((resource, values) => createRecord(trx, scope, getResource(resource), values), warehouseId, stocked);
+  const record = (resource: string, values: Record<string, unknown>) => createRecord(trx, scope, getResource(resource), values);
+  await seedPurchasing(record, warehouseId, stocked);
+  await seedSales(record, warehouseId, stocked, customerIds);
   for (const [code, name, price] of catalogue.services) {
     const serviceId = await create('services', { code, name });
     await create('service-prices', { service_id: serviceId, price, effective_date: today });
@@ -358,6 +363,7 @@ interface StockedItem {
   id: number;
   unitId: number;
   cost: number;
+  price: number;
   supplierId: number;
 }
 
@@ -413,4 +419,42 @@ async function seedPurchasing(
       });
     }
   }
+}
+
+/**
+ * Wholesale from the main warehouse, after the goods arrived: each customer an invoice every
+ * month (the oldest paid, the next in part, the latest owed), and a quotation still open.
+ */
+async function seedSales(
+  create: (resource: string, values: Record<string, unknown>) => Promise<ApiRecord>,
+  warehouseId: number,
+  items: StockedItem[],
+  customerIds: number[],
+): Promise<void> {
+  for (const [round, days] of [80, 50, 20].entries()) {
+    for (const [index, customerId] of customerIds.entries()) {
+      const lines = [0, 1, 2].map((offset) => {
+        const item = items[(index * 3 + offset + round) % items.length];
+        return { item_id: item.id, unit_of_measurement_id: item.unitId, quantity: 6 * (1 + offset), unit_price: item.price };
+      });
+      const header = { contact_id: customerId, warehouse_id: warehouseId };
+      const invoice = await create('invoices', { ...header, date: daysAgo(days), due_date: daysAgo(days - 15), lines });
+      if (round === 2) continue;
+      const amount = round === 0 ? Number(invoice.total) : Math.round(Number(invoice.total) / 3);
+      await create('invoice-payments', {
+        invoice_id: invoice.id,
+        date: daysAgo(days - 10),
+        amount,
+        payment_method: round === 0 ? 'gcash' : 'cash',
+      });
+    }
+  }
+  const [first] = items;
+  await create('quotations', {
+    contact_id: customerIds[0],
+    warehouse_id: warehouseId,
+    date: daysAgo(2),
+    valid_until: daysAgo(-12),
+    lines: [{ item_id: first.id, unit_of_measurement_id: first.unitId, quantity: 48, unit_price: first.price }],
+  });
 }

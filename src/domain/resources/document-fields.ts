@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { statuses } from '../documents';
+import { PAYMENT_METHODS, statuses } from '../documents';
 import { date, money, reference, select, text, textarea, type Field } from '../fields';
+import { defineResource } from '../resource';
 
 /**
  * The header every document shares (data-model.md): its server-assigned number and reference
@@ -70,3 +71,39 @@ export const linesInput = z
   .max(LINES_MAX, `A document can have at most ${LINES_MAX} lines.`);
 
 export type LineInput = z.infer<typeof linesInput>[number];
+
+interface PaymentOf {
+  name: string;
+  singular: string;
+  plural: string;
+  type: string;
+  prefix: string;
+  contact: 'Supplier' | 'Customer';
+  /** What it pays: `bill_id` of `bills`, labelled "Bill". */
+  paid: { field: string; resource: string; label: string };
+}
+
+/** A payment of a bill or an invoice: its party and location are the paid document's, filled in by the server. */
+export function paymentResource({ name, singular, plural, type, prefix, contact, paid }: PaymentOf) {
+  return defineResource({
+    name,
+    singular,
+    plural,
+    display: 'number',
+    editable: false,
+    document: { type, prefix, lines: 'none', contact, source: { field: paid.field, resource: paid.resource } },
+    fields: {
+      [paid.field]: reference(paid.label, paid.resource, { required: true }),
+      ...documentHeader(contact, ['posted', 'void']),
+      contact_id: reference(contact, 'contacts', { computed: true }),
+      branch_id: reference('Branch', 'branches', { computed: true }),
+      warehouse_id: reference('Warehouse', 'warehouses', { computed: true }),
+      amount: money('Amount', { required: true }),
+      payment_method: select('Payment method', PAYMENT_METHODS, { required: true }),
+      payment_reference: text('Payment reference', { max: 100 }),
+    },
+    search: [...DOCUMENT_SEARCH, paid.field, 'payment_method'],
+    sort: ['number', 'date', 'amount'],
+    columns: ['number', 'date', paid.field, 'contact_id', 'payment_method', 'amount'],
+  });
+}

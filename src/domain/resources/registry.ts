@@ -9,11 +9,14 @@ import { contacts } from './contacts';
 import { conversions } from './conversions';
 import { itemClassifications } from './item-classifications';
 import { itemTypes } from './item-types';
+import { invoicePayments } from './invoice-payments';
+import { invoices } from './invoices';
 import { items } from './items';
 import { measuringMasses } from './measuring-masses';
 import { permissions } from './permissions';
 import { purchaseItemPrices } from './purchase-item-prices';
 import { purchaseOrders } from './purchase-orders';
+import { quotations } from './quotations';
 import { receiveOrders } from './receive-orders';
 import { roles } from './roles';
 import { saleItemPrices } from './sale-item-prices';
@@ -42,6 +45,9 @@ export const registry: readonly ResourceDefinition[] = [
   saleItemPrices,
   services,
   servicePrices,
+  quotations,
+  invoices,
+  invoicePayments,
   warehouses,
   branches,
   contactTypes,

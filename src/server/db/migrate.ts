@@ -1,17 +1,23 @@
 import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely';
 import * as foundation from './migrations/2026-11-22-01-foundation';
 import * as purchasing from './migrations/2026-11-22-02-purchasing';
+import * as sales from './migrations/2026-11-22-03-sales';
 
 /** Every migration, in order. Names are date-prefixed; a landed migration is never edited. */
 const migrations: Record<string, Migration> = {
   '2026-11-22-01-foundation': foundation,
   '2026-11-22-02-purchasing': purchasing,
+  '2026-11-22-03-sales': sales,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
 
-export async function migrateToLatest(db: Kysely<any>): Promise<void> {
-  const { error, results } = await new Migrator({ db, provider }).migrateToLatest();
+/**
+ * `schema`: where Kysely keeps its migration tables on PostgreSQL (the search path's first).
+ * Without it, Kysely takes a migration table in any other schema of the database for its own.
+ */
+export async function migrateToLatest(db: Kysely<any>, schema?: string): Promise<void> {
+  const { error, results } = await new Migrator({ db, provider, migrationTableSchema: schema }).migrateToLatest();
   const failed = results?.find((result) => result.status === 'Error');
   if (error) {
     throw new Error(`Migration ${failed?.migrationName ?? ''} failed: ${String((error as Error).message ?? error)}`, { cause: error });

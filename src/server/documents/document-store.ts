@@ -32,6 +32,17 @@ export interface DocumentHooks {
   beforeTrash?(trx: Trx, scope: Scope, row: Record<string, unknown>): Promise<void>;
 }
 
+/** What voiding or cancelling a document undoes; each refuses (throws) what it cannot undo. */
+export interface DocumentAction {
+  /** `void` or `cancel`: the route's last segment and the status it leaves. */
+  name: 'void' | 'cancel';
+  /** The status the document gets. */
+  status: string;
+  /** The permission action it needs (void undoes like a delete; cancel changes like an edit). */
+  permission: 'delete' | 'update';
+  undo(trx: Trx, scope: Scope, row: Record<string, unknown>): Promise<void>;
+}
+
 export function locationOf(columns: Record<string, unknown>): Location | undefined {
   if (columns.branch_id) return { type: 'branch', id: Number(columns.branch_id) };
   if (columns.warehouse_id) return { type: 'warehouse', id: Number(columns.warehouse_id) };

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { todayInManila } from '../../domain/documents';
-import { centavosToPesos, formatPesos } from '../../domain/money';
+import { centavosToPesos } from '../../domain/money';
 import { fromThousandths } from '../../domain/quantity';
 import type { LineInput } from '../../domain/resources/document-fields';
 import { billPayments } from '../../domain/resources/bill-payments';
@@ -10,9 +10,10 @@ import { receiveOrders } from '../../domain/resources/receive-orders';
 import { nowIso } from '../db/dialect';
 import { conflict, validationError } from '../errors';
 import type { ResourceStore, Scope, Trx } from '../resources/store';
-import { documentStore, locationOf } from './document-store';
+import { documentStore, locationOf, type DocumentAction } from './document-store';
 import { move } from './ledger';
 import { priceLines, storedLines } from './lines';
+import { balanceVoid, paymentStore, paymentVoid } from './payments';
 
 /**
  * Purchasing: purchase orders → receive orders (stock in; the order's status follows what was
@@ -148,53 +149,7 @@ export const billsStore: ResourceStore = documentStore(bills, {
   },
 });
 
-/** unpaid → partially_paid → paid, from what was paid of the total. */
-export async function followBill(trx: Trx, billId: number, paidDelta: number): Promise<void> {
-  const bill = await trx.selectFrom('bills').select(['total', 'amount_paid']).where('id', '=', billId).executeTakeFirstOrThrow();
-  const paid = Number(bill.amount_paid) + paidDelta;
-  const total = Number(bill.total);
-  const status = paid >= total ? 'paid' : paid > 0 ? 'partially_paid' : 'unpaid';
-  await trx
-    .updateTable('bills')
-    .set({ amount_paid: paid, balance: total - paid, status, updated_at: nowIso(), version: sql`version + 1` })
-    .where('id', '=', billId)
-    .execute();
-}
-
-export const billPaymentsStore: ResourceStore = documentStore(billPayments, {
-  async prepare(trx, scope, columns) {
-    const bill = await liveRow(trx, scope, 'bills', Number(columns.bill_id));
-    if (!bill) throw validationError({ bill_id: ['The selected bill is invalid.'] });
-    if (bill.status === 'void') throw conflict(`Bill ${String(bill.number)} is void.`);
-    const amount = Number(columns.amount);
-    if (amount <= 0) throw validationError({ amount: ['The amount field must be greater than 0.'] });
-    if (amount > Number(bill.balance)) {
-      throw validationError({
-        amount: [`The amount may not be greater than the bill’s balance of ${formatPesos(centavosToPesos(Number(bill.balance)))}.`],
-      });
-    }
-    return {
-      columns: { status: 'posted', contact_id: bill.contact_id, branch_id: bill.branch_id, warehouse_id: bill.warehouse_id },
-    };
-  },
-  async apply(trx, _scope, _document, _prepared, columns) {
-    await followBill(trx, Number(columns.bill_id), Number(columns.amount));
-  },
-  async beforeTrash(_trx, _scope, row) {
-    if (row.status !== 'void') throw conflict(`Bill payment ${String(row.number)} is counted in its bill: void it before deleting it.`);
-  },
-});
-
-/** What voiding or cancelling a document undoes; each refuses (throws) what it cannot undo. */
-export interface DocumentAction {
-  /** `void` or `cancel`: the route's last segment and the status it leaves. */
-  name: 'void' | 'cancel';
-  /** The status the document gets. */
-  status: string;
-  /** The permission action it needs (void undoes like a delete; cancel changes like an edit). */
-  permission: 'delete' | 'update';
-  undo(trx: Trx, scope: Scope, row: Record<string, unknown>): Promise<void>;
-}
+export const billPaymentsStore: ResourceStore = paymentStore(billPayments, { table: 'bills', field: 'bill_id', noun: 'Bill' });
 
 export const purchasingActions: Record<string, DocumentAction> = {
   'purchase-orders': {
@@ -235,23 +190,6 @@ export const purchasingActions: Record<string, DocumentAction> = {
       await followPurchaseOrder(trx, Number(row.purchase_order_id));
     },
   },
-  bills: {
-    name: 'void',
-    status: 'void',
-    permission: 'delete',
-    async undo(trx, _scope, row) {
-      if (row.status === 'void') throw conflict(`Bill ${String(row.number)} is already void.`);
-      if (Number(row.amount_paid) > 0) throw conflict(`Bill ${String(row.number)} has payments: void them first.`);
-      await trx.updateTable('bills').set({ balance: 0 }).where('id', '=', Number(row.id)).execute();
-    },
-  },
-  'bill-payments': {
-    name: 'void',
-    status: 'void',
-    permission: 'delete',
-    async undo(trx, _scope, row) {
-      if (row.status === 'void') throw conflict(`Bill payment ${String(row.number)} is already void.`);
-      await followBill(trx, Number(row.bill_id), -Number(row.amount));
-    },
-  },
+  bills: balanceVoid('Bill', 'bills'),
+  'bill-payments': paymentVoid('Bill payment', 'bills', 'bill_id'),
 };

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { ResourceDefinition } from '../../domain/resource';
 import { conversions } from '../../domain/resources/conversions';
+import { invoicePaymentsStore, invoicesStore, quotationsStore } from '../documents/sales';
 import { stocksStore } from '../documents/stocks-store';
 import { billPaymentsStore, billsStore, purchaseOrdersStore, receiveOrdersStore } from '../documents/purchasing';
 import { registry } from '../../domain/resources/registry';
@@ -142,6 +143,9 @@ const special: Record<string, ResourceStore> = {
   'receive-orders': receiveOrdersStore,
   bills: billsStore,
   'bill-payments': billPaymentsStore,
+  quotations: quotationsStore,
+  invoices: invoicesStore,
+  'invoice-payments': invoicePaymentsStore,
 };
 
 const stores = new Map<string, ResourceStore>(

@@ -3,18 +3,18 @@ import { Link } from '@tanstack/react-router';
 import { Ban, CreditCard, FileText, PackageCheck, Printer } from 'lucide-react';
 import { useState } from 'react';
 import { formatPesos } from '../../../domain/money';
-import { permissionName } from '../../../domain/permissions';
+import { holdsAny, permissionName } from '../../../domain/permissions';
 import type { ResourceDefinition } from '../../../domain/resource';
 import { getResource } from '../../../domain/resources/registry';
 import { displayValue } from '../../lib/format';
 import { isClientKey, submitChange } from '../../lib/outbox';
 import { listQuery, type ApiRecord } from '../../lib/resource-queries';
-import { useActiveBusinessId, useCan } from '../../lib/session';
+import { useActiveBusinessId, useCan, usePermissions } from '../../lib/session';
 import { ConfirmDialog, type Confirmation } from '../crud/confirm-dialog';
 import { reportFailure, reportSettled } from '../crud/record-actions';
 import { Badge } from '../ui/badge';
 import { Button } from '../ui/button';
-import { Table, TableBody, TableCell, TableFooter, TableHead, TableHeader, TableRow } from '../ui/table';
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '../ui/table';
 
 interface Line {
   id: number;
@@ -47,6 +47,7 @@ const STATUS_TONE: Record<string, 'default' | 'secondary' | 'destructive' | 'out
 export function deletable(definition: ResourceDefinition, record: ApiRecord): boolean {
   if (!definition.document || isClientKey(record.id)) return true;
   if (definition.name === 'purchase-orders') return record.status === 'open' || record.status === 'cancelled';
+  if (definition.name === 'quotations') return true;
   return record.status === 'void';
 }
 
@@ -97,45 +98,63 @@ export function DocumentLines({ definition, record }: { definition: ResourceDefi
               </TableRow>
             ))}
           </TableBody>
-          <TableFooter>
-            {[
-              ['Subtotal', record.subtotal],
-              ['Discount', record.discount_total],
-              ['VAT (12%)', record.vat_total],
-            ].map(([label, value]) => (
-              <TableRow key={String(label)}>
-                <TableCell colSpan={received ? 5 : 4} className="text-right text-muted-foreground">
-                  {String(label)}
-                </TableCell>
-                <TableCell className="text-right tabular-nums">{money(value)}</TableCell>
-              </TableRow>
-            ))}
-            <TableRow>
-              <TableCell colSpan={received ? 5 : 4} className="text-right font-semibold">
-                Total
-              </TableCell>
-              <TableCell className="text-right font-semibold tabular-nums">{money(record.total)}</TableCell>
-            </TableRow>
-          </TableFooter>
         </Table>
       </div>
+      <dl className="ml-auto grid max-w-xs grid-cols-2 gap-x-4 gap-y-1 text-sm tabular-nums">
+        {[
+          ['Subtotal', record.subtotal],
+          ['Discount', record.discount_total],
+          ['VAT (12%)', record.vat_total],
+        ].map(([label, value]) => (
+          <div key={String(label)} className="contents">
+            <dt className="text-muted-foreground">{String(label)}</dt>
+            <dd className="text-right">{money(value)}</dd>
+          </div>
+        ))}
+        <dt className="font-semibold">Total</dt>
+        <dd className="text-right font-semibold">{money(record.total)}</dd>
+      </dl>
     </section>
   );
 }
 
-/** What comes next for a document: receive, bill, pay — and void or cancel, which undo it. */
+/** The documents each one leads to, and in which of its statuses. */
+const NEXT: Record<string, { resource: string; label: string; icon: typeof FileText; statuses: string[] }[]> = {
+  'purchase-orders': [
+    { resource: 'receive-orders', label: 'Receive', icon: PackageCheck, statuses: ['open', 'partially_received'] },
+    { resource: 'bills', label: 'Bill', icon: FileText, statuses: ['open', 'partially_received', 'received'] },
+  ],
+  quotations: [{ resource: 'invoices', label: 'Invoice', icon: FileText, statuses: ['open'] }],
+  bills: [{ resource: 'bill-payments', label: 'Record payment', icon: CreditCard, statuses: ['unpaid', 'partially_paid'] }],
+  invoices: [{ resource: 'invoice-payments', label: 'Record payment', icon: CreditCard, statuses: ['unpaid', 'partially_paid'] }],
+};
+
+/** How a document is undone: orders and quotations are cancelled while open; the rest voided once. */
+const UNDO: Record<string, { name: 'void' | 'cancel'; when: (status: string) => boolean }> = {
+  'purchase-orders': { name: 'cancel', when: (status) => status === 'open' },
+  quotations: { name: 'cancel', when: (status) => status === 'open' },
+  'receive-orders': { name: 'void', when: (status) => status !== 'void' },
+  bills: { name: 'void', when: (status) => status !== 'void' },
+  'bill-payments': { name: 'void', when: (status) => status !== 'void' },
+  invoices: { name: 'void', when: (status) => status !== 'void' },
+  'invoice-payments': { name: 'void', when: (status) => status !== 'void' },
+};
+
+/** What comes next for a document — receive, bill, invoice, pay — and void or cancel, which undo it; and Print. */
 export function DocumentActions({ definition, record }: { definition: ResourceDefinition; record: ApiRecord }) {
   const businessId = useActiveBusinessId();
+  const held = usePermissions();
   const [confirmation, setConfirmation] = useState<Confirmation | null>(null);
   const [busy, setBusy] = useState(false);
-  const canReceive = useCan(permissionName('create', 'receive-orders'));
-  const canBill = useCan(permissionName('create', 'bills'));
-  const canPay = useCan(permissionName('create', 'bill-payments'));
-  const canVoid = useCan(permissionName('delete', definition.permission));
-  const canCancel = useCan(permissionName('update', definition.permission));
   const status = String(record.status ?? '');
-  const local = isClientKey(record.id);
+  const live = !isClientKey(record.id) && !record.deleted_at;
   const id = String(record.id);
+  const next = (NEXT[definition.name] ?? []).filter(
+    (link) => link.statuses.includes(status) && holdsAny(held, [permissionName('create', link.resource)]),
+  );
+  const undoing = UNDO[definition.name];
+  const canUndo =
+    undoing?.when(status) && holdsAny(held, [permissionName(undoing.name === 'void' ? 'delete' : 'update', definition.permission)]);
 
   const undo = (name: 'void' | 'cancel') =>
     setConfirmation({
@@ -164,45 +183,19 @@ export function DocumentActions({ definition, record }: { definition: ResourceDe
       },
     });
 
-  const links: { resource: string; label: string; icon: typeof FileText; show: boolean }[] = [
-    {
-      resource: 'receive-orders',
-      label: 'Receive',
-      icon: PackageCheck,
-      show: definition.name === 'purchase-orders' && canReceive && ['open', 'partially_received'].includes(status),
-    },
-    { resource: 'bills', label: 'Bill', icon: FileText, show: definition.name === 'purchase-orders' && canBill && status !== 'cancelled' },
-    {
-      resource: 'bill-payments',
-      label: 'Record payment',
-      icon: CreditCard,
-      show: definition.name === 'bills' && canPay && ['unpaid', 'partially_paid'].includes(status),
-    },
-  ];
-  const voidable = ['receive-orders', 'bills', 'bill-payments'].includes(definition.name) && status !== 'void' && canVoid;
-  const cancellable = definition.name === 'purchase-orders' && status === 'open' && canCancel;
-
   return (
     <>
-      {!local &&
-        !record.deleted_at &&
-        links
-          .filter((link) => link.show)
-          .map(({ resource, label, icon: Icon }) => (
-            <Button key={label} asChild>
-              <Link to="/$resource/create/$from" params={{ resource, from: id }} search={{ redirect_to: undefined }}>
-                <Icon aria-hidden /> {label}
-              </Link>
-            </Button>
-          ))}
-      {!local && !record.deleted_at && voidable && (
-        <Button variant="outline" onClick={() => undo('void')}>
-          <Ban aria-hidden /> Void {definition.singular}
-        </Button>
-      )}
-      {!local && !record.deleted_at && cancellable && (
-        <Button variant="outline" onClick={() => undo('cancel')}>
-          <Ban aria-hidden /> Cancel {definition.singular}
+      {live &&
+        next.map(({ resource, label, icon: Icon }) => (
+          <Button key={label} asChild>
+            <Link to="/$resource/create/$from" params={{ resource, from: id }} search={{ redirect_to: undefined }}>
+              <Icon aria-hidden /> {label}
+            </Link>
+          </Button>
+        ))}
+      {live && canUndo && (
+        <Button variant="outline" onClick={() => undo(undoing.name)}>
+          <Ban aria-hidden /> {undoing.name === 'void' ? 'Void' : 'Cancel'} {definition.singular}
         </Button>
       )}
       <Button variant="outline" onClick={() => window.print()}>
@@ -225,6 +218,8 @@ const RELATED: Record<string, { resource: string; field: string }[]> = {
     { resource: 'bills', field: 'purchase_order_id' },
   ],
   bills: [{ resource: 'bill-payments', field: 'bill_id' }],
+  quotations: [{ resource: 'invoices', field: 'quotation_id' }],
+  invoices: [{ resource: 'invoice-payments', field: 'invoice_id' }],
 };
 
 /** The documents made from this one: a purchase order's receipts and bills, a bill's payments. */

@@ -6,7 +6,8 @@ import { FLAG, MONEY, tables, THOUSANDTHS } from './tables';
  * the purchasing documents: purchase orders, receive orders, bills and bill payments.
  */
 export async function up(db: Kysely<any>): Promise<void> {
-  const { businessRecord, businessRows, ref, requiredRef, timestamp, dateType } = tables(db);
+  const { businessRecord, businessRows, ref, requiredRef, timestamp, dateType, header, totals, balance, payment, documentIndexes } =
+    tables(db);
 
   // Numbering: one counter per business and series, bumped in the creating transaction.
   await db.schema
@@ -82,31 +83,6 @@ export async function up(db: Kysely<any>): Promise<void> {
     .execute();
   await db.schema.createIndex('document_lines_source_index').on('document_lines').column('source_line_id').execute();
 
-  const header = (extra: (t: any) => any) => (t: any) =>
-    extra(
-      t
-        .addColumn('number', 'text', (col: any) => col.notNull())
-        .addColumn('reference_number', 'text')
-        .addColumn('contact_id', 'integer', requiredRef('contacts'))
-        .addColumn('branch_id', 'integer', ref('branches'))
-        .addColumn('warehouse_id', 'integer', ref('warehouses'))
-        .addColumn('date', dateType, (col: any) => col.notNull())
-        .addColumn('notes', 'text')
-        .addColumn('status', 'text', (col: any) => col.notNull())
-        .addColumn('created_by', 'integer', ref('users')),
-    );
-  const totals = (t: any) =>
-    t
-      .addColumn('subtotal', MONEY, (col: any) => col.notNull().defaultTo(0))
-      .addColumn('discount_total', MONEY, (col: any) => col.notNull().defaultTo(0))
-      .addColumn('vat_total', MONEY, (col: any) => col.notNull().defaultTo(0))
-      .addColumn('total', MONEY, (col: any) => col.notNull().defaultTo(0));
-  const documentIndexes = async (table: string) => {
-    await db.schema.createIndex(`${table}_number_unique`).on(table).columns(['business_id', 'number']).unique().execute();
-    await db.schema.createIndex(`${table}_contact_index`).on(table).columns(['contact_id', 'date']).execute();
-    await db.schema.createIndex(`${table}_date_index`).on(table).columns(['business_id', 'date']).execute();
-  };
-
   await businessRecord(
     'purchase_orders',
     header((t) => totals(t.addColumn('expected_date', dateType))),
@@ -122,11 +98,7 @@ export async function up(db: Kysely<any>): Promise<void> {
 
   await businessRecord(
     'bills',
-    header((t) =>
-      totals(t.addColumn('purchase_order_id', 'integer', ref('purchase_orders')).addColumn('due_date', dateType))
-        .addColumn('amount_paid', MONEY, (col: any) => col.notNull().defaultTo(0))
-        .addColumn('balance', MONEY, (col: any) => col.notNull().defaultTo(0)),
-    ),
+    header((t) => balance(totals(t.addColumn('purchase_order_id', 'integer', ref('purchase_orders')).addColumn('due_date', dateType)))),
   );
   await documentIndexes('bills');
   await db.schema.createIndex('bills_purchase_order_index').on('bills').column('purchase_order_id').execute();
@@ -134,13 +106,7 @@ export async function up(db: Kysely<any>): Promise<void> {
 
   await businessRecord(
     'bill_payments',
-    header((t) =>
-      t
-        .addColumn('bill_id', 'integer', requiredRef('bills'))
-        .addColumn('amount', MONEY, (col: any) => col.notNull())
-        .addColumn('payment_method', 'text', (col: any) => col.notNull())
-        .addColumn('payment_reference', 'text'),
-    ),
+    header((t) => payment(t.addColumn('bill_id', 'integer', requiredRef('bills')))),
   );
   await documentIndexes('bill_payments');
   await db.schema.createIndex('bill_payments_bill_index').on('bill_payments').column('bill_id').execute();

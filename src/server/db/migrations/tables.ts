@@ -27,9 +27,12 @@ export function tables(db: Kysely<any>) {
       .addColumn('deleted_at', timestamp)
       .addColumn('version', 'integer', (col) => col.notNull().defaultTo(1));
   };
+  const ref = (table: string) => (col: any) => col.references(`${table}.id`);
+  const requiredRef = (table: string) => (col: any) => col.notNull().references(`${table}.id`);
+  const dateType = postgres ? ('date' as const) : ('text' as const);
   return {
     timestamp,
-    dateType: postgres ? ('date' as const) : ('text' as const),
+    dateType,
     /** A business-scoped record table, with its (business_id, id) index. */
     async businessRecord(name: string, columns: (table: Table) => Table): Promise<void> {
       await columns(
@@ -43,7 +46,45 @@ export function tables(db: Kysely<any>) {
         withId(db.schema.createTable(name)).addColumn('business_id', 'integer', (col) => col.notNull().references('businesses.id')),
       ).execute();
     },
-    ref: (table: string) => (col: any) => col.references(`${table}.id`),
-    requiredRef: (table: string) => (col: any) => col.notNull().references(`${table}.id`),
+    ref,
+    requiredRef,
+    /** The columns every document has (data-model.md), then `extra`'s. */
+    header: (extra: (t: Table) => Table) => (t: Table) =>
+      extra(
+        t
+          .addColumn('number', 'text', (col) => col.notNull())
+          .addColumn('reference_number', 'text')
+          .addColumn('contact_id', 'integer', requiredRef('contacts'))
+          .addColumn('branch_id', 'integer', ref('branches'))
+          .addColumn('warehouse_id', 'integer', ref('warehouses'))
+          .addColumn('date', dateType, (col) => col.notNull())
+          .addColumn('notes', 'text')
+          .addColumn('status', 'text', (col) => col.notNull())
+          .addColumn('created_by', 'integer', ref('users')),
+      ),
+    /** The totals of a document's lines. */
+    totals: (t: Table) =>
+      t
+        .addColumn('subtotal', MONEY, (col) => col.notNull().defaultTo(0))
+        .addColumn('discount_total', MONEY, (col) => col.notNull().defaultTo(0))
+        .addColumn('vat_total', MONEY, (col) => col.notNull().defaultTo(0))
+        .addColumn('total', MONEY, (col) => col.notNull().defaultTo(0)),
+    /** What was paid of a bill or an invoice, and what is left. */
+    balance: (t: Table) =>
+      t
+        .addColumn('amount_paid', MONEY, (col) => col.notNull().defaultTo(0))
+        .addColumn('balance', MONEY, (col) => col.notNull().defaultTo(0)),
+    /** A payment's amount and how it was paid. */
+    payment: (t: Table) =>
+      t
+        .addColumn('amount', MONEY, (col) => col.notNull())
+        .addColumn('payment_method', 'text', (col) => col.notNull())
+        .addColumn('payment_reference', 'text'),
+    /** A document's number is unique in its business; lists find it by contact and by date. */
+    async documentIndexes(table: string): Promise<void> {
+      await db.schema.createIndex(`${table}_number_unique`).on(table).columns(['business_id', 'number']).unique().execute();
+      await db.schema.createIndex(`${table}_contact_index`).on(table).columns(['contact_id', 'date']).execute();
+      await db.schema.createIndex(`${table}_date_index`).on(table).columns(['business_id', 'date']).execute();
+    },
   };
 }

@@ -1,0 +1,101 @@
+import { sql } from 'kysely';
+import { centavosToPesos, formatPesos } from '../../domain/money';
+import type { ResourceDefinition } from '../../domain/resource';
+import { nowIso } from '../db/dialect';
+import { conflict, validationError } from '../errors';
+import type { ResourceStore, Scope, Trx } from '../resources/store';
+import { documentStore, type DocumentAction } from './document-store';
+
+/**
+ * What bills and invoices share: a balance that payments bring down (unpaid → partially_paid →
+ * paid), payments that may not exceed it, and voids that undo them.
+ */
+
+/** A bill's or an invoice's status, paid amount and balance after `paidDelta` centavos more (or less) were paid. */
+export async function followBalance(trx: Trx, table: string, id: number, paidDelta: number): Promise<void> {
+  const row = await trx.selectFrom(table).select(['total', 'amount_paid']).where('id', '=', id).executeTakeFirstOrThrow();
+  const paid = Number(row.amount_paid) + paidDelta;
+  const total = Number(row.total);
+  const status = paid >= total ? 'paid' : paid > 0 ? 'partially_paid' : 'unpaid';
+  await trx
+    .updateTable(table)
+    .set({ amount_paid: paid, balance: total - paid, status, updated_at: nowIso(), version: sql`version + 1` })
+    .where('id', '=', id)
+    .execute();
+}
+
+interface Paid {
+  /** The table of what is paid: `bills`, `invoices`. */
+  table: string;
+  /** The payment's field naming it: `bill_id`, `invoice_id`. */
+  field: string;
+  /** How a message names it: "Bill", "Invoice". */
+  noun: string;
+}
+
+/** A payment: of a live, unvoided bill or invoice, at most its balance; its party and location are the paid document's. */
+export function paymentStore(definition: ResourceDefinition, paid: Paid): ResourceStore {
+  return documentStore(definition, {
+    async prepare(trx, scope, columns) {
+      const target = await trx
+        .selectFrom(paid.table)
+        .selectAll()
+        .where('id', '=', Number(columns[paid.field]))
+        .where('business_id', '=', scope.businessId)
+        .where('deleted_at', 'is', null)
+        .executeTakeFirst();
+      if (!target) throw validationError({ [paid.field]: [`The selected ${paid.noun.toLowerCase()} is invalid.`] });
+      if (target.status === 'void') throw conflict(`${paid.noun} ${String(target.number)} is void.`);
+      const amount = Number(columns.amount);
+      if (amount <= 0) throw validationError({ amount: ['The amount field must be greater than 0.'] });
+      if (amount > Number(target.balance)) {
+        const balance = formatPesos(centavosToPesos(Number(target.balance)));
+        throw validationError({ amount: [`The amount may not be greater than the ${paid.noun.toLowerCase()}’s balance of ${balance}.`] });
+      }
+      return {
+        columns: { status: 'posted', contact_id: target.contact_id, branch_id: target.branch_id, warehouse_id: target.warehouse_id },
+      };
+    },
+    async apply(trx, _scope, _document, _prepared, columns) {
+      await followBalance(trx, paid.table, Number(columns[paid.field]), Number(columns.amount));
+    },
+    async beforeTrash(_trx, _scope, row) {
+      if (row.status !== 'void')
+        throw conflict(
+          `${definition.singular} ${String(row.number)} is counted in its ${paid.noun.toLowerCase()}: void it before deleting it.`,
+        );
+    },
+  });
+}
+
+/** Voiding a bill or an invoice: only once its payments are voided; nothing is owed on it after. */
+export function balanceVoid(
+  noun: string,
+  table: string,
+  undo?: (trx: Trx, scope: Scope, row: Record<string, unknown>) => Promise<void>,
+): DocumentAction {
+  return {
+    name: 'void',
+    status: 'void',
+    permission: 'delete',
+    async undo(trx, scope, row) {
+      if (row.status === 'void') throw conflict(`${noun} ${String(row.number)} is already void.`);
+      if (Number(row.amount_paid) > 0) throw conflict(`${noun} ${String(row.number)} has payments: void them first.`);
+      await undo?.(trx, scope, row);
+      await trx.updateTable(table).set({ balance: 0 }).where('id', '=', Number(row.id)).execute();
+    },
+  };
+}
+
+/** Voiding a payment: what it paid is owed again. */
+export function paymentVoid(noun: string, table: string, field: string): DocumentAction {
+  return {
+    name: 'void',
+    status: 'void',
+    permission: 'delete',
+    async undo(trx, _scope, row) {
+      if (row.status === 'void') throw conflict(`${noun} ${String(row.number)} is already void.`);
+      await followBalance(trx, table, Number(row[field]), -Number(row.amount));
+    },
+  };
+}

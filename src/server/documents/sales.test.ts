@@ -1,0 +1,131 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN_EMAIL, databaseKinds, demoBusinessIds, startTestApp, type Session, type TestApp } from '../../../tests/support/test-app';
+import type { Db } from '../resources/store';
+import { ledgerDiscrepancies } from './ledger';
+
+/**
+ * Sales through the API, on each database: quotation → invoice (stock out, never below zero,
+ * even under many invoices at once) → payments, and voids that put goods and money back.
+ */
+describe.each(databaseKinds)('sales on %s', (kind) => {
+  let test: TestApp;
+  let admin: Session;
+  let db: Db;
+  let customerId: number;
+  let branchId: number;
+  let item: { id: number; name: string; sku: string; unit_of_measurement_id: number };
+
+  beforeAll(async () => {
+    test = await startTestApp(kind);
+    const [main] = await demoBusinessIds(test);
+    admin = await test.signIn(ADMIN_EMAIL, undefined, main);
+    db = test.app.db as unknown as Db;
+    customerId = (await admin.send('GET', '/api/contacts?limit=1&order_by=desc')).body.data[0].id;
+    branchId = (await admin.send('GET', '/api/branches?limit=1&order_by=asc')).body.data[0].id;
+    // A new item, so the stock at the branch is known exactly: 10, received here.
+    const created = await admin.send('POST', '/api/items', {
+      sku: 'SALE-TEST',
+      name: 'Test Sardines 155g',
+      unit_of_measurement_id: 1,
+      vatable: true,
+    });
+    expect(created.status).toBe(201);
+    item = created.body.data;
+    const received = await admin.send('POST', '/api/receive-orders', {
+      contact_id: customerId,
+      branch_id: branchId,
+      date: '2026-11-01',
+      lines: [{ item_id: item.id, unit_of_measurement_id: item.unit_of_measurement_id, quantity: 10, unit_price: 20 }],
+    });
+    expect(received.status, JSON.stringify(received.body)).toBe(201);
+  });
+  afterAll(() => test.close());
+
+  afterEach(async () => {
+    expect(await ledgerDiscrepancies(db)).toEqual([]);
+    const negative = await db.selectFrom('stocks').select('id').where('quantity_on_hand', '<', 0).execute();
+    expect(negative).toEqual([]);
+    const overPaid = await db
+      .selectFrom('invoices')
+      .select('id')
+      .where((eb) => eb.or([eb('amount_paid', '>', eb.ref('total')), eb('balance', '<', 0)]))
+      .execute();
+    expect(overPaid).toEqual([]);
+  });
+
+  const onHand = async () =>
+    (await admin.send('GET', `/api/stocks?item_id=${item.id}&location_type=branch&location_id=${branchId}&is_strict=1`)).body.data[0]
+      .quantity_on_hand;
+  const invoice = (quantity: number, extra: Record<string, unknown> = {}) =>
+    admin.send('POST', '/api/invoices', {
+      contact_id: customerId,
+      branch_id: branchId,
+      date: '2026-11-10',
+      lines: [{ item_id: item.id, unit_of_measurement_id: item.unit_of_measurement_id, quantity, unit_price: 35 }],
+      ...extra,
+    });
+
+  it('invoices a quotation, takes the goods out of stock, and voiding puts them back', async () => {
+    const quotation = await admin.send('POST', '/api/quotations', {
+      contact_id: customerId,
+      branch_id: branchId,
+      date: '2026-11-09',
+      valid_until: '2026-11-30',
+      lines: [{ item_id: item.id, unit_of_measurement_id: item.unit_of_measurement_id, quantity: 3, unit_price: 35 }],
+    });
+    expect(quotation.status, JSON.stringify(quotation.body)).toBe(201);
+    expect(quotation.body.data.number).toMatch(new RegExp(`^Q-20261109-B${String(branchId).padStart(5, '0')}-\\d{8}$`));
+    const before = await onHand();
+
+    const sold = await invoice(3, { quotation_id: quotation.body.data.id });
+    expect(sold.status, JSON.stringify(sold.body)).toBe(201);
+    // 3 × ₱35 = ₱105, plus 12 % VAT = ₱117.6.
+    expect(sold.body.data).toMatchObject({ total: 117.6, balance: 117.6, status: 'unpaid' });
+    expect(await onHand()).toBe(before - 3);
+    expect((await admin.send('GET', `/api/quotations/${quotation.body.data.id}`)).body.data.status).toBe('invoiced');
+    expect((await invoice(1, { quotation_id: quotation.body.data.id })).status).toBe(409);
+
+    expect((await admin.send('PATCH', `/api/invoices/${sold.body.data.id}/void`)).status).toBe(200);
+    expect(await onHand()).toBe(before);
+    expect((await admin.send('GET', `/api/quotations/${quotation.body.data.id}`)).body.data.status).toBe('open');
+  });
+
+  it('refuses to sell more than is on hand, naming the item, and changes nothing', async () => {
+    const before = await onHand();
+    const refused = await invoice(before + 1);
+    expect(refused.status).toBe(409);
+    expect(refused.body.message).toBe(
+      `Not enough ${item.name} (${item.sku}) in stock at this branch: ${before} on hand, ${before + 1} needed.`,
+    );
+    expect(await onHand()).toBe(before);
+    const invoicesAfter = await admin.send('GET', `/api/invoices?contact_id=${customerId}&is_strict=1&per_page=100`);
+    expect(invoicesAfter.body.data.every((row: { total: number }) => row.total !== (before + 1) * 35 * 1.12)).toBe(true);
+  });
+
+  it('takes payments up to the balance; an invoice with payments is not voided', async () => {
+    const sold = await invoice(1);
+    const pay = (amount: number) =>
+      admin.send('POST', '/api/invoice-payments', { invoice_id: sold.body.data.id, date: '2026-11-11', amount, payment_method: 'cash' });
+    expect((await pay(30)).status).toBe(201);
+    expect((await admin.send('GET', `/api/invoices/${sold.body.data.id}`)).body.data).toMatchObject({
+      status: 'partially_paid',
+      balance: 9.2,
+    });
+    expect((await pay(9.21)).status).toBe(422);
+    expect((await admin.send('PATCH', `/api/invoices/${sold.body.data.id}/void`)).status).toBe(409);
+    const rest = await pay(9.2);
+    expect(rest.body.data.number).toMatch(/^IP-20261111-B/);
+    expect((await admin.send('GET', `/api/invoices/${sold.body.data.id}`)).body.data.status).toBe('paid');
+  });
+
+  it('never oversells when many invoices race for the last units', async () => {
+    const available = await onHand();
+    const answers = await Promise.all(Array.from({ length: available + 4 }, () => invoice(1)));
+    const statuses = answers.map((answer) => answer.status).sort();
+    expect(statuses.filter((status) => status === 201)).toHaveLength(available);
+    expect(statuses.filter((status) => status === 409)).toHaveLength(4);
+    expect(await onHand()).toBe(0);
+    const numbers = answers.filter((answer) => answer.status === 201).map((answer) => answer.body.data.number);
+    expect(new Set(numbers).size).toBe(numbers.length);
+  });
+});

@@ -1,0 +1,105 @@
+import { sql } from 'kysely';
+import { todayInManila } from '../../domain/documents';
+import type { LineInput } from '../../domain/resources/document-fields';
+import { invoicePayments } from '../../domain/resources/invoice-payments';
+import { invoices } from '../../domain/resources/invoices';
+import { quotations } from '../../domain/resources/quotations';
+import { nowIso } from '../db/dialect';
+import { conflict, validationError } from '../errors';
+import type { ResourceStore, Scope, Trx } from '../resources/store';
+import { documentStore, locationOf, type DocumentAction } from './document-store';
+import { move } from './ledger';
+import { priceLines, storedLines } from './lines';
+import { balanceVoid, paymentStore, paymentVoid } from './payments';
+
+/**
+ * Sales: quotations → invoices (stock out, refused when it would go negative; the quotation is
+ * marked invoiced) → invoice payments (the balance follows). Sale prices come from the price
+ * list of the invoice's branch (or every branch), quantity breaks from the item's sale discounts.
+ */
+
+const lines = (input: Record<string, unknown>) => input.lines as LineInput[];
+const salePricing = (columns: Record<string, unknown>) => ({
+  list: 'sale' as const,
+  date: String(columns.date),
+  partyId: columns.branch_id === null || columns.branch_id === undefined ? null : Number(columns.branch_id),
+});
+
+async function setStatus(trx: Trx, table: string, id: number, status: string): Promise<void> {
+  await trx
+    .updateTable(table)
+    .set({ status, updated_at: nowIso(), version: sql`version + 1` })
+    .where('id', '=', id)
+    .execute();
+}
+
+export const quotationsStore: ResourceStore = documentStore(quotations, {
+  async prepare(trx, scope, columns, input) {
+    return { columns: { status: 'open' }, lines: await priceLines(trx, scope, lines(input), salePricing(columns)) };
+  },
+});
+
+export const invoicesStore: ResourceStore = documentStore(invoices, {
+  async prepare(trx, scope, columns, input) {
+    if (columns.quotation_id !== null && columns.quotation_id !== undefined) {
+      const quotation = await trx
+        .selectFrom('quotations')
+        .selectAll()
+        .where('id', '=', Number(columns.quotation_id))
+        .where('business_id', '=', scope.businessId)
+        .where('deleted_at', 'is', null)
+        .executeTakeFirst();
+      if (!quotation) throw validationError({ quotation_id: ['The selected quotation is invalid.'] });
+      if (quotation.status !== 'open') throw conflict(`Quotation ${String(quotation.number)} is ${String(quotation.status)}.`);
+    }
+    const priced = await priceLines(trx, scope, lines(input), salePricing(columns));
+    return { columns: { status: 'unpaid', amount_paid: 0, balance: priced.totals.total }, lines: priced };
+  },
+  async apply(trx, scope, document, prepared, columns) {
+    const location = locationOf(columns)!;
+    await move(
+      trx,
+      scope,
+      document,
+      prepared.lines!.lines.map((line) => ({ itemId: line.itemId, location, quantity: -line.baseQuantity })),
+    );
+    if (columns.quotation_id !== null && columns.quotation_id !== undefined) {
+      await setStatus(trx, 'quotations', Number(columns.quotation_id), 'invoiced');
+    }
+  },
+  async beforeTrash(_trx, _scope, row) {
+    if (row.status !== 'void') throw conflict(`Invoice ${String(row.number)} took goods out of stock: void it before deleting it.`);
+  },
+});
+
+export const invoicePaymentsStore: ResourceStore = paymentStore(invoicePayments, {
+  table: 'invoices',
+  field: 'invoice_id',
+  noun: 'Invoice',
+});
+
+/** Voiding an invoice puts its goods back in stock, and its quotation may be invoiced again. */
+async function returnInvoicedGoods(trx: Trx, scope: Scope, row: Record<string, unknown>): Promise<void> {
+  const location = locationOf(row)!;
+  const sold = await storedLines(trx, 'invoice', [Number(row.id)]);
+  await move(
+    trx,
+    scope,
+    { type: 'invoice', id: Number(row.id), number: String(row.number), date: todayInManila() },
+    sold.map((line) => ({ itemId: line.item_id, location, quantity: line.base_quantity })),
+  );
+  if (row.quotation_id !== null) await setStatus(trx, 'quotations', Number(row.quotation_id), 'open');
+}
+
+export const salesActions: Record<string, DocumentAction> = {
+  quotations: {
+    name: 'cancel',
+    status: 'cancelled',
+    permission: 'update',
+    async undo(_trx, _scope, row) {
+      if (row.status !== 'open') throw conflict(`Quotation ${String(row.number)} is ${String(row.status)}.`);
+    },
+  },
+  invoices: balanceVoid('Invoice', 'invoices', returnInvoicedGoods),
+  'invoice-payments': paymentVoid('Invoice payment', 'invoices', 'invoice_id'),
+};
