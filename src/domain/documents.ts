@@ -22,6 +22,8 @@ export interface DocumentSpec {
   stock?: 'in' | 'out';
   /** Its counterparty: Supplier or Customer, the label of `contact_id`. */
   contact: 'Supplier' | 'Customer';
+  /** What its edit screen may change once it exists (documents with an edit route). */
+  updatable?: readonly string[];
 }
 
 export type LocationType = 'branch' | 'warehouse';

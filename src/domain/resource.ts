@@ -100,10 +100,19 @@ export function createSchema(definition: ResourceDefinition) {
   return z.object(shape);
 }
 
-/** The body of `PATCH /api/{name}/{id}`: any subset of the fields; required ones cannot be blanked. */
+/**
+ * Fields an update takes: all writable ones — but of a document only those its spec names
+ * (`notes`, a due date …), since its party, location, date and lines moved stock or money.
+ */
+export function updatableFields(definition: ResourceDefinition): [string, Field][] {
+  const later = definition.document?.updatable;
+  return writableFields(definition).filter(([name]) => !definition.document || (later ?? []).includes(name));
+}
+
+/** The body of `PATCH /api/{name}/{id}`: any subset of the updatable fields; required ones cannot be blanked. */
 export function updateSchema(definition: ResourceDefinition) {
   const shape = Object.fromEntries(
-    writableFields(definition).map(([name, field]) => [name, field.required ? requiredInput(field).optional() : optionalInput(field)]),
+    updatableFields(definition).map(([name, field]) => [name, field.required ? requiredInput(field).optional() : optionalInput(field)]),
   );
   return z.object(shape);
 }

@@ -81,17 +81,26 @@ interface PaymentOf {
   contact: 'Supplier' | 'Customer';
   /** What it pays: `bill_id` of `bills`, labelled "Bill". */
   paid: { field: string; resource: string; label: string };
+  /** Spec 2.3: invoice payments have an edit screen (for their reference and notes); bill payments not. */
+  editable?: boolean;
 }
 
 /** A payment of a bill or an invoice: its party and location are the paid document's, filled in by the server. */
-export function paymentResource({ name, singular, plural, type, prefix, contact, paid }: PaymentOf) {
+export function paymentResource({ name, singular, plural, type, prefix, contact, paid, editable = false }: PaymentOf) {
   return defineResource({
     name,
     singular,
     plural,
     display: 'number',
-    editable: false,
-    document: { type, prefix, lines: 'none', contact, source: { field: paid.field, resource: paid.resource } },
+    editable,
+    document: {
+      type,
+      prefix,
+      lines: 'none',
+      contact,
+      source: { field: paid.field, resource: paid.resource },
+      updatable: ['notes', 'payment_reference'],
+    },
     fields: {
       [paid.field]: reference(paid.label, paid.resource, { required: true }),
       ...documentHeader(contact, ['posted', 'void']),

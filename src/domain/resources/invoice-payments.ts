@@ -9,4 +9,5 @@ export const invoicePayments = paymentResource({
   prefix: 'IP',
   contact: 'Customer',
   paid: { field: 'invoice_id', resource: 'invoices', label: 'Invoice' },
+  editable: true,
 });

@@ -8,7 +8,7 @@ export const invoices = defineResource({
   singular: 'Invoice',
   plural: 'Invoices',
   display: 'number',
-  editable: false,
+  // Spec 2.3: invoices have an edit screen; what moved stock or money stays as it is.
   document: {
     type: 'invoice',
     prefix: 'I',
@@ -16,6 +16,7 @@ export const invoices = defineResource({
     contact: 'Customer',
     stock: 'out',
     source: { field: 'quotation_id', resource: 'quotations' },
+    updatable: ['notes', 'due_date'],
   },
   fields: {
     ...documentHeader('Customer', ['unpaid', 'partially_paid', 'paid', 'void']),

@@ -118,6 +118,20 @@ describe.each(databaseKinds)('sales on %s', (kind) => {
     expect((await admin.send('GET', `/api/invoices/${sold.body.data.id}`)).body.data.status).toBe('paid');
   });
 
+  it('edits an invoice’s notes and due date, and nothing that moved stock or money', async () => {
+    const sold = (await invoice(1)).body.data;
+    const edited = await admin.send(
+      'PATCH',
+      `/api/invoices/${sold.id}`,
+      { notes: 'Deliver on Monday', due_date: '2026-12-01', date: '2026-01-01', contact_id: customerId + 1, lines: [] },
+      { 'if-match': `"${sold.version}"` },
+    );
+    expect(edited.status).toBe(200);
+    expect(edited.body.data).toMatchObject({ notes: 'Deliver on Monday', due_date: '2026-12-01', date: sold.date, contact_id: customerId });
+    expect(edited.body.data.lines).toEqual(sold.lines);
+    expect((await admin.send('PATCH', `/api/quotations/${sold.id}`, { notes: 'x' })).status).toBe(404);
+  });
+
   it('never oversells when many invoices race for the last units', async () => {
     const available = await onHand();
     const answers = await Promise.all(Array.from({ length: available + 4 }, () => invoice(1)));

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PERMISSION_ACTIONS, permissionName } from '../../domain/permissions';
-import { writableFields, type ResourceDefinition } from '../../domain/resource';
+import { updatableFields, writableFields, type ResourceDefinition } from '../../domain/resource';
 import { getResource, registry } from '../../domain/resources/registry';
 import {
   ADMIN_EMAIL,
@@ -230,7 +230,7 @@ describe.each(databaseKinds)('resource contract on %s', (kind) => {
       }
 
       if (definition.editable) {
-        const field = writableFields(definition).find(([, f]) => f.kind === 'text' || f.kind === 'money');
+        const field = updatableFields(definition).find(([, f]) => f.kind === 'text' || f.kind === 'money');
         if (field) {
           const [fieldName, fieldDefinition] = field;
           const next = fieldDefinition.kind === 'money' ? 99.95 : `Renamed ${unique()}`;

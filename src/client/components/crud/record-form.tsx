@@ -1,7 +1,7 @@
 import { useRouter } from '@tanstack/react-router';
 import { ArrowLeft } from 'lucide-react';
 import { useState } from 'react';
-import { createSchema, updateSchema, writableFields, type ResourceDefinition } from '../../../domain/resource';
+import { createSchema, updatableFields, updateSchema, writableFields, type ResourceDefinition } from '../../../domain/resource';
 import { fieldErrors, validationSummary } from '../../../domain/validation';
 import { ApiError } from '../../lib/api';
 import { amendCreate, clientKey, isClientKey, submitChange, type Settled } from '../../lib/outbox';
@@ -29,7 +29,7 @@ export function startingValues(definition: ResourceDefinition, record?: Record<s
 /** The body sent: what the form holds, with blank write-only fields (keep the secret) left out. */
 export function formBody(definition: ResourceDefinition, values: FormValues, editing: boolean): Record<string, unknown> {
   const sent: Record<string, unknown> = {};
-  for (const [name, field] of writableFields(definition)) {
+  for (const [name, field] of editing ? updatableFields(definition) : writableFields(definition)) {
     const value = values[name];
     if (field.writeOnly && editing && value === '') continue;
     if (field.kind === 'select' && value === '') sent[name] = null;
@@ -163,7 +163,7 @@ export function RecordForm({
         </div>
       )}
       <div className="grid gap-x-6 gap-y-5 md:grid-cols-2">
-        {writableFields(definition).map(([name, field]) => (
+        {(editing ? updatableFields(definition) : writableFields(definition)).map(([name, field]) => (
           <div key={name} className={field.kind === 'textarea' || field.kind === 'discounts' ? 'md:col-span-2' : undefined}>
             <FieldInput
               name={name}
