@@ -35,6 +35,11 @@ export interface TestApp {
   kind: DatabaseKind;
   /** Signs in and binds the first business of the user (or the one given). */
   signIn(email: string, password?: string, businessId?: number): Promise<Session>;
+  /**
+   * Another server instance on the same PostgreSQL schema, as behind a load balancer: `on`
+   * sends a session's requests through it. SQLite in memory cannot be shared, so it refuses.
+   */
+  secondInstance(): Promise<{ on(session: Session): Session; close(): Promise<void> }>;
   close(): Promise<void>;
 }
 
@@ -100,6 +105,11 @@ export async function startTestApp(kind: DatabaseKind, { demoData = true } = {})
       if (response.statusCode !== 200) throw new Error(`Sign-in of ${email} failed: ${response.statusCode} ${response.body}`);
       const cookie = String(response.headers['set-cookie']).split(';')[0];
       return session(app, cookie, businessId ?? response.json().user.business_id ?? undefined);
+    },
+    async secondInstance() {
+      if (kind !== 'postgres') throw new Error('A second instance needs a shared database (PostgreSQL).');
+      const twin = await buildApp({ database: { url, schema }, loginAttemptsPerMinute: 1000, secureCookies: false, logger: false });
+      return { on: (other: Session) => session(twin, other.cookie, other.businessId), close: () => twin.close() };
     },
     async close() {
       await app.close();

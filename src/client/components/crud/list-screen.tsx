@@ -211,7 +211,7 @@ function ResourceList({ definition }: { definition: ResourceDefinition }) {
               <TableRow key={record.id} className={cn(record.deleted_at && 'text-muted-foreground')}>
                 {columns.map((name) => (
                   <TableCell key={name} className="max-w-72 truncate">
-                    {name === 'id' && isClientKey(record.id) ? 'New' : displayValue(name, definition.fields[name], record)}
+                    {cellText(definition, name, record)}
                     {name === 'id' && record.deleted_at && (
                       <Badge variant="outline" className="ml-2">
                         Trashed
@@ -269,6 +269,13 @@ function ResourceList({ definition }: { definition: ResourceDefinition }) {
       />
     </div>
   );
+}
+
+/** A cell; a record created on this device has no id yet, and a document no number until it syncs. */
+function cellText(definition: ResourceDefinition, name: string, record: ApiRecord): string {
+  if (isClientKey(record.id) && name === 'id') return 'New';
+  if (isClientKey(record.id) && definition.document && name === 'number') return 'Number assigned on sync';
+  return displayValue(name, definition.fields[name], record);
 }
 
 /** Row links stay 44 px tall for fingers on a tablet. */
