@@ -28,9 +28,10 @@ export const documentTotals = (): Record<string, Field> => ({
   total: money('Total', { computed: true }),
 });
 
-/** What a bill or an invoice has been paid, and what is left. */
+/** What a bill or an invoice has been paid, what memoranda took off it, and what is left. */
 export const balanceFields = (): Record<string, Field> => ({
   amount_paid: money('Amount paid', { computed: true }),
+  amount_adjusted: money('Adjusted by memoranda', { computed: true }),
   balance: money('Balance', { computed: true }),
 });
 
@@ -114,5 +115,40 @@ export function paymentResource({ name, singular, plural, type, prefix, contact,
     search: [...DOCUMENT_SEARCH, paid.field, 'payment_method'],
     sort: ['number', 'date', 'amount'],
     columns: ['number', 'date', paid.field, 'contact_id', 'payment_method', 'amount'],
+  });
+}
+
+interface MemorandumOf {
+  name: string;
+  singular: string;
+  plural: string;
+  type: string;
+  prefix: string;
+  contact: 'Supplier' | 'Customer';
+  /** What it adjusts: `invoice_id` of `invoices`, labelled "Invoice". */
+  adjusts: { field: string; resource: string; label: string };
+}
+
+/** A credit or debit memorandum: takes an amount off an invoice's or a bill's balance, for a reason. */
+export function memorandumResource({ name, singular, plural, type, prefix, contact, adjusts }: MemorandumOf) {
+  return defineResource({
+    name,
+    singular,
+    plural,
+    display: 'number',
+    editable: false,
+    document: { type, prefix, lines: 'none', contact, source: { field: adjusts.field, resource: adjusts.resource } },
+    fields: {
+      [adjusts.field]: reference(adjusts.label, adjusts.resource, { required: true }),
+      ...documentHeader(contact, ['posted', 'void']),
+      contact_id: reference(contact, 'contacts', { computed: true }),
+      branch_id: reference('Branch', 'branches', { computed: true }),
+      warehouse_id: reference('Warehouse', 'warehouses', { computed: true }),
+      amount: money('Amount', { required: true }),
+      reason: text('Reason', { required: true, max: 500 }),
+    },
+    search: [...DOCUMENT_SEARCH, adjusts.field, 'reason'],
+    sort: ['number', 'date', 'amount'],
+    columns: ['number', 'date', adjusts.field, 'contact_id', 'reason', 'amount'],
   });
 }

@@ -7,6 +7,8 @@ import { businesses } from './businesses';
 import { contactTypes } from './contact-types';
 import { contacts } from './contacts';
 import { conversions } from './conversions';
+import { creditMemoranda } from './credit-memoranda';
+import { debitMemoranda } from './debit-memoranda';
 import { itemClassifications } from './item-classifications';
 import { itemTypes } from './item-types';
 import { invoicePayments } from './invoice-payments';
@@ -48,6 +50,8 @@ export const registry: readonly ResourceDefinition[] = [
   quotations,
   invoices,
   invoicePayments,
+  creditMemoranda,
+  debitMemoranda,
   warehouses,
   branches,
   contactTypes,

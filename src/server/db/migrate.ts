@@ -2,12 +2,14 @@ import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'k
 import * as foundation from './migrations/2026-11-22-01-foundation';
 import * as purchasing from './migrations/2026-11-22-02-purchasing';
 import * as sales from './migrations/2026-11-22-03-sales';
+import * as memoranda from './migrations/2026-11-22-04-memoranda';
 
 /** Every migration, in order. Names are date-prefixed; a landed migration is never edited. */
 const migrations: Record<string, Migration> = {
   '2026-11-22-01-foundation': foundation,
   '2026-11-22-02-purchasing': purchasing,
   '2026-11-22-03-sales': sales,
+  '2026-11-22-04-memoranda': memoranda,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

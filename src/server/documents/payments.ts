@@ -11,15 +11,40 @@ import { documentStore, type DocumentAction } from './document-store';
  * paid), payments that may not exceed it, and voids that undo them.
  */
 
-/** A bill's or an invoice's status, paid amount and balance after `paidDelta` centavos more (or less) were paid. */
-export async function followBalance(trx: Trx, table: string, id: number, paidDelta: number): Promise<void> {
-  const row = await trx.selectFrom(table).select(['total', 'amount_paid']).where('id', '=', id).executeTakeFirstOrThrow();
-  const paid = Number(row.amount_paid) + paidDelta;
+/** What brings a balance down: payments (`amount_paid`) or memoranda (`amount_adjusted`). */
+export type Settlement = 'amount_paid' | 'amount_adjusted';
+
+/**
+ * A bill's or an invoice's status and balance after `delta` centavos more (or less) were paid or
+ * adjusted: unpaid → partially_paid → paid (settled, by payments and memoranda together).
+ */
+export async function followBalance(
+  trx: Trx,
+  table: string,
+  id: number,
+  delta: number,
+  settlement: Settlement = 'amount_paid',
+): Promise<void> {
+  const row = await trx
+    .selectFrom(table)
+    .select(['total', 'amount_paid', 'amount_adjusted'])
+    .where('id', '=', id)
+    .executeTakeFirstOrThrow();
+  const paid = Number(row.amount_paid) + (settlement === 'amount_paid' ? delta : 0);
+  const adjusted = Number(row.amount_adjusted) + (settlement === 'amount_adjusted' ? delta : 0);
+  const settled = paid + adjusted;
   const total = Number(row.total);
-  const status = paid >= total ? 'paid' : paid > 0 ? 'partially_paid' : 'unpaid';
+  const status = settled >= total ? 'paid' : settled > 0 ? 'partially_paid' : 'unpaid';
   await trx
     .updateTable(table)
-    .set({ amount_paid: paid, balance: total - paid, status, updated_at: nowIso(), version: sql`version + 1` })
+    .set({
+      amount_paid: paid,
+      amount_adjusted: adjusted,
+      balance: total - settled,
+      status,
+      updated_at: nowIso(),
+      version: sql`version + 1`,
+    })
     .where('id', '=', id)
     .execute();
 }
@@ -31,9 +56,14 @@ interface Paid {
   field: string;
   /** How a message names it: "Bill", "Invoice". */
   noun: string;
+  /** A payment settles by what it paid; a memorandum by what it adjusts. */
+  settlement?: Settlement;
 }
 
-/** A payment: of a live, unvoided bill or invoice, at most its balance; its party and location are the paid document's. */
+/**
+ * A payment or a memorandum: of a live, unvoided bill or invoice, at most its balance; its party
+ * and location are the settled document's.
+ */
 export function paymentStore(definition: ResourceDefinition, paid: Paid): ResourceStore {
   return documentStore(definition, {
     async prepare(trx, scope, columns) {
@@ -57,7 +87,7 @@ export function paymentStore(definition: ResourceDefinition, paid: Paid): Resour
       };
     },
     async apply(trx, _scope, _document, _prepared, columns) {
-      await followBalance(trx, paid.table, Number(columns[paid.field]), Number(columns.amount));
+      await followBalance(trx, paid.table, Number(columns[paid.field]), Number(columns.amount), paid.settlement);
     },
     async beforeTrash(_trx, _scope, row) {
       if (row.status !== 'void')
@@ -80,22 +110,24 @@ export function balanceVoid(
     permission: 'delete',
     async undo(trx, scope, row) {
       if (row.status === 'void') throw conflict(`${noun} ${String(row.number)} is already void.`);
-      if (Number(row.amount_paid) > 0) throw conflict(`${noun} ${String(row.number)} has payments: void them first.`);
+      if (Number(row.amount_paid) > 0 || Number(row.amount_adjusted) > 0) {
+        throw conflict(`${noun} ${String(row.number)} has payments or memoranda: void them first.`);
+      }
       await undo?.(trx, scope, row);
       await trx.updateTable(table).set({ balance: 0 }).where('id', '=', Number(row.id)).execute();
     },
   };
 }
 
-/** Voiding a payment: what it paid is owed again. */
-export function paymentVoid(noun: string, table: string, field: string): DocumentAction {
+/** Voiding a payment (or a memorandum): what it settled is owed again. */
+export function paymentVoid(noun: string, table: string, field: string, settlement: Settlement = 'amount_paid'): DocumentAction {
   return {
     name: 'void',
     status: 'void',
     permission: 'delete',
     async undo(trx, _scope, row) {
       if (row.status === 'void') throw conflict(`${noun} ${String(row.number)} is already void.`);
-      await followBalance(trx, table, Number(row[field]), -Number(row.amount));
+      await followBalance(trx, table, Number(row[field]), -Number(row.amount), settlement);
     },
   };
 }

@@ -118,6 +118,34 @@ describe.each(databaseKinds)('sales on %s', (kind) => {
     expect((await admin.send('GET', `/api/invoices/${sold.body.data.id}`)).body.data.status).toBe('paid');
   });
 
+  it('takes a credit memorandum off an invoice’s balance, for a reason, and voiding it puts it back', async () => {
+    const sold = (await invoice(1)).body.data; // ₱39.2
+    const memo = (amount: number) =>
+      admin.send('POST', '/api/credit-memoranda', { invoice_id: sold.id, date: '2026-11-12', amount, reason: 'Dented cans' });
+    expect((await memo(40)).status).toBe(422);
+    const credited = await memo(9.2);
+    expect(credited.status, JSON.stringify(credited.body)).toBe(201);
+    expect(credited.body.data).toMatchObject({
+      number: expect.stringMatching(/^CM-20261112-B/),
+      contact_id: customerId,
+      reason: 'Dented cans',
+    });
+    expect((await admin.send('GET', `/api/invoices/${sold.id}`)).body.data).toMatchObject({
+      amount_paid: 0,
+      amount_adjusted: 9.2,
+      balance: 30,
+      status: 'partially_paid',
+    });
+    expect((await admin.send('PATCH', `/api/invoices/${sold.id}/void`)).status).toBe(409);
+    expect((await admin.send('PATCH', `/api/credit-memoranda/${credited.body.data.id}/void`)).status).toBe(200);
+    expect((await admin.send('GET', `/api/invoices/${sold.id}`)).body.data).toMatchObject({
+      amount_adjusted: 0,
+      balance: 39.2,
+      status: 'unpaid',
+    });
+    expect((await admin.send('PATCH', `/api/invoices/${sold.id}/void`)).status).toBe(200);
+  });
+
   it('edits an invoice’s notes and due date, and nothing that moved stock or money', async () => {
     const sold = (await invoice(1)).body.data;
     const edited = await admin.send(

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { ResourceDefinition } from '../../domain/resource';
 import { conversions } from '../../domain/resources/conversions';
+import { creditMemorandaStore, debitMemorandaStore } from '../documents/memoranda';
 import { invoicePaymentsStore, invoicesStore, quotationsStore } from '../documents/sales';
 import { stocksStore } from '../documents/stocks-store';
 import { billPaymentsStore, billsStore, purchaseOrdersStore, receiveOrdersStore } from '../documents/purchasing';
@@ -146,6 +147,8 @@ const special: Record<string, ResourceStore> = {
   quotations: quotationsStore,
   invoices: invoicesStore,
   'invoice-payments': invoicePaymentsStore,
+  'credit-memoranda': creditMemorandaStore,
+  'debit-memoranda': debitMemorandaStore,
 };
 
 const stores = new Map<string, ResourceStore>(

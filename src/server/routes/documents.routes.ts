@@ -14,6 +14,7 @@ import { scopeOf } from '../plugins/auth';
 import { locationOf } from '../documents/document-store';
 import { numberTotal, referenceNumberTotal } from '../documents/numbering';
 import { purchasingActions } from '../documents/purchasing';
+import { memorandaActions } from '../documents/memoranda';
 import { salesActions } from '../documents/sales';
 import { findRecordOrFail } from '../resources/record-service';
 import type { Db } from '../resources/store';
@@ -114,7 +115,7 @@ export async function documentRoutes(app: FastifyInstance): Promise<void> {
     },
   );
 
-  for (const [resource, action] of Object.entries({ ...purchasingActions, ...salesActions })) {
+  for (const [resource, action] of Object.entries({ ...purchasingActions, ...salesActions, ...memorandaActions })) {
     const definition = getResource(resource);
     routes.patch(
       `/api/${resource}/:id/${action.name}`,

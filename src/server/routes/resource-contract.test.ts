@@ -12,6 +12,7 @@ import {
   type TestApp,
 } from '../../../tests/support/test-app';
 import { purchasingActions } from '../documents/purchasing';
+import { memorandaActions } from '../documents/memoranda';
 import { salesActions } from '../documents/sales';
 
 /**
@@ -109,7 +110,7 @@ async function documentBody(admin: Session, definition: ResourceDefinition, body
 
 /** Documents that moved stock or money are voided (or cancelled) before they can be deleted. */
 async function undoBeforeDelete(admin: Session, definition: ResourceDefinition, id: number) {
-  const action = { ...purchasingActions, ...salesActions }[definition.name];
+  const action = { ...purchasingActions, ...salesActions, ...memorandaActions }[definition.name];
   if (action?.name === 'void') expect((await admin.send('PATCH', `/api/${definition.name}/${id}/void`)).status).toBe(200);
 }
 

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
-import { Ban, CreditCard, FileText, PackageCheck, Printer } from 'lucide-react';
+import { Ban, CreditCard, FileMinus, FileText, PackageCheck, Printer } from 'lucide-react';
 import { useState } from 'react';
 import { formatPesos } from '../../../domain/money';
 import { holdsAny, permissionName } from '../../../domain/permissions';
@@ -125,8 +125,14 @@ const NEXT: Record<string, { resource: string; label: string; icon: typeof FileT
     { resource: 'bills', label: 'Bill', icon: FileText, statuses: ['open', 'partially_received', 'received'] },
   ],
   quotations: [{ resource: 'invoices', label: 'Invoice', icon: FileText, statuses: ['open'] }],
-  bills: [{ resource: 'bill-payments', label: 'Record payment', icon: CreditCard, statuses: ['unpaid', 'partially_paid'] }],
-  invoices: [{ resource: 'invoice-payments', label: 'Record payment', icon: CreditCard, statuses: ['unpaid', 'partially_paid'] }],
+  bills: [
+    { resource: 'bill-payments', label: 'Record payment', icon: CreditCard, statuses: ['unpaid', 'partially_paid'] },
+    { resource: 'debit-memoranda', label: 'Debit memo', icon: FileMinus, statuses: ['unpaid', 'partially_paid'] },
+  ],
+  invoices: [
+    { resource: 'invoice-payments', label: 'Record payment', icon: CreditCard, statuses: ['unpaid', 'partially_paid'] },
+    { resource: 'credit-memoranda', label: 'Credit memo', icon: FileMinus, statuses: ['unpaid', 'partially_paid'] },
+  ],
 };
 
 /** How a document is undone: orders and quotations are cancelled while open; the rest voided once. */
@@ -138,6 +144,8 @@ const UNDO: Record<string, { name: 'void' | 'cancel'; when: (status: string) => 
   'bill-payments': { name: 'void', when: (status) => status !== 'void' },
   invoices: { name: 'void', when: (status) => status !== 'void' },
   'invoice-payments': { name: 'void', when: (status) => status !== 'void' },
+  'credit-memoranda': { name: 'void', when: (status) => status !== 'void' },
+  'debit-memoranda': { name: 'void', when: (status) => status !== 'void' },
 };
 
 /** What comes next for a document — receive, bill, invoice, pay — and void or cancel, which undo it; and Print. */
@@ -217,9 +225,15 @@ const RELATED: Record<string, { resource: string; field: string }[]> = {
     { resource: 'receive-orders', field: 'purchase_order_id' },
     { resource: 'bills', field: 'purchase_order_id' },
   ],
-  bills: [{ resource: 'bill-payments', field: 'bill_id' }],
+  bills: [
+    { resource: 'bill-payments', field: 'bill_id' },
+    { resource: 'debit-memoranda', field: 'bill_id' },
+  ],
   quotations: [{ resource: 'invoices', field: 'quotation_id' }],
-  invoices: [{ resource: 'invoice-payments', field: 'invoice_id' }],
+  invoices: [
+    { resource: 'invoice-payments', field: 'invoice_id' },
+    { resource: 'credit-memoranda', field: 'invoice_id' },
+  ],
 };
 
 /** The documents made from this one: a purchase order's receipts and bills, a bill's payments. */
