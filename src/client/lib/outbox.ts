@@ -38,7 +38,7 @@ const RETRY_CEILING_MS = 60_000;
 const OUTBOX_REFRESH_MS = 100;
 const CLIENT_KEY = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
 
-export const KEPT_OFFLINE = 'Saved on this device. It will be sent when the connection returns.';
+const KEPT_OFFLINE = 'Saved on this device. It will be sent when the connection returns.';
 const KEPT_FOR_SIGN_IN = 'Saved on this device. Sign in again, and it will be sent.';
 const KEPT_BEHIND =
   'Saved on this device. It waits behind an earlier change to the same record that needs attention (see Pending changes).';
@@ -292,7 +292,7 @@ async function watch(name: string): Promise<void> {
 }
 
 /** Sends what is queued, now (or as soon as the tab now sending lets go). */
-export function kick(): void {
+function kick(): void {
   if (offlineDatabaseName() === null || signInNeeded) return;
   if (running) {
     again = true;

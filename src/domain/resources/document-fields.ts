@@ -37,7 +37,7 @@ export const balanceFields = (): Record<string, Field> => ({
 
 export const DOCUMENT_SEARCH = ['id', 'number', 'reference_number', 'contact_id', 'branch_id', 'warehouse_id', 'status', 'date'] as const;
 
-export const LINES_MAX = 200;
+const LINES_MAX = 200;
 
 const lineNumber = (label: string, { min, max, integer }: { min: number; max: number; integer?: boolean }) => {
   const attr = label.toLowerCase();

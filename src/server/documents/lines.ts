@@ -37,7 +37,7 @@ interface ItemRow {
 }
 
 /** How many base units one `unitId` is, for the item: 1 when it is the base unit; undefined when no conversion says. */
-export async function baseFactor(db: Db, scope: Scope, item: Pick<ItemRow, 'id' | 'unit_of_measurement_id'>, unitId: number) {
+async function baseFactor(db: Db, scope: Scope, item: Pick<ItemRow, 'id' | 'unit_of_measurement_id'>, unitId: number) {
   if (unitId === item.unit_of_measurement_id) return 1;
   const row = await db
     .selectFrom('conversions')
