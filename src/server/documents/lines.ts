@@ -87,6 +87,8 @@ export interface PricingContext {
   date: string;
   /** The supplier (purchase list) or branch (sale list) whose prices apply first. */
   partyId: number | null;
+  /** Lines may name the source document's line they fulfil (a receive order's purchase order lines). */
+  fulfils?: boolean;
 }
 
 /**
@@ -139,7 +141,7 @@ export async function priceLines(db: Db, scope: Scope, inputs: readonly LineInpu
       unitPrice,
       discountHundredths,
       vatable,
-      sourceLineId: input.source_line_id ?? null,
+      sourceLineId: context.fulfils ? (input.source_line_id ?? null) : null,
       ...lineFigures(quantity, unitPrice, discountHundredths, vatable),
     });
   }

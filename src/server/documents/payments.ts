@@ -15,8 +15,10 @@ import { documentStore, type DocumentAction } from './document-store';
 export type Settlement = 'amount_paid' | 'amount_adjusted';
 
 /**
- * A bill's or an invoice's status and balance after `delta` centavos more (or less) were paid or
- * adjusted: unpaid → partially_paid → paid (settled, by payments and memoranda together).
+ * Moves `delta` centavos of a bill's or an invoice's balance into what was paid or adjusted, in
+ * one conditional UPDATE: two payments racing for the last pesos cannot both pass, so the balance
+ * never goes below zero. Returns false (nothing changed) when it would. Then the status follows:
+ * unpaid → partially_paid → paid (settled by payments and memoranda together).
  */
 export async function followBalance(
   trx: Trx,
@@ -24,29 +26,27 @@ export async function followBalance(
   id: number,
   delta: number,
   settlement: Settlement = 'amount_paid',
-): Promise<void> {
-  const row = await trx
-    .selectFrom(table)
-    .select(['total', 'amount_paid', 'amount_adjusted'])
-    .where('id', '=', id)
-    .executeTakeFirstOrThrow();
-  const paid = Number(row.amount_paid) + (settlement === 'amount_paid' ? delta : 0);
-  const adjusted = Number(row.amount_adjusted) + (settlement === 'amount_adjusted' ? delta : 0);
-  const settled = paid + adjusted;
-  const total = Number(row.total);
-  const status = settled >= total ? 'paid' : settled > 0 ? 'partially_paid' : 'unpaid';
-  await trx
+): Promise<boolean> {
+  const moved = await trx
     .updateTable(table)
     .set({
-      amount_paid: paid,
-      amount_adjusted: adjusted,
-      balance: total - settled,
-      status,
+      [settlement]: sql`${sql.ref(settlement)} + ${delta}`,
+      balance: sql`balance - ${delta}`,
       updated_at: nowIso(),
       version: sql`version + 1`,
     })
     .where('id', '=', id)
+    .where(sql<boolean>`balance - ${delta} >= 0`)
+    .executeTakeFirst();
+  if (Number(moved.numUpdatedRows) === 0) return false;
+  await trx
+    .updateTable(table)
+    .set({
+      status: sql`case when amount_paid + amount_adjusted >= total then 'paid' when amount_paid + amount_adjusted > 0 then 'partially_paid' else 'unpaid' end`,
+    })
+    .where('id', '=', id)
     .execute();
+  return true;
 }
 
 interface Paid {
@@ -87,7 +87,10 @@ export function paymentStore(definition: ResourceDefinition, paid: Paid): Resour
       };
     },
     async apply(trx, _scope, _document, _prepared, columns) {
-      await followBalance(trx, paid.table, Number(columns[paid.field]), Number(columns.amount), paid.settlement);
+      // Checked again here, atomically: a payment made meanwhile may have taken the balance.
+      if (!(await followBalance(trx, paid.table, Number(columns[paid.field]), Number(columns.amount), paid.settlement))) {
+        throw validationError({ amount: [`The amount may not be greater than the ${paid.noun.toLowerCase()}’s balance.`] });
+      }
     },
     async beforeTrash(_trx, _scope, row) {
       if (row.status !== 'void')

@@ -250,6 +250,39 @@ describe.each(databaseKinds)('purchasing on %s', (kind) => {
     expect(empty.body.errors.lines).toEqual(['A document needs at least one line.']);
   });
 
+  it('never receives more than was ordered, nor pays more than is owed, when they race', async () => {
+    const order = await orderTenTunaAndFiveTrays();
+    const receipts = await Promise.all(
+      Array.from({ length: 5 }, () =>
+        admin.send('POST', '/api/receive-orders', {
+          purchase_order_id: order.id,
+          contact_id: supplierId,
+          warehouse_id: warehouseId,
+          date: '2026-11-05',
+          lines: [{ source_line_id: order.lines[0].id, quantity: 3 }],
+        }),
+      ),
+    );
+    // 10 ordered: three receipts of 3 fit, the other two find only 1 left.
+    expect(receipts.map((answer) => answer.status).sort()).toEqual([201, 201, 201, 422, 422]);
+    expect((await admin.send('GET', `/api/purchase-orders/${order.id}`)).body.data.lines[0].quantity_done).toBe(9);
+
+    const bill = await admin.send('POST', '/api/bills', {
+      contact_id: supplierId,
+      warehouse_id: warehouseId,
+      date: '2026-11-06',
+      lines: [{ item_id: eggs.id, unit_of_measurement_id: eggs.unit_of_measurement_id, quantity: 10, unit_price: 100 }],
+    });
+    const payments = await Promise.all(
+      Array.from({ length: 5 }, () =>
+        admin.send('POST', '/api/bill-payments', { bill_id: bill.body.data.id, date: '2026-11-07', amount: 300, payment_method: 'cash' }),
+      ),
+    );
+    // ₱1,000 owed: three payments of ₱300 fit, the other two would overpay.
+    expect(payments.map((answer) => answer.status).sort()).toEqual([201, 201, 201, 422, 422]);
+    expect((await admin.send('GET', `/api/bills/${bill.body.data.id}`)).body.data).toMatchObject({ amount_paid: 900, balance: 100 });
+  });
+
   it('never gives two documents the same number, however many are created at once', async () => {
     const created = await Promise.all(Array.from({ length: 12 }, () => orderTenTunaAndFiveTrays()));
     const numbers = created.map((order) => order.number);

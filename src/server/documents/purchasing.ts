@@ -103,6 +103,8 @@ export const receiveOrdersStore: ResourceStore = documentStore(receiveOrders, {
       list: 'purchase',
       date: String(columns.date),
       partyId: Number(columns.contact_id),
+      // Only a receipt against an order fulfils order lines.
+      fulfils: orderId !== null,
     });
     return { columns: { status: 'received' }, lines: priced };
   },
@@ -115,13 +117,18 @@ export const receiveOrdersStore: ResourceStore = documentStore(receiveOrders, {
       prepared.lines!.lines.map((line) => ({ itemId: line.itemId, location, quantity: line.baseQuantity })),
     );
     if (columns.purchase_order_id === null) return;
-    for (const line of prepared.lines!.lines) {
+    for (const [index, line] of prepared.lines!.lines.entries()) {
       if (line.sourceLineId === null) continue;
-      await trx
+      // Guarded in the UPDATE itself: a receipt made meanwhile may have taken what was open.
+      const received = await trx
         .updateTable('document_lines')
         .set({ quantity_done: sql`quantity_done + ${line.quantity}` })
         .where('id', '=', line.sourceLineId)
-        .execute();
+        .where(sql<boolean>`quantity_done + ${line.quantity} <= quantity`)
+        .executeTakeFirst();
+      if (Number(received.numUpdatedRows) === 0) {
+        throw validationError({ [`lines.${index}.quantity`]: ['More than remains to be received of this line.'] });
+      }
     }
     await followPurchaseOrder(trx, Number(columns.purchase_order_id));
   },
