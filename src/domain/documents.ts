@@ -22,7 +22,7 @@ export interface DocumentSpec {
   stock?: 'in' | 'out';
   /** Its counterparty: Supplier or Customer, the label of `contact_id`. */
   contact: 'Supplier' | 'Customer';
-  /** What its edit screen may change once it exists (documents with an edit route). */
+  /** What its edit screen may change once it exists (documents with an edit route); `lines` while nothing moved. */
   updatable?: readonly string[];
 }
 

@@ -4,7 +4,7 @@ import { ledgerDiscrepancies } from '../../src/server/documents/ledger';
 import type { Db } from '../../src/server/resources/store';
 import { chromiumAvailable, signedIn, startE2E, type E2E } from './browser';
 
-/** Purchasing from the screens alone: order, receive part of it, bill it, pay the bill — and see the stock. */
+/** Purchasing and sales from the screens alone, and the stock following them. */
 describe.skipIf(!chromiumAvailable)('documents in Chromium', { timeout: 120_000 }, () => {
   let e2e: E2E;
 
@@ -82,6 +82,45 @@ describe.skipIf(!chromiumAvailable)('documents in Chromium', { timeout: 120_000 
     await page.getByText('Paid', { exact: true }).first().waitFor();
     await page.getByRole('heading', { name: 'Related documents' }).waitFor();
     await page.getByRole('link', { name: /^BP-/ }).waitFor();
+    await context.close();
+  });
+
+  it('quotes, invoices the quotation, takes the goods out of stock and a payment in', async () => {
+    const { context, page } = await signedIn(e2e, 'admin@example.com');
+    const milk = 'Alaska Evaporated Milk 370ml';
+    const before = Number(await onHand(page, milk));
+
+    await page.goto('/quotations/create');
+    await pick(page, 'Customer', 'Rosa', 'Sari-Sari ni Aling Rosa');
+    await pick(page, 'Warehouse', 'Valenzuela', 'Valenzuela Central');
+    await pick(page, 'Item', 'Evaporated', milk);
+    await page.getByLabel('Quantity').fill('12');
+    await page.getByLabel('Unit price').fill('42');
+    await page.getByRole('button', { name: 'Save Quotation' }).click();
+    await page.getByText('Quotation created successfully.').waitFor();
+
+    await page.locator('tbody tr').first().getByRole('link', { name: 'View' }).click();
+    await page.getByRole('link', { name: 'Invoice', exact: true }).click();
+    await page.getByRole('heading', { name: 'Create Invoice' }).waitFor();
+    // 12 × ₱42 = ₱504, less the item's 5 % break at 10 = ₱478.8, plus 12 % VAT = ₱536.26
+    await page.getByRole('button', { name: 'Save Invoice' }).click();
+    await page.getByText('Invoice created successfully.').waitFor();
+    expect(Number(await onHand(page, milk))).toBe(before - 12);
+
+    await page.goto('/invoices');
+    await page.locator('tbody tr').first().getByRole('link', { name: 'View' }).click();
+    await page.getByText('Unpaid', { exact: true }).first().waitFor();
+    await page.getByRole('link', { name: 'Record payment' }).click();
+    await page.getByRole('heading', { name: 'Create Invoice Payment' }).waitFor();
+    expect(await page.getByLabel('Amount').inputValue()).toBe('536.26');
+    await page.getByLabel('Amount').fill('200');
+    await page.getByLabel('Payment method').click();
+    await page.getByRole('option', { name: 'Cash', exact: true }).press('Enter');
+    await page.getByRole('button', { name: 'Save Invoice Payment' }).click();
+    await page.getByText('Invoice Payment created successfully.').waitFor();
+    await page.goto('/invoices');
+    await page.locator('tbody tr').first().getByRole('link', { name: 'View' }).click();
+    await page.getByText('Partially paid', { exact: true }).first().waitFor();
     await context.close();
   });
 });

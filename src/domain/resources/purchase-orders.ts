@@ -7,7 +7,7 @@ export const purchaseOrders = defineResource({
   singular: 'Purchase Order',
   plural: 'Purchase Orders',
   display: 'number',
-  document: { type: 'purchase-order', prefix: 'PO', lines: 'priced', contact: 'Supplier', updatable: ['notes', 'expected_date'] },
+  document: { type: 'purchase-order', prefix: 'PO', lines: 'priced', contact: 'Supplier', updatable: ['notes', 'expected_date', 'lines'] },
   fields: {
     ...documentHeader('Supplier', ['open', 'partially_received', 'received', 'cancelled']),
     expected_date: date('Expected date'),

@@ -28,6 +28,8 @@ export interface DocumentHooks {
   prepare(trx: Trx, scope: Scope, columns: Record<string, unknown>, input: Record<string, unknown>): Promise<Prepared>;
   /** Moves stock or money, once the document and its lines exist. */
   apply?(trx: Trx, scope: Scope, document: DocumentRef, prepared: Prepared, columns: Record<string, unknown>): Promise<void>;
+  /** Replaces the lines of a document that allows it (a purchase order nothing was received against), or refuses. */
+  relines?(trx: Trx, scope: Scope, row: Record<string, unknown>, lines: LineInput[]): Promise<PricedLines>;
   /** Refuses (throws) a soft delete while the document still holds stock or money moved. */
   beforeTrash?(trx: Trx, scope: Scope, row: Record<string, unknown>): Promise<void>;
 }
@@ -113,6 +115,18 @@ export function documentStore(definition: ResourceDefinition, hooks: DocumentHoo
   return {
     ...base,
     createFields: spec.lines === 'priced' ? { lines: linesInput } : undefined,
+    updateFields: hooks.relines ? { lines: linesInput.optional() } : undefined,
+    async update(trx, scope, id, columns, input) {
+      if (input.lines && hooks.relines) {
+        const row = await trx.selectFrom(definition.table).selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+        const priced = await hooks.relines(trx, scope, { ...row, ...columns }, input.lines as LineInput[]);
+        await trx.deleteFrom('document_lines').where('document_type', '=', spec.type).where('document_id', '=', id).execute();
+        await insertLines(trx, scope, spec.type, id, priced.lines);
+        await base.update(trx, scope, id, { ...columns, ...priced.totals }, input);
+        return;
+      }
+      await base.update(trx, scope, id, columns, input);
+    },
     async validate(_db, _scope, values, exceptId) {
       // The location is the document's own unless the kind takes it from its source (a payment's bill).
       const locationIsInput = !definition.fields.branch_id?.computed;

@@ -155,6 +155,36 @@ describe.each(databaseKinds)('purchasing on %s', (kind) => {
     expect(mine[0]).toMatchObject({ document_resource: 'receive-orders', document_id: first.body.data.id, document_date: todayInManila() });
   });
 
+  it('changes an order’s lines until goods are received against it', async () => {
+    const order = await orderTenTunaAndFiveTrays();
+    const changed = await admin.send(
+      'PATCH',
+      `/api/purchase-orders/${order.id}`,
+      {
+        notes: 'Two more trays',
+        lines: [{ item_id: eggs.id, unit_of_measurement_id: eggs.unit_of_measurement_id, quantity: 7, unit_price: 20 }],
+      },
+      { 'if-match': `"${order.version}"` },
+    );
+    expect(changed.status, JSON.stringify(changed.body)).toBe(200);
+    // 7 × ₱20 = ₱140, not vatable.
+    expect(changed.body.data).toMatchObject({ notes: 'Two more trays', subtotal: 140, vat_total: 0, total: 140, number: order.number });
+    expect(changed.body.data.lines.map((line: { quantity: number }) => line.quantity)).toEqual([7]);
+
+    await admin.send('POST', '/api/receive-orders', {
+      purchase_order_id: order.id,
+      contact_id: supplierId,
+      warehouse_id: warehouseId,
+      date: '2026-11-05',
+      lines: [{ source_line_id: changed.body.data.lines[0].id, quantity: 1 }],
+    });
+    const late = await admin.send('PATCH', `/api/purchase-orders/${order.id}`, {
+      lines: [{ item_id: eggs.id, unit_of_measurement_id: eggs.unit_of_measurement_id, quantity: 1, unit_price: 20 }],
+    });
+    expect(late.status).toBe(409);
+    expect(late.body.message).toContain('its lines can no longer change');
+  });
+
   it('cancels an order nothing was received against, and not one that was', async () => {
     const untouched = await orderTenTunaAndFiveTrays();
     const cancelled = await admin.send('PATCH', `/api/purchase-orders/${untouched.id}/cancel`);

@@ -55,6 +55,18 @@ export const purchaseOrdersStore: ResourceStore = documentStore(purchaseOrders, 
     });
     return { columns: { status: 'open' }, lines: priced };
   },
+  async relines(trx, scope, row, inputs) {
+    if (row.status !== 'open')
+      throw conflict(`Purchase order ${String(row.number)} is ${String(row.status).replace('_', ' ')}: its lines can no longer change.`);
+    const billed = await trx
+      .selectFrom('bills')
+      .select('id')
+      .where('purchase_order_id', '=', Number(row.id))
+      .where('deleted_at', 'is', null)
+      .executeTakeFirst();
+    if (billed) throw conflict(`Purchase order ${String(row.number)} is billed: its lines can no longer change.`);
+    return priceLines(trx, scope, inputs, { list: 'purchase', date: String(row.date), partyId: Number(row.contact_id) });
+  },
   async beforeTrash(trx, _scope, row) {
     const orderLines = await storedLines(trx, 'purchase-order', [Number(row.id)]);
     if (orderLines.some((line) => line.quantity_done > 0)) {

@@ -47,6 +47,8 @@ export interface ResourceStore {
   remove(trx: Trx, scope: Scope, id: number): Promise<void>;
   /** Body fields a create takes beyond the resource's fields (a new user's role_ids). */
   createFields?: z.ZodRawShape;
+  /** Body fields an update takes beyond the resource's fields (a purchase order's lines). */
+  updateFields?: z.ZodRawShape;
   /** Rules across fields or tables; returns field messages (empty when all is well). */
   validate?(db: Db, scope: Scope, values: Record<string, unknown>, exceptId?: number): Promise<Record<string, string[]>>;
   /** Refuses (by throwing) a soft delete the resource cannot allow, such as deleting oneself. */

@@ -112,12 +112,14 @@ function mountResource(app: FastifyInstance, definition: ResourceDefinition): vo
     },
   );
 
+  const extraUpdateFields = storeFor(definition).updateFields;
+  const updateBody = extraUpdateFields ? updateSchema(definition).extend(extraUpdateFields) : updateSchema(definition);
   if (definition.editable) {
     routes.patch(
       `${base}/:id`,
       {
         config: { permission: can('update') },
-        schema: { tags, summary: `Update a ${noun}`, params: idParams, body: updateSchema(definition) },
+        schema: { tags, summary: `Update a ${noun}`, params: idParams, body: updateBody },
       },
       async (request, reply) => {
         const scope = scopeOf(request);

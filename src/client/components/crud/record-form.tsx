@@ -11,7 +11,7 @@ import { Button } from '../ui/button';
 import { Checkbox } from '../ui/checkbox';
 import { Label } from '../ui/label';
 import { ProgressBar } from '../ui/progress-bar';
-import { emptyLine, LineItems, linesBody, type LineRow } from '../documents/line-items';
+import { emptyLine, LineItems, linesBody, rowsOf, type LineRow } from '../documents/line-items';
 import { FieldInput, initialValue, type FormValues } from './field-input';
 import { reportFailure, reportSettled } from './record-actions';
 
@@ -22,9 +22,16 @@ export function startingValues(definition: ResourceDefinition, record?: Record<s
       copy && field.unique ? initialValue(field, null) : initialValue(field, record?.[name]),
     ]),
   );
-  if (definition.document?.lines === 'priced') values.lines = [emptyLine()];
+  if (definition.document?.lines === 'priced') {
+    const stored = record?.lines as Parameters<typeof rowsOf>[0] | undefined;
+    values.lines = stored && stored.length > 0 ? rowsOf(stored) : [emptyLine()];
+  }
   return values;
 }
+
+/** A document's lines are typed when it is made, and edited later only where its spec allows. */
+const editsLines = (definition: ResourceDefinition, editing: boolean) =>
+  definition.document?.lines === 'priced' && (!editing || Boolean(definition.document.updatable?.includes('lines')));
 
 /** The body sent: what the form holds, with blank write-only fields (keep the secret) left out. */
 export function formBody(definition: ResourceDefinition, values: FormValues, editing: boolean): Record<string, unknown> {
@@ -35,7 +42,7 @@ export function formBody(definition: ResourceDefinition, values: FormValues, edi
     if (field.kind === 'select' && value === '') sent[name] = null;
     else sent[name] = value;
   }
-  if (definition.document?.lines === 'priced' && !editing) sent.lines = linesBody(values.lines as LineRow[]);
+  if (editsLines(definition, editing)) sent.lines = linesBody(values.lines as LineRow[]);
   return sent;
 }
 
@@ -125,7 +132,7 @@ export function RecordForm({
   const [busy, setBusy] = useState(false);
   const [returnHere, setReturnHere] = useState(false);
   const fieldErrors = messagesByField(errors);
-  const hasLines = definition.document?.lines === 'priced' && !editing;
+  const hasLines = editsLines(definition, editing);
   const unplaced = Object.entries(fieldErrors).filter(([name]) => !(name in definition.fields) && !(hasLines && name === 'lines'));
 
   const submit = async () => {

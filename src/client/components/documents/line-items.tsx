@@ -38,6 +38,29 @@ export const emptyLine = (): LineRow => ({
   vatable: true,
 });
 
+/** A document's stored lines as rows of the editor (editing it, or starting from it). */
+export function rowsOf(
+  lines: readonly {
+    item_id: number;
+    item: { display: string } | null;
+    unit_of_measurement_id: number;
+    quantity: number;
+    unit_price: number;
+    discount_percent: number;
+    vatable: boolean;
+  }[],
+): LineRow[] {
+  return lines.map((line) => ({
+    item_id: line.item_id,
+    item_name: line.item?.display ?? null,
+    unit_of_measurement_id: line.unit_of_measurement_id,
+    quantity: String(line.quantity),
+    unit_price: String(line.unit_price),
+    discount_percent: String(line.discount_percent),
+    vatable: line.vatable,
+  }));
+}
+
 const number = (text: string) => (text.trim() === '' || !Number.isFinite(Number(text)) ? null : Number(text));
 
 /** The lines as the API takes them; blank price and discount are left to the server (price list, quantity break). */

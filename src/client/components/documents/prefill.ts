@@ -1,7 +1,7 @@
 import type { ResourceDefinition } from '../../../domain/resource';
 import { startingValues } from '../crud/record-form';
 import type { FormValues } from '../crud/field-input';
-import type { LineRow } from './line-items';
+import { rowsOf, type LineRow } from './line-items';
 
 interface SourceLine {
   id: number;
@@ -20,15 +20,12 @@ const today = () => {
   return `${now.getFullYear()}-${String(now.getMonth() + 1).padStart(2, '0')}-${String(now.getDate()).padStart(2, '0')}`;
 };
 
-const lineOf = (line: SourceLine, quantity: number, fromSource: boolean): LineRow => ({
-  item_id: line.item_id,
-  item_name: line.item?.display ?? null,
-  unit_of_measurement_id: line.unit_of_measurement_id,
-  quantity: String(quantity),
-  unit_price: String(line.unit_price),
-  discount_percent: String(line.discount_percent),
-  vatable: line.vatable,
-  ...(fromSource ? { source_line_id: line.id, open: quantity } : {}),
+/** A source line still open, to be fulfilled by this document (a purchase order line being received). */
+const openLine = (line: SourceLine, open: number): LineRow => ({
+  ...rowsOf([line])[0],
+  quantity: String(open),
+  source_line_id: line.id,
+  open,
 });
 
 /**
@@ -47,9 +44,9 @@ export function documentStartingValues(definition: ResourceDefinition, source?: 
   if (definition.name === 'receive-orders') {
     values.lines = lines
       .filter((line) => line.quantity > line.quantity_done)
-      .map((line) => lineOf(line, Math.round((line.quantity - line.quantity_done) * 1000) / 1000, true));
+      .map((line) => openLine(line, Math.round((line.quantity - line.quantity_done) * 1000) / 1000));
   } else if (definition.document?.lines === 'priced') {
-    values.lines = lines.map((line) => lineOf(line, line.quantity, false));
+    values.lines = rowsOf(lines);
   }
   if ('amount' in values && typeof source.balance === 'number') values.amount = String(source.balance);
   return values;
