@@ -68,6 +68,13 @@ const createRouteForResource = createRoute({
   validateSearch: createSearch,
   component: createScreen,
 });
+/** Spec 2.3: a stock transfer made from a stock request. */
+const transferFromRequestRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/stock-transfers/create/from-stock-request/$from',
+  validateSearch: createSearch,
+  component: screen(() => import('./components/crud/create-screen'), 'TransferFromRequestScreen'),
+});
 /** `/x/create/{id}`: a new record starting from a copy of record {id}. */
 const createFromRoute = createRoute({
   getParentRoute: () => rootRoute,
@@ -98,6 +105,7 @@ const routeTree = rootRoute.addChildren([
   pendingChangesRoute,
   listRoute,
   createRouteForResource,
+  transferFromRequestRoute,
   createFromRoute,
   viewRoute,
   editRoute,

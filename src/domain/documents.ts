@@ -14,14 +14,16 @@ export interface DocumentSpec {
   type: string;
   /** Spec 5's number prefix: PO, RO, B, BP … */
   prefix: string;
-  /** Priced item lines, or none (payments). */
-  lines: 'priced' | 'none';
+  /** Priced item lines, lines of quantities only (goods moved between locations), or none (payments). */
+  lines: 'priced' | 'quantities' | 'none';
+  /** Goods go from one location to another (`from_location_*` → `to_location_*`) instead of being at one. */
+  twoLocations?: boolean;
   /** The document it is made from (`/receive-orders/create/{purchase_order_id}`), by its field. */
   source?: { field: string; resource: string };
   /** Goods it moves at its location when created. */
   stock?: 'in' | 'out';
-  /** Its counterparty: Supplier or Customer, the label of `contact_id`. */
-  contact: 'Supplier' | 'Customer';
+  /** Its counterparty: Supplier or Customer, the label of `contact_id` (none for goods moved between locations). */
+  contact?: 'Supplier' | 'Customer';
   /** What its edit screen may change once it exists (documents with an edit route); `lines` while nothing moved. */
   updatable?: readonly string[];
 }

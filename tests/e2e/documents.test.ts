@@ -21,18 +21,29 @@ describe.skipIf(!chromiumAvailable)('documents in Chromium', { timeout: 120_000 
     await page.getByRole('option', { name: option }).click();
   }
 
-  async function onHand(page: Page, item: string): Promise<string> {
-    await page.goto('/stocks');
-    await page.getByText(/^List of Stocks - Total \d+/).waitFor();
-    await page.locator('tbody tr', { hasText: item }).first().getByRole('link', { name: 'View' }).click();
-    await page.getByRole('heading', { name: `Stock of ${item} at Valenzuela Central` }).waitFor();
-    return page.locator('dt:has-text("On hand") + dd').innerText();
+  async function choose(page: Page, label: string, option: string) {
+    // The label alone (a required field's name may end in its asterisk), not "From location".
+    await page.getByRole('combobox', { name: new RegExp(`^${label}\\s*\\*?$`) }).click();
+    await page.getByRole('option', { name: option, exact: true }).press('Enter');
   }
+
+  /** A stock's figure ("On hand", "In transit") from its view; 0 where the item never was. */
+  async function stockOf(page: Page, item: string, place = 'Valenzuela Central', figure = 'On hand'): Promise<number> {
+    await page.goto(`/stocks`);
+    await page.getByText(/^List of Stocks - Total \d+/).waitFor();
+    const row = page.locator('tbody tr', { hasText: item }).filter({ hasText: place }).first();
+    if ((await row.count()) === 0) return 0;
+    await row.getByRole('link', { name: 'View' }).click();
+    await page.getByRole('heading', { name: `Stock of ${item} at ${place}` }).waitFor();
+    return Number(await page.locator(`dt:has-text("${figure}") + dd`).innerText());
+  }
+
+  const onHand = (page: Page, item: string) => stockOf(page, item);
 
   it('orders, receives in part, bills and pays, and the stock follows', async () => {
     const { context, page } = await signedIn(e2e, 'admin@example.com');
     const milo = 'Nestlé Milo 300g';
-    const before = Number(await onHand(page, milo));
+    const before = await onHand(page, milo);
 
     await page.goto('/purchase-orders/create');
     await pick(page, 'Supplier', 'Juan', 'Juan dela Cruz');
@@ -50,12 +61,12 @@ describe.skipIf(!chromiumAvailable)('documents in Chromium', { timeout: 120_000 
     await page.getByText('Open', { exact: true }).first().waitFor();
     await page.getByRole('link', { name: 'Receive', exact: true }).click();
     await page.getByRole('heading', { name: 'Create Receive Order' }).waitFor();
-    await page.getByText('10 still open on the order').waitFor();
+    await page.getByText('10 still open').waitFor();
     await page.getByLabel('Quantity').fill('4');
     await page.getByRole('button', { name: 'Save Receive Order' }).click();
     await page.getByText('Receive Order created successfully.').waitFor();
 
-    expect(Number(await onHand(page, milo))).toBe(before + 4);
+    expect(await onHand(page, milo)).toBe(before + 4);
     await page.locator('tbody tr').first().getByRole('link', { name: /^RO-/ }).click();
     await page.getByRole('heading', { name: /^Receive Order RO-/ }).waitFor();
 
@@ -88,7 +99,7 @@ describe.skipIf(!chromiumAvailable)('documents in Chromium', { timeout: 120_000 
   it('quotes, invoices the quotation, takes the goods out of stock and a payment in', async () => {
     const { context, page } = await signedIn(e2e, 'admin@example.com');
     const milk = 'Alaska Evaporated Milk 370ml';
-    const before = Number(await onHand(page, milk));
+    const before = await onHand(page, milk);
 
     await page.goto('/quotations/create');
     await pick(page, 'Customer', 'Rosa', 'Sari-Sari ni Aling Rosa');
@@ -105,7 +116,7 @@ describe.skipIf(!chromiumAvailable)('documents in Chromium', { timeout: 120_000 
     // 12 × ₱42 = ₱504, less the item's 5 % break at 10 = ₱478.8, plus 12 % VAT = ₱536.26
     await page.getByRole('button', { name: 'Save Invoice' }).click();
     await page.getByText('Invoice created successfully.').waitFor();
-    expect(Number(await onHand(page, milk))).toBe(before - 12);
+    expect(await onHand(page, milk)).toBe(before - 12);
 
     await page.goto('/invoices');
     await page.locator('tbody tr').first().getByRole('link', { name: 'View' }).click();
@@ -121,6 +132,48 @@ describe.skipIf(!chromiumAvailable)('documents in Chromium', { timeout: 120_000 
     await page.goto('/invoices');
     await page.locator('tbody tr').first().getByRole('link', { name: 'View' }).click();
     await page.getByText('Partially paid', { exact: true }).first().waitFor();
+    await context.close();
+  });
+
+  it('requests stock for a branch, transfers it from the warehouse, and receives it there', async () => {
+    const { context, page } = await signedIn(e2e, 'admin@example.com');
+    const sauce = 'Del Monte Tomato Sauce 250g';
+    const warehouseBefore = await onHand(page, sauce);
+    const branchBefore = await stockOf(page, sauce, 'Makati');
+
+    await page.goto('/stock-requests/create');
+    await choose(page, 'From', 'Warehouse');
+    await pick(page, 'From location', 'Valenzuela', 'Valenzuela Central');
+    await choose(page, 'To', 'Branch');
+    await pick(page, 'To location', 'Makati', 'Makati');
+    await pick(page, 'Item', 'Tomato', sauce);
+    await page.getByLabel('Quantity').fill('12');
+    await page.getByRole('button', { name: 'Save Stock Request' }).click();
+    await page.getByText('Stock Request created successfully.').waitFor();
+
+    await page.locator('tbody tr').first().getByRole('link', { name: 'View' }).click();
+    await page.getByText('Pending', { exact: true }).first().waitFor();
+    await page.getByRole('link', { name: 'Transfer', exact: true }).click();
+    await page.waitForURL(/\/stock-transfers\/create\/from-stock-request\/\d+/);
+    await page.getByText('12 still open').waitFor();
+    await page.getByRole('button', { name: 'Save Stock Transfer' }).click();
+    await page.getByText('Stock Transfer created successfully.').waitFor();
+    expect(await onHand(page, sauce)).toBe(warehouseBefore - 12);
+    expect(await stockOf(page, sauce, 'Makati', 'In transit')).toBe(12);
+
+    await page.goto('/stock-transfers');
+    await page.locator('tbody tr').first().getByRole('link', { name: 'View' }).click();
+    await page.getByText('In transit', { exact: true }).first().waitFor();
+    await page.getByRole('link', { name: 'Receive transfer' }).click();
+    await page.getByRole('heading', { name: 'Create Stock Receive' }).waitFor();
+    await page.getByRole('button', { name: 'Save Stock Receive' }).click();
+    await page.getByText('Stock Receive created successfully.').waitFor();
+
+    expect(await stockOf(page, sauce, 'Makati')).toBe(branchBefore + 12);
+    expect(await stockOf(page, sauce, 'Makati', 'In transit')).toBe(0);
+    await page.goto('/stock-requests');
+    await page.locator('tbody tr').first().getByRole('link', { name: 'View' }).click();
+    await page.getByText('Transferred', { exact: true }).first().waitFor();
     await context.close();
   });
 });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { PAYMENT_METHODS, statuses } from '../documents';
-import { date, money, reference, select, text, textarea, type Field } from '../fields';
+import { date, integer, money, reference, select, text, textarea, type Field } from '../fields';
 import { defineResource } from '../resource';
 
 /**
@@ -152,3 +152,46 @@ export function memorandumResource({ name, singular, plural, type, prefix, conta
     columns: ['number', 'date', adjusts.field, 'contact_id', 'reason', 'amount'],
   });
 }
+
+const locationTypes = [
+  { value: 'warehouse', label: 'Warehouse' },
+  { value: 'branch', label: 'Branch' },
+];
+
+const location = (label: string, field: string, options: { required?: boolean; computed?: boolean }) =>
+  integer(label, {
+    ...options,
+    min: 1,
+    max: 2_147_483_647,
+    referencesBy: { field, resources: { branch: 'branches', warehouse: 'warehouses' } },
+  });
+
+/**
+ * The header of a document moving goods between two locations (data-model.md): where they leave
+ * (`from_`) and where they go (`to_`), each a warehouse or a branch; the number's B/W part follows
+ * `from_`. `computed`: taken from the source document (a stock receive's transfer).
+ */
+export function transferHeader(statusValues: string[], { computed = false } = {}): Record<string, Field> {
+  const required = !computed;
+  return {
+    number: text('Number', { computed: true }),
+    from_location_type: select('From', locationTypes, { required, computed }),
+    from_location_id: location('From location', 'from_location_type', { required, computed }),
+    to_location_type: select('To', locationTypes, { required, computed }),
+    to_location_id: location('To location', 'to_location_type', { required, computed }),
+    date: date('Date', { required: true }),
+    notes: textarea('Notes'),
+    status: select('Status', statuses(...statusValues), { computed: true }),
+  };
+}
+
+export const TRANSFER_SEARCH = [
+  'id',
+  'number',
+  'from_location_type',
+  'from_location_id',
+  'to_location_type',
+  'to_location_id',
+  'status',
+  'date',
+] as const;

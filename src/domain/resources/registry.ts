@@ -24,6 +24,9 @@ import { roles } from './roles';
 import { saleItemPrices } from './sale-item-prices';
 import { servicePrices } from './service-prices';
 import { services } from './services';
+import { stockReceives } from './stock-receives';
+import { stockRequests } from './stock-requests';
+import { stockTransfers } from './stock-transfers';
 import { stocks } from './stocks';
 import { unitOfMeasurements } from './unit-of-measurements';
 import { users } from './users';
@@ -52,6 +55,9 @@ export const registry: readonly ResourceDefinition[] = [
   invoicePayments,
   creditMemoranda,
   debitMemoranda,
+  stockRequests,
+  stockTransfers,
+  stockReceives,
   warehouses,
   branches,
   contactTypes,

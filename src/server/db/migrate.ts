@@ -3,6 +3,7 @@ import * as foundation from './migrations/2026-11-22-01-foundation';
 import * as purchasing from './migrations/2026-11-22-02-purchasing';
 import * as sales from './migrations/2026-11-22-03-sales';
 import * as memoranda from './migrations/2026-11-22-04-memoranda';
+import * as logistics from './migrations/2026-11-22-05-logistics';
 
 /** Every migration, in order. Names are date-prefixed; a landed migration is never edited. */
 const migrations: Record<string, Migration> = {
@@ -10,6 +11,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-22-02-purchasing': purchasing,
   '2026-11-22-03-sales': sales,
   '2026-11-22-04-memoranda': memoranda,
+  '2026-11-22-05-logistics': logistics,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -45,7 +45,46 @@ export interface DocumentAction {
   undo(trx: Trx, scope: Scope, row: Record<string, unknown>): Promise<void>;
 }
 
+/** The names of warehouses and branches, keyed `warehouse:3`, for showing where documents and stocks are. */
+export async function locationNames(db: Db, locations: readonly { type: unknown; id: unknown }[]): Promise<Map<string, string>> {
+  const names = new Map<string, string>();
+  for (const [type, table] of [
+    ['branch', 'branches'],
+    ['warehouse', 'warehouses'],
+  ] as const) {
+    const ids = [...new Set(locations.filter((location) => location.type === type).map((location) => Number(location.id)))];
+    if (ids.length === 0) continue;
+    for (const row of await db.selectFrom(table).select(['id', 'name']).where('id', 'in', ids).execute()) {
+      names.set(`${type}:${String(row.id)}`, String(row.name));
+    }
+  }
+  return names;
+}
+
+/** Both ends of a transfer must be live locations of the business, and not the same one. */
+async function twoLocationErrors(db: Db, scope: Scope, values: Record<string, unknown>): Promise<Record<string, string[]>> {
+  const errors: Record<string, string[]> = {};
+  for (const side of ['from', 'to'] as const) {
+    const type = values[`${side}_location_type`];
+    const id = values[`${side}_location_id`];
+    if (!type || !id) continue;
+    const found = await db
+      .selectFrom(type === 'branch' ? 'branches' : 'warehouses')
+      .select('id')
+      .where('id', '=', Number(id))
+      .where('business_id', '=', scope.businessId)
+      .where('deleted_at', 'is', null)
+      .executeTakeFirst();
+    if (!found) errors[`${side}_location_id`] = [`The selected ${side} location is invalid.`];
+  }
+  if (values.from_location_type === values.to_location_type && values.from_location_id === values.to_location_id) {
+    errors.to_location_id = ['The to location must be another location than the from location.'];
+  }
+  return errors;
+}
+
 export function locationOf(columns: Record<string, unknown>): Location | undefined {
+  if (columns.from_location_type) return { type: columns.from_location_type as Location['type'], id: Number(columns.from_location_id) };
   if (columns.branch_id) return { type: 'branch', id: Number(columns.branch_id) };
   if (columns.warehouse_id) return { type: 'warehouse', id: Number(columns.warehouse_id) };
   return undefined;
@@ -114,7 +153,7 @@ export function documentStore(definition: ResourceDefinition, hooks: DocumentHoo
   const base = businessTableStore(definition);
   return {
     ...base,
-    createFields: spec.lines === 'priced' ? { lines: linesInput } : undefined,
+    createFields: spec.lines === 'none' ? undefined : { lines: linesInput },
     updateFields: hooks.relines ? { lines: linesInput.optional() } : undefined,
     async update(trx, scope, id, columns, input) {
       if (input.lines && hooks.relines) {
@@ -127,10 +166,11 @@ export function documentStore(definition: ResourceDefinition, hooks: DocumentHoo
       }
       await base.update(trx, scope, id, columns, input);
     },
-    async validate(_db, _scope, values, exceptId) {
+    async validate(db, scope, values, exceptId) {
+      if (exceptId !== undefined) return {};
       // The location is the document's own unless the kind takes it from its source (a payment's bill).
-      const locationIsInput = !definition.fields.branch_id?.computed;
-      return exceptId === undefined && locationIsInput ? locationErrors(values) : {};
+      if (spec.twoLocations) return definition.fields.from_location_type.computed ? {} : twoLocationErrors(db, scope, values);
+      return definition.fields.branch_id?.computed ? {} : locationErrors(values);
     },
     async insert(trx, scope, columns, input) {
       const prepared = await hooks.prepare(trx, scope, columns, { ...input, lines: input.lines as LineInput[] | undefined });
@@ -140,13 +180,10 @@ export function documentStore(definition: ResourceDefinition, hooks: DocumentHoo
       const date = String(row.date);
       const number = await nextDocumentNumber(trx, scope, spec.type, spec.prefix, date, location);
       const referenceNumber = row.contact_id ? await nextReferenceNumber(trx, scope, spec.type, date, Number(row.contact_id)) : null;
-      const totals = prepared.lines?.totals ?? {};
-      const id = await base.insert(
-        trx,
-        scope,
-        { ...row, ...totals, number, reference_number: referenceNumber, created_by: scope.userId || null },
-        input,
-      );
+      // Goods moved between locations have no totals nor reference number.
+      const money = spec.lines === 'priced' ? { ...prepared.lines?.totals } : {};
+      const reference = 'contact_id' in definition.fields ? { reference_number: referenceNumber } : {};
+      const id = await base.insert(trx, scope, { ...row, ...money, ...reference, number, created_by: scope.userId || null }, input);
       if (prepared.lines) await insertLines(trx, scope, spec.type, id, prepared.lines.lines);
       await hooks.apply?.(trx, scope, { type: spec.type, id, number, date }, prepared, row);
       return id;
@@ -171,7 +208,20 @@ export function documentStore(definition: ResourceDefinition, hooks: DocumentHoo
       return count > 0 ? [{ label: 'stock movements (the stock ledger keeps them)', count }] : [];
     },
     async decorate(db, _scope, records) {
-      if (spec.lines === 'priced') await decorateLines(db, definition, records);
+      if (spec.lines !== 'none') await decorateLines(db, definition, records);
+      if (spec.twoLocations) {
+        const ends = records.flatMap((record) => [
+          { type: record.from_location_type, id: record.from_location_id },
+          { type: record.to_location_type, id: record.to_location_id },
+        ]);
+        const names = await locationNames(db, ends);
+        for (const record of records) {
+          for (const side of ['from', 'to']) {
+            const id = record[`${side}_location_id`];
+            record[`${side}_location`] = { id, display: names.get(`${String(record[`${side}_location_type`])}:${String(id)}`) ?? null };
+          }
+        }
+      }
     },
   };
 }

@@ -83,7 +83,8 @@ async function listedPrice(
 }
 
 export interface PricingContext {
-  list: PriceList;
+  /** The price list lines are priced from; none for goods moved between locations. */
+  list: PriceList | null;
   date: string;
   /** The supplier (purchase list) or branch (sale list) whose prices apply first. */
   partyId: number | null;
@@ -121,18 +122,24 @@ export async function priceLines(db: Db, scope: Scope, inputs: readonly LineInpu
       continue;
     }
     const quantity = toThousandths(input.quantity);
+    const list = context.list;
+    // Goods moved between locations are counted, not priced.
     const unitPrice =
-      input.unit_price === null || input.unit_price === undefined
-        ? await listedPrice(db, scope, context.list, item.id, input.unit_of_measurement_id, context.date, context.partyId)
-        : pesosToCentavos(input.unit_price);
+      list === null
+        ? 0
+        : input.unit_price === null || input.unit_price === undefined
+          ? await listedPrice(db, scope, list, item.id, input.unit_of_measurement_id, context.date, context.partyId)
+          : pesosToCentavos(input.unit_price);
     if (unitPrice === undefined) {
-      at('unit_price', `No ${context.list} price is listed for ${item.name} in this unit on ${context.date}; enter the unit price.`);
+      at('unit_price', `No ${list} price is listed for ${item.name} in this unit on ${context.date}; enter the unit price.`);
       continue;
     }
-    const breaks = JSON.parse(context.list === 'purchase' ? item.purchase_discounts : item.sale_discounts) as DiscountEntry[];
-    const percent = input.discount_percent ?? quantityDiscount(breaks, fromThousandths(Math.round(quantity * factor)));
+    const breaks =
+      list === null ? [] : (JSON.parse(list === 'purchase' ? item.purchase_discounts : item.sale_discounts) as DiscountEntry[]);
+    const percent =
+      (list === null ? 0 : input.discount_percent) ?? quantityDiscount(breaks, fromThousandths(Math.round(quantity * factor)));
     const discountHundredths = Math.round(percent * 100);
-    const vatable = Boolean(item.vatable);
+    const vatable = list !== null && Boolean(item.vatable);
     lines.push({
       itemId: item.id,
       unitId: input.unit_of_measurement_id,

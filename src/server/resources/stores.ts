@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { ResourceDefinition } from '../../domain/resource';
 import { conversions } from '../../domain/resources/conversions';
+import { stockReceivesStore, stockRequestsStore, stockTransfersStore } from '../documents/logistics';
 import { creditMemorandaStore, debitMemorandaStore } from '../documents/memoranda';
 import { invoicePaymentsStore, invoicesStore, quotationsStore } from '../documents/sales';
 import { stocksStore } from '../documents/stocks-store';
@@ -149,6 +150,9 @@ const special: Record<string, ResourceStore> = {
   'invoice-payments': invoicePaymentsStore,
   'credit-memoranda': creditMemorandaStore,
   'debit-memoranda': debitMemorandaStore,
+  'stock-requests': stockRequestsStore,
+  'stock-transfers': stockTransfersStore,
+  'stock-receives': stockReceivesStore,
 };
 
 const stores = new Map<string, ResourceStore>(

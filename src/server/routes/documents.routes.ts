@@ -14,6 +14,7 @@ import { scopeOf } from '../plugins/auth';
 import { locationOf } from '../documents/document-store';
 import { numberTotal, referenceNumberTotal } from '../documents/numbering';
 import { purchasingActions } from '../documents/purchasing';
+import { logisticsActions } from '../documents/logistics';
 import { memorandaActions } from '../documents/memoranda';
 import { salesActions } from '../documents/sales';
 import { findRecordOrFail } from '../resources/record-service';
@@ -115,7 +116,7 @@ export async function documentRoutes(app: FastifyInstance): Promise<void> {
     },
   );
 
-  for (const [resource, action] of Object.entries({ ...purchasingActions, ...salesActions, ...memorandaActions })) {
+  for (const [resource, action] of Object.entries({ ...purchasingActions, ...salesActions, ...memorandaActions, ...logisticsActions })) {
     const definition = getResource(resource);
     routes.patch(
       `/api/${resource}/:id/${action.name}`,

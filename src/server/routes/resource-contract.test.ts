@@ -12,6 +12,7 @@ import {
   type TestApp,
 } from '../../../tests/support/test-app';
 import { purchasingActions } from '../documents/purchasing';
+import { logisticsActions } from '../documents/logistics';
 import { memorandaActions } from '../documents/memoranda';
 import { salesActions } from '../documents/sales';
 
@@ -94,9 +95,28 @@ async function sampleBody(admin: Session, definition: ResourceDefinition): Promi
 async function documentBody(admin: Session, definition: ResourceDefinition, body: Record<string, unknown>) {
   // One location — the warehouse, where the demo data keeps stock for documents that take it out.
   const { branch_id: _branch, purchase_order_id: _order, quotation_id: _quotation, ...rest } = body;
+  const item = (await admin.send('GET', '/api/items?per_page=15&order_by=asc')).body.data[0];
   if (definition.document?.lines === 'priced') {
-    const item = (await admin.send('GET', '/api/items?per_page=15&order_by=asc')).body.data[0];
     rest.lines = [{ item_id: item.id, unit_of_measurement_id: item.unit_of_measurement_id, quantity: 2, unit_price: 10 }];
+  }
+  if (definition.document?.twoLocations) {
+    // From the warehouse, where the demo data keeps stock, to a branch.
+    const [warehouse] = await existingIds(admin, 'warehouses');
+    const [branch] = await existingIds(admin, 'branches');
+    Object.assign(rest, {
+      from_location_type: 'warehouse',
+      from_location_id: warehouse,
+      to_location_type: 'branch',
+      to_location_id: branch,
+    });
+    delete rest.stock_request_id;
+    rest.lines = [{ item_id: item.id, unit_of_measurement_id: item.unit_of_measurement_id, quantity: 2 }];
+  }
+  if (definition.name === 'stock-receives') {
+    const transfer = await admin.send('POST', '/api/stock-transfers', await sampleBody(admin, getResource('stock-transfers')));
+    expect(transfer.status, JSON.stringify(transfer.body)).toBe(201);
+    rest.stock_transfer_id = transfer.body.data.id;
+    rest.lines = [{ source_line_id: transfer.body.data.lines[0].id, quantity: 2 }];
   }
   const paid = definition.document?.lines === 'none' ? definition.document.source : undefined;
   if (paid) {
@@ -110,7 +130,7 @@ async function documentBody(admin: Session, definition: ResourceDefinition, body
 
 /** Documents that moved stock or money are voided (or cancelled) before they can be deleted. */
 async function undoBeforeDelete(admin: Session, definition: ResourceDefinition, id: number) {
-  const action = { ...purchasingActions, ...salesActions, ...memorandaActions }[definition.name];
+  const action = { ...purchasingActions, ...salesActions, ...memorandaActions, ...logisticsActions }[definition.name];
   if (action?.name === 'void') expect((await admin.send('PATCH', `/api/${definition.name}/${id}/void`)).status).toBe(200);
 }
 

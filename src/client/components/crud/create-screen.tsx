@@ -11,8 +11,15 @@ import { RecordForm, startingValues } from './record-form';
 import { ResourceBreadcrumb } from './resource-breadcrumb';
 
 /** `/x/create` and `/x/create/{id}` (a copy of record {id}); without create permission, back to the index. */
-export function CreateScreen() {
-  const { resource, from } = useParams({ strict: false }) as { resource: string; from?: string };
+/** `/stock-transfers/create/from-stock-request/{id}` (spec 2.3): the transfer screen, made from the request. */
+export function TransferFromRequestScreen() {
+  return <CreateScreen resourceName="stock-transfers" />;
+}
+
+export function CreateScreen({ resourceName }: { resourceName?: string } = {}) {
+  const params = useParams({ strict: false }) as { resource?: string; from?: string };
+  const resource = resourceName ?? params.resource ?? '';
+  const { from } = params;
   const { redirect_to: redirectTo } = useSearch({ strict: false }) as { redirect_to?: string };
   const definition = findResource(resource);
   const navigate = useNavigate();

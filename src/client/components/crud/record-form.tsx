@@ -22,7 +22,7 @@ export function startingValues(definition: ResourceDefinition, record?: Record<s
       copy && field.unique ? initialValue(field, null) : initialValue(field, record?.[name]),
     ]),
   );
-  if (definition.document?.lines === 'priced') {
+  if (definition.document && definition.document.lines !== 'none') {
     const stored = record?.lines as Parameters<typeof rowsOf>[0] | undefined;
     values.lines = stored && stored.length > 0 ? rowsOf(stored) : [emptyLine()];
   }
@@ -31,7 +31,9 @@ export function startingValues(definition: ResourceDefinition, record?: Record<s
 
 /** A document's lines are typed when it is made, and edited later only where its spec allows. */
 const editsLines = (definition: ResourceDefinition, editing: boolean) =>
-  definition.document?.lines === 'priced' && (!editing || Boolean(definition.document.updatable?.includes('lines')));
+  definition.document !== undefined &&
+  definition.document.lines !== 'none' &&
+  (!editing || Boolean(definition.document.updatable?.includes('lines')));
 
 /** The body sent: what the form holds, with blank write-only fields (keep the secret) left out. */
 export function formBody(definition: ResourceDefinition, values: FormValues, editing: boolean): Record<string, unknown> {
@@ -190,6 +192,7 @@ export function RecordForm({
           onChange={(lines) => setValues((current) => ({ ...current, lines }))}
           errors={errors}
           fromSource={(values.lines as LineRow[]).some((line) => line.source_line_id)}
+          priced={definition.document?.lines === 'priced'}
         />
       )}
       <div className="flex flex-wrap items-center gap-3 border-t pt-4">

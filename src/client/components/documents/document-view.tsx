@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
-import { Ban, CreditCard, FileMinus, FileText, PackageCheck, Printer } from 'lucide-react';
+import { Ban, CreditCard, FileMinus, FileText, PackageCheck, Printer, Truck } from 'lucide-react';
 import { useState } from 'react';
 import { formatPesos } from '../../../domain/money';
 import { holdsAny, permissionName } from '../../../domain/permissions';
@@ -47,7 +47,7 @@ const STATUS_TONE: Record<string, 'default' | 'secondary' | 'destructive' | 'out
 export function deletable(definition: ResourceDefinition, record: ApiRecord): boolean {
   if (!definition.document || isClientKey(record.id)) return true;
   if (definition.name === 'purchase-orders') return record.status === 'open' || record.status === 'cancelled';
-  if (definition.name === 'quotations') return true;
+  if (definition.name === 'quotations' || definition.name === 'stock-requests') return true;
   return record.status === 'void';
 }
 
@@ -61,6 +61,7 @@ export function StatusBadge({ definition, record }: { definition: ResourceDefini
 /** The lines of a document and its totals, as the printed copy shows them too. */
 export function DocumentLines({ definition, record }: { definition: ResourceDefinition; record: ApiRecord }) {
   const lines = (record.lines as Line[] | undefined) ?? [];
+  if (definition.document?.lines === 'quantities') return <QuantityLines definition={definition} lines={lines} />;
   if (definition.document?.lines !== 'priced') return null;
   const received = definition.name === 'purchase-orders';
   const money = (value: unknown) => formatPesos(Number(value ?? 0));
@@ -119,7 +120,13 @@ export function DocumentLines({ definition, record }: { definition: ResourceDefi
 }
 
 /** The documents each one leads to, and in which of its statuses. */
-const NEXT: Record<string, { resource: string; label: string; icon: typeof FileText; statuses: string[] }[]> = {
+const NEXT: Record<string, { resource: string; label: string; icon: typeof FileText; statuses: string[]; fromRequest?: boolean }[]> = {
+  'stock-requests': [
+    { resource: 'stock-transfers', label: 'Transfer', icon: Truck, statuses: ['pending', 'partially_transferred'], fromRequest: true },
+  ],
+  'stock-transfers': [
+    { resource: 'stock-receives', label: 'Receive transfer', icon: PackageCheck, statuses: ['in_transit', 'partially_received'] },
+  ],
   'purchase-orders': [
     { resource: 'receive-orders', label: 'Receive', icon: PackageCheck, statuses: ['open', 'partially_received'] },
     { resource: 'bills', label: 'Bill', icon: FileText, statuses: ['open', 'partially_received', 'received'] },
@@ -135,6 +142,46 @@ const NEXT: Record<string, { resource: string; label: string; icon: typeof FileT
   ],
 };
 
+/** What later documents did with each line: a request's lines transferred, a transfer's received. */
+const DONE: Record<string, string> = { 'stock-requests': 'Transferred', 'stock-transfers': 'Received' };
+
+/** The lines of goods moved between locations: counted, not priced. */
+function QuantityLines({ definition, lines }: { definition: ResourceDefinition; lines: Line[] }) {
+  const done = DONE[definition.name];
+  return (
+    <section aria-labelledby="lines-heading" className="space-y-2">
+      <h2 id="lines-heading" className="text-lg font-semibold">
+        Lines
+      </h2>
+      <div className="overflow-x-auto rounded-lg border">
+        <Table>
+          <TableHeader>
+            <TableRow>
+              <TableHead>Item</TableHead>
+              <TableHead className="text-right">Quantity</TableHead>
+              {done && <TableHead className="text-right">{done}</TableHead>}
+            </TableRow>
+          </TableHeader>
+          <TableBody>
+            {lines.map((line) => (
+              <TableRow key={line.id}>
+                <TableCell>
+                  <span className="block">{line.item?.display ?? '—'}</span>
+                  <span className="text-xs text-muted-foreground">{line.item?.sku}</span>
+                </TableCell>
+                <TableCell className="text-right tabular-nums">
+                  {line.quantity} {line.unit}
+                </TableCell>
+                {done && <TableCell className="text-right tabular-nums">{line.quantity_done}</TableCell>}
+              </TableRow>
+            ))}
+          </TableBody>
+        </Table>
+      </div>
+    </section>
+  );
+}
+
 /** How a document is undone: orders and quotations are cancelled while open; the rest voided once. */
 const UNDO: Record<string, { name: 'void' | 'cancel'; when: (status: string) => boolean }> = {
   'purchase-orders': { name: 'cancel', when: (status) => status === 'open' },
@@ -144,6 +191,9 @@ const UNDO: Record<string, { name: 'void' | 'cancel'; when: (status: string) => 
   'bill-payments': { name: 'void', when: (status) => status !== 'void' },
   invoices: { name: 'void', when: (status) => status !== 'void' },
   'invoice-payments': { name: 'void', when: (status) => status !== 'void' },
+  'stock-requests': { name: 'cancel', when: (status) => status === 'pending' },
+  'stock-transfers': { name: 'void', when: (status) => status === 'in_transit' },
+  'stock-receives': { name: 'void', when: (status) => status !== 'void' },
   'credit-memoranda': { name: 'void', when: (status) => status !== 'void' },
   'debit-memoranda': { name: 'void', when: (status) => status !== 'void' },
 };
@@ -194,11 +244,17 @@ export function DocumentActions({ definition, record }: { definition: ResourceDe
   return (
     <>
       {live &&
-        next.map(({ resource, label, icon: Icon }) => (
+        next.map(({ resource, label, icon: Icon, fromRequest }) => (
           <Button key={label} asChild>
-            <Link to="/$resource/create/$from" params={{ resource, from: id }} search={{ redirect_to: undefined }}>
-              <Icon aria-hidden /> {label}
-            </Link>
+            {fromRequest ? (
+              <Link to="/stock-transfers/create/from-stock-request/$from" params={{ from: id }} search={{ redirect_to: undefined }}>
+                <Icon aria-hidden /> {label}
+              </Link>
+            ) : (
+              <Link to="/$resource/create/$from" params={{ resource, from: id }} search={{ redirect_to: undefined }}>
+                <Icon aria-hidden /> {label}
+              </Link>
+            )}
           </Button>
         ))}
       {live && canUndo && (
@@ -230,6 +286,8 @@ const RELATED: Record<string, { resource: string; field: string }[]> = {
     { resource: 'debit-memoranda', field: 'bill_id' },
   ],
   quotations: [{ resource: 'invoices', field: 'quotation_id' }],
+  'stock-requests': [{ resource: 'stock-transfers', field: 'stock_request_id' }],
+  'stock-transfers': [{ resource: 'stock-receives', field: 'stock_transfer_id' }],
   invoices: [
     { resource: 'invoice-payments', field: 'invoice_id' },
     { resource: 'credit-memoranda', field: 'invoice_id' },
@@ -282,7 +340,9 @@ function RelatedList({ resource, field, id }: { resource: string; field: string;
               </Link>
               <span className="text-sm text-muted-foreground">{displayValue('date', target.fields.date, row)}</span>
               <StatusBadge definition={target} record={row} />
-              <span className="ml-auto tabular-nums">{formatPesos(Number(row.total ?? row.amount ?? 0))}</span>
+              {(row.total ?? row.amount) !== undefined && (
+                <span className="ml-auto tabular-nums">{formatPesos(Number(row.total ?? row.amount))}</span>
+              )}
             </li>
           ))}
         </ul>

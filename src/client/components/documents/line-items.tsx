@@ -93,12 +93,15 @@ export function LineItems({
   onChange,
   errors,
   fromSource,
+  priced,
 }: {
   rows: LineRow[];
   onChange: (rows: LineRow[]) => void;
   errors: Record<string, string[]>;
   /** Lines taken from a source document: their item and unit are the source's. */
   fromSource: boolean;
+  /** False for goods moved between locations: quantities only, no prices nor totals. */
+  priced: boolean;
 }) {
   const businessId = useActiveBusinessId();
   const units = useQuery(
@@ -157,7 +160,7 @@ export function LineItems({
                   />
                 )}
                 <Messages messages={at('item_id')} />
-                {row.open !== undefined && <p className="text-xs text-muted-foreground">{row.open} still open on the order</p>}
+                {row.open !== undefined && <p className="text-xs text-muted-foreground">{row.open} still open</p>}
               </div>
               <div className="col-span-2 sm:col-span-2">
                 <Label htmlFor={id('unit')} className="mb-1 block text-xs text-muted-foreground">
@@ -188,28 +191,36 @@ export function LineItems({
                 messages={at('quantity')}
                 onChange={(quantity) => update(index, { quantity })}
               />
-              <NumberCell
-                label="Unit price"
-                id={id('unit_price')}
-                value={row.unit_price}
-                placeholder="Price list"
-                messages={at('unit_price')}
-                onChange={(unit_price) => update(index, { unit_price })}
-              />
-              <NumberCell
-                label="Discount %"
-                id={id('discount')}
-                value={row.discount_percent}
-                placeholder="Auto"
-                messages={at('discount_percent')}
-                onChange={(discount_percent) => update(index, { discount_percent })}
-                narrow
-              />
+              {priced && (
+                <>
+                  <NumberCell
+                    label="Unit price"
+                    id={id('unit_price')}
+                    value={row.unit_price}
+                    placeholder="Price list"
+                    messages={at('unit_price')}
+                    onChange={(unit_price) => update(index, { unit_price })}
+                  />
+                  <NumberCell
+                    label="Discount %"
+                    id={id('discount')}
+                    value={row.discount_percent}
+                    placeholder="Auto"
+                    messages={at('discount_percent')}
+                    onChange={(discount_percent) => update(index, { discount_percent })}
+                    narrow
+                  />
+                </>
+              )}
               <div className="flex items-end justify-between gap-2 sm:col-span-1 sm:flex-col sm:items-end">
-                <span className="text-xs text-muted-foreground sm:sr-only">Amount</span>
-                <output className="flex min-h-11 items-center font-medium tabular-nums" aria-label={`Amount of line ${index + 1}`}>
-                  {line ? formatPesos(centavosToPesos(line.amount)) : '—'}
-                </output>
+                {priced && (
+                  <>
+                    <span className="text-xs text-muted-foreground sm:sr-only">Amount</span>
+                    <output className="flex min-h-11 items-center font-medium tabular-nums" aria-label={`Amount of line ${index + 1}`}>
+                      {line ? formatPesos(centavosToPesos(line.amount)) : '—'}
+                    </output>
+                  </>
+                )}
                 <Button
                   type="button"
                   variant="ghost"
@@ -230,17 +241,19 @@ export function LineItems({
           <Plus aria-hidden /> Add line
         </Button>
       )}
-      <dl className="ml-auto grid max-w-xs grid-cols-2 gap-x-4 gap-y-1 text-sm tabular-nums" aria-live="polite">
-        <dt className="text-muted-foreground">Subtotal</dt>
-        <dd className="text-right">{formatPesos(centavosToPesos(totals.subtotal))}</dd>
-        <dt className="text-muted-foreground">Discount</dt>
-        <dd className="text-right">−{formatPesos(centavosToPesos(totals.discount_total))}</dd>
-        <dt className="text-muted-foreground">VAT (12%)</dt>
-        <dd className="text-right">{formatPesos(centavosToPesos(totals.vat_total))}</dd>
-        <dt className="font-semibold">Total</dt>
-        <dd className="text-right font-semibold">{formatPesos(centavosToPesos(totals.total))}</dd>
-      </dl>
-      {unpriced && (
+      {priced && (
+        <dl className="ml-auto grid max-w-xs grid-cols-2 gap-x-4 gap-y-1 text-sm tabular-nums" aria-live="polite">
+          <dt className="text-muted-foreground">Subtotal</dt>
+          <dd className="text-right">{formatPesos(centavosToPesos(totals.subtotal))}</dd>
+          <dt className="text-muted-foreground">Discount</dt>
+          <dd className="text-right">−{formatPesos(centavosToPesos(totals.discount_total))}</dd>
+          <dt className="text-muted-foreground">VAT (12%)</dt>
+          <dd className="text-right">{formatPesos(centavosToPesos(totals.vat_total))}</dd>
+          <dt className="font-semibold">Total</dt>
+          <dd className="text-right font-semibold">{formatPesos(centavosToPesos(totals.total))}</dd>
+        </dl>
+      )}
+      {priced && unpriced && (
         <p className="text-right text-xs text-muted-foreground">
           Lines without a unit price take the price list’s when saved; the totals are then final.
         </p>

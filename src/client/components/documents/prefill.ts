@@ -15,6 +15,20 @@ interface SourceLine {
   quantity_done: number;
 }
 
+/** Fields a document made from another takes from it: its party, and where the goods are. */
+const PARTY_AND_PLACE = [
+  'contact_id',
+  'branch_id',
+  'warehouse_id',
+  'from_location_type',
+  'from_location_id',
+  'to_location_type',
+  'to_location_id',
+];
+
+/** Documents whose lines fulfil their source's lines, up to what is still open on each. */
+const FULFILLING = ['receive-orders', 'stock-transfers', 'stock-receives'];
+
 const today = () => {
   const now = new Date();
   return `${now.getFullYear()}-${String(now.getMonth() + 1).padStart(2, '0')}-${String(now.getDate()).padStart(2, '0')}`;
@@ -39,9 +53,9 @@ export function documentStartingValues(definition: ResourceDefinition, source?: 
   const link = definition.document?.source;
   if (!link || !source) return values;
   values[link.field] = source.id;
-  for (const name of ['contact_id', 'branch_id', 'warehouse_id']) if (name in values) values[name] = source[name] ?? null;
+  for (const name of PARTY_AND_PLACE) if (name in values) values[name] = source[name] ?? null;
   const lines = (source.lines as SourceLine[] | undefined) ?? [];
-  if (definition.name === 'receive-orders') {
+  if (FULFILLING.includes(definition.name)) {
     values.lines = lines
       .filter((line) => line.quantity > line.quantity_done)
       .map((line) => openLine(line, Math.round((line.quantity - line.quantity_done) * 1000) / 1000));
@@ -66,9 +80,9 @@ export function sourceDisplays(
     [link.field]: source.id,
     [link.field.replace(/_id$/, '')]: { id: source.id, display: source.number },
   };
-  for (const name of ['contact', 'branch', 'warehouse']) {
-    known[`${name}_id`] = source[`${name}_id`];
+  for (const name of PARTY_AND_PLACE) {
     known[name] = source[name];
+    known[name.replace(/_id$/, '')] = source[name.replace(/_id$/, '')];
   }
   return known;
 }

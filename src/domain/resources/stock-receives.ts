@@ -1,0 +1,27 @@
+import { reference } from '../fields';
+import { defineResource } from '../resource';
+import { TRANSFER_SEARCH, transferHeader } from './document-fields';
+
+/** Goods of a transfer arriving: out of transit, on hand at the transfer's destination. */
+export const stockReceives = defineResource({
+  name: 'stock-receives',
+  singular: 'Stock Receive',
+  plural: 'Stock Receives',
+  display: 'number',
+  editable: false,
+  document: {
+    type: 'stock-receive',
+    prefix: 'SRV',
+    lines: 'quantities',
+    twoLocations: true,
+    stock: 'in',
+    source: { field: 'stock_transfer_id', resource: 'stock-transfers' },
+  },
+  fields: {
+    stock_transfer_id: reference('Stock transfer', 'stock-transfers', { required: true }),
+    ...transferHeader(['received', 'void'], { computed: true }),
+  },
+  search: [...TRANSFER_SEARCH, 'stock_transfer_id'],
+  sort: ['number', 'date'],
+  columns: ['number', 'date', 'stock_transfer_id', 'from_location_id', 'to_location_id', 'status'],
+});

@@ -1,0 +1,19 @@
+import { date } from '../fields';
+import { defineResource } from '../resource';
+import { TRANSFER_SEARCH, transferHeader } from './document-fields';
+
+/** A location asks another for goods: the requester is the `to_` location, the source the `from_`. */
+export const stockRequests = defineResource({
+  name: 'stock-requests',
+  singular: 'Stock Request',
+  plural: 'Stock Requests',
+  display: 'number',
+  document: { type: 'stock-request', prefix: 'SR', lines: 'quantities', twoLocations: true, updatable: ['notes', 'needed_by'] },
+  fields: {
+    ...transferHeader(['pending', 'partially_transferred', 'transferred', 'cancelled']),
+    needed_by: date('Needed by'),
+  },
+  search: [...TRANSFER_SEARCH, 'needed_by'],
+  sort: ['number', 'date', 'needed_by', 'status'],
+  columns: ['number', 'date', 'from_location_id', 'to_location_id', 'needed_by', 'status'],
+});

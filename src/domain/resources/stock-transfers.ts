@@ -1,0 +1,27 @@
+import { reference } from '../fields';
+import { defineResource } from '../resource';
+import { TRANSFER_SEARCH, transferHeader } from './document-fields';
+
+/** Goods dispatched: out of the `from_` location at once, in transit to the `to_` location until received. */
+export const stockTransfers = defineResource({
+  name: 'stock-transfers',
+  singular: 'Stock Transfer',
+  plural: 'Stock Transfers',
+  display: 'number',
+  editable: false,
+  document: {
+    type: 'stock-transfer',
+    prefix: 'ST',
+    lines: 'quantities',
+    twoLocations: true,
+    stock: 'out',
+    source: { field: 'stock_request_id', resource: 'stock-requests' },
+  },
+  fields: {
+    ...transferHeader(['in_transit', 'partially_received', 'received', 'void']),
+    stock_request_id: reference('Stock request', 'stock-requests'),
+  },
+  search: [...TRANSFER_SEARCH, 'stock_request_id'],
+  sort: ['number', 'date', 'status'],
+  columns: ['number', 'date', 'from_location_id', 'to_location_id', 'stock_request_id', 'status'],
+});

@@ -1,0 +1,107 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN_EMAIL, databaseKinds, demoBusinessIds, startTestApp, type Session, type TestApp } from '../../../tests/support/test-app';
+import type { Db } from '../resources/store';
+import { ledgerDiscrepancies } from './ledger';
+
+/** Logistics through the API, on each database: request → transfer (out of the source, in transit) → receives (on hand at the destination). */
+describe.each(databaseKinds)('logistics on %s', (kind) => {
+  let test: TestApp;
+  let admin: Session;
+  let warehouseId: number;
+  let branchId: number;
+  let item: { id: number; unit_of_measurement_id: number };
+
+  beforeAll(async () => {
+    test = await startTestApp(kind);
+    const [main] = await demoBusinessIds(test);
+    admin = await test.signIn(ADMIN_EMAIL, undefined, main);
+    warehouseId = (await admin.send('GET', '/api/warehouses?limit=1&order_by=asc')).body.data[0].id;
+    branchId = (await admin.send('GET', '/api/branches?limit=1&order_by=asc')).body.data[0].id;
+    item = (await admin.send('GET', '/api/items?limit=1&order_by=asc')).body.data[0];
+  });
+  afterAll(() => test.close());
+  afterEach(async () => {
+    expect(await ledgerDiscrepancies(test.app.db as unknown as Db)).toEqual([]);
+  });
+
+  const stock = async (type: 'warehouse' | 'branch', id: number) => {
+    const row = (await admin.send('GET', `/api/stocks?item_id=${item.id}&location_type=${type}&location_id=${id}&is_strict=1`)).body
+      .data[0];
+    return { onHand: row?.quantity_on_hand ?? 0, inTransit: row?.quantity_in_transit ?? 0 };
+  };
+  const ends = () => ({
+    from_location_type: 'warehouse',
+    from_location_id: warehouseId,
+    to_location_type: 'branch',
+    to_location_id: branchId,
+  });
+
+  it('requests, transfers part of it, receives it in two parts, and the stock and statuses follow', async () => {
+    const warehouseBefore = await stock('warehouse', warehouseId);
+    const branchBefore = await stock('branch', branchId);
+    const request = await admin.send('POST', '/api/stock-requests', {
+      ...ends(),
+      date: '2026-11-14',
+      needed_by: '2026-11-16',
+      lines: [{ item_id: item.id, unit_of_measurement_id: item.unit_of_measurement_id, quantity: 10 }],
+    });
+    expect(request.status, JSON.stringify(request.body)).toBe(201);
+    expect(request.body.data).toMatchObject({ status: 'pending', number: expect.stringMatching(/^SR-20261114-W\d{5}-\d{8}$/) });
+    expect(request.body.data.from_location).toMatchObject({ id: warehouseId, display: expect.any(String) });
+
+    const transfer = await admin.send('POST', '/api/stock-transfers', {
+      ...ends(),
+      stock_request_id: request.body.data.id,
+      date: '2026-11-15',
+      lines: [{ source_line_id: request.body.data.lines[0].id, quantity: 6 }],
+    });
+    expect(transfer.status, JSON.stringify(transfer.body)).toBe(201);
+    expect(transfer.body.data.status).toBe('in_transit');
+    expect(await stock('warehouse', warehouseId)).toEqual({ ...warehouseBefore, onHand: warehouseBefore.onHand - 6 });
+    expect(await stock('branch', branchId)).toEqual({ onHand: branchBefore.onHand, inTransit: branchBefore.inTransit + 6 });
+    expect((await admin.send('GET', `/api/stock-requests/${request.body.data.id}`)).body.data.status).toBe('partially_transferred');
+
+    const receive = (quantity: number) =>
+      admin.send('POST', '/api/stock-receives', {
+        stock_transfer_id: transfer.body.data.id,
+        date: '2026-11-16',
+        lines: [{ source_line_id: transfer.body.data.lines[0].id, quantity }],
+      });
+    const first = await receive(4);
+    expect(first.status, JSON.stringify(first.body)).toBe(201);
+    expect(first.body.data).toMatchObject({ from_location_id: warehouseId, to_location_id: branchId, status: 'received' });
+    expect(await stock('branch', branchId)).toEqual({ onHand: branchBefore.onHand + 4, inTransit: branchBefore.inTransit + 2 });
+    expect((await admin.send('GET', `/api/stock-transfers/${transfer.body.data.id}`)).body.data.status).toBe('partially_received');
+    expect((await receive(3)).status).toBe(422);
+    expect((await admin.send('PATCH', `/api/stock-transfers/${transfer.body.data.id}/void`)).status).toBe(409);
+
+    expect((await receive(2)).status).toBe(201);
+    expect(await stock('branch', branchId)).toEqual({ onHand: branchBefore.onHand + 6, inTransit: branchBefore.inTransit });
+    expect((await admin.send('GET', `/api/stock-transfers/${transfer.body.data.id}`)).body.data.status).toBe('received');
+
+    // Voiding a receipt puts the goods back in transit.
+    expect((await admin.send('PATCH', `/api/stock-receives/${first.body.data.id}/void`)).status).toBe(200);
+    expect(await stock('branch', branchId)).toEqual({ onHand: branchBefore.onHand + 2, inTransit: branchBefore.inTransit + 4 });
+    expect((await admin.send('GET', `/api/stock-transfers/${transfer.body.data.id}`)).body.data.status).toBe('partially_received');
+  });
+
+  it('refuses a transfer to the same location, or of more than is on hand', async () => {
+    const same = await admin.send('POST', '/api/stock-transfers', {
+      ...ends(),
+      to_location_type: 'warehouse',
+      to_location_id: warehouseId,
+      date: '2026-11-15',
+      lines: [{ item_id: item.id, unit_of_measurement_id: item.unit_of_measurement_id, quantity: 1 }],
+    });
+    expect(same.status).toBe(422);
+    expect(same.body.errors.to_location_id).toEqual(['The to location must be another location than the from location.']);
+    const { onHand } = await stock('warehouse', warehouseId);
+    const tooMuch = await admin.send('POST', '/api/stock-transfers', {
+      ...ends(),
+      date: '2026-11-15',
+      lines: [{ item_id: item.id, unit_of_measurement_id: item.unit_of_measurement_id, quantity: onHand + 1 }],
+    });
+    expect(tooMuch.status).toBe(409);
+    expect(tooMuch.body.message).toMatch(/^Not enough .+ in stock at this warehouse/);
+  });
+});

@@ -1,0 +1,238 @@
+import { sql } from 'kysely';
+import { todayInManila, type Location } from '../../domain/documents';
+import { fromThousandths } from '../../domain/quantity';
+import type { LineInput } from '../../domain/resources/document-fields';
+import { stockReceives } from '../../domain/resources/stock-receives';
+import { stockRequests } from '../../domain/resources/stock-requests';
+import { stockTransfers } from '../../domain/resources/stock-transfers';
+import { nowIso } from '../db/dialect';
+import { conflict, validationError } from '../errors';
+import type { ResourceStore, Scope, Trx } from '../resources/store';
+import { documentStore, type DocumentAction } from './document-store';
+import { move } from './ledger';
+import { priceLines, storedLines, type StoredLine } from './lines';
+
+/**
+ * Logistics: a stock request asks a location for goods → a stock transfer takes them out of the
+ * source at once and puts them in transit to the destination (the request follows what was
+ * transferred) → stock receives take them out of transit and on hand there (the transfer follows
+ * what was received).
+ */
+
+const lines = (input: Record<string, unknown>) => input.lines as LineInput[];
+const from = (row: Record<string, unknown>): Location => ({
+  type: row.from_location_type as Location['type'],
+  id: Number(row.from_location_id),
+});
+const to = (row: Record<string, unknown>): Location => ({ type: row.to_location_type as Location['type'], id: Number(row.to_location_id) });
+const counted = (columns: Record<string, unknown>, fulfils: boolean) => ({
+  list: null,
+  date: String(columns.date),
+  partyId: null,
+  fulfils,
+});
+
+async function liveRow(trx: Trx, scope: Scope, table: string, id: number) {
+  return (await trx
+    .selectFrom(table)
+    .selectAll()
+    .where('id', '=', id)
+    .where('business_id', '=', scope.businessId)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst()) as Record<string, unknown> | undefined;
+}
+
+/**
+ * Lines fulfilling a source document's lines (`source_line_id`): item and unit are the source
+ * line's, and the quantity at most what is still open on it (`quantity − quantity_done`).
+ */
+function fulfilling(inputs: LineInput[], sourceLines: StoredLine[], verb: string): LineInput[] {
+  const byId = new Map(sourceLines.map((line) => [line.id, line]));
+  const errors: Record<string, string[]> = {};
+  const fulfilled = inputs.map((line, index) => {
+    const source = line.source_line_id ? byId.get(line.source_line_id) : undefined;
+    if (!source) {
+      errors[`lines.${index}.source_line_id`] = [`Each line must be a line of the document it ${verb}.`];
+      return line;
+    }
+    const open = fromThousandths(source.quantity - source.quantity_done);
+    if (line.quantity > open) errors[`lines.${index}.quantity`] = [`Only ${open} of this line remain.`];
+    return { ...line, item_id: source.item_id, unit_of_measurement_id: source.unit_of_measurement_id };
+  });
+  if (Object.keys(errors).length > 0) throw validationError(errors);
+  return fulfilled;
+}
+
+/** Adds to what later documents fulfilled of source lines, refusing (in the UPDATE itself) more than they hold. */
+async function fulfil(trx: Trx, fulfilled: readonly { sourceLineId: number | null; quantity: number }[], sign = 1): Promise<void> {
+  for (const [index, line] of fulfilled.entries()) {
+    if (line.sourceLineId === null) continue;
+    const done = await trx
+      .updateTable('document_lines')
+      .set({ quantity_done: sql`quantity_done + ${sign * line.quantity}` })
+      .where('id', '=', line.sourceLineId)
+      .where(sql<boolean>`quantity_done + ${sign * line.quantity} between 0 and quantity`)
+      .executeTakeFirst();
+    if (Number(done.numUpdatedRows) === 0) throw validationError({ [`lines.${index}.quantity`]: ['More than remains of this line.'] });
+  }
+}
+
+/** A status from how much of a document's lines later documents fulfilled. */
+async function follow(trx: Trx, table: string, type: string, id: number, [none, part, all]: [string, string, string]): Promise<void> {
+  const fulfilled = await storedLines(trx, type, [id]);
+  const status = fulfilled.every((line) => line.quantity_done >= line.quantity)
+    ? all
+    : fulfilled.some((line) => line.quantity_done > 0)
+      ? part
+      : none;
+  await trx
+    .updateTable(table)
+    .set({ status, updated_at: nowIso(), version: sql`version + 1` })
+    .where('id', '=', id)
+    .execute();
+}
+
+export const stockRequestsStore: ResourceStore = documentStore(stockRequests, {
+  async prepare(trx, scope, columns, input) {
+    return { columns: { status: 'pending' }, lines: await priceLines(trx, scope, lines(input), counted(columns, false)) };
+  },
+});
+
+export const stockTransfersStore: ResourceStore = documentStore(stockTransfers, {
+  async prepare(trx, scope, columns, input) {
+    let inputs = lines(input);
+    const requestId = columns.stock_request_id === null || columns.stock_request_id === undefined ? null : Number(columns.stock_request_id);
+    if (requestId !== null) {
+      const request = await liveRow(trx, scope, 'stock_requests', requestId);
+      if (!request) throw validationError({ stock_request_id: ['The selected stock request is invalid.'] });
+      if (!['pending', 'partially_transferred'].includes(String(request.status))) {
+        throw conflict(`Stock request ${String(request.number)} is ${String(request.status).replace('_', ' ')}.`);
+      }
+      const same = (side: 'from' | 'to') =>
+        columns[`${side}_location_type`] === request[`${side}_location_type`] &&
+        Number(columns[`${side}_location_id`]) === Number(request[`${side}_location_id`]);
+      if (!same('from') || !same('to'))
+        throw validationError({ from_location_id: ['A transfer for a request goes from and to the request’s locations.'] });
+      inputs = fulfilling(inputs, await storedLines(trx, 'stock-request', [requestId]), 'transfers');
+    }
+    return { columns: { status: 'in_transit' }, lines: await priceLines(trx, scope, inputs, counted(columns, requestId !== null)) };
+  },
+  async apply(trx, scope, document, prepared, columns) {
+    const moved = prepared.lines!.lines;
+    await move(trx, scope, document, [
+      ...moved.map((line) => ({ itemId: line.itemId, location: from(columns), quantity: -line.baseQuantity })),
+      ...moved.map((line) => ({ itemId: line.itemId, location: to(columns), quantity: 0, inTransit: line.baseQuantity })),
+    ]);
+    if (columns.stock_request_id === null || columns.stock_request_id === undefined) return;
+    await fulfil(trx, moved);
+    await follow(trx, 'stock_requests', 'stock-request', Number(columns.stock_request_id), [
+      'pending',
+      'partially_transferred',
+      'transferred',
+    ]);
+  },
+  async beforeTrash(_trx, _scope, row) {
+    if (row.status !== 'void') throw conflict(`Stock transfer ${String(row.number)} moved stock: void it before deleting it.`);
+  },
+});
+
+export const stockReceivesStore: ResourceStore = documentStore(stockReceives, {
+  async prepare(trx, scope, columns, input) {
+    const transfer = await liveRow(trx, scope, 'stock_transfers', Number(columns.stock_transfer_id));
+    if (!transfer) throw validationError({ stock_transfer_id: ['The selected stock transfer is invalid.'] });
+    if (!['in_transit', 'partially_received'].includes(String(transfer.status))) {
+      throw conflict(`Stock transfer ${String(transfer.number)} is ${String(transfer.status).replace('_', ' ')}.`);
+    }
+    const inputs = fulfilling(lines(input), await storedLines(trx, 'stock-transfer', [Number(transfer.id)]), 'receives');
+    const ends = {
+      from_location_type: transfer.from_location_type,
+      from_location_id: transfer.from_location_id,
+      to_location_type: transfer.to_location_type,
+      to_location_id: transfer.to_location_id,
+    };
+    return { columns: { status: 'received', ...ends }, lines: await priceLines(trx, scope, inputs, counted(columns, true)) };
+  },
+  async apply(trx, scope, document, prepared, columns) {
+    const arrived = prepared.lines!.lines;
+    await move(
+      trx,
+      scope,
+      document,
+      arrived.map((line) => ({ itemId: line.itemId, location: to(columns), quantity: line.baseQuantity, inTransit: -line.baseQuantity })),
+    );
+    await fulfil(trx, arrived);
+    await follow(trx, 'stock_transfers', 'stock-transfer', Number(columns.stock_transfer_id), [
+      'in_transit',
+      'partially_received',
+      'received',
+    ]);
+  },
+  async beforeTrash(_trx, _scope, row) {
+    if (row.status !== 'void') throw conflict(`Stock receive ${String(row.number)} moved stock: void it before deleting it.`);
+  },
+});
+
+export const logisticsActions: Record<string, DocumentAction> = {
+  'stock-requests': {
+    name: 'cancel',
+    status: 'cancelled',
+    permission: 'update',
+    async undo(_trx, _scope, row) {
+      if (row.status !== 'pending') throw conflict(`Stock request ${String(row.number)} is ${String(row.status).replace('_', ' ')}.`);
+    },
+  },
+  'stock-transfers': {
+    name: 'void',
+    status: 'void',
+    permission: 'delete',
+    async undo(trx, scope, row) {
+      if (row.status !== 'in_transit')
+        throw conflict(
+          `Stock transfer ${String(row.number)} is ${String(row.status).replace('_', ' ')}: only one nothing was received of can be voided.`,
+        );
+      const sent = await storedLines(trx, 'stock-transfer', [Number(row.id)]);
+      const document = { type: 'stock-transfer', id: Number(row.id), number: String(row.number), date: todayInManila() };
+      await move(trx, scope, document, [
+        ...sent.map((line) => ({ itemId: line.item_id, location: to(row), quantity: 0, inTransit: -line.base_quantity })),
+        ...sent.map((line) => ({ itemId: line.item_id, location: from(row), quantity: line.base_quantity })),
+      ]);
+      if (row.stock_request_id === null) return;
+      await fulfil(
+        trx,
+        sent.map((line) => ({ sourceLineId: line.source_line_id, quantity: line.quantity })),
+        -1,
+      );
+      await follow(trx, 'stock_requests', 'stock-request', Number(row.stock_request_id), [
+        'pending',
+        'partially_transferred',
+        'transferred',
+      ]);
+    },
+  },
+  'stock-receives': {
+    name: 'void',
+    status: 'void',
+    permission: 'delete',
+    async undo(trx, scope, row) {
+      if (row.status === 'void') throw conflict(`Stock receive ${String(row.number)} is already void.`);
+      const arrived = await storedLines(trx, 'stock-receive', [Number(row.id)]);
+      const document = { type: 'stock-receive', id: Number(row.id), number: String(row.number), date: todayInManila() };
+      await move(
+        trx,
+        scope,
+        document,
+        arrived.map((line) => ({ itemId: line.item_id, location: to(row), quantity: -line.base_quantity, inTransit: line.base_quantity })),
+      );
+      await fulfil(
+        trx,
+        arrived.map((line) => ({ sourceLineId: line.source_line_id, quantity: line.quantity })),
+        -1,
+      );
+      await follow(trx, 'stock_transfers', 'stock-transfer', Number(row.stock_transfer_id), [
+        'in_transit',
+        'partially_received',
+        'received',
+      ]);
+    },
+  },
+};
