@@ -75,6 +75,13 @@ const transferFromRequestRoute = createRoute({
   validateSearch: createSearch,
   component: screen(() => import('./components/crud/create-screen'), 'TransferFromRequestScreen'),
 });
+/** Spec 2.3: a stock transfer made from a stock return, carrying the goods back. */
+const transferFromReturnRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/stock-transfers/create/from-stock-return/$from',
+  validateSearch: createSearch,
+  component: screen(() => import('./components/crud/create-screen'), 'TransferFromReturnScreen'),
+});
 /** `/x/create/{id}`: a new record starting from a copy of record {id}. */
 const createFromRoute = createRoute({
   getParentRoute: () => rootRoute,
@@ -106,6 +113,7 @@ const routeTree = rootRoute.addChildren([
   listRoute,
   createRouteForResource,
   transferFromRequestRoute,
+  transferFromReturnRoute,
   createFromRoute,
   viewRoute,
   editRoute,

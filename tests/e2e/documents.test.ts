@@ -135,7 +135,7 @@ describe.skipIf(!chromiumAvailable)('documents in Chromium', { timeout: 120_000 
     await context.close();
   });
 
-  it('requests stock for a branch, transfers it from the warehouse, and receives it there', async () => {
+  it('requests stock for a branch, transfers and receives it there, and sends part of it back', async () => {
     const { context, page } = await signedIn(e2e, 'admin@example.com');
     const sauce = 'Del Monte Tomato Sauce 250g';
     const warehouseBefore = await onHand(page, sauce);
@@ -174,6 +174,23 @@ describe.skipIf(!chromiumAvailable)('documents in Chromium', { timeout: 120_000 
     await page.goto('/stock-requests');
     await page.locator('tbody tr').first().getByRole('link', { name: 'View' }).click();
     await page.getByText('Transferred', { exact: true }).first().waitFor();
+
+    // Two cans came dented: they go back to the warehouse.
+    await page.goto('/stock-transfers');
+    await page.locator('tbody tr').first().getByRole('link', { name: 'View' }).click();
+    await page.getByRole('link', { name: 'Return', exact: true }).click();
+    await page.getByRole('heading', { name: 'Create Stock Return' }).waitFor();
+    await page.getByLabel('Reason').fill('Dented cans');
+    await page.getByLabel('Quantity').fill('2');
+    await page.getByRole('button', { name: 'Save Stock Return' }).click();
+    await page.getByText('Stock Return created successfully.').waitFor();
+    await page.locator('tbody tr').first().getByRole('link', { name: 'View' }).click();
+    await page.getByRole('link', { name: 'Transfer back' }).click();
+    await page.waitForURL(/\/stock-transfers\/create\/from-stock-return\/\d+/);
+    await page.getByRole('button', { name: 'Save Stock Transfer' }).click();
+    await page.getByText('Stock Transfer created successfully.').waitFor();
+    expect(await stockOf(page, sauce, 'Makati')).toBe(branchBefore + 10);
+    expect(await stockOf(page, sauce, 'Valenzuela Central', 'In transit')).toBe(2);
     await context.close();
   });
 });

@@ -26,6 +26,7 @@ import { servicePrices } from './service-prices';
 import { services } from './services';
 import { stockReceives } from './stock-receives';
 import { stockRequests } from './stock-requests';
+import { stockReturns } from './stock-returns';
 import { stockTransfers } from './stock-transfers';
 import { stocks } from './stocks';
 import { unitOfMeasurements } from './unit-of-measurements';
@@ -58,6 +59,7 @@ export const registry: readonly ResourceDefinition[] = [
   stockRequests,
   stockTransfers,
   stockReceives,
+  stockReturns,
   warehouses,
   branches,
   contactTypes,

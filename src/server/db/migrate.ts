@@ -4,6 +4,7 @@ import * as purchasing from './migrations/2026-11-22-02-purchasing';
 import * as sales from './migrations/2026-11-22-03-sales';
 import * as memoranda from './migrations/2026-11-22-04-memoranda';
 import * as logistics from './migrations/2026-11-22-05-logistics';
+import * as stockReturns from './migrations/2026-11-22-06-stock-returns';
 
 /** Every migration, in order. Names are date-prefixed; a landed migration is never edited. */
 const migrations: Record<string, Migration> = {
@@ -12,6 +13,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-22-03-sales': sales,
   '2026-11-22-04-memoranda': memoranda,
   '2026-11-22-05-logistics': logistics,
+  '2026-11-22-06-stock-returns': stockReturns,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

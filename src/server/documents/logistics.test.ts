@@ -85,6 +85,58 @@ describe.each(databaseKinds)('logistics on %s', (kind) => {
     expect((await admin.send('GET', `/api/stock-transfers/${transfer.body.data.id}`)).body.data.status).toBe('partially_received');
   });
 
+  it('returns received goods: a transfer made from the return carries them back', async () => {
+    const transfer = await admin.send('POST', '/api/stock-transfers', {
+      ...ends(),
+      date: '2026-11-15',
+      lines: [{ item_id: item.id, unit_of_measurement_id: item.unit_of_measurement_id, quantity: 5 }],
+    });
+    const line = transfer.body.data.lines[0];
+    await admin.send('POST', '/api/stock-receives', {
+      stock_transfer_id: transfer.body.data.id,
+      date: '2026-11-16',
+      lines: [{ source_line_id: line.id, quantity: 5 }],
+    });
+    const branchBefore = await stock('branch', branchId);
+    const warehouseBefore = await stock('warehouse', warehouseId);
+
+    const back = (quantity: number) =>
+      admin.send('POST', '/api/stock-returns', {
+        stock_transfer_id: transfer.body.data.id,
+        reason: 'Dented cans',
+        date: '2026-11-17',
+        lines: [{ source_line_id: line.id, quantity }],
+      });
+    expect((await back(6)).status).toBe(422);
+    const goingBack = await back(3);
+    expect(goingBack.status, JSON.stringify(goingBack.body)).toBe(201);
+    // From the transfer's destination back to its source; nothing moves yet.
+    expect(goingBack.body.data).toMatchObject({
+      from_location_type: 'branch',
+      from_location_id: branchId,
+      to_location_type: 'warehouse',
+      to_location_id: warehouseId,
+      status: 'pending',
+      number: expect.stringMatching(/^SRT-20261117-B/),
+    });
+    expect(await stock('branch', branchId)).toEqual(branchBefore);
+    expect((await back(3)).status).toBe(422); // only 2 of the 5 are not yet going back
+
+    const carried = await admin.send('POST', '/api/stock-transfers', {
+      from_location_type: 'branch',
+      from_location_id: branchId,
+      to_location_type: 'warehouse',
+      to_location_id: warehouseId,
+      stock_return_id: goingBack.body.data.id,
+      date: '2026-11-18',
+      lines: [{ source_line_id: goingBack.body.data.lines[0].id, quantity: 3 }],
+    });
+    expect(carried.status, JSON.stringify(carried.body)).toBe(201);
+    expect(await stock('branch', branchId)).toEqual({ ...branchBefore, onHand: branchBefore.onHand - 3 });
+    expect(await stock('warehouse', warehouseId)).toEqual({ onHand: warehouseBefore.onHand, inTransit: warehouseBefore.inTransit + 3 });
+    expect((await admin.send('GET', `/api/stock-returns/${goingBack.body.data.id}`)).body.data.status).toBe('transferred');
+  });
+
   it('refuses a transfer to the same location, or of more than is on hand', async () => {
     const same = await admin.send('POST', '/api/stock-transfers', {
       ...ends(),

@@ -4,6 +4,7 @@ import { fromThousandths } from '../../domain/quantity';
 import type { LineInput } from '../../domain/resources/document-fields';
 import { stockReceives } from '../../domain/resources/stock-receives';
 import { stockRequests } from '../../domain/resources/stock-requests';
+import { stockReturns } from '../../domain/resources/stock-returns';
 import { stockTransfers } from '../../domain/resources/stock-transfers';
 import { nowIso } from '../db/dialect';
 import { conflict, validationError } from '../errors';
@@ -92,6 +93,19 @@ async function follow(trx: Trx, table: string, type: string, id: number, [none, 
     .execute();
 }
 
+/** What a transfer can be made from, each following what was transferred of it. */
+const SOURCES = [
+  ['stock_request_id', 'stock_requests', 'stock-request'],
+  ['stock_return_id', 'stock_returns', 'stock-return'],
+] as const;
+
+const sameEnds = (columns: Record<string, unknown>, source: Record<string, unknown>) =>
+  (['from', 'to'] as const).every(
+    (side) =>
+      columns[`${side}_location_type`] === source[`${side}_location_type`] &&
+      Number(columns[`${side}_location_id`]) === Number(source[`${side}_location_id`]),
+  );
+
 export const stockRequestsStore: ResourceStore = documentStore(stockRequests, {
   async prepare(trx, scope, columns, input) {
     return { columns: { status: 'pending' }, lines: await priceLines(trx, scope, lines(input), counted(columns, false)) };
@@ -108,14 +122,26 @@ export const stockTransfersStore: ResourceStore = documentStore(stockTransfers, 
       if (!['pending', 'partially_transferred'].includes(String(request.status))) {
         throw conflict(`Stock request ${String(request.number)} is ${String(request.status).replace('_', ' ')}.`);
       }
-      const same = (side: 'from' | 'to') =>
-        columns[`${side}_location_type`] === request[`${side}_location_type`] &&
-        Number(columns[`${side}_location_id`]) === Number(request[`${side}_location_id`]);
-      if (!same('from') || !same('to'))
+      if (!sameEnds(columns, request)) {
         throw validationError({ from_location_id: ['A transfer for a request goes from and to the request’s locations.'] });
+      }
       inputs = fulfilling(inputs, await storedLines(trx, 'stock-request', [requestId]), 'transfers');
     }
-    return { columns: { status: 'in_transit' }, lines: await priceLines(trx, scope, inputs, counted(columns, requestId !== null)) };
+    const returnId = columns.stock_return_id === null || columns.stock_return_id === undefined ? null : Number(columns.stock_return_id);
+    if (returnId !== null) {
+      if (requestId !== null) throw validationError({ stock_return_id: ['A transfer is made from a request or from a return, not both.'] });
+      const goingBack = await liveRow(trx, scope, 'stock_returns', returnId);
+      if (!goingBack) throw validationError({ stock_return_id: ['The selected stock return is invalid.'] });
+      if (!['pending', 'partially_transferred'].includes(String(goingBack.status))) {
+        throw conflict(`Stock return ${String(goingBack.number)} is ${String(goingBack.status).replace('_', ' ')}.`);
+      }
+      if (!sameEnds(columns, goingBack)) {
+        throw validationError({ from_location_id: ['A transfer for a return goes from and to the return’s locations.'] });
+      }
+      inputs = fulfilling(inputs, await storedLines(trx, 'stock-return', [returnId]), 'transfers');
+    }
+    const sourced = requestId !== null || returnId !== null;
+    return { columns: { status: 'in_transit' }, lines: await priceLines(trx, scope, inputs, counted(columns, sourced)) };
   },
   async apply(trx, scope, document, prepared, columns) {
     const moved = prepared.lines!.lines;
@@ -123,13 +149,11 @@ export const stockTransfersStore: ResourceStore = documentStore(stockTransfers, 
       ...moved.map((line) => ({ itemId: line.itemId, location: from(columns), quantity: -line.baseQuantity })),
       ...moved.map((line) => ({ itemId: line.itemId, location: to(columns), quantity: 0, inTransit: line.baseQuantity })),
     ]);
-    if (columns.stock_request_id === null || columns.stock_request_id === undefined) return;
-    await fulfil(trx, moved);
-    await follow(trx, 'stock_requests', 'stock-request', Number(columns.stock_request_id), [
-      'pending',
-      'partially_transferred',
-      'transferred',
-    ]);
+    for (const [field, table, type] of SOURCES) {
+      if (columns[field] === null || columns[field] === undefined) continue;
+      await fulfil(trx, moved);
+      await follow(trx, table, type, Number(columns[field]), ['pending', 'partially_transferred', 'transferred']);
+    }
   },
   async beforeTrash(_trx, _scope, row) {
     if (row.status !== 'void') throw conflict(`Stock transfer ${String(row.number)} moved stock: void it before deleting it.`);
@@ -172,6 +196,42 @@ export const stockReceivesStore: ResourceStore = documentStore(stockReceives, {
   },
 });
 
+/**
+ * A return of a received transfer's goods: its lines name the transfer's, at most what arrived
+ * of each less what earlier returns took; it goes from the transfer's destination back to its
+ * source, and moves nothing until a transfer made from it does.
+ */
+export const stockReturnsStore: ResourceStore = documentStore(stockReturns, {
+  async prepare(trx, scope, columns, input) {
+    const transfer = await liveRow(trx, scope, 'stock_transfers', Number(columns.stock_transfer_id));
+    if (!transfer) throw validationError({ stock_transfer_id: ['The selected stock transfer is invalid.'] });
+    const returned = await trx
+      .selectFrom('document_lines')
+      .innerJoin('stock_returns', 'stock_returns.id', 'document_lines.document_id')
+      .select(['document_lines.source_line_id', sql<number>`sum(document_lines.quantity)`.as('quantity')])
+      .where('document_lines.document_type', '=', 'stock-return')
+      .where('stock_returns.stock_transfer_id', '=', Number(transfer.id))
+      .where('stock_returns.status', '!=', 'cancelled')
+      .where('stock_returns.deleted_at', 'is', null)
+      .groupBy('document_lines.source_line_id')
+      .execute();
+    const already = new Map(returned.map((row) => [Number(row.source_line_id), Number(row.quantity)]));
+    const returnable = (await storedLines(trx, 'stock-transfer', [Number(transfer.id)])).map((line) => ({
+      ...line,
+      quantity: line.quantity_done,
+      quantity_done: already.get(line.id) ?? 0,
+    }));
+    const inputs = fulfilling(lines(input), returnable, 'returns');
+    const ends = {
+      from_location_type: transfer.to_location_type,
+      from_location_id: transfer.to_location_id,
+      to_location_type: transfer.from_location_type,
+      to_location_id: transfer.from_location_id,
+    };
+    return { columns: { status: 'pending', ...ends }, lines: await priceLines(trx, scope, inputs, counted(columns, true)) };
+  },
+});
+
 export const logisticsActions: Record<string, DocumentAction> = {
   'stock-requests': {
     name: 'cancel',
@@ -179,6 +239,14 @@ export const logisticsActions: Record<string, DocumentAction> = {
     permission: 'update',
     async undo(_trx, _scope, row) {
       if (row.status !== 'pending') throw conflict(`Stock request ${String(row.number)} is ${String(row.status).replace('_', ' ')}.`);
+    },
+  },
+  'stock-returns': {
+    name: 'cancel',
+    status: 'cancelled',
+    permission: 'update',
+    async undo(_trx, _scope, row) {
+      if (row.status !== 'pending') throw conflict(`Stock return ${String(row.number)} is ${String(row.status).replace('_', ' ')}.`);
     },
   },
   'stock-transfers': {
@@ -196,17 +264,12 @@ export const logisticsActions: Record<string, DocumentAction> = {
         ...sent.map((line) => ({ itemId: line.item_id, location: to(row), quantity: 0, inTransit: -line.base_quantity })),
         ...sent.map((line) => ({ itemId: line.item_id, location: from(row), quantity: line.base_quantity })),
       ]);
-      if (row.stock_request_id === null) return;
-      await fulfil(
-        trx,
-        sent.map((line) => ({ sourceLineId: line.source_line_id, quantity: line.quantity })),
-        -1,
-      );
-      await follow(trx, 'stock_requests', 'stock-request', Number(row.stock_request_id), [
-        'pending',
-        'partially_transferred',
-        'transferred',
-      ]);
+      for (const [field, table, type] of SOURCES) {
+        if (row[field] === null) continue;
+        const undone = sent.map((line) => ({ sourceLineId: line.source_line_id, quantity: line.quantity }));
+        await fulfil(trx, undone, -1);
+        await follow(trx, table, type, Number(row[field]), ['pending', 'partially_transferred', 'transferred']);
+      }
     },
   },
   'stock-receives': {

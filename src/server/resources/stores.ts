@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { ResourceDefinition } from '../../domain/resource';
 import { conversions } from '../../domain/resources/conversions';
-import { stockReceivesStore, stockRequestsStore, stockTransfersStore } from '../documents/logistics';
+import { stockReceivesStore, stockRequestsStore, stockReturnsStore, stockTransfersStore } from '../documents/logistics';
 import { creditMemorandaStore, debitMemorandaStore } from '../documents/memoranda';
 import { invoicePaymentsStore, invoicesStore, quotationsStore } from '../documents/sales';
 import { stocksStore } from '../documents/stocks-store';
@@ -153,6 +153,7 @@ const special: Record<string, ResourceStore> = {
   'stock-requests': stockRequestsStore,
   'stock-transfers': stockTransfersStore,
   'stock-receives': stockReceivesStore,
+  'stock-returns': stockReturnsStore,
 };
 
 const stores = new Map<string, ResourceStore>(

@@ -110,7 +110,16 @@ async function documentBody(admin: Session, definition: ResourceDefinition, body
       to_location_id: branch,
     });
     delete rest.stock_request_id;
+    delete rest.stock_return_id;
     rest.lines = [{ item_id: item.id, unit_of_measurement_id: item.unit_of_measurement_id, quantity: 2 }];
+  }
+  if (definition.name === 'stock-returns') {
+    // Goods go back from a transfer that arrived.
+    const received = await admin.send('POST', '/api/stock-receives', await sampleBody(admin, getResource('stock-receives')));
+    expect(received.status, JSON.stringify(received.body)).toBe(201);
+    rest.stock_transfer_id = received.body.data.stock_transfer_id;
+    rest.lines = [{ source_line_id: received.body.data.lines[0].source_line_id, quantity: 1 }];
+    return rest;
   }
   if (definition.name === 'stock-receives') {
     const transfer = await admin.send('POST', '/api/stock-transfers', await sampleBody(admin, getResource('stock-transfers')));

@@ -6,7 +6,7 @@ import { recordQuery } from '../../lib/resource-queries';
 import { useActiveBusinessId, useCan } from '../../lib/session';
 import { NotFoundScreen } from '../layout/not-found-screen';
 import { ProgressBar } from '../ui/progress-bar';
-import { documentStartingValues, sourceDisplays } from '../documents/prefill';
+import { documentStartingValues, sourceDisplays, type SourceLink } from '../documents/prefill';
 import { RecordForm, startingValues } from './record-form';
 import { ResourceBreadcrumb } from './resource-breadcrumb';
 
@@ -16,7 +16,16 @@ export function TransferFromRequestScreen() {
   return <CreateScreen resourceName="stock-transfers" />;
 }
 
-export function CreateScreen({ resourceName }: { resourceName?: string } = {}) {
+/** `/stock-transfers/create/from-stock-return/{id}` (spec 2.3): the transfer carrying a return's goods back. */
+export function TransferFromReturnScreen() {
+  return <CreateScreen resourceName="stock-transfers" sourceLink={{ field: 'stock_return_id', resource: 'stock-returns' }} />;
+}
+
+/**
+ * `sourceLink`: what `{from}` names when not the document's usual source (a transfer made from a
+ * return rather than a request).
+ */
+export function CreateScreen({ resourceName, sourceLink }: { resourceName?: string; sourceLink?: SourceLink } = {}) {
   const params = useParams({ strict: false }) as { resource?: string; from?: string };
   const resource = resourceName ?? params.resource ?? '';
   const { from } = params;
@@ -28,7 +37,8 @@ export function CreateScreen({ resourceName }: { resourceName?: string } = {}) {
   const fromId = from && /^\d+$/.test(from) ? Number(from) : undefined;
   // A document is made from its source document (a receive order from its purchase order);
   // any other record from a copy of one of its own.
-  const sourceDefinition = definition?.document?.source ? getResource(definition.document.source.resource) : definition;
+  const link = sourceLink ?? definition?.document?.source;
+  const sourceDefinition = link ? getResource(link.resource) : definition;
   const source = useQuery({
     ...recordQuery(businessId, sourceDefinition ?? ({ name: '' } as never), fromId ?? 0),
     enabled: Boolean(sourceDefinition && fromId),
@@ -52,8 +62,10 @@ export function CreateScreen({ resourceName }: { resourceName?: string } = {}) {
       <RecordForm
         key={fromId ?? 'new'}
         definition={definition}
-        known={sourceDisplays(definition, source.data)}
-        initial={definition.document ? documentStartingValues(definition, source.data) : startingValues(definition, source.data, true)}
+        known={sourceDisplays(definition, source.data, link)}
+        initial={
+          definition.document ? documentStartingValues(definition, source.data, link) : startingValues(definition, source.data, true)
+        }
         onSaved={() => {
           if (redirectTo) window.location.assign(redirectTo);
           else void navigate({ to: '/$resource', params: { resource: definition.name } });

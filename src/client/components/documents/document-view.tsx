@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
-import { Ban, CreditCard, FileMinus, FileText, PackageCheck, Printer, Truck } from 'lucide-react';
+import { Ban, CreditCard, FileMinus, FileText, PackageCheck, Printer, Truck, Undo2 } from 'lucide-react';
 import { useState } from 'react';
 import { formatPesos } from '../../../domain/money';
 import { holdsAny, permissionName } from '../../../domain/permissions';
@@ -47,7 +47,7 @@ const STATUS_TONE: Record<string, 'default' | 'secondary' | 'destructive' | 'out
 export function deletable(definition: ResourceDefinition, record: ApiRecord): boolean {
   if (!definition.document || isClientKey(record.id)) return true;
   if (definition.name === 'purchase-orders') return record.status === 'open' || record.status === 'cancelled';
-  if (definition.name === 'quotations' || definition.name === 'stock-requests') return true;
+  if (['quotations', 'stock-requests', 'stock-returns'].includes(definition.name)) return true;
   return record.status === 'void';
 }
 
@@ -120,12 +120,19 @@ export function DocumentLines({ definition, record }: { definition: ResourceDefi
 }
 
 /** The documents each one leads to, and in which of its statuses. */
-const NEXT: Record<string, { resource: string; label: string; icon: typeof FileText; statuses: string[]; fromRequest?: boolean }[]> = {
+const NEXT: Record<
+  string,
+  { resource: string; label: string; icon: typeof FileText; statuses: string[]; fromRequest?: boolean; fromReturn?: boolean }[]
+> = {
   'stock-requests': [
     { resource: 'stock-transfers', label: 'Transfer', icon: Truck, statuses: ['pending', 'partially_transferred'], fromRequest: true },
   ],
   'stock-transfers': [
     { resource: 'stock-receives', label: 'Receive transfer', icon: PackageCheck, statuses: ['in_transit', 'partially_received'] },
+    { resource: 'stock-returns', label: 'Return', icon: Undo2, statuses: ['partially_received', 'received'] },
+  ],
+  'stock-returns': [
+    { resource: 'stock-transfers', label: 'Transfer back', icon: Truck, statuses: ['pending', 'partially_transferred'], fromReturn: true },
   ],
   'purchase-orders': [
     { resource: 'receive-orders', label: 'Receive', icon: PackageCheck, statuses: ['open', 'partially_received'] },
@@ -192,6 +199,7 @@ const UNDO: Record<string, { name: 'void' | 'cancel'; when: (status: string) => 
   invoices: { name: 'void', when: (status) => status !== 'void' },
   'invoice-payments': { name: 'void', when: (status) => status !== 'void' },
   'stock-requests': { name: 'cancel', when: (status) => status === 'pending' },
+  'stock-returns': { name: 'cancel', when: (status) => status === 'pending' },
   'stock-transfers': { name: 'void', when: (status) => status === 'in_transit' },
   'stock-receives': { name: 'void', when: (status) => status !== 'void' },
   'credit-memoranda': { name: 'void', when: (status) => status !== 'void' },
@@ -244,9 +252,13 @@ export function DocumentActions({ definition, record }: { definition: ResourceDe
   return (
     <>
       {live &&
-        next.map(({ resource, label, icon: Icon, fromRequest }) => (
+        next.map(({ resource, label, icon: Icon, fromRequest, fromReturn }) => (
           <Button key={label} asChild>
-            {fromRequest ? (
+            {fromReturn ? (
+              <Link to="/stock-transfers/create/from-stock-return/$from" params={{ from: id }} search={{ redirect_to: undefined }}>
+                <Icon aria-hidden /> {label}
+              </Link>
+            ) : fromRequest ? (
               <Link to="/stock-transfers/create/from-stock-request/$from" params={{ from: id }} search={{ redirect_to: undefined }}>
                 <Icon aria-hidden /> {label}
               </Link>
@@ -287,7 +299,11 @@ const RELATED: Record<string, { resource: string; field: string }[]> = {
   ],
   quotations: [{ resource: 'invoices', field: 'quotation_id' }],
   'stock-requests': [{ resource: 'stock-transfers', field: 'stock_request_id' }],
-  'stock-transfers': [{ resource: 'stock-receives', field: 'stock_transfer_id' }],
+  'stock-transfers': [
+    { resource: 'stock-receives', field: 'stock_transfer_id' },
+    { resource: 'stock-returns', field: 'stock_transfer_id' },
+  ],
+  'stock-returns': [{ resource: 'stock-transfers', field: 'stock_return_id' }],
   invoices: [
     { resource: 'invoice-payments', field: 'invoice_id' },
     { resource: 'credit-memoranda', field: 'invoice_id' },

@@ -15,6 +15,9 @@ interface SourceLine {
   quantity_done: number;
 }
 
+/** The document a form is made from, and the field that names it (`stock_return_id` of `stock-returns`). */
+export type SourceLink = NonNullable<NonNullable<ResourceDefinition['document']>['source']>;
+
 /** Fields a document made from another takes from it: its party, and where the goods are. */
 const PARTY_AND_PLACE = [
   'contact_id',
@@ -27,7 +30,7 @@ const PARTY_AND_PLACE = [
 ];
 
 /** Documents whose lines fulfil their source's lines, up to what is still open on each. */
-const FULFILLING = ['receive-orders', 'stock-transfers', 'stock-receives'];
+const FULFILLING = ['receive-orders', 'stock-transfers', 'stock-receives', 'stock-returns'];
 
 const today = () => {
   const now = new Date();
@@ -48,17 +51,21 @@ const openLine = (line: SourceLine, open: number): LineRow => ({
  * what is still open of its lines — a receive order what is left to receive, a bill the order's
  * lines, a payment the bill's balance.
  */
-export function documentStartingValues(definition: ResourceDefinition, source?: Record<string, unknown>): FormValues {
+export function documentStartingValues(
+  definition: ResourceDefinition,
+  source?: Record<string, unknown>,
+  link = definition.document?.source,
+): FormValues {
   const values: FormValues = { ...startingValues(definition), date: today() };
-  const link = definition.document?.source;
   if (!link || !source) return values;
   values[link.field] = source.id;
   for (const name of PARTY_AND_PLACE) if (name in values) values[name] = source[name] ?? null;
   const lines = (source.lines as SourceLine[] | undefined) ?? [];
   if (FULFILLING.includes(definition.name)) {
-    values.lines = lines
-      .filter((line) => line.quantity > line.quantity_done)
-      .map((line) => openLine(line, Math.round((line.quantity - line.quantity_done) * 1000) / 1000));
+    // What may still be done of each line; a return can take back what has arrived.
+    const open = (line: SourceLine) =>
+      Math.round((definition.name === 'stock-returns' ? line.quantity_done : line.quantity - line.quantity_done) * 1000) / 1000;
+    values.lines = lines.filter((line) => open(line) > 0).map((line) => openLine(line, open(line)));
   } else if (definition.document?.lines === 'priced') {
     values.lines = rowsOf(lines);
   }
@@ -73,8 +80,8 @@ export function documentStartingValues(definition: ResourceDefinition, source?: 
 export function sourceDisplays(
   definition: ResourceDefinition,
   source: Record<string, unknown> | undefined,
+  link = definition.document?.source,
 ): Record<string, unknown> | undefined {
-  const link = definition.document?.source;
   if (!link || !source) return undefined;
   const known: Record<string, unknown> = {
     [link.field]: source.id,

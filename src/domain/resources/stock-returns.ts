@@ -1,0 +1,30 @@
+import { reference, text } from '../fields';
+import { defineResource } from '../resource';
+import { TRANSFER_SEARCH, transferHeader } from './document-fields';
+
+/**
+ * Goods of a received transfer to be sent back, and why: from the transfer's destination to its
+ * source. A stock transfer made from it (`/stock-transfers/create/from-stock-return/{id}`) carries them.
+ */
+export const stockReturns = defineResource({
+  name: 'stock-returns',
+  singular: 'Stock Return',
+  plural: 'Stock Returns',
+  display: 'number',
+  editable: false,
+  document: {
+    type: 'stock-return',
+    prefix: 'SRT',
+    lines: 'quantities',
+    twoLocations: true,
+    source: { field: 'stock_transfer_id', resource: 'stock-transfers' },
+  },
+  fields: {
+    stock_transfer_id: reference('Stock transfer', 'stock-transfers', { required: true }),
+    reason: text('Reason', { required: true, max: 500 }),
+    ...transferHeader(['pending', 'partially_transferred', 'transferred', 'cancelled'], { computed: true }),
+  },
+  search: [...TRANSFER_SEARCH, 'stock_transfer_id', 'reason'],
+  sort: ['number', 'date', 'status'],
+  columns: ['number', 'date', 'stock_transfer_id', 'from_location_id', 'to_location_id', 'reason', 'status'],
+});
