@@ -82,3 +82,12 @@ describe('resource input schemas', () => {
     expect(messages(updateSchema(contacts).safeParse({ name: '' }))).toEqual({ name: 'The name field is required.' });
   });
 });
+
+describe('the item picker', () => {
+  it('looks a scanned barcode up strictly, a SKU and a name by contains', () => {
+    expect(items.pickerSearch?.('4800100000013')).toEqual({ field: 'barcode', strict: true });
+    expect(items.pickerSearch?.(' CT-155 ')).toEqual({ field: 'sku', strict: false });
+    expect(items.pickerSearch?.('Century Tuna')).toEqual({ field: 'name', strict: false });
+    expect(items.pickerSearch?.('155')).toEqual({ field: 'name', strict: false });
+  });
+});

@@ -44,6 +44,8 @@ export interface ResourceDefinition {
   resettableSecrets: boolean;
   /** Documents (purchase orders, bills, invoices …): numbered, with lines, moving stock or money. */
   document?: DocumentSpec;
+  /** Which field a picker searches for what was typed (or scanned), when not the display's. */
+  pickerSearch?: (typed: string) => { field: string; strict: boolean };
 }
 
 type DefinitionInput = Omit<

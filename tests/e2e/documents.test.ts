@@ -48,7 +48,8 @@ describe.skipIf(!chromiumAvailable)('documents in Chromium', { timeout: 120_000 
     await page.goto('/purchase-orders/create');
     await pick(page, 'Supplier', 'Juan', 'Juan dela Cruz');
     await pick(page, 'Warehouse', 'Valenzuela', 'Valenzuela Central');
-    await pick(page, 'Item', 'Milo', milo);
+    // Found by its SKU, as a clerk types it.
+    await pick(page, 'Item', 'NES-MLO', milo);
     await page.getByLabel('Quantity').fill('10');
     await page.getByLabel('Unit price').fill('96');
     // 10 × ₱96 = ₱960, plus 12 % VAT = ₱1,075.2
@@ -104,7 +105,8 @@ describe.skipIf(!chromiumAvailable)('documents in Chromium', { timeout: 120_000 
     await page.goto('/quotations/create');
     await pick(page, 'Customer', 'Rosa', 'Sari-Sari ni Aling Rosa');
     await pick(page, 'Warehouse', 'Valenzuela', 'Valenzuela Central');
-    await pick(page, 'Item', 'Evaporated', milk);
+    // Found by its barcode, as a scanner types it.
+    await pick(page, 'Item', '4800100000013', milk);
     await page.getByLabel('Quantity').fill('12');
     await page.getByLabel('Unit price').fill('42');
     await page.getByRole('button', { name: 'Save Quotation' }).click();

@@ -23,6 +23,13 @@ export const items = defineResource({
     sale_discounts: discounts('Sale discounts'),
   },
   search: ['id', 'sku', 'barcode', 'name', 'brand_id', 'item_type_id', 'item_classification_id', 'vatable'],
+  // A scanner types a barcode (all digits); a SKU has a dash and no spaces (CT-155); else a name.
+  pickerSearch: (typed) => {
+    const text = typed.trim();
+    if (/^\d{8,14}$/.test(text)) return { field: 'barcode', strict: true };
+    if (/^\S+-\S+$/.test(text)) return { field: 'sku', strict: false };
+    return { field: 'name', strict: false };
+  },
   sort: ['sku', 'name', 'reorder_level'],
   columns: ['sku', 'name', 'brand_id', 'unit_of_measurement_id', 'reorder_level', 'vatable'],
 });

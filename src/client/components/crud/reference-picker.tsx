@@ -72,11 +72,14 @@ export function ReferencePicker({
     return () => clearTimeout(timer);
   }, [text, open]);
 
+  // Items are found by barcode or SKU too, as a scanner or a clerk types them.
+  const searched = (term !== null && target.pickerSearch?.(term)) || { field, strict: false };
   const results = useQuery({
     ...listQuery(businessId, target, {
       limit: PICKER_LIMIT,
-      [field]: term ?? '',
-      order_by_field_name: target.sort.includes(field) ? field : 'id',
+      [searched.field]: term ?? '',
+      is_strict: searched.strict ? 1 : undefined,
+      order_by_field_name: target.sort.includes(searched.field) ? searched.field : 'id',
       order_by: 'asc',
     }),
     enabled: open && term !== null,
