@@ -351,6 +351,7 @@ async function seedCatalogue(trx: Trx, businessId: number, catalogue: Catalogue)
   const record = (resource: string, values: Record<string, unknown>) => createRecord(trx, scope, getResource(resource), values);
   await seedPurchasing(record, warehouseId, stocked);
   await seedSales(record, warehouseId, stocked, customerIds);
+  await seedLogistics(record, warehouseId, branchIds, stocked);
   for (const [code, name, price] of catalogue.services) {
     const serviceId = await create('services', { code, name });
     await create('service-prices', { service_id: serviceId, price, effective_date: today });
@@ -457,4 +458,39 @@ async function seedSales(
     valid_until: daysAgo(-12),
     lines: [{ item_id: first.id, unit_of_measurement_id: first.unitId, quantity: 48, unit_price: first.price }],
   });
+}
+
+/**
+ * Each branch restocked from the main warehouse every month: a request, a transfer for it, and
+ * its receipt — the latest still half in transit.
+ */
+async function seedLogistics(
+  create: (resource: string, values: Record<string, unknown>) => Promise<ApiRecord>,
+  warehouseId: number,
+  branchIds: number[],
+  items: StockedItem[],
+): Promise<void> {
+  for (const [round, days] of [70, 40, 10].entries()) {
+    for (const [index, branchId] of branchIds.entries()) {
+      const ends = { from_location_type: 'warehouse', from_location_id: warehouseId, to_location_type: 'branch', to_location_id: branchId };
+      const lines = [0, 1, 2].map((offset) => {
+        const item = items[(index + offset + round) % items.length];
+        return { item_id: item.id, unit_of_measurement_id: item.unitId, quantity: 12 };
+      });
+      const request = await create('stock-requests', { ...ends, date: daysAgo(days), needed_by: daysAgo(days - 3), lines });
+      const requested = request.lines as { id: number; quantity: number }[];
+      const transfer = await create('stock-transfers', {
+        ...ends,
+        stock_request_id: request.id,
+        date: daysAgo(days - 1),
+        lines: requested.map((line) => ({ source_line_id: line.id, quantity: line.quantity })),
+      });
+      const sent = transfer.lines as { id: number; quantity: number }[];
+      await create('stock-receives', {
+        stock_transfer_id: transfer.id,
+        date: daysAgo(days - 2),
+        lines: sent.map((line) => ({ source_line_id: line.id, quantity: round === 2 ? line.quantity / 2 : line.quantity })),
+      });
+    }
+  }
 }
