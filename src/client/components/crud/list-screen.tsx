@@ -217,6 +217,11 @@ function ResourceList({ definition }: { definition: ResourceDefinition }) {
                         Trashed
                       </Badge>
                     )}
+                    {name === 'quantity_on_hand' && record.reorder_level_reached === true && (
+                      <Badge variant="warning" className="ml-2">
+                        Reorder
+                      </Badge>
+                    )}
                     {name === 'id' && record.pending && (
                       <span className="ml-2">
                         <PendingBadge entry={record.pending} />

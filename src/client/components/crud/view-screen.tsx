@@ -227,13 +227,23 @@ function Row({ label, value }: { label: string; value: string }) {
   );
 }
 
-/** What a store adds beyond the fields: a user's roles, a role's permissions. */
+/** What a store adds beyond the fields: a user's roles, a role's permissions, a stock's reorder level. */
 function Extras({ record }: { record: ApiRecord }) {
   const list = (value: unknown) => (Array.isArray(value) && value.length > 0 ? value.join(', ') : '—');
   return (
     <>
       {'role_names' in record && <Row label="Roles" value={list(record.role_names)} />}
       {'permission_names' in record && <Row label="Permissions" value={list(record.permission_names)} />}
+      {'reorder_level_reached' in record && (
+        <Row
+          label="Reorder level"
+          value={
+            record.reorder_level === null
+              ? '—'
+              : `${String(record.reorder_level)}${record.reorder_level_reached ? ' — reached: time to request or order more' : ''}`
+          }
+        />
+      )}
     </>
   );
 }
