@@ -73,6 +73,24 @@ export const linesInput = z
 
 export type LineInput = z.infer<typeof linesInput>[number];
 
+/**
+ * What a payment or a memorandum starts with: the bill or invoice it settles, the document
+ * header — whose party and location are that document's, filled in by the server — and its amount.
+ */
+function settlementHeader(
+  contact: 'Supplier' | 'Customer',
+  settles: { field: string; resource: string; label: string },
+): Record<string, Field> {
+  return {
+    [settles.field]: reference(settles.label, settles.resource, { required: true }),
+    ...documentHeader(contact, ['posted', 'void']),
+    contact_id: reference(contact, 'contacts', { computed: true }),
+    branch_id: reference('Branch', 'branches', { computed: true }),
+    warehouse_id: reference('Warehouse', 'warehouses', { computed: true }),
+    amount: money('Amount', { required: true }),
+  };
+}
+
 interface PaymentOf {
   name: string;
   singular: string;
@@ -103,12 +121,7 @@ export function paymentResource({ name, singular, plural, type, prefix, contact,
       updatable: ['notes', 'payment_reference'],
     },
     fields: {
-      [paid.field]: reference(paid.label, paid.resource, { required: true }),
-      ...documentHeader(contact, ['posted', 'void']),
-      contact_id: reference(contact, 'contacts', { computed: true }),
-      branch_id: reference('Branch', 'branches', { computed: true }),
-      warehouse_id: reference('Warehouse', 'warehouses', { computed: true }),
-      amount: money('Amount', { required: true }),
+      ...settlementHeader(contact, paid),
       payment_method: select('Payment method', PAYMENT_METHODS, { required: true }),
       payment_reference: text('Payment reference', { max: 100 }),
     },
@@ -139,12 +152,7 @@ export function memorandumResource({ name, singular, plural, type, prefix, conta
     editable: false,
     document: { type, prefix, lines: 'none', contact, source: { field: adjusts.field, resource: adjusts.resource } },
     fields: {
-      [adjusts.field]: reference(adjusts.label, adjusts.resource, { required: true }),
-      ...documentHeader(contact, ['posted', 'void']),
-      contact_id: reference(contact, 'contacts', { computed: true }),
-      branch_id: reference('Branch', 'branches', { computed: true }),
-      warehouse_id: reference('Warehouse', 'warehouses', { computed: true }),
-      amount: money('Amount', { required: true }),
+      ...settlementHeader(contact, adjusts),
       reason: text('Reason', { required: true, max: 500 }),
     },
     search: [...DOCUMENT_SEARCH, adjusts.field, 'reason'],

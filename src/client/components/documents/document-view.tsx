@@ -85,10 +85,7 @@ export function DocumentLines({ definition, record }: { definition: ResourceDefi
           <TableBody>
             {lines.map((line) => (
               <TableRow key={line.id}>
-                <TableCell>
-                  <span className="block">{line.item?.display ?? '—'}</span>
-                  <span className="text-xs text-muted-foreground">{line.item?.sku}</span>
-                </TableCell>
+                <ItemCell line={line} />
                 <TableCell className="text-right tabular-nums">
                   {line.quantity} {line.unit}
                 </TableCell>
@@ -149,6 +146,16 @@ const NEXT: Record<
   ],
 };
 
+/** A line's item: its name, and its SKU beneath. */
+function ItemCell({ line }: { line: Line }) {
+  return (
+    <TableCell>
+      <span className="block">{line.item?.display ?? '—'}</span>
+      <span className="text-xs text-muted-foreground">{line.item?.sku}</span>
+    </TableCell>
+  );
+}
+
 /** What later documents did with each line: a request's lines transferred, a transfer's received. */
 const DONE: Record<string, string> = { 'stock-requests': 'Transferred', 'stock-transfers': 'Received' };
 
@@ -172,10 +179,7 @@ function QuantityLines({ definition, lines }: { definition: ResourceDefinition; 
           <TableBody>
             {lines.map((line) => (
               <TableRow key={line.id}>
-                <TableCell>
-                  <span className="block">{line.item?.display ?? '—'}</span>
-                  <span className="text-xs text-muted-foreground">{line.item?.sku}</span>
-                </TableCell>
+                <ItemCell line={line} />
                 <TableCell className="text-right tabular-nums">
                   {line.quantity} {line.unit}
                 </TableCell>
