@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { Ban, CreditCard, FileMinus, FileText, PackageCheck, Printer, Truck, Undo2 } from 'lucide-react';
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { formatPesos } from '../../../domain/money';
 import { holdsAny, permissionName } from '../../../domain/permissions';
 import type { ResourceDefinition } from '../../../domain/resource';
@@ -15,18 +15,7 @@ import { reportFailure, reportSettled } from '../crud/record-actions';
 import { Badge } from '../ui/badge';
 import { Button } from '../ui/button';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '../ui/table';
-
-interface Line {
-  id: number;
-  item: { id: number; display: string; sku: string } | null;
-  unit: string | null;
-  quantity: number;
-  unit_price: number;
-  discount_percent: number;
-  amount: number;
-  vat: number;
-  quantity_done: number;
-}
+import type { DocumentLine } from './line-items';
 
 const STATUS_TONE: Record<string, 'default' | 'secondary' | 'destructive' | 'outline' | 'warning'> = {
   open: 'outline',
@@ -60,59 +49,54 @@ export function StatusBadge({ definition, record }: { definition: ResourceDefini
 
 /** The lines of a document and its totals, as the printed copy shows them too. */
 export function DocumentLines({ definition, record }: { definition: ResourceDefinition; record: ApiRecord }) {
-  const lines = (record.lines as Line[] | undefined) ?? [];
+  const lines = (record.lines as DocumentLine[] | undefined) ?? [];
   if (definition.document?.lines === 'quantities') return <QuantityLines definition={definition} lines={lines} />;
   if (definition.document?.lines !== 'priced') return null;
   const received = definition.name === 'purchase-orders';
   const money = (value: unknown) => formatPesos(Number(value ?? 0));
+  const totals = (
+    <dl className="ml-auto grid max-w-xs grid-cols-2 gap-x-4 gap-y-1 text-sm tabular-nums">
+      {[
+        ['Subtotal', record.subtotal],
+        ['Discount', record.discount_total],
+        ['VAT (12%)', record.vat_total],
+      ].map(([label, value]) => (
+        <div key={String(label)} className="contents">
+          <dt className="text-muted-foreground">{String(label)}</dt>
+          <dd className="text-right">{money(value)}</dd>
+        </div>
+      ))}
+      <dt className="font-semibold">Total</dt>
+      <dd className="text-right font-semibold">{money(record.total)}</dd>
+    </dl>
+  );
   return (
-    <section aria-labelledby="lines-heading" className="space-y-2">
-      <h2 id="lines-heading" className="text-lg font-semibold">
-        Lines
-      </h2>
-      <div className="overflow-x-auto rounded-lg border">
-        <Table>
-          <TableHeader>
-            <TableRow>
-              <TableHead>Item</TableHead>
-              <TableHead className="text-right">Quantity</TableHead>
-              {received && <TableHead className="text-right">Received</TableHead>}
-              <TableHead className="text-right">Unit price</TableHead>
-              <TableHead className="text-right">Discount</TableHead>
-              <TableHead className="text-right">Amount</TableHead>
-            </TableRow>
-          </TableHeader>
-          <TableBody>
-            {lines.map((line) => (
-              <TableRow key={line.id}>
-                <ItemCell line={line} />
-                <TableCell className="text-right tabular-nums">
-                  {line.quantity} {line.unit}
-                </TableCell>
-                {received && <TableCell className="text-right tabular-nums">{line.quantity_done}</TableCell>}
-                <TableCell className="text-right tabular-nums">{money(line.unit_price)}</TableCell>
-                <TableCell className="text-right tabular-nums">{line.discount_percent ? `${line.discount_percent}%` : '—'}</TableCell>
-                <TableCell className="text-right tabular-nums">{money(line.amount)}</TableCell>
-              </TableRow>
-            ))}
-          </TableBody>
-        </Table>
-      </div>
-      <dl className="ml-auto grid max-w-xs grid-cols-2 gap-x-4 gap-y-1 text-sm tabular-nums">
-        {[
-          ['Subtotal', record.subtotal],
-          ['Discount', record.discount_total],
-          ['VAT (12%)', record.vat_total],
-        ].map(([label, value]) => (
-          <div key={String(label)} className="contents">
-            <dt className="text-muted-foreground">{String(label)}</dt>
-            <dd className="text-right">{money(value)}</dd>
-          </div>
+    <LinesSection after={totals}>
+      <TableHeader>
+        <TableRow>
+          <TableHead>Item</TableHead>
+          <TableHead className="text-right">Quantity</TableHead>
+          {received && <TableHead className="text-right">Received</TableHead>}
+          <TableHead className="text-right">Unit price</TableHead>
+          <TableHead className="text-right">Discount</TableHead>
+          <TableHead className="text-right">Amount</TableHead>
+        </TableRow>
+      </TableHeader>
+      <TableBody>
+        {lines.map((line) => (
+          <TableRow key={line.id}>
+            <ItemCell line={line} />
+            <TableCell className="text-right tabular-nums">
+              {line.quantity} {line.unit}
+            </TableCell>
+            {received && <TableCell className="text-right tabular-nums">{line.quantity_done}</TableCell>}
+            <TableCell className="text-right tabular-nums">{money(line.unit_price)}</TableCell>
+            <TableCell className="text-right tabular-nums">{line.discount_percent ? `${line.discount_percent}%` : '—'}</TableCell>
+            <TableCell className="text-right tabular-nums">{money(line.amount)}</TableCell>
+          </TableRow>
         ))}
-        <dt className="font-semibold">Total</dt>
-        <dd className="text-right font-semibold">{money(record.total)}</dd>
-      </dl>
-    </section>
+      </TableBody>
+    </LinesSection>
   );
 }
 
@@ -146,8 +130,23 @@ const NEXT: Record<
   ],
 };
 
+/** The "Lines" section of a document, its table scrolling sideways on a narrow screen. */
+function LinesSection({ children, after }: { children: ReactNode; after?: ReactNode }) {
+  return (
+    <section aria-labelledby="lines-heading" className="space-y-2">
+      <h2 id="lines-heading" className="text-lg font-semibold">
+        Lines
+      </h2>
+      <div className="overflow-x-auto rounded-lg border">
+        <Table>{children}</Table>
+      </div>
+      {after}
+    </section>
+  );
+}
+
 /** A line's item: its name, and its SKU beneath. */
-function ItemCell({ line }: { line: Line }) {
+function ItemCell({ line }: { line: DocumentLine }) {
   return (
     <TableCell>
       <span className="block">{line.item?.display ?? '—'}</span>
@@ -160,36 +159,29 @@ function ItemCell({ line }: { line: Line }) {
 const DONE: Record<string, string> = { 'stock-requests': 'Transferred', 'stock-transfers': 'Received' };
 
 /** The lines of goods moved between locations: counted, not priced. */
-function QuantityLines({ definition, lines }: { definition: ResourceDefinition; lines: Line[] }) {
+function QuantityLines({ definition, lines }: { definition: ResourceDefinition; lines: DocumentLine[] }) {
   const done = DONE[definition.name];
   return (
-    <section aria-labelledby="lines-heading" className="space-y-2">
-      <h2 id="lines-heading" className="text-lg font-semibold">
-        Lines
-      </h2>
-      <div className="overflow-x-auto rounded-lg border">
-        <Table>
-          <TableHeader>
-            <TableRow>
-              <TableHead>Item</TableHead>
-              <TableHead className="text-right">Quantity</TableHead>
-              {done && <TableHead className="text-right">{done}</TableHead>}
-            </TableRow>
-          </TableHeader>
-          <TableBody>
-            {lines.map((line) => (
-              <TableRow key={line.id}>
-                <ItemCell line={line} />
-                <TableCell className="text-right tabular-nums">
-                  {line.quantity} {line.unit}
-                </TableCell>
-                {done && <TableCell className="text-right tabular-nums">{line.quantity_done}</TableCell>}
-              </TableRow>
-            ))}
-          </TableBody>
-        </Table>
-      </div>
-    </section>
+    <LinesSection>
+      <TableHeader>
+        <TableRow>
+          <TableHead>Item</TableHead>
+          <TableHead className="text-right">Quantity</TableHead>
+          {done && <TableHead className="text-right">{done}</TableHead>}
+        </TableRow>
+      </TableHeader>
+      <TableBody>
+        {lines.map((line) => (
+          <TableRow key={line.id}>
+            <ItemCell line={line} />
+            <TableCell className="text-right tabular-nums">
+              {line.quantity} {line.unit}
+            </TableCell>
+            {done && <TableCell className="text-right tabular-nums">{line.quantity_done}</TableCell>}
+          </TableRow>
+        ))}
+      </TableBody>
+    </LinesSection>
   );
 }
 

@@ -38,18 +38,25 @@ export const emptyLine = (): LineRow => ({
   vatable: true,
 });
 
+/** A document line as the API answers it (GET /api/{document}/{id} → `lines`). */
+export interface DocumentLine {
+  id: number;
+  item_id: number;
+  item: { id: number; display: string; sku: string } | null;
+  unit_of_measurement_id: number;
+  unit: string | null;
+  quantity: number;
+  unit_price: number;
+  discount_percent: number;
+  vatable: boolean;
+  amount: number;
+  vat: number;
+  /** What later documents fulfilled of it: received of an order line, transferred of a request line … */
+  quantity_done: number;
+}
+
 /** A document's stored lines as rows of the editor (editing it, or starting from it). */
-export function rowsOf(
-  lines: readonly {
-    item_id: number;
-    item: { display: string } | null;
-    unit_of_measurement_id: number;
-    quantity: number;
-    unit_price: number;
-    discount_percent: number;
-    vatable: boolean;
-  }[],
-): LineRow[] {
+export function rowsOf(lines: readonly DocumentLine[]): LineRow[] {
   return lines.map((line) => ({
     item_id: line.item_id,
     item_name: line.item?.display ?? null,

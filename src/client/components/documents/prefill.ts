@@ -1,19 +1,7 @@
 import type { ResourceDefinition } from '../../../domain/resource';
 import { startingValues } from '../crud/record-form';
 import type { FormValues } from '../crud/field-input';
-import { rowsOf, type LineRow } from './line-items';
-
-interface SourceLine {
-  id: number;
-  item_id: number;
-  item: { display: string } | null;
-  unit_of_measurement_id: number;
-  quantity: number;
-  unit_price: number;
-  discount_percent: number;
-  vatable: boolean;
-  quantity_done: number;
-}
+import { rowsOf, type DocumentLine, type LineRow } from './line-items';
 
 /** The document a form is made from, and the field that names it (`stock_return_id` of `stock-returns`). */
 export type SourceLink = NonNullable<NonNullable<ResourceDefinition['document']>['source']>;
@@ -38,7 +26,7 @@ const today = () => {
 };
 
 /** A source line still open, to be fulfilled by this document (a purchase order line being received). */
-const openLine = (line: SourceLine, open: number): LineRow => ({
+const openLine = (line: DocumentLine, open: number): LineRow => ({
   ...rowsOf([line])[0],
   quantity: String(open),
   source_line_id: line.id,
@@ -60,10 +48,10 @@ export function documentStartingValues(
   if (!link || !source) return values;
   values[link.field] = source.id;
   for (const name of PARTY_AND_PLACE) if (name in values) values[name] = source[name] ?? null;
-  const lines = (source.lines as SourceLine[] | undefined) ?? [];
+  const lines = (source.lines as DocumentLine[] | undefined) ?? [];
   if (FULFILLING.includes(definition.name)) {
     // What may still be done of each line; a return can take back what has arrived.
-    const open = (line: SourceLine) =>
+    const open = (line: DocumentLine) =>
       Math.round((definition.name === 'stock-returns' ? line.quantity_done : line.quantity - line.quantity_done) * 1000) / 1000;
     values.lines = lines.filter((line) => open(line) > 0).map((line) => openLine(line, open(line)));
   } else if (definition.document?.lines === 'priced') {
