@@ -2,6 +2,7 @@ import { createRootRouteWithContext, createRoute, createRouter, lazyRouteCompone
 import type { QueryClient } from '@tanstack/react-query';
 import { RootLayout } from './components/layout/root-layout';
 import { NotFoundScreen } from './components/layout/not-found-screen';
+import { activitySearch } from './features/activity/activity-search';
 
 /**
  * Code-based routes (spec 2.3): the generic `$resource` screens serve every resource of the
@@ -49,6 +50,13 @@ const pendingChangesRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/pending-changes',
   component: screen(() => import('./features/pending/pending-changes-screen'), 'PendingChangesScreen'),
+});
+
+const activityRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/activity',
+  validateSearch: (search: Record<string, unknown>) => activitySearch(search),
+  component: screen(() => import('./features/activity/activity-screen'), 'ActivityScreen'),
 });
 
 const listRoute = createRoute({
@@ -102,6 +110,13 @@ const editRoute = createRoute({
   component: screen(() => import('./components/crud/edit-screen'), 'EditScreen'),
 });
 
+/** Spec 2.3: a nested file record, named by its record's id and its own. */
+const fileRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/$resource/$recordId/files/$fileId',
+  component: screen(() => import('./components/files/file-screen'), 'FileScreen'),
+});
+
 const routeTree = rootRoute.addChildren([
   loginRoute,
   homeRoute,
@@ -110,6 +125,7 @@ const routeTree = rootRoute.addChildren([
   assignPermissionsRoute,
   assignRolesRoute,
   pendingChangesRoute,
+  activityRoute,
   listRoute,
   createRouteForResource,
   transferFromRequestRoute,
@@ -117,6 +133,7 @@ const routeTree = rootRoute.addChildren([
   createFromRoute,
   viewRoute,
   editRoute,
+  fileRoute,
 ]);
 
 export function makeRouter(queryClient: QueryClient) {

@@ -4,6 +4,9 @@ export const MASTER_PERMISSION = 'full-access-and-permssions';
 /** Service prices are gated by this single name in the sidebar (spec section 6). */
 export const SERVICE_PRICES_PERMISSION = 'service-prices';
 
+/** Reads the activity log of the whole business (each record's own history needs only its view-). */
+export const VIEW_ACTIVITY_PERMISSION = 'view-activity';
+
 export const PERMISSION_ACTIONS = ['view', 'create', 'update', 'delete', 'restore', 'force-delete'] as const;
 export type PermissionAction = (typeof PERMISSION_ACTIONS)[number];
 
@@ -53,12 +56,13 @@ export interface PermissionSeed {
   group: string;
 }
 
-/** The full seeded list: six per prefix, then `service-prices` and the master permission. */
+/** The full seeded list: six per prefix, then `service-prices`, `view-activity` and the master permission. */
 export function allPermissions(): PermissionSeed[] {
   const seeds: PermissionSeed[] = PERMISSION_PREFIXES.flatMap((prefix) =>
     PERMISSION_ACTIONS.map((action) => ({ name: permissionName(action, prefix), group: prefix })),
   );
   seeds.push({ name: SERVICE_PRICES_PERMISSION, group: 'service-prices' });
+  seeds.push({ name: VIEW_ACTIVITY_PERMISSION, group: 'activity' });
   seeds.push({ name: MASTER_PERMISSION, group: 'master' });
   return seeds;
 }

@@ -44,15 +44,22 @@ export interface ResourceDefinition {
   resettableSecrets: boolean;
   /** Documents (purchase orders, bills, invoices …): numbered, with lines, moving stock or money. */
   document?: DocumentSpec;
+  /**
+   * Files (scanned receipts, photos) can be attached to its records: `/api/{name}/{recordId}/files`.
+   * Every document has them; others say so.
+   */
+  attachments: boolean;
   /** Which field a picker searches for what was typed (or scanned), when not the display's. */
   pickerSearch?: (typed: string) => { field: string; strict: boolean };
 }
 
 type DefinitionInput = Omit<
   ResourceDefinition,
-  'permission' | 'table' | 'tenancy' | 'readOnly' | 'editable' | 'resettableSecrets' | 'sort'
+  'permission' | 'table' | 'tenancy' | 'readOnly' | 'editable' | 'resettableSecrets' | 'sort' | 'attachments'
 > &
-  Partial<Pick<ResourceDefinition, 'permission' | 'table' | 'tenancy' | 'readOnly' | 'editable' | 'resettableSecrets' | 'sort'>>;
+  Partial<
+    Pick<ResourceDefinition, 'permission' | 'table' | 'tenancy' | 'readOnly' | 'editable' | 'resettableSecrets' | 'sort' | 'attachments'>
+  >;
 
 export const ALWAYS_SORTABLE = ['id', 'created_at', 'updated_at'] as const;
 
@@ -64,6 +71,7 @@ export function defineResource(input: DefinitionInput): ResourceDefinition {
     readOnly: false,
     editable: true,
     resettableSecrets: false,
+    attachments: input.document !== undefined,
     ...input,
     sort: [...new Set([...ALWAYS_SORTABLE, ...(input.sort ?? [])])],
   };

@@ -14,9 +14,11 @@ import { migrateToLatest } from './db/migrate';
 import { registerAuth } from './plugins/auth';
 import { registerErrorHandling } from './plugins/errors';
 import { accessRoutes } from './routes/access.routes';
+import { activityRoutes } from './routes/activity.routes';
 import { authRoutes } from './routes/auth.routes';
 import { businessRoutes } from './routes/business.routes';
 import { documentRoutes } from './routes/documents.routes';
+import { filesRoutes } from './routes/files.routes';
 import { healthRoutes } from './routes/health.routes';
 import { resourceRoutes } from './routes/resource.routes';
 import { ensurePermissions } from './seed';
@@ -67,6 +69,8 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
   await app.register(resourceRoutes);
   await app.register(accessRoutes);
   await app.register(documentRoutes);
+  await app.register(filesRoutes);
+  await app.register(activityRoutes);
 
   serveClient(app, config.clientDir);
   return app;

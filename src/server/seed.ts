@@ -1,5 +1,12 @@
 import type { Kysely } from 'kysely';
-import { allPermissions, MASTER_PERMISSION, PERMISSION_PREFIXES, permissionName, SERVICE_PRICES_PERMISSION } from '../domain/permissions';
+import {
+  allPermissions,
+  MASTER_PERMISSION,
+  PERMISSION_PREFIXES,
+  permissionName,
+  SERVICE_PRICES_PERMISSION,
+  VIEW_ACTIVITY_PERMISSION,
+} from '../domain/permissions';
 import { getResource } from '../domain/resources/registry';
 import { hashSecret, temporaryPassword } from './auth/secrets';
 import { nowIso } from './db/dialect';
@@ -84,7 +91,7 @@ export const DEMO_ROLES: { name: string; email: string; description: string; per
     name: 'Viewer',
     email: 'viewer@example.com',
     description: 'Sees everything, changes nothing.',
-    permissions: views(PERMISSION_PREFIXES),
+    permissions: [...views(PERMISSION_PREFIXES), VIEW_ACTIVITY_PERMISSION],
   },
 ];
 

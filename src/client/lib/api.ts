@@ -54,19 +54,20 @@ interface RequestOptions {
   businessId?: number | null;
 }
 
-export async function api<T>(
+/** The request with the app's headers; a network failure becomes an `ApiError` with status 0. */
+async function send(
   method: string,
   path: string,
-  { query, body, headers = {}, signal, businessId = activeBusinessId() }: RequestOptions = {},
-): Promise<T> {
-  let response: Response;
+  { query, body, headers = {}, signal, businessId = activeBusinessId() }: RequestOptions,
+  accept: string,
+): Promise<Response> {
   try {
-    response = await fetch(`${path}${queryString(query)}`, {
+    return await fetch(`${path}${queryString(query)}`, {
       method,
       signal,
       credentials: 'same-origin',
       headers: {
-        Accept: 'application/json',
+        Accept: accept,
         'X-Requested-With': 'XMLHttpRequest',
         ...(businessId === null ? {} : { 'Business-ID': String(businessId) }),
         ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
@@ -78,14 +79,42 @@ export async function api<T>(
     if ((error as Error).name === 'AbortError') throw error;
     throw new ApiError(0, 'The server cannot be reached. Check the connection and try again.');
   }
+}
+
+async function failure(response: Response): Promise<ApiError> {
+  const payload = (await response.json().catch(() => undefined)) as { message?: string; errors?: Record<string, string[]> } | undefined;
+  return new ApiError(
+    response.status,
+    payload?.message ?? `The server answered ${response.status} ${response.statusText}.`,
+    payload?.errors ?? {},
+  );
+}
+
+export async function api<T>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
+  const response = await send(method, path, options, 'application/json');
+  if (!response.ok) throw await failure(response);
   if (response.status === 204) return undefined as T;
-  const payload = await response.json().catch(() => undefined);
-  if (!response.ok) {
-    const message =
-      (payload as { message?: string } | undefined)?.message ?? `The server answered ${response.status} ${response.statusText}.`;
-    throw new ApiError(response.status, message, (payload as { errors?: Record<string, string[]> } | undefined)?.errors ?? {});
-  }
-  return payload as T;
+  return (await response.json().catch(() => undefined)) as T;
+}
+
+/** A file the server sends (an export, an attachment), with the name it suggests for it. */
+export async function apiFile(path: string, options: RequestOptions = {}): Promise<{ blob: Blob; filename: string | null }> {
+  const response = await send('GET', path, options, '*/*');
+  if (!response.ok) throw await failure(response);
+  const disposition = response.headers.get('content-disposition') ?? '';
+  const encoded = /filename\*=UTF-8''([^;]+)/i.exec(disposition)?.[1];
+  const plain = /filename="([^"]+)"/i.exec(disposition)?.[1];
+  return { blob: await response.blob(), filename: encoded ? decodeURIComponent(encoded) : (plain ?? null) };
+}
+
+/** Hands a file to the browser's downloads, as a link with `download` would. */
+export function saveFile(blob: Blob, filename: string): void {
+  const url = URL.createObjectURL(blob);
+  const link = Object.assign(document.createElement('a'), { href: url, download: filename });
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
 /** What a person should read when a call failed. */

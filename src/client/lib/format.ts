@@ -10,8 +10,11 @@ export function formatDate(value: string): string {
   return new Date(year, month - 1, day).toLocaleDateString(undefined, { year: 'numeric', month: 'short', day: 'numeric' });
 }
 
+const manilaTime = new Intl.DateTimeFormat(undefined, { timeZone: 'Asia/Manila', dateStyle: 'medium', timeStyle: 'short' });
+
+/** A moment on Manila's clock, where the businesses are, whatever zone the device is set to. */
 export function formatTimestamp(value: string): string {
-  return new Date(value).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+  return manilaTime.format(new Date(value));
 }
 
 /** A field of a record as a person reads it; an empty value reads as an em dash. */

@@ -10,7 +10,7 @@ import { ApiError } from './api';
  */
 
 interface SavedAnswer {
-  /** `{businessId}|{resource}|{list|record}|{query or id}` */
+  /** `{businessId}|{resource}|{list|record}|{query or id}`, or an overview card's `{businessId}|overview|{card}|{query}` */
   key: string;
   businessId: number;
   resource: string;
@@ -52,7 +52,13 @@ export interface OutboxEntry {
   stacked?: boolean;
   /** What a person reads in Pending changes: "Update Brand Acme". */
   label: string;
+  /** When the change was made on this device (sent as `X-Made-At`, for the record's history). */
   createdAt: number;
+  /**
+   * Made while the device was offline: it was so when the change was queued, or the change's
+   * first send found no network. Sent as `X-Made-Offline`. Not indexed, so no schema version.
+   */
+  madeOffline?: boolean;
   attempts: number;
   state: 'queued' | 'syncing' | 'needs-attention';
   nextAttemptAt?: number;

@@ -140,7 +140,15 @@ const targetOf = (entry: Pick<OutboxEntry, 'businessId' | 'resource' | 'recordId
 async function enqueue(change: Change, key = clientKey()): Promise<OutboxEntry> {
   const db = await database();
   const target = targetOf(change) ?? undefined;
-  const entry: OutboxEntry = { ...change, key, target, createdAt: Date.now(), attempts: 0, state: 'queued' };
+  const entry: OutboxEntry = {
+    ...change,
+    key,
+    target,
+    createdAt: Date.now(),
+    madeOffline: !navigator.onLine,
+    attempts: 0,
+    state: 'queued',
+  };
   await db.transaction('rw', db.outbox, async () => {
     if (target !== undefined) entry.stacked = (await db.outbox.where('target').equals(target).count()) > 0;
     await db.outbox.add(entry);
@@ -384,7 +392,8 @@ async function send(entry: OutboxEntry): Promise<{ message: string; delay: numbe
   const db = await database();
   await db.outbox.update(entry.seq!, { state: 'syncing' });
   const path = await resolveKeys(entry.path);
-  const headers: Record<string, string> = { 'Idempotency-Key': entry.key };
+  const headers: Record<string, string> = { 'Idempotency-Key': entry.key, 'X-Made-At': new Date(entry.createdAt).toISOString() };
+  if (entry.madeOffline) headers['X-Made-Offline'] = 'true';
   if (entry.baseVersion !== undefined && entry.action === 'update') headers['If-Match'] = `"${entry.baseVersion}"`;
   try {
     const answer = await api<{ data?: Record<string, unknown> } | undefined>(entry.method, path, {
@@ -427,7 +436,16 @@ async function refused(entry: OutboxEntry, error: ApiError): Promise<{ message: 
     const attempts = entry.attempts + 1;
     const delay = backoff(attempts);
     const message = error.status === 0 ? KEPT_OFFLINE : `The server could not take it now (${error.status}); it will be sent again.`;
-    await db.outbox.update(entry.seq!, { state: 'queued', attempts, nextAttemptAt: Date.now() + delay, status: error.status, message });
+    // A change whose very first send found no network was made offline, whatever navigator.onLine said.
+    const madeOffline = entry.madeOffline || (error.status === 0 && entry.attempts === 0);
+    await db.outbox.update(entry.seq!, {
+      state: 'queued',
+      attempts,
+      nextAttemptAt: Date.now() + delay,
+      status: error.status,
+      message,
+      madeOffline,
+    });
     return { message, delay: navigator.onLine ? delay : null };
   }
   if (error.status === 401) {

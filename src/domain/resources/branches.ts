@@ -6,6 +6,7 @@ export const branches = defineResource({
   singular: 'Branch',
   plural: 'Branches',
   display: 'name',
+  attachments: true,
   fields: {
     code: text('Code', { required: true, unique: true, max: 32 }),
     name: text('Name', { required: true }),

@@ -6,6 +6,7 @@ export const items = defineResource({
   singular: 'Item',
   plural: 'Items',
   display: 'name',
+  attachments: true,
   fields: {
     sku: text('SKU', { required: true, unique: true, max: 64 }),
     barcode: text('Barcode', { unique: true, max: 64 }),

@@ -6,6 +6,7 @@ export const warehouses = defineResource({
   singular: 'Warehouse',
   plural: 'Warehouses',
   display: 'name',
+  attachments: true,
   fields: {
     code: text('Code', { required: true, unique: true, max: 32 }),
     name: text('Name', { required: true }),

@@ -5,6 +5,8 @@ import * as sales from './migrations/2026-11-22-03-sales';
 import * as memoranda from './migrations/2026-11-22-04-memoranda';
 import * as logistics from './migrations/2026-11-22-05-logistics';
 import * as stockReturns from './migrations/2026-11-22-06-stock-returns';
+import * as attachments from './migrations/2026-11-22-07-attachments';
+import * as activityLog from './migrations/2026-11-22-08-activity-log';
 
 /** Every migration, in order. Names are date-prefixed; a landed migration is never edited. */
 const migrations: Record<string, Migration> = {
@@ -14,6 +16,8 @@ const migrations: Record<string, Migration> = {
   '2026-11-22-04-memoranda': memoranda,
   '2026-11-22-05-logistics': logistics,
   '2026-11-22-06-stock-returns': stockReturns,
+  '2026-11-22-07-attachments': attachments,
+  '2026-11-22-08-activity-log': activityLog,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

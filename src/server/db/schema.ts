@@ -86,6 +86,38 @@ export interface ResourceCountsTable {
   trashed: number;
 }
 
+/** One change of a record; rows are only ever inserted. `changes` is JSON text. */
+export interface ActivityLogTable {
+  id: Generated<number>;
+  business_id: number;
+  user_id: number;
+  resource: string;
+  record_id: number;
+  action: string;
+  changes: string | null;
+  summary: string | null;
+  happened_at: Timestamp;
+  made_at: Timestamp | null;
+  made_offline: number;
+}
+
+/** A file attached to a record of `resource`; its bytes are in `file_contents`. */
+export interface FilesTable extends RecordColumns {
+  business_id: number;
+  resource: string;
+  record_id: number;
+  name: string;
+  mime_type: string;
+  size: number;
+  sha256: string;
+  uploaded_by: number | null;
+}
+
+export interface FileContentsTable {
+  file_id: number;
+  content: Buffer;
+}
+
 export interface Database {
   businesses: BusinessesTable;
   users: UsersTable;
@@ -97,4 +129,7 @@ export interface Database {
   user_roles: UserRolesTable;
   idempotency_keys: IdempotencyKeysTable;
   resource_counts: ResourceCountsTable;
+  files: FilesTable;
+  file_contents: FileContentsTable;
+  activity_log: ActivityLogTable;
 }

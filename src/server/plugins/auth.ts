@@ -5,7 +5,7 @@ import { hashToken } from '../auth/secrets';
 import { nowIso } from '../db/dialect';
 import type { Database } from '../db/schema';
 import { forbidden, unauthenticated } from '../errors';
-import type { Scope } from '../resources/store';
+import type { ChangeOrigin, Scope } from '../resources/store';
 
 /**
  * Who is calling and for which business, settled before a handler runs:
@@ -136,9 +136,29 @@ export function registerAuth(app: FastifyInstance): void {
   });
 }
 
+/** A device clock running ahead by more than this is not believed. */
+const MADE_AT_TOLERANCE_MS = 5 * 60 * 1000;
+const ISO_8601 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/;
+
+/**
+ * When an outbox replays a change, `X-Made-At` says when it was made on the device and
+ * `X-Made-Offline: true` that the device was offline then. Only history reads them, so a junk or
+ * future time is ignored rather than refused: a change is never lost over a wrong clock.
+ */
+function originOf(request: FastifyRequest): ChangeOrigin | undefined {
+  const header = request.headers['x-made-at'];
+  if (typeof header !== 'string' || !ISO_8601.test(header)) return undefined;
+  const madeAt = Date.parse(header);
+  if (Number.isNaN(madeAt) || madeAt > Date.now() + MADE_AT_TOLERANCE_MS) return undefined;
+  return { madeAt: new Date(madeAt).toISOString(), offline: request.headers['x-made-offline'] === 'true' };
+}
+
 export function scopeOf(request: FastifyRequest): Scope {
   if (!request.actor || !request.tenant) throw unauthenticated();
-  return { userId: request.actor.userId, businessId: request.tenant.businessId, permissions: request.tenant.permissions };
+  const scope: Scope = { userId: request.actor.userId, businessId: request.tenant.businessId, permissions: request.tenant.permissions };
+  const origin = originOf(request);
+  if (origin) scope.origin = origin;
+  return scope;
 }
 
 export function setSessionCookie(reply: FastifyReply, token: string, secure: boolean): void {

@@ -3,8 +3,11 @@ import { attributeName, type Field } from '../../domain/fields';
 import { activeSearches, type ListParams } from '../../domain/list-params';
 import { writableFields, type ResourceDefinition } from '../../domain/resource';
 import { getResource, registry } from '../../domain/resources/registry';
-import { containsIgnoringCase, fullTextContains, nowIso } from '../db/dialect';
+import { recordActivity } from '../activity/activity-log';
+import { changedValues, initialValues, secretsChanged } from '../activity/record-changes';
+import { containsIgnoringCase, fullTextContains, isPostgres, nowIso } from '../db/dialect';
 import { conflict, HttpError, notFound, validationError } from '../errors';
+import { removeFilesOf } from '../files/file-store';
 import { REFERENCE_DISPLAY_SUFFIX, searchValueToStorage, storableInteger, serializeRow, toStorage, type ApiRecord } from './codec';
 import { adjustCount, readCount, type TrashFilter } from './resource-counts';
 import type { Db, Query, ResourceStore, Scope, Trx, Usage } from './store';
@@ -78,18 +81,45 @@ async function decorated(db: Db, scope: Scope, definition: ResourceDefinition, s
   return records;
 }
 
+/** The records a list's trash filter and searches select, in no order yet. */
+function matching(db: Db, scope: Scope, definition: ResourceDefinition, params: ListParams): Query {
+  const store = storeFor(definition);
+  let query = whereTrashed(store, store.query(db, scope), trashFilter(params));
+  for (const [name, value] of activeSearches(definition, params)) {
+    query = whereSearch(db, definition, store, query, name, value, params.is_strict);
+  }
+  return query;
+}
+
+/** The list's order: its sort field, then id, both in its direction. */
+function inListOrder(store: ResourceStore, params: ListParams) {
+  return (query: Query) =>
+    query.orderBy(store.column(params.order_by_field_name), params.order_by).orderBy(store.column('id'), params.order_by);
+}
+
+/**
+ * The full records behind `ids`, with their references, in the order of `ids`. Sorted here, not
+ * in SQL: asked to order by the list's sort field, SQLite walks that field's whole index looking
+ * for the ids rather than picking them out by primary key.
+ */
+async function recordsWithIds(db: Db, scope: Scope, definition: ResourceDefinition, ids: number[]) {
+  if (ids.length === 0) return [];
+  const store = storeFor(definition);
+  const rows = await withReferenceDisplays(definition, store, store.query(db, scope).where(store.column('id'), 'in', ids)).execute();
+  const position = new Map(ids.map((id, index) => [id, index]));
+  rows.sort((a, b) => (position.get(Number(a.id)) ?? 0) - (position.get(Number(b.id)) ?? 0));
+  return decorated(db, scope, definition, store, rows);
+}
+
 export async function listRecords(db: Db, scope: Scope, definition: ResourceDefinition, params: ListParams): Promise<ListResult> {
   const store = storeFor(definition);
   const filter = trashFilter(params);
   const searches = activeSearches(definition, params);
-  let query = whereTrashed(store, store.query(db, scope), filter);
-  for (const [name, value] of searches) query = whereSearch(db, definition, store, query, name, value, params.is_strict);
+  const query = matching(db, scope, definition, params);
 
   const perPage = params.limit ?? params.per_page;
   const page = params.limit ? 1 : params.page;
-  const direction = params.order_by;
-  const order = (ordered: Query) =>
-    ordered.orderBy(store.column(params.order_by_field_name), direction).orderBy(store.column('id'), direction);
+  const order = inListOrder(store, params);
 
   if (searches.length === 0 && store.countsMaintained) {
     const rows = await order(withReferenceDisplays(definition, store, query))
@@ -109,14 +139,55 @@ export async function listRecords(db: Db, scope: Scope, definition: ResourceDefi
     .offset((page - 1) * perPage)
     .execute();
   const ids = matched.map((row) => Number(row.matched_id));
-  const rows =
-    ids.length === 0
-      ? []
-      : await order(withReferenceDisplays(definition, store, store.query(db, scope).where(store.column('id'), 'in', ids))).execute();
+  const records = await recordsWithIds(db, scope, definition, ids);
   let total: number;
   if (matched.length > 0) total = Number(matched[0][TOTAL_COLUMN]);
   else total = page === 1 ? 0 : Number((await query.select(sql<number>`count(*)`.as('total')).executeTakeFirstOrThrow()).total);
-  return { records: await decorated(db, scope, definition, store, rows), total };
+  return { records, total };
+}
+
+/**
+ * Every record a list selects, in the list's order, a batch at a time: each batch continues
+ * after the last row of the one before, so the walk never re-reads what it passed and holds one
+ * batch in memory. Rows with a sort value are walked by the row value (value, id), which both
+ * databases answer from the sort field's index; rows without one are walked by id, before or
+ * after the others as each database sorts NULLs (first ascending on SQLite, last on PostgreSQL).
+ */
+export async function* allRecordsInListOrder(
+  db: Db,
+  scope: Scope,
+  definition: ResourceDefinition,
+  params: ListParams,
+  batchSize = 500,
+): AsyncGenerator<ApiRecord[]> {
+  const store = storeFor(definition);
+  const sortColumn = store.column(params.order_by_field_name);
+  const idColumn = store.column('id');
+  const forward = sql.raw(params.order_by === 'asc' ? '>' : '<');
+  const nullsFirst = (params.order_by === 'asc') === !isPostgres(db);
+  const walks =
+    params.order_by_field_name === 'id'
+      ? (['values'] as const)
+      : nullsFirst
+        ? (['nulls', 'values'] as const)
+        : (['values', 'nulls'] as const);
+  for (const walk of walks) {
+    let last: { value: unknown; id: number } | undefined;
+    for (;;) {
+      let query = matching(db, scope, definition, params).where(sortColumn, walk === 'nulls' ? 'is' : 'is not', null);
+      if (last && walk === 'nulls') query = query.where(sql<boolean>`${sql.ref(idColumn)} ${forward} ${last.id}`);
+      if (last && walk === 'values') {
+        query = query.where(sql<boolean>`(${sql.ref(sortColumn)}, ${sql.ref(idColumn)}) ${forward} (${last.value}, ${last.id})`);
+      }
+      const keyed = query.select([`${idColumn} as key_id`, `${sortColumn} as key_value`]);
+      const keys = await inListOrder(store, params)(keyed).limit(batchSize).execute();
+      const ids = keys.map((row) => Number(row.key_id));
+      if (ids.length > 0) yield await recordsWithIds(db, scope, definition, ids);
+      if (keys.length < batchSize) break;
+      const final = keys[keys.length - 1];
+      last = { value: final.key_value, id: Number(final.key_id) };
+    }
+  }
 }
 
 export async function findRecord(
@@ -182,7 +253,14 @@ export async function createRecord(
   const complete = Object.fromEntries(writableFields(definition).map(([name]) => [name, values[name] ?? null]));
   const id = await store.insert(trx, scope, { ...toColumns(definition, complete), created_at: now, updated_at: now, version: 1 }, values);
   if (store.countsMaintained) await adjustCount(trx, scope.businessId, definition.name, 1, 0);
-  return findRecordOrFail(trx, scope, definition, id);
+  const created = await findRecordOrFail(trx, scope, definition, id);
+  await recordActivity(trx, scope, {
+    resource: definition.name,
+    recordId: id,
+    action: 'created',
+    changes: initialValues(definition, created),
+  });
+  return created;
 }
 
 export async function updateRecord(
@@ -205,7 +283,15 @@ export async function updateRecord(
   await checkValues(trx, scope, definition, values, id);
   const columns = toColumns(definition, values);
   await store.update(trx, scope, id, { ...columns, updated_at: nowIso() }, values);
-  return findRecordOrFail(trx, scope, definition, id);
+  const updated = await findRecordOrFail(trx, scope, definition, id);
+  await recordActivity(trx, scope, {
+    resource: definition.name,
+    recordId: id,
+    action: 'updated',
+    changes: changedValues(definition, current, updated),
+    summary: secretsChanged(definition, values),
+  });
+  return updated;
 }
 
 export async function trashRecord(trx: Trx, scope: Scope, definition: ResourceDefinition, id: number): Promise<ApiRecord> {
@@ -215,6 +301,7 @@ export async function trashRecord(trx: Trx, scope: Scope, definition: ResourceDe
   if (store.beforeTrash) await store.beforeTrash(trx, scope, id);
   await store.setTrashed(trx, scope, id, nowIso());
   if (store.countsMaintained) await adjustCount(trx, scope.businessId, definition.name, -1, 1);
+  await recordActivity(trx, scope, { resource: definition.name, recordId: id, action: 'deleted' });
   return findRecordOrFail(trx, scope, definition, id);
 }
 
@@ -224,6 +311,7 @@ export async function restoreRecord(trx: Trx, scope: Scope, definition: Resource
   if (!current.deleted_at) throw conflict(`This ${attributeName(definition.singular)} is not in the trash.`);
   await store.setTrashed(trx, scope, id, null);
   if (store.countsMaintained) await adjustCount(trx, scope.businessId, definition.name, 1, -1);
+  await recordActivity(trx, scope, { resource: definition.name, recordId: id, action: 'restored' });
   return findRecordOrFail(trx, scope, definition, id);
 }
 
@@ -255,6 +343,15 @@ export async function forceDeleteRecord(trx: Trx, scope: Scope, definition: Reso
     throw conflict(`This ${name} cannot be deleted permanently: it is still used by ${uses}.`);
   }
   await store.remove(trx, scope, id);
+  if (definition.attachments) await removeFilesOf(trx, scope, { resource: definition.name, recordId: id });
   if (store.countsMaintained) await adjustCount(trx, scope.businessId, definition.name, 0, -1);
+  // The record is gone: its name in the entry keeps its history searchable.
+  const display = current[definition.display];
+  await recordActivity(trx, scope, {
+    resource: definition.name,
+    recordId: id,
+    action: 'force-deleted',
+    summary: display === null || display === undefined ? undefined : String(display),
+  });
   return current;
 }

@@ -8,6 +8,14 @@ export interface Scope {
   businessId: number;
   userId: number;
   permissions: ReadonlySet<string>;
+  /** When a change replayed from a device's outbox was made there, and whether it was offline. */
+  origin?: ChangeOrigin;
+}
+
+export interface ChangeOrigin {
+  /** ISO 8601, the device's clock. */
+  madeAt: string;
+  offline: boolean;
 }
 
 export type Db = Kysely<any>;

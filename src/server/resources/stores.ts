@@ -67,7 +67,7 @@ const businessesStore: ResourceStore = {
     await trx.deleteFrom('user_roles').where('role_id', 'in', roles).execute();
     await trx.deleteFrom('role_permissions').where('role_id', 'in', roles).execute();
     for (const table of PROVISIONED) await trx.deleteFrom(table).where('business_id', '=', id).execute();
-    for (const table of ['memberships', 'resource_counts', 'idempotency_keys'])
+    for (const table of ['memberships', 'resource_counts', 'idempotency_keys', 'activity_log'])
       await trx.deleteFrom(table).where('business_id', '=', id).execute();
     await trx.deleteFrom('businesses').where('id', '=', id).execute();
   },

@@ -4,6 +4,8 @@ import { z } from 'zod';
 import { roles } from '../../domain/resources/roles';
 import { users } from '../../domain/resources/users';
 import { hashSecret, temporaryPassword, temporaryPin } from '../auth/secrets';
+import { recordActivity } from '../activity/activity-log';
+import { assignmentSummary } from '../activity/assignment-summary';
 import { nowIso } from '../db/dialect';
 import { runWrite } from '../idempotency';
 import { scopeOf } from '../plugins/auth';
@@ -35,6 +37,8 @@ async function resetSecret(trx: Trx, scope: Scope, userId: number, column: 'pass
     .where('id', '=', userId)
     .execute();
   if (column === 'password_hash' && userId !== scope.userId) await trx.deleteFrom('sessions').where('user_id', '=', userId).execute();
+  const action = column === 'password_hash' ? 'reset-password' : 'reset-security-pin';
+  await recordActivity(trx, scope, { resource: users.name, recordId: userId, action });
 }
 
 export async function accessRoutes(app: FastifyInstance): Promise<void> {
@@ -55,8 +59,12 @@ export async function accessRoutes(app: FastifyInstance): Promise<void> {
       const scope = scopeOf(request);
       const id = Number(request.params.id);
       return runWrite(request, reply, async (trx) => {
+        const before = await findRecordOrFail(trx, scope, roles, id);
         await replaceRolePermissions(trx, scope, id, request.body.permission_ids);
-        return { status: 200, body: { data: await findRecordOrFail(trx, scope, roles, id) } };
+        const after = await findRecordOrFail(trx, scope, roles, id);
+        const summary = assignmentSummary(before.permission_names, after.permission_names);
+        await recordActivity(trx, scope, { resource: roles.name, recordId: id, action: 'assigned-permissions', summary });
+        return { status: 200, body: { data: after } };
       });
     },
   );
@@ -76,8 +84,12 @@ export async function accessRoutes(app: FastifyInstance): Promise<void> {
       const scope = scopeOf(request);
       const id = Number(request.params.id);
       return runWrite(request, reply, async (trx) => {
+        const before = await findRecordOrFail(trx, scope, users, id);
         await replaceUserRoles(trx, scope, id, request.body.role_ids);
-        return { status: 200, body: { data: await findRecordOrFail(trx, scope, users, id) } };
+        const after = await findRecordOrFail(trx, scope, users, id);
+        const summary = assignmentSummary(before.role_names, after.role_names);
+        await recordActivity(trx, scope, { resource: users.name, recordId: id, action: 'assigned-roles', summary });
+        return { status: 200, body: { data: after } };
       });
     },
   );

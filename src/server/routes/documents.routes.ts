@@ -7,6 +7,7 @@ import { permissionName } from '../../domain/permissions';
 import { fromThousandths } from '../../domain/quantity';
 import { stocks } from '../../domain/resources/stocks';
 import { getResource, registry } from '../../domain/resources/registry';
+import { recordActivity } from '../activity/activity-log';
 import { nowIso, toIsoTimestamp } from '../db/dialect';
 import { notFound, validationError } from '../errors';
 import { runWrite } from '../idempotency';
@@ -146,6 +147,12 @@ export async function documentRoutes(app: FastifyInstance): Promise<void> {
             .set({ status: action.status, updated_at: nowIso(), version: sql`version + 1` })
             .where('id', '=', id)
             .execute();
+          await recordActivity(trx, scope, {
+            resource,
+            recordId: id,
+            action: action.name === 'void' ? 'voided' : 'cancelled',
+            changes: { status: { from: row.status, to: action.status } },
+          });
           return { status: 200, body: { data: await findRecordOrFail(trx, scope, definition, id) } };
         });
       },

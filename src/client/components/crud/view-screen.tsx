@@ -1,5 +1,5 @@
 import { Link, Navigate, useNavigate, useParams, useRouter } from '@tanstack/react-router';
-import { ArrowLeft, Copy, KeyRound, Pencil, RotateCcw, ShieldCheck, Trash2, Users } from 'lucide-react';
+import { ArrowLeft, Copy, KeyRound, Pencil, Printer, RotateCcw, ShieldCheck, Trash2, Users } from 'lucide-react';
 import { useState } from 'react';
 import { toast } from 'sonner';
 import { permissionName } from '../../../domain/permissions';
@@ -18,7 +18,9 @@ import { Button } from '../ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '../ui/dialog';
 import { ProgressBar } from '../ui/progress-bar';
 import { deletable, DocumentActions, DocumentLines, RelatedDocuments, StatusBadge } from '../documents/document-view';
+import { ActivityTimeline } from '../activity/activity-timeline';
 import { StockMovements } from '../documents/stock-movements';
+import { FilesPanel } from '../files/files-panel';
 import { ConfirmDialog } from './confirm-dialog';
 import { PendingBadge } from './pending-badge';
 import { reportFailure, useRecordActions } from './record-actions';
@@ -167,6 +169,9 @@ function RecordView({ definition, id }: { definition: ResourceDefinition; id: st
             </Button>
           </>
         )}
+        <Button variant="outline" onClick={() => window.print()}>
+          <Printer aria-hidden /> Print
+        </Button>
       </div>
 
       <dl className="grid gap-x-6 rounded-lg border bg-card sm:grid-cols-[minmax(10rem,14rem)_1fr]">
@@ -186,6 +191,8 @@ function RecordView({ definition, id }: { definition: ResourceDefinition; id: st
       {definition.name === 'stocks' && !local && (
         <StockMovements stockId={Number(record.id)} unit={(record.unit as string | null) ?? null} />
       )}
+      {definition.attachments && !local && <FilesPanel definition={definition} recordId={Number(record.id)} recordTrashed={trashed} />}
+      {!local && <ActivityTimeline definition={definition} recordId={Number(record.id)} />}
 
       <ConfirmDialog
         confirmation={actions.confirmation}

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
-import { Ban, CreditCard, FileMinus, FileText, PackageCheck, Printer, Truck, Undo2 } from 'lucide-react';
+import { Ban, CreditCard, FileMinus, FileText, PackageCheck, Truck, Undo2 } from 'lucide-react';
 import { useState, type ReactNode } from 'react';
 import { formatPesos } from '../../../domain/money';
 import { holdsAny, permissionName } from '../../../domain/permissions';
@@ -270,9 +270,6 @@ export function DocumentActions({ definition, record }: { definition: ResourceDe
           <Ban aria-hidden /> {undoing.name === 'void' ? 'Void' : 'Cancel'} {definition.singular}
         </Button>
       )}
-      <Button variant="outline" onClick={() => window.print()}>
-        <Printer aria-hidden /> Print
-      </Button>
       <ConfirmDialog
         confirmation={confirmation}
         singular={definition.singular}

@@ -6,6 +6,7 @@ import {
   ClipboardList,
   Contact,
   HandCoins,
+  History,
   KeyRound,
   LayoutDashboard,
   type LucideIcon,
@@ -26,7 +27,7 @@ import {
   Wrench,
   Layers,
 } from 'lucide-react';
-import { SERVICE_PRICES_PERMISSION } from '../../../domain/permissions';
+import { SERVICE_PRICES_PERMISSION, VIEW_ACTIVITY_PERMISSION } from '../../../domain/permissions';
 import { findResource } from '../../../domain/resources/registry';
 
 export interface NavigationLink {
@@ -105,6 +106,8 @@ export const NAVIGATION: NavigationGroup[] = [
       resource('Users', 'users', Users),
       resource('Roles', 'roles', ShieldCheck),
       resource('Permissions', 'permissions', KeyRound),
+      // Not a resource: `/activity` is a static screen, and the sidebar links it like a list.
+      { label: 'Activity', resource: 'activity', icon: History, permission: VIEW_ACTIVITY_PERMISSION },
     ],
   },
 ];

@@ -1,0 +1,211 @@
+import { useQuery } from '@tanstack/react-query';
+import { Link, useNavigate, useSearch } from '@tanstack/react-router';
+import { Search } from 'lucide-react';
+import { useState, type FormEvent } from 'react';
+import { VIEW_ACTIVITY_PERMISSION } from '../../../domain/permissions';
+import { findResource, getResource, registry } from '../../../domain/resources/registry';
+import { actionWords, actorName, changeLines, entryNote, type ActivityPage } from '../../components/activity/activity-entry';
+import { ReferencePicker } from '../../components/crud/reference-picker';
+import { NotFoundScreen } from '../../components/layout/not-found-screen';
+import { Button } from '../../components/ui/button';
+import { Input } from '../../components/ui/input';
+import { Label } from '../../components/ui/label';
+import { ProgressBar } from '../../components/ui/progress-bar';
+import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '../../components/ui/select';
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '../../components/ui/table';
+import { api, describeError } from '../../lib/api';
+import { formatTimestamp } from '../../lib/format';
+import { useActiveBusinessId, useCan } from '../../lib/session';
+import type { ActivitySearch } from './activity-search';
+
+const PER_PAGE = 25;
+const ANY = 'any';
+
+/** `/activity`: the business's activity log, searchable by resource, record, user and day (Manila). */
+export function ActivityScreen() {
+  const allowed = useCan(VIEW_ACTIVITY_PERMISSION);
+  if (!allowed) return <NotFoundScreen what="page" />;
+  return <ActivityLog />;
+}
+
+function ActivityLog() {
+  const businessId = useActiveBusinessId();
+  const search = useSearch({ strict: false }) as ActivitySearch;
+  const navigate = useNavigate();
+  const page = search.page ?? 1;
+  const log = useQuery({
+    queryKey: [businessId, 'activity', 'search', search],
+    queryFn: ({ signal }) =>
+      api<ActivityPage>('GET', '/api/activity', {
+        query: { ...search, page, per_page: PER_PAGE },
+        signal,
+      }),
+  });
+  const go = (next: ActivitySearch) => void navigate({ to: '/activity', search: next });
+  const meta = log.data?.meta;
+
+  return (
+    <div className="space-y-4">
+      <h1 className="text-2xl font-semibold tracking-tight">Activity</h1>
+      <Filters key={JSON.stringify(search)} search={search} onSearch={(next) => go({ ...next, page: undefined })} />
+      <ProgressBar active={log.isFetching} />
+      {log.error && (
+        <p role="alert" className="text-sm text-destructive">
+          {describeError(log.error)}
+        </p>
+      )}
+      <div className="overflow-x-auto rounded-lg border">
+        <Table>
+          <TableHeader>
+            <TableRow>
+              <TableHead>When</TableHead>
+              <TableHead>Who</TableHead>
+              <TableHead>Record</TableHead>
+              <TableHead>What</TableHead>
+              <TableHead>Changes</TableHead>
+            </TableRow>
+          </TableHeader>
+          <TableBody>
+            {log.data?.data.map((entry) => {
+              const definition = findResource(entry.resource);
+              const note = entryNote(entry);
+              return (
+                <TableRow key={entry.id}>
+                  <TableCell className="whitespace-nowrap">
+                    <time dateTime={entry.happened_at}>{formatTimestamp(entry.happened_at)}</time>
+                    {entry.made_offline && entry.made_at && (
+                      <div className="text-xs text-muted-foreground">Made offline at {formatTimestamp(entry.made_at)}</div>
+                    )}
+                  </TableCell>
+                  <TableCell>{actorName(entry)}</TableCell>
+                  <TableCell className="whitespace-nowrap">
+                    {definition?.singular ?? entry.resource}{' '}
+                    {entry.action === 'force-deleted' ? (
+                      `#${entry.record_id}`
+                    ) : (
+                      <Link
+                        to="/$resource/$id"
+                        params={{ resource: entry.resource, id: String(entry.record_id) }}
+                        className="text-primary underline-offset-4 hover:underline"
+                      >
+                        #{entry.record_id}
+                      </Link>
+                    )}
+                  </TableCell>
+                  <TableCell>
+                    {actionWords(entry)}
+                    {note && <div className="text-xs text-muted-foreground">{note}</div>}
+                  </TableCell>
+                  <TableCell className="max-w-md min-w-64 text-sm break-words whitespace-normal">
+                    {changeLines(definition, entry)
+                      .map((line) => `${line.label}: ${line.from === null ? line.to : `${line.from} → ${line.to}`}`)
+                      .join('; ') || '—'}
+                  </TableCell>
+                </TableRow>
+              );
+            })}
+            {log.data?.data.length === 0 && (
+              <TableRow>
+                <TableCell colSpan={5} className="py-6 text-center text-muted-foreground">
+                  No activity matches.
+                </TableCell>
+              </TableRow>
+            )}
+          </TableBody>
+        </Table>
+      </div>
+      {meta && meta.last_page > 1 && (
+        <nav aria-label="Pages" className="flex items-center gap-2">
+          <Button variant="outline" disabled={page <= 1} onClick={() => go({ ...search, page: page - 1 })}>
+            Newer
+          </Button>
+          <span className="text-sm text-muted-foreground">
+            Page {meta.current_page} of {meta.last_page}
+          </span>
+          <Button variant="outline" disabled={page >= meta.last_page} onClick={() => go({ ...search, page: page + 1 })}>
+            Older
+          </Button>
+        </nav>
+      )}
+    </div>
+  );
+}
+
+const resourceChoices = [...registry].sort((a, b) => a.plural.localeCompare(b.plural));
+
+function Filters({ search, onSearch }: { search: ActivitySearch; onSearch: (search: ActivitySearch) => void }) {
+  const canPickUsers = useCan('view-users');
+  const [draft, setDraft] = useState<ActivitySearch>(search);
+  const set = (name: keyof ActivitySearch, value: string) => setDraft({ ...draft, [name]: value || undefined });
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    onSearch(draft);
+  };
+  return (
+    <form
+      onSubmit={submit}
+      aria-label="Filter the activity"
+      className="grid gap-3 rounded-lg border bg-card p-4 sm:grid-cols-3 lg:grid-cols-6"
+    >
+      <div className="grid gap-1.5">
+        <Label htmlFor="activity-resource">Resource</Label>
+        <Select value={draft.resource ?? ANY} onValueChange={(next) => set('resource', next === ANY ? '' : next)}>
+          <SelectTrigger id="activity-resource" className="w-full">
+            <SelectValue />
+          </SelectTrigger>
+          <SelectContent>
+            <SelectItem value={ANY}>Any</SelectItem>
+            {resourceChoices.map((definition) => (
+              <SelectItem key={definition.name} value={definition.name}>
+                {definition.plural}
+              </SelectItem>
+            ))}
+          </SelectContent>
+        </Select>
+      </div>
+      <div className="grid gap-1.5">
+        <Label htmlFor="activity-record">Record ID</Label>
+        <Input
+          id="activity-record"
+          inputMode="numeric"
+          pattern="\d*"
+          value={draft.record_id ?? ''}
+          onChange={(event) => set('record_id', event.target.value.trim())}
+        />
+      </div>
+      <div className="grid gap-1.5">
+        <Label htmlFor="activity-user">User</Label>
+        {canPickUsers ? (
+          <ReferencePicker
+            id="activity-user"
+            target={getResource('users')}
+            value={draft.user_id ? Number(draft.user_id) : null}
+            onChange={(picked) => set('user_id', picked === null ? '' : String(picked))}
+          />
+        ) : (
+          <Input
+            id="activity-user"
+            inputMode="numeric"
+            pattern="\d*"
+            placeholder="User ID"
+            value={draft.user_id ?? ''}
+            onChange={(event) => set('user_id', event.target.value.trim())}
+          />
+        )}
+      </div>
+      <div className="grid gap-1.5">
+        <Label htmlFor="activity-from">From</Label>
+        <Input id="activity-from" type="date" value={draft.from ?? ''} onChange={(event) => set('from', event.target.value)} />
+      </div>
+      <div className="grid gap-1.5">
+        <Label htmlFor="activity-to">To</Label>
+        <Input id="activity-to" type="date" value={draft.to ?? ''} onChange={(event) => set('to', event.target.value)} />
+      </div>
+      <div className="flex items-end">
+        <Button type="submit" className="w-full">
+          <Search aria-hidden /> Search
+        </Button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,115 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { listMeta } from '../../domain/list-params';
+import { permissionName, VIEW_ACTIVITY_PERMISSION } from '../../domain/permissions';
+import { registry } from '../../domain/resources/registry';
+import { historyBusinessId, listActivity } from '../activity/activity-log';
+import { scopeOf } from '../plugins/auth';
+import { findRecordOrFail } from '../resources/record-service';
+
+/**
+ * The activity log, read two ways, newest first, as `{ data, meta }` like any list:
+ *   GET /api/{name}/{id}/activity?page&per_page        one record's history     view-{prefix}
+ *   GET /api/activity?resource&record_id&user_id&action&from&to&page&per_page   view-activity
+ * The first needs the record (trashed or not) to be this business's; a force-deleted record's
+ * history is found through the second. `from` and `to` are days in Manila, both included.
+ */
+
+const idParams = z.object({ id: z.string().regex(/^\d{1,9}$/, 'The id must be a whole number.') });
+const MANILA_OFFSET = '+08:00';
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+const wholeNumber = (label: string, max: number) =>
+  z
+    .string()
+    .regex(/^\d{1,10}$/, `The ${label} field must be an integer.`)
+    .transform(Number)
+    .pipe(z.number().min(1, `The ${label} field must be at least 1.`).max(max, `The ${label} field must not be greater than ${max}.`));
+
+const paging = {
+  page: wholeNumber('page', 1_000_000).default(1),
+  per_page: wholeNumber('per page', 100).default(15),
+};
+
+const manilaDay = (label: string) =>
+  z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}$/, `The ${label} field must be a date (YYYY-MM-DD).`)
+    .refine(
+      (day) => !Number.isNaN(Date.parse(day)) && new Date(day).toISOString().startsWith(day),
+      `The ${label} field must be a real date.`,
+    );
+
+/** The first instant of a Manila day, as stored timestamps are written (ISO, UTC). */
+function startOfManilaDay(day: string): string {
+  return new Date(`${day}T00:00:00.000${MANILA_OFFSET}`).toISOString();
+}
+
+const resourceNames = registry.map((definition) => definition.name) as [string, ...string[]];
+
+const searchSchema = z
+  .object({
+    ...paging,
+    resource: z.enum(resourceNames, { error: 'The selected resource is invalid.' }).optional(),
+    record_id: wholeNumber('record id', 2_147_483_647).optional(),
+    user_id: wholeNumber('user id', 2_147_483_647).optional(),
+    action: z
+      .string()
+      .regex(/^[a-z-]{1,40}$/, 'The selected action is invalid.')
+      .optional(),
+    from: manilaDay('from').optional(),
+    to: manilaDay('to').optional(),
+  })
+  .refine((query) => !query.from || !query.to || query.from <= query.to, {
+    path: ['to'],
+    message: 'The to field must be a date after or equal to from.',
+  });
+
+export async function activityRoutes(app: FastifyInstance): Promise<void> {
+  const routes = app.withTypeProvider<ZodTypeProvider>();
+
+  routes.get(
+    '/api/activity',
+    {
+      config: { permission: VIEW_ACTIVITY_PERMISSION },
+      schema: { tags: ['activity'], summary: "Search the business's activity log", querystring: searchSchema },
+    },
+    async (request) => {
+      const { page, per_page: perPage, resource, record_id: recordId, user_id: userId, action, from, to } = request.query;
+      const filters = {
+        resource,
+        recordId,
+        userId,
+        action,
+        since: from ? startOfManilaDay(from) : undefined,
+        until: to ? new Date(Date.parse(startOfManilaDay(to)) + DAY_MS).toISOString() : undefined,
+      };
+      const { entries, total } = await listActivity(app.db, scopeOf(request), filters, page, perPage);
+      return { data: entries, meta: listMeta(total, page, perPage, entries.length) };
+    },
+  );
+
+  for (const definition of registry) {
+    routes.get(
+      `/api/${definition.name}/:id/activity`,
+      {
+        config: { permission: permissionName('view', definition.permission) },
+        schema: {
+          tags: [definition.name],
+          summary: `The history of a ${definition.singular.toLowerCase()}, newest first`,
+          params: idParams,
+          querystring: z.object(paging),
+        },
+      },
+      async (request) => {
+        const scope = scopeOf(request);
+        const record = await findRecordOrFail(app.db, scope, definition, Number(request.params.id));
+        const { page, per_page: perPage } = request.query;
+        const kept = { ...scope, businessId: historyBusinessId(scope, definition.name, record.id) };
+        const { entries, total } = await listActivity(app.db, kept, { resource: definition.name, recordId: record.id }, page, perPage);
+        return { data: entries, meta: listMeta(total, page, perPage, entries.length) };
+      },
+    );
+  }
+}

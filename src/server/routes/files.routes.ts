@@ -1,0 +1,312 @@
+import { createHash } from 'node:crypto';
+import multipart from '@fastify/multipart';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { attributeName } from '../../domain/fields';
+import { DEFAULT_PAGE_SIZE, listMeta, PAGE_SIZES } from '../../domain/list-params';
+import { permissionName } from '../../domain/permissions';
+import type { ResourceDefinition } from '../../domain/resource';
+import { registry } from '../../domain/resources/registry';
+import { recordActivity } from '../activity/activity-log';
+import { nowIso } from '../db/dialect';
+import { conflict, HttpError, notFound, validationError } from '../errors';
+import { describeRefusedContent, detectFileKind, extensionOf, sanitizeFileName } from '../files/file-content';
+import {
+  findFile,
+  insertFile,
+  listFiles,
+  readFileContent,
+  removeFile,
+  setFileTrashed,
+  type ApiFile,
+  type FileParent,
+} from '../files/file-store';
+import { runWrite } from '../idempotency';
+import { scopeOf } from '../plugins/auth';
+import type { Db, Scope, Trx } from '../resources/store';
+import { storeFor } from '../resources/stores';
+
+/**
+ * Files attached to the records of resources with `attachments` (documents, items, contacts,
+ * branches, warehouses):
+ *   GET    /api/{name}/{recordId}/files                               list    view-{prefix}
+ *   POST   /api/{name}/{recordId}/files           multipart, "file"   201     update-{prefix}
+ *   GET    /api/{name}/{recordId}/files/{fileId}                      bytes   view-{prefix}
+ *   DELETE /api/{name}/{recordId}/files/{fileId}                      trash   update-{prefix}
+ *   PATCH  /api/{name}/{recordId}/files/{fileId}/restore                      update-{prefix}
+ *   DELETE /api/{name}/{recordId}/files/{fileId}/force-delete         204     update-{prefix}
+ * The list takes page, per_page, order_by, with_trashed, only_trashed and id, and answers like
+ * every list: `{ data: [{ id, record_id, name, mime_type, size, uploaded_by, uploaded_by_name,
+ * created_at, updated_at, deleted_at, version }], meta, links }`.
+ * Uploads: at most 10 MB (413); images and PDF only, judged by content, and a name's extension
+ * must agree with it (415). The parent must be a record of the active business, and the file
+ * that parent's: anything else is a 404.
+ */
+
+export const MAX_FILE_BYTES = 10 * 1024 * 1024;
+
+const ACCEPTED = 'only images (JPEG, PNG, GIF, WebP, HEIC) and PDF files can be attached';
+
+const recordParams = z.object({ recordId: z.string() });
+const fileParams = z.object({ recordId: z.string(), fileId: z.string() });
+
+const flag = (name: string) =>
+  z
+    .enum(['0', '1', 'true', 'false'], { error: `The ${name} field must be 0 or 1.` })
+    .transform((value) => value === '1' || value === 'true')
+    .default(false);
+
+const listQuery = z.object({
+  page: z
+    .string()
+    .regex(/^[1-9]\d{0,5}$/, 'The page field must be an integer from 1.')
+    .transform(Number)
+    .default(1),
+  per_page: z
+    .enum(PAGE_SIZES.map(String) as [string, ...string[]], { error: `The per page field must be one of ${PAGE_SIZES.join(', ')}.` })
+    .transform(Number)
+    .default(DEFAULT_PAGE_SIZE),
+  order_by: z.enum(['asc', 'desc'], { error: 'The order by field must be asc or desc.' }).default('desc'),
+  with_trashed: flag('with trashed'),
+  only_trashed: flag('only trashed'),
+  id: z.string().max(255).optional(),
+});
+
+function idFrom(raw: string, what: string): number {
+  if (!/^\d{1,9}$/.test(raw) || Number(raw) === 0) throw notFound(what);
+  return Number(raw);
+}
+
+/** The parent record, trashed or not; another business's (or none) is a 404. */
+async function parentOrFail(db: Db, scope: Scope, definition: ResourceDefinition, recordId: number) {
+  const store = storeFor(definition);
+  const row = await store.query(db, scope).select(store.column('deleted_at')).where(store.column('id'), '=', recordId).executeTakeFirst();
+  if (!row) throw notFound(attributeName(definition.singular));
+  return { deletedAt: row.deleted_at as unknown };
+}
+
+/** Changing the files of a trashed record is changing the record: restore it first. */
+async function activeParentOrFail(trx: Trx, scope: Scope, definition: ResourceDefinition, recordId: number) {
+  const parent = await parentOrFail(trx, scope, definition, recordId);
+  if (parent.deletedAt) {
+    throw conflict(`This ${attributeName(definition.singular)} is in the trash; restore it before changing its files.`);
+  }
+}
+
+async function fileOrFail(db: Db, scope: Scope, parent: FileParent, fileId: number): Promise<ApiFile> {
+  const file = await findFile(db, scope, parent, fileId);
+  if (!file) throw notFound('file');
+  return file;
+}
+
+const unsupported = (message: string) => new HttpError(415, message, { file: [message] });
+
+interface Upload {
+  name: string;
+  mimeType: string;
+  content: Buffer;
+  sha256: string;
+}
+
+/** The one part named `file`, read whole (at most 10 MB) and judged by its content. */
+async function readUpload(request: FastifyRequest): Promise<Upload> {
+  if (!request.isMultipart()) throw unsupported('Send the file as multipart/form-data, in a part named "file".');
+  let content: Buffer;
+  let rawName: string;
+  try {
+    const part = await request.file();
+    if (!part || part.fieldname !== 'file') throw validationError({ file: ['The file field is required.'] });
+    rawName = part.filename;
+    content = await part.toBuffer();
+  } catch (error) {
+    if (error instanceof HttpError) throw error;
+    if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') {
+      const message = `The file may not be greater than ${MAX_FILE_BYTES / 1024 / 1024} MB.`;
+      throw new HttpError(413, message, { file: [message] });
+    }
+    // A malformed or cut-short form is the sender's fault, never a server error.
+    throw new HttpError(400, `The upload could not be read: ${(error as Error).message}.`);
+  }
+  if (content.length === 0) throw validationError({ file: ['The file is empty.'] });
+  const kind = detectFileKind(content);
+  if (!kind) throw unsupported(`The file's content is ${describeRefusedContent(content)}: ${ACCEPTED}.`);
+  const name = sanitizeFileName(rawName, kind);
+  const extension = extensionOf(name) as string;
+  if (!kind.extensions.includes(extension)) {
+    throw unsupported(
+      `The file's content is ${kind.description}, but its name ends in .${extension}: rename it to .${kind.extensions[0]}.`,
+    );
+  }
+  return { name, mimeType: kind.mimeType, content, sha256: createHash('sha256').update(content).digest('hex') };
+}
+
+/** `filename` for old clients (ASCII, no quotes), `filename*` with the real name in UTF-8. */
+function contentDisposition(name: string): string {
+  const fallback = name.replace(/[^\x20-\x7e]|["\\%]/g, '_');
+  const encoded = encodeURIComponent(name).replace(/['()*]/g, (char) => `%${char.charCodeAt(0).toString(16).toUpperCase()}`);
+  return `attachment; filename="${fallback}"; filename*=UTF-8''${encoded}`;
+}
+
+function pageLink(request: FastifyRequest, page: number): string {
+  const url = new URL(request.url, 'http://local');
+  url.searchParams.set('page', String(page));
+  return `${url.pathname}${url.search}`;
+}
+
+function mountFiles(app: FastifyInstance, definition: ResourceDefinition): void {
+  const routes = app.withTypeProvider<ZodTypeProvider>();
+  const base = `/api/${definition.name}/:recordId/files`;
+  const view = { permission: permissionName('view', definition.permission) };
+  const update = { permission: permissionName('update', definition.permission) };
+  const tags = [definition.name];
+  const noun = attributeName(definition.singular);
+  const parentOf = (recordId: string): FileParent => ({ resource: definition.name, recordId: idFrom(recordId, noun) });
+
+  routes.get(
+    base,
+    { config: view, schema: { tags, summary: `List the files of a ${noun}`, params: recordParams, querystring: listQuery } },
+    async (request) => {
+      const scope = scopeOf(request);
+      const parent = parentOf(request.params.recordId);
+      await parentOrFail(request.server.db, scope, definition, parent.recordId);
+      const { page, per_page: perPage, order_by: order, with_trashed, only_trashed, id } = request.query;
+      const filter = only_trashed ? 'trashed' : with_trashed ? 'all' : 'active';
+      const { files, total } = await listFiles(request.server.db, scope, parent, {
+        filter,
+        order,
+        page,
+        perPage,
+        // Ids start at 1: one that is no whole number finds nothing, as in every list.
+        id: id === undefined ? undefined : /^\d{1,9}$/.test(id) ? Number(id) : 0,
+      });
+      const meta = listMeta(total, page, perPage, files.length);
+      return {
+        data: files,
+        meta,
+        links: {
+          first: pageLink(request, 1),
+          last: pageLink(request, meta.last_page),
+          prev: meta.current_page > 1 ? pageLink(request, meta.current_page - 1) : null,
+          next: meta.current_page < meta.last_page ? pageLink(request, meta.current_page + 1) : null,
+        },
+      };
+    },
+  );
+
+  routes.post(
+    base,
+    {
+      config: update,
+      schema: { tags, summary: `Attach a file to a ${noun}`, params: recordParams, consumes: ['multipart/form-data'] },
+    },
+    async (request, reply) => {
+      const scope = scopeOf(request);
+      const parent = parentOf(request.params.recordId);
+      // Before reading up to 10 MB: is there such a record here at all?
+      await parentOrFail(request.server.db, scope, definition, parent.recordId);
+      const upload = await readUpload(request);
+      // The idempotency key's request hash covers the body; the upload's digest stands for it.
+      request.body = { name: upload.name, sha256: upload.sha256 };
+      return runWrite(request, reply, async (trx) => {
+        await activeParentOrFail(trx, scope, definition, parent.recordId);
+        const id = await insertFile(trx, scope, parent, upload, nowIso());
+        await recordActivity(trx, scope, {
+          resource: definition.name,
+          recordId: parent.recordId,
+          action: 'file-attached',
+          summary: upload.name,
+        });
+        return { status: 201, body: { data: await fileOrFail(trx, scope, parent, id) } };
+      });
+    },
+  );
+
+  routes.get(
+    `${base}/:fileId`,
+    { config: view, schema: { tags, summary: `Download a file of a ${noun}`, params: fileParams } },
+    async (request, reply) => {
+      const scope = scopeOf(request);
+      const parent = parentOf(request.params.recordId);
+      await parentOrFail(request.server.db, scope, definition, parent.recordId);
+      const file = await readFileContent(request.server.db, scope, parent, idFrom(request.params.fileId, 'file'));
+      if (!file) throw notFound('file');
+      return (
+        reply
+          .header('content-type', file.mime_type)
+          .header('content-length', file.content.length)
+          .header('content-disposition', contentDisposition(file.name))
+          .header('x-content-type-options', 'nosniff')
+          .header('content-security-policy', "default-src 'none'; sandbox")
+          // Business papers on shared tablets: never kept in a browser's or a proxy's cache.
+          .header('cache-control', 'private, no-store')
+          .header('etag', `"${file.sha256}"`)
+          .send(file.content)
+      );
+    },
+  );
+
+  const fileChange = (action: string, change: FileChange) => async (request: FastifyRequest, reply: FastifyReply) => {
+    const params = request.params as z.infer<typeof fileParams>;
+    return changeFile(request, reply, definition, parentOf(params.recordId), idFrom(params.fileId, 'file'), action, change);
+  };
+
+  routes.delete(
+    `${base}/:fileId`,
+    { config: update, schema: { tags, summary: `Move a file of a ${noun} to the trash`, params: fileParams } },
+    fileChange('file-deleted', async (trx, scope, file) => {
+      if (file.deleted_at) throw conflict('This file is already in the trash.');
+      await setFileTrashed(trx, scope, file.id, nowIso(), nowIso());
+      return { status: 200 };
+    }),
+  );
+
+  routes.patch(
+    `${base}/:fileId/restore`,
+    { config: update, schema: { tags, summary: `Restore a file of a ${noun} from the trash`, params: fileParams } },
+    fileChange('file-restored', async (trx, scope, file) => {
+      if (!file.deleted_at) throw conflict('This file is not in the trash.');
+      await setFileTrashed(trx, scope, file.id, null, nowIso());
+      return { status: 200 };
+    }),
+  );
+
+  routes.delete(
+    `${base}/:fileId/force-delete`,
+    { config: update, schema: { tags, summary: `Delete a file of a ${noun} permanently`, params: fileParams } },
+    fileChange('file-force-deleted', async (trx, scope, file) => {
+      if (!file.deleted_at) throw conflict('Move this file to the trash before deleting it permanently.');
+      await removeFile(trx, scope, file.id);
+      return { status: 204 };
+    }),
+  );
+}
+
+/** What a delete, restore or force delete does to the file; 200s answer with the file as it is after. */
+type FileChange = (trx: Trx, scope: Scope, file: ApiFile) => Promise<{ status: 200 | 204 }>;
+
+/** One change of one file of an active parent, in one transaction with its activity entry on the parent. */
+async function changeFile(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  definition: ResourceDefinition,
+  parent: FileParent,
+  fileId: number,
+  action: string,
+  change: FileChange,
+) {
+  const scope = scopeOf(request);
+  return runWrite(request, reply, async (trx) => {
+    await activeParentOrFail(trx, scope, definition, parent.recordId);
+    const file = await fileOrFail(trx, scope, parent, fileId);
+    const { status } = await change(trx, scope, file);
+    await recordActivity(trx, scope, { resource: definition.name, recordId: parent.recordId, action, summary: file.name });
+    return status === 204 ? { status } : { status, body: { data: await fileOrFail(trx, scope, parent, fileId) } };
+  });
+}
+
+export async function filesRoutes(app: FastifyInstance): Promise<void> {
+  // Scoped to these routes: JSON bodies elsewhere keep the 1 MB limit.
+  await app.register(multipart, { limits: { fileSize: MAX_FILE_BYTES, files: 1, fields: 10, parts: 11 } });
+  for (const definition of registry) if (definition.attachments) mountFiles(app, definition);
+}
