@@ -1,9 +1,11 @@
 import { availableParallelism, cpus, platform, release, totalmem } from 'node:os';
 import type { SeedReport } from './bench-database';
 import { CACHED_ITEMS, QUEUED_CREATES, type BrowserFigures, type ScriptSize, type Spread } from './browser';
+import type { ExportMeasure } from './export';
 import type { LoadFigures } from './load';
+import { OVERVIEW_SAMPLES, type CardFigures, type OverviewFigures } from './overview';
 
-/** bench/results.md: the machine, the data, the raw figures, their ratios and the targets; then the browser's figures. */
+/** bench/results.md: the machine, the data, the raw figures, their ratios and the targets; then the overview's and the browser's figures. */
 
 export interface Measured {
   name: string;
@@ -160,4 +162,75 @@ ${firstScreenLine(figures)}
 export function withBrowserSection(markdown: string, section: string): string {
   const start = markdown.indexOf('\n## Browser\n');
   return `${(start === -1 ? markdown : markdown.slice(0, start)).trimEnd()}\n\n${section}`;
+}
+
+// ---- Overview --------------------------------------------------------------------------------
+
+const OVERVIEW_TARGET_MS = 200;
+
+function overviewTable(rows: CardFigures[]): string {
+  return [
+    '| Card | Request | p50 ms | p99 ms | max ms | answer bytes |',
+    '| --- | --- | ---: | ---: | ---: | ---: |',
+    ...rows.map((row) => `| ${row.name} | \`${row.request}\` | ${row.p50Ms} | ${row.p99Ms} | ${row.maxMs} | ${count(row.bytes)} |`),
+  ].join('\n');
+}
+
+export function overviewGoal({ whole }: OverviewFigures): Goal {
+  return {
+    target: `whole overview (every card) p99 < ${OVERVIEW_TARGET_MS} ms server-side`,
+    observed: `p50 ${whole.p50Ms} ms, p99 ${whole.p99Ms} ms`,
+    met: whole.p99Ms < OVERVIEW_TARGET_MS,
+  };
+}
+
+export function overviewSection(figures: OverviewFigures): string {
+  const { seed } = figures;
+  return `## Overview
+
+Written by \`npm run bench\` or \`npm run bench -- --overview-only\` (bench/overview.ts).
+
+- Date: ${figures.date.toISOString()}; 1-minute load average at the end ${figures.loadAverage.toFixed(1)} on ${availableParallelism()} CPUs
+- Data: one business, two years to today written with bulk SQL in ${seconds(seed.totalMs)}: ${count(seed.movements)} stock movements, ${count(seed.invoices)} invoices (${count(seed.invoiceLines)} lines), ${count(seed.bills)} bills, ${count(seed.stocks)} stocks (${count(seed.lowStocks)} at or under their reorder level); SQLite file in WAL mode without ANALYZE statistics, as the app runs it
+- Method: \`buildApp\` in the benchmark's process, each request through \`app.inject\` (routing, session and permission checks, the queries, the JSON; no network), one after another: ${OVERVIEW_SAMPLES.warmUp} untimed, then ${OVERVIEW_SAMPLES.perCard} timed per card; the whole overview is every card asked at once, as the screen does, timed until the last answer, ${OVERVIEW_SAMPLES.wholeOverview} times
+
+${overviewTable([...figures.cards, figures.whole])}
+
+Informative, no target — the longest periods the cards take:
+
+${overviewTable(figures.longest)}
+
+${goalsTable([overviewGoal(figures)])}
+`;
+}
+
+/** results.md with its Overview section replaced by `section`, kept before the Browser section (always the last). */
+/** Puts `section` (headed `## {heading}`) in place of its earlier run, before the Browser section. */
+export function withSection(markdown: string, heading: string, section: string): string {
+  let rest = markdown;
+  const start = markdown.indexOf(`\n## ${heading}\n`);
+  if (start !== -1) {
+    const next = markdown.indexOf('\n## ', start + 1);
+    rest = markdown.slice(0, start) + (next === -1 ? '' : markdown.slice(next));
+  }
+  const browser = rest.indexOf('\n## Browser\n');
+  const before = browser === -1 ? rest : rest.slice(0, browser);
+  const after = browser === -1 ? '' : rest.slice(browser);
+  return `${before.trimEnd()}\n\n${section}${after}`;
+}
+
+// ---- CSV export ------------------------------------------------------------------------------
+
+export function exportSection(figures: ExportMeasure): string {
+  const mb = (value: number) => `${value.toFixed(1)} MB`;
+  return [
+    '## CSV export',
+    '',
+    `\`GET /api/items/export.csv?order_by=asc&order_by_field_name=name\` over HTTP on the same database: every one of the ${figures.rows.toLocaleString('en-US')} items, sorted by name.`,
+    '',
+    '| rows | size | first byte | whole list | rows/s | server memory before | growth while streaming |',
+    '| ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+    `| ${figures.rows.toLocaleString('en-US')} | ${mb(figures.megabytes)} | ${Math.round(figures.firstByteMs)} ms | ${seconds(figures.totalMs)} | ${Math.round(figures.rowsPerSecond).toLocaleString('en-US')} | ${mb(figures.baselineRssMb)} | ${mb(figures.peakRssGrowthMb)} |`,
+    '',
+  ].join('\n');
 }

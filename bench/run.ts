@@ -3,6 +3,8 @@ import { fileURLToPath } from 'node:url';
 import { ADMIN, BUSINESS_ID, COMMON_TERM, createBenchDatabase, ITEM_COUNT, SELECTIVE_TERM, type SeedReport } from './bench-database';
 import { CHROMIUM, chromiumAvailable, runBrowserBench } from './browser';
 import { LOAD, measure, startServer, stopAllServers, type ServerKind } from './load';
+import { measureExport } from './export';
+import { createOverviewDatabase, OVERVIEW_DATA, runOverviewBench } from './overview';
 import {
   browserSection,
   browserTable,
@@ -10,21 +12,29 @@ import {
   goalsOf,
   goalsTable,
   machine,
+  overviewGoal,
+  overviewSection,
   resultsMarkdown,
   resultsTable,
   withBrowserSection,
+  withSection,
+  exportSection,
   type Measured,
 } from './report';
 
 /**
  * `npm run bench`: the benchmarks of shared/BENCHMARKS.md, into bench/results.md. First the API
  * lists at scale: a fresh database of a million items, then each server loaded in turn — the
- * framework and database ceilings first, then Bodega's own list, search and view. Then the
- * browser benchmark (bench/browser.ts), alone with `--browser-only` (`npm run bench:browser`).
+ * framework and database ceilings first, then Bodega's own list, search and view, and the CSV
+ * export of the whole list (bench/export.ts). Then the
+ * overview's cards on a million stock movements and a hundred thousand invoices (bench/overview.ts),
+ * alone with `--overview-only` (`npm run bench -- --overview-only`). Then the browser benchmark
+ * (bench/browser.ts), alone with `--browser-only` (`npm run bench:browser`).
  */
 
 const RESULTS_PATH = fileURLToPath(new URL('results.md', import.meta.url));
 const browserOnly = process.argv.includes('--browser-only');
+const overviewOnly = process.argv.includes('--overview-only');
 
 interface Target {
   name: string;
@@ -137,6 +147,30 @@ async function apiBench(): Promise<void> {
   console.log(`\n${resultsTable(rows)}\n\n${goalsTable(goalsOf(rows))}\n\nWritten to bench/results.md`);
 }
 
+/** The CSV export of the whole million-item list, on the API benchmark's database. */
+async function exportBench(): Promise<void> {
+  console.log('Exporting every item as CSV …');
+  const figures = await measureExport();
+  console.log(`  ${figures.rows} rows in ${(figures.totalMs / 1000).toFixed(1)} s; server grew ${figures.peakRssGrowthMb.toFixed(1)} MB`);
+  writeFileSync(RESULTS_PATH, withSection(readFileSync(RESULTS_PATH, 'utf8'), 'CSV export', exportSection(figures)));
+}
+
+/** Replaces the Overview section of bench/results.md, keeping the other figures already there. */
+async function overviewBench(): Promise<void> {
+  console.log(
+    `Seeding the overview's business: ${OVERVIEW_DATA.invoices.toLocaleString('en-US')} invoices and about a million stock movements …`,
+  );
+  const seed = await createOverviewDatabase();
+  console.log(`  seeded in ${(seed.totalMs / 1000).toFixed(1)} s: ${seed.movements.toLocaleString('en-US')} stock movements`);
+  const figures = await runOverviewBench(seed);
+  for (const card of [...figures.cards, figures.whole, ...figures.longest]) {
+    console.log(`  ${card.name}: p50 ${card.p50Ms} ms, p99 ${card.p99Ms} ms`);
+  }
+  const results = existsSync(RESULTS_PATH) ? readFileSync(RESULTS_PATH, 'utf8') : `# Benchmark results\n\n- Machine: ${machine()}\n`;
+  writeFileSync(RESULTS_PATH, withSection(results, 'Overview', overviewSection(figures)));
+  console.log(`\n${goalsTable([overviewGoal(figures)])}\n\nWritten to bench/results.md`);
+}
+
 /** Replaces the Browser section of bench/results.md, keeping the API figures already there. */
 async function browserBench(): Promise<void> {
   if (!chromiumAvailable()) {
@@ -154,8 +188,12 @@ async function browserBench(): Promise<void> {
 }
 
 try {
-  if (!browserOnly) await apiBench();
-  await browserBench();
+  if (!browserOnly && !overviewOnly) {
+    await apiBench();
+    await exportBench();
+  }
+  if (!browserOnly) await overviewBench();
+  if (!overviewOnly) await browserBench();
 } catch (error) {
   console.error(error);
   process.exitCode = 1;

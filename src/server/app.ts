@@ -20,6 +20,7 @@ import { businessRoutes } from './routes/business.routes';
 import { documentRoutes } from './routes/documents.routes';
 import { filesRoutes } from './routes/files.routes';
 import { healthRoutes } from './routes/health.routes';
+import { overviewRoutes } from './routes/overview.routes';
 import { resourceRoutes } from './routes/resource.routes';
 import { ensurePermissions } from './seed';
 
@@ -71,6 +72,7 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
   await app.register(documentRoutes);
   await app.register(filesRoutes);
   await app.register(activityRoutes);
+  await app.register(overviewRoutes);
 
   serveClient(app, config.clientDir);
   return app;

@@ -7,6 +7,7 @@ import * as logistics from './migrations/2026-11-22-05-logistics';
 import * as stockReturns from './migrations/2026-11-22-06-stock-returns';
 import * as attachments from './migrations/2026-11-22-07-attachments';
 import * as activityLog from './migrations/2026-11-22-08-activity-log';
+import * as overviewIndexes from './migrations/2026-11-22-09-overview-indexes';
 
 /** Every migration, in order. Names are date-prefixed; a landed migration is never edited. */
 const migrations: Record<string, Migration> = {
@@ -18,6 +19,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-22-06-stock-returns': stockReturns,
   '2026-11-22-07-attachments': attachments,
   '2026-11-22-08-activity-log': activityLog,
+  '2026-11-22-09-overview-indexes': overviewIndexes,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

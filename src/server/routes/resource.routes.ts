@@ -1,6 +1,8 @@
+import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { todayInManila } from '../../domain/documents';
 import { attributeName } from '../../domain/fields';
 import { listMeta, listParamsSchema, type ListParams } from '../../domain/list-params';
 import { permissionName } from '../../domain/permissions';
@@ -8,6 +10,7 @@ import { createSchema, updateSchema, type ResourceDefinition } from '../../domai
 import { registry } from '../../domain/resources/registry';
 import { HttpError, notFound } from '../errors';
 import { runWrite } from '../idempotency';
+import { csvLines } from '../resources/csv-export';
 import { scopeOf } from '../plugins/auth';
 import {
   createRecord,
@@ -23,6 +26,7 @@ import { storeFor } from '../resources/stores';
 /**
  * Mounts, for every resource of the registry (spec section 7):
  *   GET    /api/{name}                      list (see domain/list-params.ts)   view-{prefix}
+ *   GET    /api/{name}/export.csv           the list as CSV, every page         view-{prefix}
  *   GET    /api/{name}/{id}                 one record, trashed or not          view-{prefix}
  *   POST   /api/{name}                      create → 201 with the record        create-{prefix}
  *   PATCH  /api/{name}/{id}                 update (If-Match: version → 412)    update-{prefix}
@@ -83,6 +87,22 @@ function mountResource(app: FastifyInstance, definition: ResourceDefinition): vo
           next: meta.current_page < meta.last_page ? pageLink(request, meta.current_page + 1) : null,
         },
       };
+    },
+  );
+
+  routes.get(
+    `${base}/export.csv`,
+    {
+      config: { permission: can('view') },
+      schema: { tags, summary: `Export ${definition.plural.toLowerCase()} as CSV`, querystring: listParamsSchema(definition) },
+    },
+    async (request, reply) => {
+      const lines = csvLines(request.server.db, scopeOf(request), definition, request.query as ListParams);
+      return reply
+        .header('content-type', 'text/csv; charset=utf-8')
+        .header('content-disposition', `attachment; filename="${definition.name}-${todayInManila()}.csv"`)
+        .header('cache-control', 'private, no-store')
+        .send(Readable.from(lines));
     },
   );
 

@@ -23,6 +23,7 @@ import { Table, TableBody, TableCaption, TableCell, TableHead, TableHeader, Tabl
 import { Toggle } from '../ui/toggle';
 import { AdvancedSearchDialog } from './advanced-search-dialog';
 import { ConfirmDialog } from './confirm-dialog';
+import { ListTakeaway, PrintedListHeading } from './list-takeaway';
 import { PendingBadge } from './pending-badge';
 import { apiQuery, quickSearchField, readListState, urlSearch, type ListState } from './list-state';
 import { Pager } from './pager';
@@ -61,7 +62,7 @@ function QuickSearch({ label, value, onSearch }: { label: string; value: string;
   }, [text, value]);
   return (
     <SearchInput
-      className="sm:w-64"
+      className="sm:w-64 print:hidden"
       value={text}
       onChange={(event) => setText(event.target.value)}
       placeholder="Quick Search"
@@ -109,10 +110,10 @@ function ResourceList({ definition }: { definition: ResourceDefinition }) {
   return (
     <div className="space-y-4">
       <ResourceBreadcrumb definition={definition} current={`List of ${definition.plural}`} />
-      <div className="flex flex-wrap items-center gap-2">
+      <div className="flex flex-wrap items-center gap-2 print:block">
         <h1 className="mr-auto text-2xl font-semibold tracking-tight">{definition.plural}</h1>
         {hasSearch && (
-          <Button variant="outline" onClick={() => refine({ searches: {} })}>
+          <Button variant="outline" className="print:hidden" onClick={() => refine({ searches: {} })}>
             <X aria-hidden /> Clear Search
           </Button>
         )}
@@ -129,7 +130,8 @@ function ResourceList({ definition }: { definition: ResourceDefinition }) {
           />
         )}
       </div>
-      <div className="flex flex-wrap items-center gap-2">
+      {answer && <PrintedListHeading state={state} page={answer.meta.current_page} lastPage={answer.meta.last_page} />}
+      <div className="flex flex-wrap items-center gap-2 print:hidden">
         <Toggle
           variant="outline"
           pressed={state.with_trashed}
@@ -145,6 +147,7 @@ function ResourceList({ definition }: { definition: ResourceDefinition }) {
           Only Trashed
         </Toggle>
         <AdvancedSearchDialog definition={definition} state={state} onSearch={refine} />
+        {canView && <ListTakeaway definition={definition} state={state} />}
         {canCreate && (
           <Button asChild className="ml-auto">
             <Link to="/$resource/create" params={{ resource: definition.name }} search={{ redirect_to: undefined }}>
@@ -193,7 +196,7 @@ function ResourceList({ definition }: { definition: ResourceDefinition }) {
                         }}
                       >
                         {columnLabel(definition, name)}
-                        <Icon className={cn('size-4', !active && 'opacity-40')} aria-hidden />
+                        <Icon className={cn('size-4 print:hidden', !active && 'opacity-40')} aria-hidden />
                       </Button>
                     ) : (
                       columnLabel(definition, name)
@@ -201,7 +204,7 @@ function ResourceList({ definition }: { definition: ResourceDefinition }) {
                   </TableHead>
                 );
               })}
-              <TableHead className="text-right">
+              <TableHead className="text-right print:hidden">
                 <span className="sr-only">Actions</span>
               </TableHead>
             </TableRow>
@@ -210,7 +213,7 @@ function ResourceList({ definition }: { definition: ResourceDefinition }) {
             {rows.map((record) => (
               <TableRow key={record.id} className={cn(record.deleted_at && 'text-muted-foreground')}>
                 {columns.map((name) => (
-                  <TableCell key={name} className="max-w-72 truncate">
+                  <TableCell key={name} className="max-w-72 truncate print:max-w-none print:whitespace-normal">
                     {cellText(definition, name, record)}
                     {name === 'id' && record.deleted_at && (
                       <Badge variant="outline" className="ml-2">
@@ -229,7 +232,7 @@ function ResourceList({ definition }: { definition: ResourceDefinition }) {
                     )}
                   </TableCell>
                 ))}
-                <TableCell className="text-right whitespace-nowrap">
+                <TableCell className="text-right whitespace-nowrap print:hidden">
                   <RowActions
                     definition={definition}
                     record={record}
@@ -257,13 +260,15 @@ function ResourceList({ definition }: { definition: ResourceDefinition }) {
       )}
 
       {answer && (
-        <Pager
-          meta={answer.meta}
-          sort={{ field: state.order_by_field_name, order: state.order_by }}
-          onPage={(page) => go({ ...state, page })}
-          onSort={(sort) => go({ ...state, order_by_field_name: sort.field, order_by: sort.order })}
-          onPageSize={(per_page) => refine({ per_page })}
-        />
+        <div className="print:hidden">
+          <Pager
+            meta={answer.meta}
+            sort={{ field: state.order_by_field_name, order: state.order_by }}
+            onPage={(page) => go({ ...state, page })}
+            onSort={(sort) => go({ ...state, order_by_field_name: sort.field, order_by: sort.order })}
+            onPageSize={(per_page) => refine({ per_page })}
+          />
+        </div>
       )}
       <ConfirmDialog
         confirmation={actions.confirmation}

@@ -56,7 +56,7 @@ function BusinessSwitcher({ businesses, businessId }: { businesses: Business[]; 
       <DropdownMenuTrigger asChild>
         <Button
           variant="ghost"
-          className="max-w-[45vw] min-w-0 gap-2 px-2 sm:max-w-xs"
+          className="max-w-[45vw] min-w-0 shrink gap-2 px-2 sm:max-w-xs"
           aria-label={`Business: ${current?.name ?? 'none'}. Switch business`}
         >
           <Building2 className="size-4 shrink-0" aria-hidden />

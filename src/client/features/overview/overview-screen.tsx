@@ -1,56 +1,121 @@
-import { useQueries } from '@tanstack/react-query';
-import { Link } from '@tanstack/react-router';
-import { holdsAny } from '../../../domain/permissions';
-import { getResource } from '../../../domain/resources/registry';
-import { listQuery } from '../../lib/resource-queries';
+import { useQuery } from '@tanstack/react-query';
+import { useNavigate, useSearch } from '@tanstack/react-router';
+import { holdsAny, permissionName } from '../../../domain/permissions';
+import { registry } from '../../../domain/resources/registry';
 import { useActiveBusinessId, usePermissions, useSession } from '../../lib/session';
-import { Card, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
-import { Skeleton } from '../../components/ui/skeleton';
-
-const COUNTED = ['items', 'contacts', 'branches', 'warehouses', 'brands', 'users'];
+import { OfflineNotice } from '../../components/offline-notice';
+import { Toggle } from '../../components/ui/toggle';
+import { LowStockCard, RecentDocumentsCard, SalesPurchasesCard, StockValueCard, TopItemsCard, UnpaidCard } from './overview-cards';
+import type { Series } from './overview-charts';
+import {
+  overviewQuery,
+  type LowStock,
+  type RecentDocuments,
+  type SalesPurchases,
+  type StockValue,
+  type TopItems,
+  type Unpaid,
+} from './overview-queries';
+import { DEFAULT_PERIOD, periodLabel, periodRange, PERIODS, readPeriod, type PeriodName } from './period';
 
 /**
- * `/` and `/overview`: a greeting and how many of the main records the business holds, for the
- * resources the user may view. The sales and stock charts come with the documents.
+ * `/` and `/overview`: how the business is doing, at a glance — sales and purchases over a
+ * period (`?period=`), what customers owe and what is owed to suppliers, stock value, low stock,
+ * top items and the newest documents. Each card shows only to a user who may view what it
+ * counts, so the screen never asks for figures the server would refuse.
  */
 export function OverviewScreen() {
   const session = useSession();
   const permissions = usePermissions();
   const businessId = useActiveBusinessId();
-  const visible = COUNTED.map(getResource).filter((definition) => holdsAny(permissions, [`view-${definition.permission}`]));
-  const counts = useQueries({ queries: visible.map((definition) => listQuery(businessId, definition, { limit: 1 })) });
+  const navigate = useNavigate();
+  const period = readPeriod((useSearch({ strict: false }) as { period?: unknown }).period);
+  const range = periodRange(period);
+  const label = periodLabel(period);
+  const choosePeriod = (name: PeriodName) => {
+    const search = { period: name === DEFAULT_PERIOD ? undefined : name };
+    void navigate({ to: '/overview', search, replace: true });
+  };
+
+  const mayView = (prefix: string) => holdsAny(permissions, [permissionName('view', prefix)]);
+  const sales = mayView('invoices');
+  const purchases = mayView('bills');
+  const stocks = mayView('stocks');
+  const documents = registry.some((definition) => definition.document && mayView(definition.permission));
+  const series: Series[] = (['sales', 'purchases'] as const).filter((name) => (name === 'sales' ? sales : purchases));
+
+  const salesPurchases = useQuery({
+    ...overviewQuery<SalesPurchases>(businessId, 'sales-purchases', 'the sales chart of this period', { ...range }),
+    enabled: series.length > 0,
+  });
+  const receivables = useQuery({ ...overviewQuery<Unpaid>(businessId, 'receivables', 'the receivables card'), enabled: sales });
+  const payables = useQuery({ ...overviewQuery<Unpaid>(businessId, 'payables', 'the payables card'), enabled: purchases });
+  const stockValue = useQuery({ ...overviewQuery<StockValue>(businessId, 'stock-value', 'the stock value chart'), enabled: stocks });
+  const lowStock = useQuery({ ...overviewQuery<LowStock>(businessId, 'low-stock', 'the low stock list', { limit: 8 }), enabled: stocks });
+  const topItems = useQuery({
+    ...overviewQuery<TopItems>(businessId, 'top-items', 'the top items chart of this period', { from: range.from, to: range.to, limit: 5 }),
+    enabled: sales,
+  });
+  const recent = useQuery({
+    ...overviewQuery<RecentDocuments>(businessId, 'recent-documents', 'the recent documents list', { limit: 8 }),
+    enabled: documents,
+  });
+
+  // Cards read back from this device say so once, with the oldest time any of them was saved.
+  const savedTimes = [salesPurchases, receivables, payables, stockValue, lowStock, topItems, recent]
+    .map((query) => query.data?.savedOffline)
+    .filter((time) => time !== undefined);
+  const savedAt = savedTimes.length > 0 ? Math.min(...savedTimes) : undefined;
+
   const name = session.status === 'signed-in' ? session.user.name : '';
   const business = session.status === 'signed-in' ? session.businesses.find((entry) => entry.id === session.businessId)?.name : undefined;
 
   return (
-    <div className="space-y-6">
-      <div>
-        <h1 className="text-2xl font-semibold tracking-tight">Magandang araw, {name}</h1>
-        <p className="text-muted-foreground">{business}</p>
-      </div>
-      {visible.length === 0 ? (
-        <p className="text-muted-foreground">Your role does not show any records here. Ask an administrator if you need access.</p>
-      ) : (
-        <ul className="grid gap-3 sm:grid-cols-2 lg:grid-cols-3">
-          {visible.map((definition, index) => (
-            <li key={definition.name}>
-              <Link
-                to="/$resource"
-                params={{ resource: definition.name }}
-                className="block rounded-xl outline-none focus-visible:ring-2 focus-visible:ring-ring"
+    <div className="space-y-4">
+      <div className="flex flex-wrap items-end justify-between gap-3">
+        <div>
+          <h1 className="text-2xl font-semibold tracking-tight">Magandang araw, {name}</h1>
+          <p className="text-muted-foreground">{business}</p>
+        </div>
+        {series.length > 0 && (
+          <div role="group" aria-label="Period" className="grid w-full grid-cols-2 gap-1 sm:flex sm:w-auto sm:flex-wrap">
+            {PERIODS.map((option) => (
+              <Toggle
+                key={option.name}
+                variant="outline"
+                pressed={option.name === period}
+                onPressedChange={() => choosePeriod(option.name)}
               >
-                <Card className="transition-colors hover:bg-accent/50">
-                  <CardHeader>
-                    <CardDescription>{definition.plural}</CardDescription>
-                    <CardTitle className="text-3xl tabular-nums">
-                      {counts[index].data ? counts[index].data.meta.total.toLocaleString() : <Skeleton className="h-9 w-16" />}
-                    </CardTitle>
-                  </CardHeader>
-                </Card>
-              </Link>
-            </li>
-          ))}
-        </ul>
+                {option.label}
+              </Toggle>
+            ))}
+          </div>
+        )}
+      </div>
+      <OfflineNotice savedAt={savedAt} />
+      {series.length === 0 && !stocks && !documents ? (
+        <p className="text-muted-foreground">Your role does not show any figures here. Ask an administrator if you need access.</p>
+      ) : (
+        <div className="@container">
+          <div className="grid gap-4 @2xl:grid-cols-2">
+            {series.length > 0 && (
+              <SalesPurchasesCard query={salesPurchases} series={series} periodLabel={label} className="@2xl:col-span-2" />
+            )}
+            {sales && <UnpaidCard kind="receivables" query={receivables} />}
+            {purchases && <UnpaidCard kind="payables" query={payables} />}
+            {/* Charts beside charts and lists beside lists, so the cards of a row are of a height. */}
+            {stocks && <StockValueCard query={stockValue} />}
+            {sales && <TopItemsCard query={topItems} periodLabel={label} />}
+            {stocks && (
+              <LowStockCard
+                query={lowStock}
+                canRequest={holdsAny(permissions, [permissionName('create', 'stock-requests')])}
+                canOrder={holdsAny(permissions, [permissionName('create', 'purchase-orders')])}
+              />
+            )}
+            {documents && <RecentDocumentsCard query={recent} />}
+          </div>
+        </div>
       )}
     </div>
   );

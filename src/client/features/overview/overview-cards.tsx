@@ -1,0 +1,345 @@
+import type { UseQueryResult } from '@tanstack/react-query';
+import { Link } from '@tanstack/react-router';
+import { formatPesos } from '../../../domain/money';
+import { findResource } from '../../../domain/resources/registry';
+import { formatDate } from '../../lib/format';
+import { cn } from '../../lib/utils';
+import { StatusBadge } from '../../components/documents/document-view';
+import { Button } from '../../components/ui/button';
+import { ChartSkeleton, OverviewCard } from './overview-card';
+import { RankedBarChart, SalesPurchasesChart, SERIES, type Series } from './overview-charts';
+import type {
+  AgingBucket,
+  LowStock,
+  RecentDocuments,
+  SalesPurchases,
+  StockValue,
+  TopItems,
+  Unpaid,
+  UnpaidDocument,
+} from './overview-queries';
+
+const quantityFormat = new Intl.NumberFormat(undefined, { maximumFractionDigits: 3 });
+const plural = (count: number, one: string, many = `${one}s`) => `${count.toLocaleString()} ${count === 1 ? one : many}`;
+
+/** A row of a card's list that is one big link: the whole row is the touch target. */
+const ROW_LINK =
+  'flex min-h-11 items-center gap-3 rounded-md px-2 py-1.5 outline-none hover:bg-accent focus-visible:ring-2 focus-visible:ring-ring';
+/** A document's row: its number and amount, then whom and when beside its state. */
+const DOCUMENT_ROW_LINK = cn(ROW_LINK, 'grid grid-cols-[1fr_auto] gap-x-3 gap-y-0.5 text-sm');
+
+export function SalesPurchasesCard({
+  query,
+  series,
+  periodLabel,
+  className,
+}: {
+  query: UseQueryResult<SalesPurchases>;
+  series: Series[];
+  periodLabel: string;
+  className?: string;
+}) {
+  const title = series.length === 2 ? 'Sales and purchases' : SERIES[series[0]].label;
+  return (
+    <OverviewCard
+      title={title}
+      description={periodLabel}
+      className={className}
+      query={query}
+      empty={series.length === 2 ? 'No sales or purchases in this period.' : `No ${title.toLowerCase()} in this period.`}
+      isEmpty={(answer) => series.every((name) => !answer.totals[name])}
+      skeleton={<ChartSkeleton height={300} />}
+    >
+      {(answer) => (
+        <div className="space-y-4">
+          <dl className="flex flex-wrap gap-x-8 gap-y-2">
+            {series.map((name) => (
+              <div key={name}>
+                <dt className="flex items-center gap-2 text-sm text-muted-foreground">
+                  <span className="size-3 rounded-sm" style={{ background: SERIES[name].color }} aria-hidden />
+                  {SERIES[name].label}
+                </dt>
+                <dd className="text-2xl font-semibold tabular-nums">{formatPesos(answer.totals[name] ?? 0)}</dd>
+              </div>
+            ))}
+          </dl>
+          <SalesPurchasesChart data={answer.data} series={series} caption={`${title}, ${periodLabel.toLowerCase()}`} />
+        </div>
+      )}
+    </OverviewCard>
+  );
+}
+
+const BUCKETS: Record<AgingBucket, { label: string; color: string }> = {
+  '0-30': { label: '0–30 days', color: 'var(--chart-1)' },
+  '31-60': { label: '31–60 days', color: 'var(--chart-4)' },
+  '61-90': { label: '61–90 days', color: 'var(--chart-2)' },
+  '90+': { label: 'Over 90 days', color: 'var(--destructive)' },
+};
+
+function overdueText(document: UnpaidDocument): string {
+  if (document.days_overdue > 0) return `${plural(document.days_overdue, 'day')} overdue`;
+  return document.due_date ? `Due ${formatDate(document.due_date)}` : 'Not yet due';
+}
+
+/** Receivables (unpaid invoices) or payables (unpaid bills): the total, its aging, the most overdue. */
+export function UnpaidCard({
+  kind,
+  query,
+  className,
+}: {
+  kind: 'receivables' | 'payables';
+  query: UseQueryResult<Unpaid>;
+  className?: string;
+}) {
+  const resource = kind === 'receivables' ? 'invoices' : 'bills';
+  const noun = kind === 'receivables' ? 'invoice' : 'bill';
+  return (
+    <OverviewCard
+      title={kind === 'receivables' ? 'Receivables' : 'Payables'}
+      description={kind === 'receivables' ? 'Owed by customers on unpaid invoices' : 'Owed to suppliers on unpaid bills'}
+      className={className}
+      query={query}
+      empty={`No unpaid ${noun}s.`}
+      isEmpty={(answer) => answer.data.count === 0}
+    >
+      {({ data }) => (
+        <div className="space-y-4">
+          <div>
+            <p className="text-2xl font-semibold tabular-nums">{formatPesos(data.total)}</p>
+            <p className="text-sm text-muted-foreground">on {plural(data.count, `unpaid ${noun}`)}</p>
+          </div>
+          <div className="flex h-3 overflow-hidden rounded-full bg-muted" aria-hidden="true">
+            {data.aging.map((bucket) => (
+              <div
+                key={bucket.bucket}
+                style={{ width: `${data.total > 0 ? (bucket.amount / data.total) * 100 : 0}%`, background: BUCKETS[bucket.bucket].color }}
+              />
+            ))}
+          </div>
+          <dl className="grid grid-cols-2 gap-x-4 gap-y-3 text-sm">
+            {data.aging.map((bucket) => (
+              <div key={bucket.bucket}>
+                <dt className="flex items-center gap-2 text-muted-foreground">
+                  <span className="size-2.5 shrink-0 rounded-sm" style={{ background: BUCKETS[bucket.bucket].color }} aria-hidden />
+                  {BUCKETS[bucket.bucket].label}
+                </dt>
+                <dd className="tabular-nums">
+                  <span className="font-medium">{formatPesos(bucket.amount)}</span>{' '}
+                  <span className="text-muted-foreground">({plural(bucket.count, noun)})</span>
+                </dd>
+              </div>
+            ))}
+          </dl>
+          <div>
+            <h3 className="mb-1 text-sm font-medium">Most overdue</h3>
+            <ul className="-mx-2">
+              {data.oldest.map((document) => (
+                <li key={document.id}>
+                  <Link to="/$resource/$id" params={{ resource, id: String(document.id) }} className={DOCUMENT_ROW_LINK}>
+                    <span className="font-medium break-all">{document.number}</span>
+                    <span className="text-right font-medium tabular-nums">{formatPesos(document.balance)}</span>
+                    <span className="truncate text-muted-foreground">{document.contact ?? '—'}</span>
+                    <span className={cn('text-right', document.days_overdue > 0 ? 'text-destructive' : 'text-muted-foreground')}>
+                      {overdueText(document)}
+                    </span>
+                  </Link>
+                </li>
+              ))}
+            </ul>
+          </div>
+        </div>
+      )}
+    </OverviewCard>
+  );
+}
+
+export function StockValueCard({ query, className }: { query: UseQueryResult<StockValue>; className?: string }) {
+  return (
+    <OverviewCard
+      title="Stock value"
+      description="Goods on hand at cost, by location"
+      className={className}
+      query={query}
+      empty="No goods on hand."
+      isEmpty={(answer) => answer.data.length === 0 || answer.total === 0}
+      skeleton={<ChartSkeleton height={180} />}
+    >
+      {(answer) => (
+        <div className="space-y-3">
+          <p className="text-2xl font-semibold tabular-nums">{formatPesos(answer.total)}</p>
+          <RankedBarChart
+            caption="Stock value by location"
+            color="var(--chart-3)"
+            detailLabel="Items on hand"
+            bars={answer.data.map((location) => ({
+              name: location.name,
+              value: location.value,
+              detail: `${plural(location.items, 'item')} on hand`,
+            }))}
+          />
+        </div>
+      )}
+    </OverviewCard>
+  );
+}
+
+/**
+ * Stocks at or under their reorder level; per row the way to restock it that the user may start:
+ * a branch asks the warehouses with a stock request, a warehouse orders from a supplier.
+ */
+export function LowStockCard({
+  query,
+  canRequest,
+  canOrder,
+  className,
+}: {
+  query: UseQueryResult<LowStock>;
+  canRequest: boolean;
+  canOrder: boolean;
+  className?: string;
+}) {
+  return (
+    <OverviewCard
+      title="Low stock"
+      description="At or under the reorder level"
+      className={className}
+      query={query}
+      empty="No items at or under their reorder level."
+      isEmpty={(answer) => answer.data.length === 0}
+      action={
+        <Link
+          to="/$resource"
+          params={{ resource: 'stocks' }}
+          className="inline-flex min-h-11 items-center text-sm text-primary hover:underline"
+        >
+          All stocks
+        </Link>
+      }
+    >
+      {(answer) => (
+        <div className="space-y-2">
+          <ul className="-mx-2 divide-y">
+            {answer.data.map((stock) => {
+              const restock =
+                stock.location_type === 'branch'
+                  ? canRequest && { resource: 'stock-requests', label: 'Request stock' }
+                  : canOrder && { resource: 'purchase-orders', label: 'Order' };
+              return (
+                <li key={stock.stock_id} className="flex items-center gap-2 py-1">
+                  <Link
+                    to="/$resource/$id"
+                    params={{ resource: 'stocks', id: String(stock.stock_id) }}
+                    className={cn(ROW_LINK, 'min-w-0 flex-1')}
+                  >
+                    <span className="min-w-0 flex-1">
+                      <span className="block font-medium">{stock.item}</span>
+                      <span className="block text-sm text-muted-foreground">
+                        {stock.location} ·{' '}
+                        <span className="font-medium text-destructive tabular-nums">{quantityFormat.format(stock.quantity_on_hand)}</span>{' '}
+                        on hand, reorder at <span className="tabular-nums">{quantityFormat.format(stock.reorder_level)}</span>
+                        {stock.unit ? ` ${stock.unit}` : ''}
+                      </span>
+                    </span>
+                  </Link>
+                  {restock && (
+                    <Button asChild variant="outline" className="shrink-0">
+                      <Link
+                        to="/$resource/create"
+                        params={{ resource: restock.resource }}
+                        search={{ redirect_to: '/overview' }}
+                        aria-label={`${restock.label}: ${stock.item} at ${stock.location}`}
+                      >
+                        {restock.label}
+                      </Link>
+                    </Button>
+                  )}
+                </li>
+              );
+            })}
+          </ul>
+          {answer.total > answer.data.length && (
+            <p className="text-sm text-muted-foreground">
+              The lowest {answer.data.length} of {plural(answer.total, 'stock')} at or under the reorder level.
+            </p>
+          )}
+        </div>
+      )}
+    </OverviewCard>
+  );
+}
+
+export function TopItemsCard({
+  query,
+  periodLabel,
+  className,
+}: {
+  query: UseQueryResult<TopItems>;
+  periodLabel: string;
+  className?: string;
+}) {
+  return (
+    <OverviewCard
+      title="Top items by sales"
+      description={periodLabel}
+      className={className}
+      query={query}
+      empty="No items sold in this period."
+      isEmpty={(answer) => answer.data.length === 0}
+      skeleton={<ChartSkeleton height={228} />}
+    >
+      {(answer) => (
+        <RankedBarChart
+          caption={`Top items by sales, ${periodLabel.toLowerCase()}`}
+          color="var(--chart-1)"
+          detailLabel="Quantity sold"
+          bars={answer.data.map((item) => ({
+            name: item.item,
+            value: item.amount,
+            detail: `${quantityFormat.format(item.quantity)} sold`,
+          }))}
+        />
+      )}
+    </OverviewCard>
+  );
+}
+
+export function RecentDocumentsCard({ query, className }: { query: UseQueryResult<RecentDocuments>; className?: string }) {
+  return (
+    <OverviewCard
+      title="Recent documents"
+      description="The newest, of every kind you may view"
+      className={className}
+      query={query}
+      empty="No documents yet."
+      isEmpty={(answer) => answer.data.length === 0}
+    >
+      {(answer) => (
+        <ul className="-mx-2 divide-y">
+          {answer.data.map((document) => {
+            const definition = findResource(document.resource);
+            return (
+              <li key={`${document.resource}-${document.id}`}>
+                <Link to="/$resource/$id" params={{ resource: document.resource, id: String(document.id) }} className={DOCUMENT_ROW_LINK}>
+                  <span className="font-medium break-all">{document.number}</span>
+                  <span className="text-right font-medium tabular-nums">{document.total !== null && formatPesos(document.total)}</span>
+                  <span className="text-muted-foreground">
+                    {[document.singular, document.contact, formatDate(document.date)].filter(Boolean).join(' · ')}
+                  </span>
+                  <span className="justify-self-end">
+                    {definition && document.status && (
+                      <StatusBadge
+                        definition={definition}
+                        record={{ id: document.id, status: document.status, deleted_at: null, version: 0 }}
+                      />
+                    )}
+                  </span>
+                </Link>
+              </li>
+            );
+          })}
+        </ul>
+      )}
+    </OverviewCard>
+  );
+}

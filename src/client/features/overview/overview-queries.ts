@@ -1,0 +1,105 @@
+import { queryOptions } from '@tanstack/react-query';
+import type { LocationType } from '../../../domain/documents';
+import { api, queryString, type Query } from '../../lib/api';
+import { isNetworkFailure, NotAvailableOffline, readAnswer, saveAnswer } from '../../lib/offline-store';
+import type { ReadBack } from '../../lib/resource-queries';
+
+/** The overview's figures, one endpoint per card (src/server/routes/overview.routes.ts); money in pesos. */
+
+export interface SalesPurchases {
+  /** Every period of the range, zeros included; a series is absent when the user may not view it. */
+  data: { period: string; sales?: number; purchases?: number }[];
+  totals: { sales?: number; purchases?: number };
+}
+
+export type AgingBucket = '0-30' | '31-60' | '61-90' | '90+';
+
+export interface UnpaidDocument {
+  id: number;
+  number: string;
+  contact: string | null;
+  date: string;
+  due_date: string | null;
+  balance: number;
+  days_overdue: number;
+}
+
+/** Unpaid invoices (receivables) or bills (payables). */
+export interface Unpaid {
+  data: {
+    total: number;
+    count: number;
+    aging: { bucket: AgingBucket; amount: number; count: number }[];
+    /** The most overdue first. */
+    oldest: UnpaidDocument[];
+  };
+}
+
+export interface StockValue {
+  data: { location_type: LocationType; location_id: number; name: string; value: number; items: number }[];
+  total: number;
+}
+
+export interface LowStock {
+  data: {
+    stock_id: number;
+    item_id: number;
+    item: string;
+    sku: string | null;
+    location_type: LocationType;
+    location_id: number;
+    location: string;
+    quantity_on_hand: number;
+    reorder_level: number;
+    unit: string | null;
+  }[];
+  /** All the stocks at or under their reorder level, of which `data` shows the lowest. */
+  total: number;
+}
+
+export interface TopItems {
+  data: { item_id: number; item: string; quantity: number; amount: number }[];
+}
+
+export interface RecentDocuments {
+  data: {
+    resource: string;
+    singular: string;
+    id: number;
+    number: string;
+    date: string;
+    contact: string | null;
+    total: number | null;
+    status: string | null;
+    created_at: string;
+  }[];
+}
+
+export type OverviewCard = 'sales-purchases' | 'receivables' | 'payables' | 'stock-value' | 'low-stock' | 'top-items' | 'recent-documents';
+
+/**
+ * One card's figures: from the server, kept on this device like lists are; without a network,
+ * the kept copy with the time it was saved. `what` names the card in the "not available
+ * offline" message.
+ */
+export const overviewQuery = <T extends object>(businessId: number | null, card: OverviewCard, what: string, params: Query = {}) =>
+  queryOptions({
+    queryKey: [businessId, 'overview', card, params],
+    queryFn: async ({ signal }): Promise<T & ReadBack> => {
+      const key = `${businessId}|overview|${card}|${queryString(params)}`;
+      try {
+        const answer = await api<T>('GET', `/api/overview/${card}`, { query: params, signal });
+        if (businessId !== null) void saveAnswer(key, businessId, 'overview', answer, [], '');
+        return answer;
+      } catch (error) {
+        if (!isNetworkFailure(error) || businessId === null) throw error;
+        const saved = await readAnswer(key);
+        if (saved) return { ...(saved.body as T), savedOffline: saved.savedAt };
+        throw new NotAvailableOffline(what);
+      }
+    },
+    networkMode: 'always',
+    // While another period loads, the chart keeps the one shown — never another business's.
+    placeholderData: (previous, previousQuery) => (previousQuery?.queryKey[0] === businessId ? previous : undefined),
+    retry: false,
+  });

@@ -1,0 +1,56 @@
+import type { Db } from '../resources/store';
+import { monthOf, periodsOf, type Interval } from './calendar';
+import { liveDocuments, pesos, type BalanceTable } from './live-documents';
+
+export interface SalesPurchasesQuery {
+  from: string;
+  to: string;
+  interval: Interval;
+  /** What the user may see: invoices (sales), bills (purchases). */
+  sales: boolean;
+  purchases: boolean;
+}
+
+export interface PeriodTotals {
+  period: string;
+  sales?: number;
+  purchases?: number;
+}
+
+/** Centavos per period label, from the documents' totals by their own date. */
+async function totalsByPeriod(db: Db, table: BalanceTable, businessId: number, query: SalesPurchasesQuery) {
+  const rows = await liveDocuments(db, table, businessId)
+    .where('date', '>=', query.from)
+    .where('date', '<=', query.to)
+    .select(['date', (eb) => eb.fn.sum('total').as('total')])
+    .groupBy('date')
+    .execute();
+  const byPeriod = new Map<string, number>();
+  for (const row of rows) {
+    const period = query.interval === 'day' ? String(row.date) : monthOf(String(row.date));
+    byPeriod.set(period, (byPeriod.get(period) ?? 0) + Number(row.total));
+  }
+  return byPeriod;
+}
+
+/**
+ * Sales (invoices' totals by invoice date) and purchases (bills' totals by bill date) for every
+ * day or month from `from` to `to`, zeros included; a side the user may not view is left out.
+ */
+export async function salesAndPurchases(db: Db, businessId: number, query: SalesPurchasesQuery) {
+  const sales = query.sales ? await totalsByPeriod(db, 'invoices', businessId, query) : undefined;
+  const purchases = query.purchases ? await totalsByPeriod(db, 'bills', businessId, query) : undefined;
+  const sum = (byPeriod: Map<string, number>) => [...byPeriod.values()].reduce((total, centavos) => total + centavos, 0);
+  const data: PeriodTotals[] = periodsOf(query.from, query.to, query.interval).map((period) => ({
+    period,
+    ...(sales && { sales: pesos(sales.get(period)) }),
+    ...(purchases && { purchases: pesos(purchases.get(period)) }),
+  }));
+  return {
+    data,
+    totals: {
+      ...(sales && { sales: pesos(sum(sales)) }),
+      ...(purchases && { purchases: pesos(sum(purchases)) }),
+    },
+  };
+}

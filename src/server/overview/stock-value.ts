@@ -1,0 +1,82 @@
+import { sql } from 'kysely';
+import type { LocationType } from '../../domain/documents';
+import type { Db } from '../resources/store';
+import { pesos } from './live-documents';
+
+/** Names of the business's warehouses and branches, keyed `warehouse:3`. */
+export async function locationNames(db: Db, businessId: number): Promise<Map<string, string>> {
+  const names = new Map<string, string>();
+  for (const [type, table] of [
+    ['warehouse', 'warehouses'],
+    ['branch', 'branches'],
+  ] as const) {
+    for (const row of await db.selectFrom(table).select(['id', 'name']).where('business_id', '=', businessId).execute()) {
+      names.set(`${type}:${String(row.id)}`, String(row.name));
+    }
+  }
+  return names;
+}
+
+/**
+ * Each live item's cost: its latest purchase price in effect on `today` (any supplier; the later
+ * id wins a tie), per base unit: divided by the conversion from the price's unit to the item's
+ * base unit (the item's own, else the general one). Null for an item without a price, or priced
+ * in a unit nothing converts. One index seek per item (purchase_item_prices_latest_index).
+ */
+const itemCosts = (businessId: number, today: string) => sql`
+  select items.id as item_id, (
+    select case when prices.unit_of_measurement_id = items.unit_of_measurement_id then prices.price * 1.0
+      else prices.price * 1000000.0 / (
+        select conversions.factor from conversions
+        where conversions.business_id = ${businessId} and conversions.deleted_at is null
+          and conversions.from_unit_id = prices.unit_of_measurement_id
+          and conversions.to_unit_id = items.unit_of_measurement_id
+          and (conversions.item_id = items.id or conversions.item_id is null)
+        order by case when conversions.item_id is null then 1 else 0 end
+        limit 1)
+      end
+    from purchase_item_prices prices
+    where prices.business_id = ${businessId} and prices.item_id = items.id and prices.deleted_at is null
+      and prices.effective_date <= ${today}
+    order by prices.effective_date desc, prices.id desc
+    limit 1) as cost
+  from items
+  where items.business_id = ${businessId} and items.deleted_at is null`;
+
+interface LocationValueRow {
+  location_type: LocationType;
+  location_id: number;
+  items: number;
+  value: number | null;
+}
+
+/**
+ * What the goods on hand are worth at each warehouse and branch (on hand × the item's cost per
+ * base unit, see `itemCosts`; nothing for an item without one), with how many items are on hand
+ * there; highest value first. Trashed items are left out.
+ */
+export async function stockValue(db: Db, businessId: number, today: string) {
+  // Costs once per item (materialized, so not once per stock), then the stocks location by
+  // location as stocks_by_location_index holds them, already grouped, each finding its item's
+  // cost (SQLite through an automatic index, PostgreSQL a hash). The inner join drops trashed items.
+  const { rows } = await sql<LocationValueRow>`
+    with costs as materialized (${itemCosts(businessId, today)})
+    select stocks.location_type, stocks.location_id, count(*) as items,
+      sum(stocks.quantity_on_hand * costs.cost) / 1000 as value
+    from stocks cross join costs
+    where stocks.business_id = ${businessId} and stocks.deleted_at is null and stocks.quantity_on_hand > 0
+      and costs.item_id = stocks.item_id
+    group by stocks.location_type, stocks.location_id`.execute(db);
+  const names = await locationNames(db, businessId);
+  const data = rows
+    .map((row) => ({
+      location_type: row.location_type,
+      location_id: Number(row.location_id),
+      name: names.get(`${row.location_type}:${String(row.location_id)}`) ?? '',
+      value: pesos(row.value),
+      items: Number(row.items),
+    }))
+    .sort((a, b) => b.value - a.value || a.name.localeCompare(b.name));
+  // The total of the rounded figures, so that the card adds up to the centavo.
+  return { data, total: pesos(rows.reduce((total, row) => total + Math.round(Number(row.value ?? 0)), 0)) };
+}

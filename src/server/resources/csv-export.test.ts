@@ -1,0 +1,115 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listParamsSchema } from '../../domain/list-params';
+import { contacts } from '../../domain/resources/contacts';
+import {
+  ADMIN_EMAIL,
+  databaseKinds,
+  demoBusinessIds,
+  startTestApp,
+  userWithPermissions,
+  type Session,
+  type TestApp,
+} from '../../../tests/support/test-app';
+import { allRecordsInListOrder, listRecords } from './record-service';
+import type { Scope } from './store';
+
+describe.each(databaseKinds)('CSV export of a list on %s', (kind) => {
+  let test: TestApp;
+  let admin: Session;
+  let businesses: [number, number];
+  let typeId: number;
+  const ids: Record<string, number> = {};
+
+  beforeAll(async () => {
+    test = await startTestApp(kind);
+    businesses = await demoBusinessIds(test);
+    admin = await test.signIn(ADMIN_EMAIL, undefined, businesses[0]);
+    typeId = (await admin.send('POST', '/api/contact-types', { name: 'Exported' })).body.data.id;
+    const people = [
+      { name: 'Zeta Exportable, Inc.', company_name: 'Acme', credit_limit: 1500.5, mobile: '0917 555 0101' },
+      { name: 'Alpha Exportable "Best" Store', company_name: null, credit_limit: null, mobile: null },
+      { name: 'Niño Exportable', company_name: 'Acme', credit_limit: 20, mobile: null },
+      { name: 'Exportable Formula', company_name: '=HYPERLINK("http://x")', credit_limit: 0, mobile: '+63 917' },
+      { name: 'Mid Exportable\nTwo lines', company_name: null, credit_limit: 7, mobile: null },
+    ];
+    for (const person of people) {
+      const answer = await admin.send('POST', '/api/contacts', { contact_type_id: typeId, ...person });
+      expect(answer.status).toBe(201);
+      ids[person.name] = answer.body.data.id;
+    }
+  });
+  afterAll(() => test.close());
+
+  it('streams the searched, sorted list with references by name, money as decimals and formulas defused', async () => {
+    const answer = await test.app.inject({
+      method: 'GET',
+      url: '/api/contacts/export.csv?name=Exportable&order_by=asc&order_by_field_name=name',
+      headers: { cookie: admin.cookie, 'business-id': String(businesses[0]) },
+    });
+    expect(answer.statusCode).toBe(200);
+    expect(answer.headers['content-type']).toBe('text/csv; charset=utf-8');
+    expect(answer.headers['content-disposition']).toMatch(/^attachment; filename="contacts-\d{4}-\d{2}-\d{2}\.csv"$/);
+
+    const text = answer.body;
+    expect(text.startsWith('\uFEFF')).toBe(true);
+    const [header, ...rows] = text.slice(1).split('\r\n');
+    expect(header).toBe(
+      'ID,Contact type,Name,Company name,TIN,Email,Phone,Mobile,Address,Payment terms (days),Credit limit,Created,Updated',
+    );
+    expect(rows.at(-1)).toBe('');
+    const cells = (row: string) => row.replace(/,\d{4}-\d\d-\d\dT[^,]+,\d{4}-\d\d-\d\dT[^,]+$/, '');
+    expect(rows.slice(0, -1).map(cells)).toEqual([
+      `${ids['Alpha Exportable "Best" Store']},Exported,"Alpha Exportable ""Best"" Store",,,,,,,,`,
+      `${ids['Exportable Formula']},Exported,Exportable Formula,"'=HYPERLINK(""http://x"")",,,,'+63 917,,,0.00`,
+      `${ids['Mid Exportable\nTwo lines']},Exported,"Mid Exportable\nTwo lines",,,,,,,,7.00`,
+      `${ids['Niño Exportable']},Exported,Niño Exportable,Acme,,,,,,,20.00`,
+      `${ids['Zeta Exportable, Inc.']},Exported,"Zeta Exportable, Inc.",Acme,,,,0917 555 0101,,,1500.50`,
+    ]);
+  });
+
+  it('walks every batch in the list’s own order, NULLs and ties included', async () => {
+    const scope: Scope = { businessId: businesses[0], userId: 1, permissions: new Set() };
+    for (const order_by of ['asc', 'desc']) {
+      const params = listParamsSchema(contacts).parse({
+        order_by,
+        order_by_field_name: 'company_name',
+        contact_type_id: String(typeId),
+        is_strict: '1',
+      });
+      const listed = (await listRecords(test.app.db, scope, contacts, params)).records.map((record) => record.id);
+      const walked: number[] = [];
+      for await (const batch of allRecordsInListOrder(test.app.db, scope, contacts, params, 2)) {
+        expect(batch.length).toBeLessThanOrEqual(2);
+        walked.push(...batch.map((record) => Number(record.id)));
+      }
+      expect(listed).toHaveLength(5);
+      expect(walked).toEqual(listed);
+      expect(new Set(walked).size).toBe(walked.length);
+    }
+  });
+
+  it('follows the trash filters, and adds the Deleted column when trashed records are in it', async () => {
+    await admin.send('DELETE', `/api/contacts/${ids['Niño Exportable']}`);
+    const only = await admin.send('GET', '/api/contacts/export.csv?only_trashed=1&name=Exportable');
+    const lines = only.body.slice(1).trim().split('\r\n');
+    expect(lines[0].endsWith(',Created,Updated,Deleted')).toBe(true);
+    expect(lines).toHaveLength(2);
+    expect(lines[1]).toMatch(new RegExp(`^${ids['Niño Exportable']},Exported,Niño Exportable,.*,\\d{4}-\\d\\d-\\d\\dT[^,]+$`));
+
+    const active = await admin.send('GET', '/api/contacts/export.csv?name=Exportable');
+    expect(active.body.slice(1).trim().split('\r\n')).toHaveLength(5);
+    expect(active.body).not.toContain('Niño');
+  });
+
+  it('needs view- of the resource, and never shows another business’s records', async () => {
+    const clerk = await userWithPermissions(test, businesses[0], ['view-brands']);
+    expect((await clerk.session.send('GET', '/api/contacts/export.csv')).status).toBe(403);
+    await clerk.grant(['view-contacts']);
+    expect((await clerk.session.send('GET', '/api/contacts/export.csv?name=Exportable')).body).toContain('Zeta Exportable');
+
+    const other = await admin.inBusiness(businesses[1]).send('GET', '/api/contacts/export.csv?name=Exportable');
+    expect(other.status).toBe(200);
+    expect(other.body.slice(1).trim().split('\r\n')).toHaveLength(1);
+    expect((await admin.send('GET', '/api/contacts/export.csv?order_by_field_name=password')).status).toBe(422);
+  });
+});

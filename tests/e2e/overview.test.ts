@@ -1,0 +1,223 @@
+import type { Page, Response } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { formatPesos } from '../../src/domain/money';
+import { PERMISSION_PREFIXES, permissionName } from '../../src/domain/permissions';
+import { chromiumAvailable, PASSWORD, PHONE, seriousViolations, signedIn, startE2E, type E2E } from './browser';
+
+interface Unpaid {
+  data: { total: number; count: number; aging: { bucket: string; amount: number; count: number }[] };
+}
+
+const CARDS = ['Sales and purchases', 'Receivables', 'Payables', 'Stock value', 'Top items by sales', 'Low stock', 'Recent documents'];
+
+/** The overview dashboard in Chromium: every card for the admin, only the permitted ones for others. */
+describe.skipIf(!chromiumAvailable)('overview in Chromium', { timeout: 120_000 }, () => {
+  let e2e: E2E;
+
+  beforeAll(async () => {
+    e2e = await startE2E();
+  });
+  afterAll(() => e2e?.close());
+
+  /** Every API answer the page gets, to prove it never asks for what it may not see. */
+  function apiAnswers(page: Page): Response[] {
+    const answers: Response[] = [];
+    page.on('response', (response) => {
+      if (new URL(response.url()).pathname.startsWith('/api/')) answers.push(response);
+    });
+    return answers;
+  }
+
+  const card = (page: Page, title: string) => page.getByRole('region', { name: title, exact: true });
+  const overviewAnswer = (page: Page, card: string) =>
+    page.waitForResponse((response) => new URL(response.url()).pathname === `/api/overview/${card}` && response.ok());
+
+  it('shows the admin every card, with charts and the server’s figures, and keeps the period in the URL', async () => {
+    const { context, page } = await signedIn(e2e, 'admin@example.com');
+    const answers = apiAnswers(page);
+    const salesAnswer = overviewAnswer(page, 'sales-purchases');
+    const receivablesAnswer = overviewAnswer(page, 'receivables');
+    const payablesAnswer = overviewAnswer(page, 'payables');
+    const stockAnswer = overviewAnswer(page, 'stock-value');
+    await page.goto('/overview');
+    await page.getByRole('heading', { name: 'Magandang araw, Administrator' }).waitFor();
+    for (const title of CARDS) await card(page, title).waitFor();
+
+    const sales = (await (await salesAnswer).json()) as { data: unknown[]; totals: { sales: number; purchases: number } };
+    expect(sales.data).toHaveLength(30);
+    // The demo business sold and bought within the last 30 days.
+    expect(sales.totals.sales).toBeGreaterThan(0);
+    expect(sales.totals.purchases).toBeGreaterThan(0);
+    const salesCard = card(page, 'Sales and purchases');
+    await salesCard.locator('dd').getByText(formatPesos(sales.totals.sales), { exact: true }).waitFor();
+    await salesCard.locator('dd').getByText(formatPesos(sales.totals.purchases), { exact: true }).waitFor();
+    // Both series drawn: a bar per day and series, the empty days' bars of zero height.
+    await salesCard.locator('svg .recharts-bar-rectangle').first().waitFor();
+    expect(await salesCard.locator('svg .recharts-bar').count()).toBe(2);
+    // Screen readers get the same figures as a table: one row a day.
+    expect(await salesCard.locator('table tbody tr').count()).toBe(30);
+
+    for (const [title, answer, noun] of [
+      ['Receivables', receivablesAnswer, 'invoice'],
+      ['Payables', payablesAnswer, 'bill'],
+    ] as const) {
+      const unpaid = ((await (await answer).json()) as Unpaid).data;
+      expect(unpaid.count).toBeGreaterThan(0);
+      // The buckets split the whole total between them.
+      expect(unpaid.aging.reduce((sum, bucket) => sum + Math.round(bucket.amount * 100), 0)).toBe(Math.round(unpaid.total * 100));
+      // The total heads the card; a bucket holding all of it shows the same figure below.
+      await card(page, title).getByText(formatPesos(unpaid.total), { exact: true }).first().waitFor();
+      await card(page, title).getByText(`on ${unpaid.count} unpaid ${noun}s`).waitFor();
+    }
+    const oldestInvoice = card(page, 'Receivables').getByRole('link').first();
+    expect(await oldestInvoice.getAttribute('href')).toMatch(/^\/invoices\/\d+$/);
+
+    for (const title of ['Stock value', 'Top items by sales']) {
+      await card(page, title).locator('svg .recharts-bar-rectangle').first().waitFor();
+      expect(await card(page, title).locator('table tbody tr').count()).toBeGreaterThan(0);
+    }
+    const stock = (await (await stockAnswer).json()) as { data: unknown[]; total: number };
+    expect(stock.total).toBeGreaterThan(0);
+    await card(page, 'Stock value').getByText(formatPesos(stock.total), { exact: true }).first().waitFor();
+    expect(await card(page, 'Stock value').locator('table tbody tr').count()).toBe(stock.data.length);
+
+    const restock = card(page, 'Low stock')
+      .getByRole('link', { name: /^(Request stock|Order): / })
+      .first();
+    expect(await restock.getAttribute('href')).toMatch(/^\/(stock-requests|purchase-orders)\/create\?redirect_to=%2Foverview$/);
+    const recent = card(page, 'Recent documents').getByRole('link').first();
+    expect(await recent.getAttribute('href')).toMatch(/^\/[a-z-]+\/\d+$/);
+
+    expect(await seriousViolations(page)).toEqual([]);
+
+    const monthly = page.waitForResponse((response) => response.url().includes('interval=month') && response.ok());
+    await page.getByRole('group', { name: 'Period' }).getByRole('button', { name: 'Last 12 months' }).click();
+    await page.waitForURL(/\/overview\?period=12m$/);
+    await monthly;
+    await card(page, 'Sales and purchases').getByText('Last 12 months', { exact: true }).waitFor();
+    await expect.poll(() => salesCard.locator('table tbody tr').count()).toBe(12);
+    await expect(page.getByRole('button', { name: 'Last 12 months' }).getAttribute('aria-pressed')).resolves.toBe('true');
+
+    // Opened from a link, the period holds; the demo business sold and bought nothing this last week.
+    await page.goto('/overview?period=7d');
+    await salesCard.getByText('No sales or purchases in this period.').waitFor();
+    await card(page, 'Top items by sales').getByText('No items sold in this period.').waitFor();
+    await expect(page.getByRole('button', { name: 'Last 7 days' }).getAttribute('aria-pressed')).resolves.toBe('true');
+
+    expect(answers.filter((answer) => answer.status() >= 400).map((answer) => `${answer.status()} ${answer.url()}`)).toEqual([]);
+    await context.close();
+  });
+
+  it('hides the cards of what a user may not view, and never asks the server for them', async () => {
+    const admin = await signedIn(e2e, 'admin@example.com');
+    const businessId = await admin.page.evaluate(() => localStorage.getItem('business_id'));
+    const headers = { 'X-Requested-With': 'XMLHttpRequest', 'Business-ID': String(businessId) };
+    const withheld = ['invoices', 'bills', 'stocks'];
+    const names = PERMISSION_PREFIXES.filter((prefix) => !withheld.includes(prefix)).map((prefix) => permissionName('view', prefix));
+    const permissionIds = (await e2e.app.db.selectFrom('permissions').select('id').where('name', 'in', names).execute()).map((row) =>
+      Number(row.id),
+    );
+    const role = await admin.context.request.post('/api/roles', { data: { name: 'Viewer without money or stock' }, headers });
+    expect(role.status()).toBe(201);
+    const roleId = ((await role.json()) as { data: { id: number } }).data.id;
+    const assigned = await admin.context.request.put(`/api/roles/${roleId}/permissions`, {
+      data: { permission_ids: permissionIds },
+      headers,
+    });
+    expect(assigned.status()).toBe(200);
+    const user = await admin.context.request.post('/api/users', {
+      data: { name: 'Limited Viewer', email: 'limited@example.com', password: PASSWORD, role_ids: [roleId] },
+      headers,
+    });
+    expect(user.status()).toBe(201);
+    await admin.context.close();
+
+    const { context, page } = await signedIn(e2e, 'limited@example.com', PHONE);
+    const answers = apiAnswers(page);
+    const recentAnswer = overviewAnswer(page, 'recent-documents');
+    await page.goto('/overview');
+    await card(page, 'Recent documents').waitFor();
+    const recent = (await (await recentAnswer).json()) as { data: { resource: string }[] };
+    expect(recent.data.length).toBeGreaterThan(0);
+    expect(recent.data.filter((document) => withheld.includes(document.resource))).toEqual([]);
+    await card(page, 'Recent documents').getByRole('link').first().waitFor();
+
+    for (const title of CARDS.filter((title) => title !== 'Recent documents')) {
+      expect(await card(page, title).count(), title).toBe(0);
+    }
+    expect(await page.getByRole('group', { name: 'Period' }).count()).toBe(0);
+    expect(answers.filter((answer) => answer.status() >= 400).map((answer) => `${answer.status()} ${answer.url()}`)).toEqual([]);
+    expect(answers.map((answer) => new URL(answer.url()).pathname).filter((path) => path.startsWith('/api/overview/'))).toEqual([
+      '/api/overview/recent-documents',
+    ]);
+    await context.close();
+  });
+
+  it('shows a cashier the sales without the purchases', async () => {
+    const { context, page } = await signedIn(e2e, 'cashier@example.com', PHONE);
+    const answers = apiAnswers(page);
+    await page.goto('/overview');
+    const salesCard = card(page, 'Sales');
+    await salesCard.locator('svg .recharts-bar-rectangle').first().waitFor();
+    expect(await salesCard.locator('svg .recharts-bar').count()).toBe(1);
+    expect(await salesCard.getByText('Purchases').count()).toBe(0);
+    await card(page, 'Receivables').waitFor();
+    await card(page, 'Stock value').waitFor();
+    // A cashier may not start a stock request or a purchase order.
+    expect(
+      await card(page, 'Low stock')
+        .getByRole('link', { name: /^(Request stock|Order): / })
+        .count(),
+    ).toBe(0);
+    expect(await card(page, 'Payables').count()).toBe(0);
+    expect(answers.filter((answer) => answer.status() >= 400).map((answer) => `${answer.status()} ${answer.url()}`)).toEqual([]);
+    await context.close();
+  });
+
+  /** How many overview answers the signed-in admin's offline store holds. */
+  const savedOverviewCards = (page: Page) =>
+    page.evaluate(
+      () =>
+        new Promise<number>((resolve, reject) => {
+          const opened = indexedDB.open('bodega-user-1');
+          opened.onerror = () => reject(opened.error);
+          opened.onsuccess = () => {
+            const keys = opened.result.transaction('answers').objectStore('answers').getAllKeys();
+            keys.onsuccess = () => {
+              resolve(keys.result.filter((key) => String(key).includes('|overview|')).length);
+              opened.result.close();
+            };
+          };
+        }),
+    );
+
+  it('shows the cards saved on this device when offline, and says from when', async () => {
+    const { context, page } = await signedIn(e2e, 'admin@example.com');
+    await page.evaluate(async () => {
+      await navigator.serviceWorker.ready;
+    });
+    const receivablesAnswer = overviewAnswer(page, 'receivables');
+    await page.goto('/overview');
+    const receivables = ((await (await receivablesAnswer).json()) as Unpaid).data;
+    await card(page, 'Receivables').getByText(formatPesos(receivables.total), { exact: true }).first().waitFor();
+    await card(page, 'Sales and purchases').locator('svg .recharts-bar-rectangle').first().waitFor();
+    // Each card's answer is kept as it arrives, the session a moment later; leaving the page
+    // before that would lose them.
+    await expect.poll(() => savedOverviewCards(page)).toBe(7);
+    await page.waitForFunction(() => localStorage.getItem('bodega-session')?.includes('permission_names'));
+
+    await context.setOffline(true);
+    await page.goto('/overview');
+    await page.getByText(/^Offline — showing data saved at /).waitFor();
+    await card(page, 'Receivables').getByText(formatPesos(receivables.total), { exact: true }).first().waitFor();
+    await card(page, 'Sales and purchases').locator('svg .recharts-bar-rectangle').first().waitFor();
+    // A period never opened here says so, and the other cards stay.
+    await page.getByRole('button', { name: 'Last 7 days' }).click();
+    await card(page, 'Sales and purchases')
+      .getByText(/not available offline/)
+      .waitFor();
+    await card(page, 'Receivables').getByText(formatPesos(receivables.total), { exact: true }).first().waitFor();
+    await context.setOffline(false);
+    await context.close();
+  });
+});
