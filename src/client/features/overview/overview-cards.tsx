@@ -1,5 +1,6 @@
 import type { UseQueryResult } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
+import { lazy, Suspense, type ComponentProps } from 'react';
 import { formatPesos } from '../../../domain/money';
 import { findResource } from '../../../domain/resources/registry';
 import { formatDate } from '../../lib/format';
@@ -7,7 +8,7 @@ import { cn } from '../../lib/utils';
 import { StatusBadge } from '../../components/documents/document-view';
 import { Button } from '../../components/ui/button';
 import { ChartSkeleton, OverviewCard } from './overview-card';
-import { RankedBarChart, SalesPurchasesChart, SERIES, type Series } from './overview-charts';
+import { SERIES, type Series } from './series';
 import type {
   AgingBucket,
   LowStock,
@@ -18,6 +19,26 @@ import type {
   Unpaid,
   UnpaidDocument,
 } from './overview-queries';
+
+// Recharts is most of the overview's weight: the charts load after the figures and lists.
+const LazySalesPurchasesChart = lazy(() => import('./overview-charts').then((charts) => ({ default: charts.SalesPurchasesChart })));
+const LazyRankedBarChart = lazy(() => import('./overview-charts').then((charts) => ({ default: charts.RankedBarChart })));
+
+function SalesPurchasesChart(props: ComponentProps<typeof LazySalesPurchasesChart>) {
+  return (
+    <Suspense fallback={<ChartSkeleton />}>
+      <LazySalesPurchasesChart {...props} />
+    </Suspense>
+  );
+}
+
+function RankedBarChart(props: ComponentProps<typeof LazyRankedBarChart>) {
+  return (
+    <Suspense fallback={<ChartSkeleton height={40 * props.bars.length} />}>
+      <LazyRankedBarChart {...props} />
+    </Suspense>
+  );
+}
 
 const quantityFormat = new Intl.NumberFormat(undefined, { maximumFractionDigits: 3 });
 const plural = (count: number, one: string, many = `${one}s`) => `${count.toLocaleString()} ${count === 1 ? one : many}`;

@@ -1,19 +1,13 @@
 import { Bar, BarChart, CartesianGrid, LabelList, Tooltip, XAxis, YAxis, type TooltipContentProps } from 'recharts';
 import { formatPesos } from '../../../domain/money';
 import { formatPeriod } from './period';
+import { SERIES, type Series } from './series';
 
 /**
- * The overview's Recharts charts. Only the overview imports this file, so Recharts stays in the
- * overview's lazy chunk. Colours are the theme's chart variables, right in light and dark mode;
+ * The overview's Recharts charts. The overview's cards load this file lazily, so Recharts is a
+ * chunk of its own that comes after the cards' figures and lists. Colours are the theme's chart variables, right in light and dark mode;
  * each chart is hidden from screen readers, which read the same figures from a table instead.
  */
-
-export const SERIES = {
-  sales: { label: 'Sales', color: 'var(--chart-1)' },
-  purchases: { label: 'Purchases', color: 'var(--chart-2)' },
-} as const;
-
-export type Series = keyof typeof SERIES;
 
 // Axis ticks only have room for "₱12.5K"; every figure a person reads in full uses formatPesos.
 const compactPesos = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'PHP', notation: 'compact', maximumFractionDigits: 1 });

@@ -6,7 +6,7 @@ import { useActiveBusinessId, usePermissions, useSession } from '../../lib/sessi
 import { OfflineNotice } from '../../components/offline-notice';
 import { Toggle } from '../../components/ui/toggle';
 import { LowStockCard, RecentDocumentsCard, SalesPurchasesCard, StockValueCard, TopItemsCard, UnpaidCard } from './overview-cards';
-import type { Series } from './overview-charts';
+import type { Series } from './series';
 import {
   overviewQuery,
   type LowStock,
