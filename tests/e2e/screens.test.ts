@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromiumAvailable, PASSWORD, PHONE, seriousViolations, signedIn, startE2E, type E2E } from './browser';
@@ -154,9 +155,36 @@ describe.skipIf(!chromiumAvailable)('screens in Chromium', { timeout: 120_000 },
     await page.getByLabel('Quick Search by Name').fill('All Purpose Cream');
     await page.getByText('List of Items - Total 1').waitFor();
     await page.locator('tbody tr').first().getByRole('link', { name: 'View' }).click();
-    await page.getByText('12:5%, 48:8%').waitFor();
+    await page.getByText('12:5%, 48:8%', { exact: true }).waitFor();
     const brandRow = page.locator('dd', { hasText: 'Nestlé' });
     await expect(brandRow.count()).resolves.toBeGreaterThan(0);
+    await context.close();
+  });
+
+  it('exports the sorted list as CSV, every page of it, and prints the page without the controls', async () => {
+    const { context, page } = await signedIn(e2e, 'admin@example.com');
+    await page.goto(`${e2e.baseUrl}/items?order_by=asc&order_by_field_name=name`);
+    await page.getByText(/List of Items - Total \d+/).waitFor();
+    const total = Number((await page.getByText(/List of Items - Total \d+/).textContent())?.match(/\d+$/)?.[0]);
+
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
+    expect(download.suggestedFilename()).toMatch(/^items-\d{4}-\d{2}-\d{2}\.csv$/);
+    const text = readFileSync(await download.path(), 'utf8');
+    const [header, ...rows] = text
+      .replace(/^\uFEFF/, '')
+      .trimEnd()
+      .split('\r\n');
+    expect(header.startsWith('ID,SKU,Barcode,Name,')).toBe(true);
+    expect(total).toBeGreaterThan(15);
+    expect(rows).toHaveLength(total);
+    const names = rows.map((row) => row.split(',')[3]);
+    await expect(page.locator('tbody tr').first().getByText(names[0], { exact: true }).isVisible()).resolves.toBe(true);
+    expect(names).toEqual([...names].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)));
+
+    await page.emulateMedia({ media: 'print' });
+    await expect(page.getByRole('button', { name: 'Export CSV' }).isVisible()).resolves.toBe(false);
+    await expect(page.getByRole('link', { name: 'View', exact: true }).first().isVisible()).resolves.toBe(false);
+    await expect(page.getByText(/Printed .* · Page 1 of 2$/).isVisible()).resolves.toBe(true);
     await context.close();
   });
 
