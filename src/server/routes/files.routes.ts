@@ -24,6 +24,7 @@ import {
 } from '../files/file-store';
 import { runWrite } from '../idempotency';
 import { scopeOf } from '../plugins/auth';
+import { listLinks } from './list-links';
 import type { Db, Scope, Trx } from '../resources/store';
 import { storeFor } from '../resources/stores';
 
@@ -148,12 +149,6 @@ function contentDisposition(name: string): string {
   return `attachment; filename="${fallback}"; filename*=UTF-8''${encoded}`;
 }
 
-function pageLink(request: FastifyRequest, page: number): string {
-  const url = new URL(request.url, 'http://local');
-  url.searchParams.set('page', String(page));
-  return `${url.pathname}${url.search}`;
-}
-
 function mountFiles(app: FastifyInstance, definition: ResourceDefinition): void {
   const routes = app.withTypeProvider<ZodTypeProvider>();
   const base = `/api/${definition.name}/:recordId/files`;
@@ -184,12 +179,7 @@ function mountFiles(app: FastifyInstance, definition: ResourceDefinition): void 
       return {
         data: files,
         meta,
-        links: {
-          first: pageLink(request, 1),
-          last: pageLink(request, meta.last_page),
-          prev: meta.current_page > 1 ? pageLink(request, meta.current_page - 1) : null,
-          next: meta.current_page < meta.last_page ? pageLink(request, meta.current_page + 1) : null,
-        },
+        links: listLinks(request, meta),
       };
     },
   );

@@ -12,6 +12,7 @@ import { HttpError, notFound } from '../errors';
 import { runWrite } from '../idempotency';
 import { csvLines } from '../resources/csv-export';
 import { scopeOf } from '../plugins/auth';
+import { listLinks } from './list-links';
 import {
   createRecord,
   findRecordOrFail,
@@ -52,12 +53,6 @@ function expectedVersion(request: FastifyRequest): number | undefined {
   return Number(match[1]);
 }
 
-function pageLink(request: FastifyRequest, page: number): string {
-  const url = new URL(request.url, 'http://local');
-  url.searchParams.set('page', String(page));
-  return `${url.pathname}${url.search}`;
-}
-
 function mountResource(app: FastifyInstance, definition: ResourceDefinition): void {
   const routes = app.withTypeProvider<ZodTypeProvider>();
   const base = `/api/${definition.name}`;
@@ -80,12 +75,7 @@ function mountResource(app: FastifyInstance, definition: ResourceDefinition): vo
       return {
         data: records,
         meta,
-        links: {
-          first: pageLink(request, 1),
-          last: pageLink(request, meta.last_page),
-          prev: meta.current_page > 1 ? pageLink(request, meta.current_page - 1) : null,
-          next: meta.current_page < meta.last_page ? pageLink(request, meta.current_page + 1) : null,
-        },
+        links: listLinks(request, meta),
       };
     },
   );

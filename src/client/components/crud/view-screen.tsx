@@ -22,6 +22,7 @@ import { ActivityTimeline } from '../activity/activity-timeline';
 import { StockMovements } from '../documents/stock-movements';
 import { FilesPanel } from '../files/files-panel';
 import { ConfirmDialog } from './confirm-dialog';
+import { DetailRow } from './detail-row';
 import { PendingBadge } from './pending-badge';
 import { reportFailure, useRecordActions } from './record-actions';
 import { ResourceBreadcrumb } from './resource-breadcrumb';
@@ -175,16 +176,16 @@ function RecordView({ definition, id }: { definition: ResourceDefinition; id: st
       </div>
 
       <dl className="grid gap-x-6 rounded-lg border bg-card sm:grid-cols-[minmax(10rem,14rem)_1fr]">
-        <Row label="ID" value={local ? 'Assigned when it syncs' : `#${record.id}`} />
+        <DetailRow label="ID" value={local ? 'Assigned when it syncs' : `#${record.id}`} />
         {readableFields(definition)
           .filter(([name]) => !(definition.document?.lines === 'priced' && TOTALS.includes(name)))
           .map(([name, field]) => (
-            <Row key={name} label={field.label} value={displayValue(name, field, record)} />
+            <DetailRow key={name} label={field.label} value={displayValue(name, field, record)} />
           ))}
         <Extras record={record} />
-        <Row label="Created" value={displayValue('created_at', undefined, record)} />
-        <Row label="Updated" value={`${displayValue('updated_at', undefined, record)} (version ${record.version})`} />
-        {trashed && <Row label="Deleted" value={displayValue('deleted_at', undefined, record)} />}
+        <DetailRow label="Created" value={displayValue('created_at', undefined, record)} />
+        <DetailRow label="Updated" value={`${displayValue('updated_at', undefined, record)} (version ${record.version})`} />
+        {trashed && <DetailRow label="Deleted" value={displayValue('deleted_at', undefined, record)} />}
       </dl>
       {definition.document && <DocumentLines definition={definition} record={record} />}
       {definition.document && <RelatedDocuments definition={definition} record={record} />}
@@ -225,24 +226,15 @@ function RecordView({ definition, id }: { definition: ResourceDefinition; id: st
   );
 }
 
-function Row({ label, value }: { label: string; value: string }) {
-  return (
-    <div className="contents">
-      <dt className="border-b px-4 pt-3 text-sm font-medium text-muted-foreground sm:py-3 sm:last-of-type:border-0">{label}</dt>
-      <dd className="border-b px-4 pb-3 break-words sm:py-3">{value}</dd>
-    </div>
-  );
-}
-
 /** What a store adds beyond the fields: a user's roles, a role's permissions, a stock's reorder level. */
 function Extras({ record }: { record: ApiRecord }) {
   const list = (value: unknown) => (Array.isArray(value) && value.length > 0 ? value.join(', ') : '—');
   return (
     <>
-      {'role_names' in record && <Row label="Roles" value={list(record.role_names)} />}
-      {'permission_names' in record && <Row label="Permissions" value={list(record.permission_names)} />}
+      {'role_names' in record && <DetailRow label="Roles" value={list(record.role_names)} />}
+      {'permission_names' in record && <DetailRow label="Permissions" value={list(record.permission_names)} />}
       {'reorder_level_reached' in record && (
-        <Row
+        <DetailRow
           label="Reorder level"
           value={
             record.reorder_level === null

@@ -1,11 +1,11 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { useState } from 'react';
+import { NewerOlderPager } from '../crud/newer-older-pager';
 import type { ListMeta } from '../../../domain/list-params';
 import { api } from '../../lib/api';
 import { formatDate, formatTimestamp } from '../../lib/format';
 import { useActiveBusinessId } from '../../lib/session';
-import { Button } from '../ui/button';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '../ui/table';
 
 interface Movement {
@@ -78,19 +78,7 @@ export function StockMovements({ stockId, unit }: { stockId: number; unit: strin
           </TableBody>
         </Table>
       </div>
-      {meta && meta.last_page > 1 && (
-        <div className="flex items-center gap-2">
-          <Button variant="outline" disabled={page <= 1} onClick={() => setPage(page - 1)}>
-            Newer
-          </Button>
-          <span className="text-sm text-muted-foreground">
-            Page {meta.current_page} of {meta.last_page}
-          </span>
-          <Button variant="outline" disabled={page >= meta.last_page} onClick={() => setPage(page + 1)}>
-            Older
-          </Button>
-        </div>
-      )}
+      <NewerOlderPager meta={meta} onPage={setPage} />
     </section>
   );
 }

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { Link, useNavigate, useParams } from '@tanstack/react-router';
+import { useNavigate, useParams } from '@tanstack/react-router';
 import { ArrowLeft, Download, RotateCcw, Trash2 } from 'lucide-react';
 import { permissionName } from '../../../domain/permissions';
 import type { ResourceDefinition } from '../../../domain/resource';
@@ -7,16 +7,18 @@ import { findResource } from '../../../domain/resources/registry';
 import { ApiError, describeError } from '../../lib/api';
 import { displayValue, formatTimestamp } from '../../lib/format';
 import { recordQuery } from '../../lib/resource-queries';
+import { useOnline } from '../../lib/online';
 import { useActiveBusinessId, useCan } from '../../lib/session';
 import { ConfirmDialog } from '../crud/confirm-dialog';
+import { DetailRow } from '../crud/detail-row';
+import { ResourceBreadcrumb } from '../crud/resource-breadcrumb';
 import { NotFoundScreen } from '../layout/not-found-screen';
 import { Badge } from '../ui/badge';
-import { Breadcrumb, BreadcrumbItem, BreadcrumbLink, BreadcrumbList, BreadcrumbPage, BreadcrumbSeparator } from '../ui/breadcrumb';
 import { Button } from '../ui/button';
 import { ProgressBar } from '../ui/progress-bar';
 import { useFileActions } from './file-actions';
 import { FileThumbnail } from './file-thumbnail';
-import { fileQuery, formatFileSize, useOnline } from './files-api';
+import { fileQuery, formatFileSize } from './files-api';
 
 /** `/x/{recordId}/files/{fileId}` (spec 2.3): one file of a record, previewed, with its actions. */
 export function FileScreen() {
@@ -49,29 +51,7 @@ function FileView({ definition, recordId, fileId }: { definition: ResourceDefini
 
   return (
     <div className="max-w-4xl space-y-4">
-      <Breadcrumb>
-        <BreadcrumbList>
-          <BreadcrumbItem>
-            <BreadcrumbLink asChild>
-              <Link to="/$resource" params={{ resource: definition.name }}>
-                {definition.plural}
-              </Link>
-            </BreadcrumbLink>
-          </BreadcrumbItem>
-          <BreadcrumbSeparator />
-          <BreadcrumbItem>
-            <BreadcrumbLink asChild>
-              <Link to="/$resource/$id" params={{ resource: definition.name, id: recordId }}>
-                {recordName}
-              </Link>
-            </BreadcrumbLink>
-          </BreadcrumbItem>
-          <BreadcrumbSeparator />
-          <BreadcrumbItem>
-            <BreadcrumbPage>View File</BreadcrumbPage>
-          </BreadcrumbItem>
-        </BreadcrumbList>
-      </Breadcrumb>
+      <ResourceBreadcrumb definition={definition} record={{ id: recordId, label: recordName }} current="View File" />
       <div className="flex flex-wrap items-center gap-3">
         <h1 className="min-w-0 text-2xl font-semibold tracking-tight break-words">File {attached.name}</h1>
         {trashed && <Badge variant="destructive">In the trash</Badge>}
@@ -102,13 +82,13 @@ function FileView({ definition, recordId, fileId }: { definition: ResourceDefini
       </div>
 
       <dl className="grid gap-x-6 rounded-lg border bg-card sm:grid-cols-[minmax(10rem,14rem)_1fr]">
-        <Row label="Name" value={attached.name} />
-        <Row label="Type" value={attached.mime_type === 'application/pdf' ? 'PDF document' : `Image (${attached.mime_type})`} />
-        <Row label="Size" value={formatFileSize(attached.size)} />
-        <Row label="Attached to" value={recordName} />
-        <Row label="Uploaded by" value={attached.uploaded_by_name ?? 'A former user'} />
-        <Row label="Uploaded" value={formatTimestamp(attached.created_at)} />
-        {trashed && <Row label="Deleted" value={formatTimestamp(attached.deleted_at as string)} />}
+        <DetailRow label="Name" value={attached.name} />
+        <DetailRow label="Type" value={attached.mime_type === 'application/pdf' ? 'PDF document' : `Image (${attached.mime_type})`} />
+        <DetailRow label="Size" value={formatFileSize(attached.size)} />
+        <DetailRow label="Attached to" value={recordName} />
+        <DetailRow label="Uploaded by" value={attached.uploaded_by_name ?? 'A former user'} />
+        <DetailRow label="Uploaded" value={formatTimestamp(attached.created_at)} />
+        {trashed && <DetailRow label="Deleted" value={formatTimestamp(attached.deleted_at as string)} />}
       </dl>
 
       <figure className="space-y-2">
@@ -125,15 +105,6 @@ function FileView({ definition, recordId, fileId }: { definition: ResourceDefini
         busy={actions.busy}
         onClose={actions.close}
       />
-    </div>
-  );
-}
-
-function Row({ label, value }: { label: string; value: string }) {
-  return (
-    <div className="contents">
-      <dt className="border-b px-4 pt-3 text-sm font-medium text-muted-foreground sm:py-3 sm:last-of-type:border-0">{label}</dt>
-      <dd className="border-b px-4 pb-3 break-words sm:py-3">{value}</dd>
     </div>
   );
 }

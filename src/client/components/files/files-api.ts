@@ -1,5 +1,5 @@
 import { queryOptions, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useState, useSyncExternalStore } from 'react';
+import { useEffect, useState } from 'react';
 import type { ListMeta } from '../../../domain/list-params';
 import type { ResourceDefinition } from '../../../domain/resource';
 import { activeBusinessId, api, ApiError, apiFile } from '../../lib/api';
@@ -121,17 +121,6 @@ export function useImageUrl(definition: ResourceDefinition, recordId: number | s
   }, [definition, recordId, file.id, isImage]);
   return url;
 }
-
-const subscribeToNetwork = (onChange: () => void) => {
-  window.addEventListener('online', onChange);
-  window.addEventListener('offline', onChange);
-  return () => {
-    window.removeEventListener('online', onChange);
-    window.removeEventListener('offline', onChange);
-  };
-};
-
-export const useOnline = () => useSyncExternalStore(subscribeToNetwork, () => navigator.onLine);
 
 /** After a file changed: its record's files, and the record's history, which tells of it. */
 export function useRefreshAfterFileChange(definition: ResourceDefinition, recordId: number | string) {

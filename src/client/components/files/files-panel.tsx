@@ -8,6 +8,7 @@ import type { ResourceDefinition } from '../../../domain/resource';
 import { describeError } from '../../lib/api';
 import { formatTimestamp } from '../../lib/format';
 import { isNetworkFailure } from '../../lib/offline-store';
+import { useOnline } from '../../lib/online';
 import { useActiveBusinessId, useCan } from '../../lib/session';
 import { ConfirmDialog } from '../crud/confirm-dialog';
 import { reportFailure } from '../crud/record-actions';
@@ -17,15 +18,7 @@ import { ProgressBar } from '../ui/progress-bar';
 import { Toggle } from '../ui/toggle';
 import { useFileActions } from './file-actions';
 import { FileThumbnail } from './file-thumbnail';
-import {
-  filesQuery,
-  formatFileSize,
-  MAX_FILE_BYTES,
-  uploadFile,
-  useOnline,
-  useRefreshAfterFileChange,
-  type AttachedFile,
-} from './files-api';
+import { filesQuery, formatFileSize, MAX_FILE_BYTES, uploadFile, useRefreshAfterFileChange, type AttachedFile } from './files-api';
 
 /** Phones and tablets (a finger, not a mouse) get a button that opens the camera. */
 const COARSE_POINTER = '(pointer: coarse)';

@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Link, useNavigate, useSearch } from '@tanstack/react-router';
 import { Search } from 'lucide-react';
 import { useState, type FormEvent } from 'react';
+import { NewerOlderPager } from '../../components/crud/newer-older-pager';
 import { VIEW_ACTIVITY_PERMISSION } from '../../../domain/permissions';
 import { findResource, getResource, registry } from '../../../domain/resources/registry';
 import { actionWords, actorName, changeLines, entryNote, type ActivityPage } from '../../components/activity/activity-entry';
@@ -114,19 +115,7 @@ function ActivityLog() {
           </TableBody>
         </Table>
       </div>
-      {meta && meta.last_page > 1 && (
-        <nav aria-label="Pages" className="flex items-center gap-2">
-          <Button variant="outline" disabled={page <= 1} onClick={() => go({ ...search, page: page - 1 })}>
-            Newer
-          </Button>
-          <span className="text-sm text-muted-foreground">
-            Page {meta.current_page} of {meta.last_page}
-          </span>
-          <Button variant="outline" disabled={page >= meta.last_page} onClick={() => go({ ...search, page: page + 1 })}>
-            Older
-          </Button>
-        </nav>
-      )}
+      <NewerOlderPager meta={meta} onPage={(next) => go({ ...search, page: next })} />
     </div>
   );
 }

@@ -1,6 +1,6 @@
 import { Link } from '@tanstack/react-router';
 import { CloudOff, CloudUpload, Pencil, RefreshCw, Trash2, TriangleAlert } from 'lucide-react';
-import { useState, useSyncExternalStore } from 'react';
+import { useState } from 'react';
 import { toast } from 'sonner';
 import { readableFields, writableFields, type ResourceDefinition } from '../../../domain/resource';
 import { findResource } from '../../../domain/resources/registry';
@@ -12,6 +12,7 @@ import { Button } from '../../components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '../../components/ui/dialog';
 import { displayValue, formatTimestamp } from '../../lib/format';
 import { discard, isClientKey, retry, sendNow, type OutboxEntry } from '../../lib/outbox';
+import { useOnline } from '../../lib/online';
 import { useOutbox } from '../../lib/pending';
 import { useSession } from '../../lib/session';
 
@@ -24,15 +25,6 @@ const STATES: Record<OutboxEntry['state'], { label: string; variant: 'outline' |
 /** A long backlog shows its head (it goes first) and whatever needs attention. */
 const SHOWN_AT_MOST = 100;
 
-const subscribeToNetwork = (onChange: () => void) => {
-  window.addEventListener('online', onChange);
-  window.addEventListener('offline', onChange);
-  return () => {
-    window.removeEventListener('online', onChange);
-    window.removeEventListener('offline', onChange);
-  };
-};
-
 /**
  * `/pending-changes`: every change made on this device that the server does not have yet, oldest
  * first, as the outbox sends them. Parked ones say why; they can be sent again, corrected and
@@ -40,7 +32,7 @@ const subscribeToNetwork = (onChange: () => void) => {
  */
 export function PendingChangesScreen() {
   const { loaded, entries } = useOutbox();
-  const online = useSyncExternalStore(subscribeToNetwork, () => navigator.onLine);
+  const online = useOnline();
   const session = useSession();
   const businesses = session.status === 'signed-in' ? session.businesses : [];
   const [confirmation, setConfirmation] = useState<Confirmation | null>(null);
