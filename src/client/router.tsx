@@ -65,9 +65,13 @@ const listRoute = createRoute({
   component: screen(() => import('./components/crud/list-screen'), 'ListScreen'),
 });
 
-/** `redirect_to` names a route (a path of this app) to go to after saving. */
-const createSearch = (search: Record<string, unknown>) => ({
+/**
+ * `redirect_to` names a route (a path of this app) to go to after saving; `restock` a stock whose
+ * item and place a new stock request or purchase order starts with.
+ */
+const createSearch = (search: Record<string, unknown>): { redirect_to?: string; restock?: number } => ({
   redirect_to: typeof search.redirect_to === 'string' && search.redirect_to.startsWith('/') ? search.redirect_to : undefined,
+  restock: /^\d{1,9}$/.test(String(search.restock ?? '')) ? Number(search.restock) : undefined,
 });
 const createScreen = screen(() => import('./components/crud/create-screen'), 'CreateScreen');
 const createRouteForResource = createRoute({

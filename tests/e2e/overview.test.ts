@@ -84,7 +84,7 @@ describe.skipIf(!chromiumAvailable)('overview in Chromium', { timeout: 120_000 }
     const restock = card(page, 'Low stock')
       .getByRole('link', { name: /^(Request stock|Order): / })
       .first();
-    expect(await restock.getAttribute('href')).toMatch(/^\/(stock-requests|purchase-orders)\/create\?redirect_to=%2Foverview$/);
+    expect(await restock.getAttribute('href')).toMatch(/^\/(stock-requests|purchase-orders)\/create\?redirect_to=%2Foverview&restock=\d+$/);
     const recent = card(page, 'Recent documents').getByRole('link').first();
     expect(await recent.getAttribute('href')).toMatch(/^\/[a-z-]+\/\d+$/);
 
@@ -105,6 +105,41 @@ describe.skipIf(!chromiumAvailable)('overview in Chromium', { timeout: 120_000 }
     await expect(page.getByRole('button', { name: 'Last 7 days' }).getAttribute('aria-pressed')).resolves.toBe('true');
 
     expect(answers.filter((answer) => answer.status() >= 400).map((answer) => `${answer.status()} ${answer.url()}`)).toEqual([]);
+    await context.close();
+  });
+
+  it('starts a stock request for a low branch stock with its item, place and quantity filled in', async () => {
+    const { context, page } = await signedIn(e2e, 'admin@example.com');
+    const lowAnswer = overviewAnswer(page, 'low-stock');
+    await page.goto('/overview');
+    const low = (await (await lowAnswer).json()) as {
+      data: { location_type: string; item: string; location: string; quantity_on_hand: number; reorder_level: number }[];
+    };
+    const stock = low.data.find((entry) => entry.location_type === 'branch');
+    if (!stock) throw new Error('The demo data has no low branch stock');
+
+    await card(page, 'Low stock')
+      .getByRole('link', { name: `Request stock: ${stock.item} at ${stock.location}` })
+      .first()
+      .click();
+    await page.waitForURL(/\/stock-requests\/create\?/);
+    await page.getByText(`To restock ${stock.item} at ${stock.location}`).waitFor();
+    await expect(page.getByRole('combobox', { name: 'To location' }).inputValue()).resolves.toBe(stock.location);
+    await expect(page.getByRole('combobox', { name: 'Item' }).inputValue()).resolves.toBe(stock.item);
+    await expect(page.getByLabel('Quantity').inputValue()).resolves.toBe(String(2 * stock.reorder_level - stock.quantity_on_hand));
+
+    // Where from is the requester's to say; the rest is ready to send, and saving leads back here.
+    await page.getByRole('combobox', { name: /^From\s*\*?$/ }).click();
+    await page.getByRole('option', { name: 'Warehouse', exact: true }).press('Enter');
+    await page.getByRole('combobox', { name: 'From location' }).fill('Valenzuela');
+    await page.getByRole('option', { name: 'Valenzuela Central' }).click();
+    await page.getByRole('button', { name: 'Save Stock Request' }).click();
+    await page.waitForURL(/\/overview$/);
+    await page.getByText('Stock Request created successfully.').waitFor();
+    await card(page, 'Recent documents')
+      .getByText(/^Stock Request · /)
+      .first()
+      .waitFor();
     await context.close();
   });
 

@@ -20,17 +20,18 @@ export const stocksStore: ResourceStore = {
         names.set(`${type}:${String(row.id)}`, String(row.name));
       }
     }
-    const items = new Map<number, { reorder: number | null; unit: string | null }>();
+    const items = new Map<number, { reorder: number | null; unit: string | null; unitId: number | null }>();
     const itemIds = [...new Set(records.map((record) => Number(record.item_id)))];
     for (const row of await db
       .selectFrom('items')
       .leftJoin('unit_of_measurements', 'unit_of_measurements.id', 'items.unit_of_measurement_id')
-      .select(['items.id', 'items.reorder_level', 'unit_of_measurements.abbreviation'])
+      .select(['items.id', 'items.reorder_level', 'items.unit_of_measurement_id', 'unit_of_measurements.abbreviation'])
       .where('items.id', 'in', itemIds)
       .execute()) {
       items.set(Number(row.id), {
         reorder: row.reorder_level === null ? null : fromThousandths(Number(row.reorder_level)),
         unit: row.abbreviation === null ? null : String(row.abbreviation),
+        unitId: row.unit_of_measurement_id === null ? null : Number(row.unit_of_measurement_id),
       });
     }
     for (const record of records) {
@@ -40,6 +41,8 @@ export const stocksStore: ResourceStore = {
         display: names.get(`${String(record.location_type)}:${String(record.location_id)}`) ?? null,
       };
       record.unit = item?.unit ?? null;
+      // The balance's unit, for a request or order that restocks it.
+      record.unit_of_measurement_id = item?.unitId ?? null;
       record.reorder_level = item?.reorder ?? null;
       // At or under the item's reorder level: time to request or order more.
       record.reorder_level_reached =

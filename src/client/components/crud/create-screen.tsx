@@ -1,12 +1,12 @@
 import { useQuery } from '@tanstack/react-query';
-import { Navigate, useNavigate, useParams, useSearch } from '@tanstack/react-router';
+import { Navigate, useNavigate, useParams, useRouter, useSearch } from '@tanstack/react-router';
 import { permissionName } from '../../../domain/permissions';
 import { findResource, getResource } from '../../../domain/resources/registry';
 import { recordQuery } from '../../lib/resource-queries';
 import { useActiveBusinessId, useCan } from '../../lib/session';
 import { NotFoundScreen } from '../layout/not-found-screen';
 import { ProgressBar } from '../ui/progress-bar';
-import { documentStartingValues, sourceDisplays, type SourceLink } from '../documents/prefill';
+import { documentStartingValues, restockDisplays, restocks, restockValues, sourceDisplays, type SourceLink } from '../documents/prefill';
 import { RecordForm, startingValues } from './record-form';
 import { ResourceBreadcrumb } from './resource-breadcrumb';
 
@@ -29,9 +29,10 @@ export function CreateScreen({ resourceName, sourceLink }: { resourceName?: stri
   const params = useParams({ strict: false }) as { resource?: string; from?: string };
   const resource = resourceName ?? params.resource ?? '';
   const { from } = params;
-  const { redirect_to: redirectTo } = useSearch({ strict: false }) as { redirect_to?: string };
+  const { redirect_to: redirectTo, restock } = useSearch({ strict: false }) as { redirect_to?: string; restock?: number };
   const definition = findResource(resource);
   const navigate = useNavigate();
+  const router = useRouter();
   const businessId = useActiveBusinessId();
   const canCreate = useCan(definition ? permissionName('create', definition.permission) : 'never');
   const fromId = from && /^\d+$/.test(from) ? Number(from) : undefined;
@@ -44,9 +45,14 @@ export function CreateScreen({ resourceName, sourceLink }: { resourceName?: stri
     enabled: Boolean(sourceDefinition && fromId),
   });
 
+  const restocking = Boolean(definition && restocks(definition) && restock && !fromId);
+  const stock = useQuery({ ...recordQuery(businessId, getResource('stocks'), restock ?? 0), enabled: restocking });
+
   if (!definition || definition.readOnly) return <NotFoundScreen what="page" />;
   if (!canCreate) return <Navigate to="/$resource" params={{ resource: definition.name }} replace />;
   if (fromId && !source.data && !source.error) return <ProgressBar active />;
+  if (restocking && !stock.data && !stock.error) return <ProgressBar active />;
+  const restocked = restocking ? stock.data : undefined;
 
   return (
     <div className="max-w-4xl space-y-4">
@@ -59,15 +65,27 @@ export function CreateScreen({ resourceName, sourceLink }: { resourceName?: stri
             : `Starting from a copy of #${fromId}; unique fields are left blank.`}
         </p>
       )}
+      {restocked && (
+        <p className="text-sm text-muted-foreground">
+          To restock {String((restocked.item as { display?: string } | null)?.display ?? '')} at{' '}
+          {String((restocked.location as { display?: string } | null)?.display ?? '')}: {String(restocked.quantity_on_hand)} on hand,
+          reorder level {String(restocked.reorder_level)}.
+        </p>
+      )}
       <RecordForm
-        key={fromId ?? 'new'}
+        key={fromId ?? (restocked ? `restock-${restock}` : 'new')}
         definition={definition}
-        known={sourceDisplays(definition, source.data, link)}
+        known={restocked ? restockDisplays(definition, restocked) : sourceDisplays(definition, source.data, link)}
         initial={
-          definition.document ? documentStartingValues(definition, source.data, link) : startingValues(definition, source.data, true)
+          restocked
+            ? restockValues(definition, restocked)
+            : definition.document
+              ? documentStartingValues(definition, source.data, link)
+              : startingValues(definition, source.data, true)
         }
         onSaved={() => {
-          if (redirectTo) window.location.assign(redirectTo);
+          // Within the app, so the success toast stays in sight.
+          if (redirectTo) router.history.push(redirectTo);
           else void navigate({ to: '/$resource', params: { resource: definition.name } });
         }}
       />

@@ -1,7 +1,7 @@
 import type { ResourceDefinition } from '../../../domain/resource';
 import { startingValues } from '../crud/record-form';
 import type { FormValues } from '../crud/field-input';
-import { rowsOf, type DocumentLine, type LineRow } from './line-items';
+import { emptyLine, rowsOf, type DocumentLine, type LineRow } from './line-items';
 
 /** The document a form is made from, and the field that names it (`stock_return_id` of `stock-returns`). */
 export type SourceLink = NonNullable<NonNullable<ResourceDefinition['document']>['source']>;
@@ -59,6 +59,39 @@ export function documentStartingValues(
   }
   if ('amount' in values && typeof source.balance === 'number') values.amount = String(source.balance);
   return values;
+}
+
+/** Documents that restock a low stock, and the fields that say where the goods should go. */
+const RESTOCKING: Record<string, (stock: Record<string, unknown>) => FormValues> = {
+  'stock-requests': (stock) => ({ to_location_type: stock.location_type, to_location_id: stock.location_id }),
+  'purchase-orders': (stock) => ({ [stock.location_type === 'branch' ? 'branch_id' : 'warehouse_id']: stock.location_id }),
+};
+
+export const restocks = (definition: ResourceDefinition) => definition.name in RESTOCKING;
+
+/**
+ * A new request or order for a low stock (`?restock={stock id}`, from the overview): its place,
+ * and one line of its item, in its base unit, for what brings it back to twice its reorder level.
+ */
+export function restockValues(definition: ResourceDefinition, stock: Record<string, unknown>): FormValues {
+  const values = documentStartingValues(definition);
+  const reorder = Number(stock.reorder_level ?? 0);
+  const wanted = Math.max(1, Math.round((2 * reorder - Number(stock.quantity_on_hand)) * 1000) / 1000);
+  const line: LineRow = {
+    ...emptyLine(),
+    item_id: Number(stock.item_id),
+    item_name: (stock.item as { display?: string } | null)?.display ?? null,
+    unit_of_measurement_id: stock.unit_of_measurement_id === null ? null : Number(stock.unit_of_measurement_id),
+    quantity: String(wanted),
+  };
+  return { ...values, ...RESTOCKING[definition.name](stock), lines: [line] };
+}
+
+/** The restocked place with its name, for its picker. */
+export function restockDisplays(definition: ResourceDefinition, stock: Record<string, unknown>): Record<string, unknown> {
+  const place = RESTOCKING[definition.name](stock);
+  const [field] = Object.keys(place).filter((name) => name.endsWith('_id'));
+  return { ...place, [field.replace(/_id$/, '')]: stock.location };
 }
 
 /**

@@ -268,7 +268,7 @@ export function LowStockCard({
                       <Link
                         to="/$resource/create"
                         params={{ resource: restock.resource }}
-                        search={{ redirect_to: '/overview' }}
+                        search={{ redirect_to: '/overview', restock: stock.stock_id }}
                         aria-label={`${restock.label}: ${stock.item} at ${stock.location}`}
                       >
                         {restock.label}
