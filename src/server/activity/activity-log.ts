@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import { nowIso, toIsoTimestamp } from '../db/dialect';
 import type { Database } from '../db/schema';
+import type { ActivityEntry, FieldChanges } from '../../domain/activity';
 import type { Scope, Trx } from '../resources/store';
 
 /**
@@ -14,9 +15,8 @@ import type { Scope, Trx } from '../resources/store';
  *   changes: { name: { from: 'Acme', to: 'Acme Foods' } } });
  */
 
-export type FieldChanges = Record<string, { from: unknown; to: unknown }>;
-
-export interface ActivityEntry {
+/** What `recordActivity` is told of a change. */
+export interface NewActivity {
   /** The resource's registry name (`items`, `purchase-orders`, `users` …). */
   resource: string;
   recordId: number;
@@ -33,7 +33,7 @@ export function historyBusinessId(scope: Scope, resource: string, recordId: numb
   return resource === 'businesses' ? recordId : scope.businessId;
 }
 
-export async function recordActivity(trx: Trx, scope: Scope, entry: ActivityEntry): Promise<void> {
+export async function recordActivity(trx: Trx, scope: Scope, entry: NewActivity): Promise<void> {
   const changes = entry.changes && Object.keys(entry.changes).length > 0 ? JSON.stringify(entry.changes) : null;
   await trx
     .insertInto('activity_log')
@@ -62,22 +62,6 @@ export interface ActivityFilters {
   until?: string;
 }
 
-/** An entry as the API answers it. */
-export interface ActivityView {
-  id: number;
-  resource: string;
-  record_id: number;
-  action: string;
-  summary: string | null;
-  changes: FieldChanges | null;
-  user_id: number;
-  /** Null for changes the system made (the demo seed) or by a user since deleted. */
-  user_name: string | null;
-  happened_at: string | null;
-  made_at: string | null;
-  made_offline: boolean;
-}
-
 /** A page of the business's entries, newest first, and how many match. */
 export async function listActivity(
   db: Kysely<Database>,
@@ -85,7 +69,7 @@ export async function listActivity(
   filters: ActivityFilters,
   page: number,
   perPage: number,
-): Promise<{ entries: ActivityView[]; total: number }> {
+): Promise<{ entries: ActivityEntry[]; total: number }> {
   let query = db.selectFrom('activity_log').where('activity_log.business_id', '=', scope.businessId);
   if (filters.resource !== undefined) query = query.where('activity_log.resource', '=', filters.resource);
   if (filters.recordId !== undefined) query = query.where('activity_log.record_id', '=', filters.recordId);
@@ -114,7 +98,7 @@ export async function listActivity(
     changes: row.changes === null ? null : (JSON.parse(row.changes) as FieldChanges),
     user_id: Number(row.user_id),
     user_name: row.user_name ?? null,
-    happened_at: toIsoTimestamp(row.happened_at),
+    happened_at: toIsoTimestamp(row.happened_at) as string,
     made_at: toIsoTimestamp(row.made_at),
     made_offline: Boolean(row.made_offline),
   }));

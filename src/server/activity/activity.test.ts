@@ -8,6 +8,7 @@ import {
   type Session,
   type TestApp,
 } from '../../../tests/support/test-app';
+import type { ActivityEntry } from '../../domain/activity';
 import { todayInManila } from '../../domain/documents';
 import type { Db } from '../resources/store';
 
@@ -16,20 +17,6 @@ import type { Db } from '../resources/store';
  * transaction, with who and when (and the device's time for outbox replays), never a secret,
  * and never another business's.
  */
-
-interface Entry {
-  id: number;
-  resource: string;
-  record_id: number;
-  action: string;
-  summary: string | null;
-  changes: Record<string, { from: unknown; to: unknown }> | null;
-  user_id: number;
-  user_name: string | null;
-  happened_at: string;
-  made_at: string | null;
-  made_offline: boolean;
-}
 
 describe.each(databaseKinds)('activity log on %s', (kind) => {
   let test: TestApp;
@@ -48,7 +35,7 @@ describe.each(databaseKinds)('activity log on %s', (kind) => {
   });
   afterAll(() => test.close());
 
-  const historyOf = async (resource: string, id: number, session = admin): Promise<Entry[]> => {
+  const historyOf = async (resource: string, id: number, session = admin): Promise<ActivityEntry[]> => {
     const answer = await session.send('GET', `/api/${resource}/${id}/activity?per_page=100`);
     expect(answer.status, JSON.stringify(answer.body)).toBe(200);
     return answer.body.data;
@@ -88,7 +75,7 @@ describe.each(databaseKinds)('activity log on %s', (kind) => {
     // The record is gone, so is its own history route; the search still tells it, by name.
     expect((await admin.send('GET', `/api/brands/${id}/activity`)).status).toBe(404);
     const search = await admin.send('GET', `/api/activity?resource=brands&record_id=${id}`);
-    expect(search.body.data.map((entry: Entry) => entry.action)).toEqual([
+    expect(search.body.data.map((entry: ActivityEntry) => entry.action)).toEqual([
       'force-deleted',
       'deleted',
       'restored',
@@ -120,7 +107,7 @@ describe.each(databaseKinds)('activity log on %s', (kind) => {
     expect(created.changes).not.toHaveProperty('branch_id');
 
     const secondPage = await admin.send('GET', `/api/sale-item-prices/${id}/activity?page=2&per_page=1`);
-    expect(secondPage.body.data.map((entry: Entry) => entry.action)).toEqual(['created']);
+    expect(secondPage.body.data.map((entry: ActivityEntry) => entry.action)).toEqual(['created']);
     expect(secondPage.body.meta).toMatchObject({ total: 2, per_page: 1, current_page: 2, last_page: 2, from: 2, to: 2 });
   });
 
@@ -282,8 +269,8 @@ describe.each(databaseKinds)('activity log on %s', (kind) => {
 
     const brands = await auditor.send('GET', '/api/activity?resource=brands&action=created&per_page=100');
     expect(brands.body.data.length).toBeGreaterThan(1);
-    expect(brands.body.data.every((entry: Entry) => entry.resource === 'brands' && entry.action === 'created')).toBe(true);
-    const ids = brands.body.data.map((entry: Entry) => entry.id);
+    expect(brands.body.data.every((entry: ActivityEntry) => entry.resource === 'brands' && entry.action === 'created')).toBe(true);
+    const ids = brands.body.data.map((entry: ActivityEntry) => entry.id);
     expect(ids).toEqual([...ids].sort((a, b) => b - a));
 
     const today = todayInManila();
@@ -308,9 +295,9 @@ describe.each(databaseKinds)('activity log on %s', (kind) => {
       .values([boundary('2025-11-20T15:59:59.000Z', 900_001), boundary('2025-11-20T16:00:00.000Z', 900_002)])
       .execute();
     const onThe21st = await auditor.send('GET', '/api/activity?resource=warehouses&from=2025-11-21&to=2025-11-21');
-    expect(onThe21st.body.data.map((entry: Entry) => entry.record_id)).toEqual([900_002]);
+    expect(onThe21st.body.data.map((entry: ActivityEntry) => entry.record_id)).toEqual([900_002]);
     const onThe20th = await auditor.send('GET', '/api/activity?resource=warehouses&from=2025-11-20&to=2025-11-20');
-    expect(onThe20th.body.data.map((entry: Entry) => entry.record_id)).toEqual([900_001]);
+    expect(onThe20th.body.data.map((entry: ActivityEntry) => entry.record_id)).toEqual([900_001]);
     const byRecord = await auditor.send('GET', '/api/activity?resource=warehouses&record_id=900002');
     expect(byRecord.body.meta.total).toBe(1);
 
@@ -337,7 +324,7 @@ describe.each(databaseKinds)('activity log on %s', (kind) => {
     const elsewhere = admin.inBusiness(second);
     const brand = (await elsewhere.send('POST', '/api/brands', { name: 'Second Business Brand' })).body.data;
     const there = await elsewhere.send('GET', '/api/activity?per_page=100');
-    expect(there.body.data.map((entry: Entry) => entry.record_id)).toContain(brand.id);
+    expect(there.body.data.map((entry: ActivityEntry) => entry.record_id)).toContain(brand.id);
     const here = await admin.send('GET', `/api/activity?resource=brands&record_id=${brand.id}`);
     expect(here.body.data).toEqual([]);
     const stored = await db
@@ -347,7 +334,7 @@ describe.each(databaseKinds)('activity log on %s', (kind) => {
       .where('record_id', '=', brand.id)
       .execute();
     expect(stored.map((row) => Number(row.business_id))).toEqual([second]);
-    const shownIds = there.body.data.map((entry: Entry) => entry.id);
+    const shownIds = there.body.data.map((entry: ActivityEntry) => entry.id);
     const owners = await db.selectFrom('activity_log').select('business_id').distinct().where('id', 'in', shownIds).execute();
     expect(owners.map((row) => Number(row.business_id))).toEqual([second]);
   });

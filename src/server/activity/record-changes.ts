@@ -1,6 +1,6 @@
 import { readableFields, referenceKey, type ResourceDefinition } from '../../domain/resource';
 import type { ApiRecord } from '../resources/codec';
-import type { FieldChanges } from './activity-log';
+import type { FieldChanges } from '../../domain/activity';
 
 /**
  * What a history entry says changed, from records as the API reads them: decimals rather than

@@ -1,4 +1,5 @@
 import { sql, type Kysely } from 'kysely';
+import type { AttachedFile } from '../../domain/attachments';
 import { toIsoTimestamp } from '../db/dialect';
 import type { Database } from '../db/schema';
 import type { Db, Scope } from '../resources/store';
@@ -16,21 +17,6 @@ const typed = (db: Db) => db as Kysely<Database>;
 export interface FileParent {
   resource: string;
   recordId: number;
-}
-
-/** A file as the API answers it. */
-export interface ApiFile {
-  id: number;
-  record_id: number;
-  name: string;
-  mime_type: string;
-  size: number;
-  uploaded_by: number | null;
-  uploaded_by_name: string | null;
-  created_at: string;
-  updated_at: string;
-  deleted_at: string | null;
-  version: number;
 }
 
 export type FileTrashFilter = 'active' | 'trashed' | 'all';
@@ -72,7 +58,7 @@ function withUploader(query: ReturnType<typeof filesOf>) {
 
 type FileRow = Awaited<ReturnType<ReturnType<typeof withUploader>['executeTakeFirstOrThrow']>>;
 
-function toApiFile(row: FileRow): ApiFile {
+function toApiFile(row: FileRow): AttachedFile {
   return {
     id: Number(row.id),
     record_id: Number(row.record_id),
@@ -102,7 +88,7 @@ export async function listFiles(db: Db, scope: Scope, parent: FileParent, query:
   return { files: rows.map(toApiFile), total: Number(counted.count) };
 }
 
-export async function findFile(db: Db, scope: Scope, parent: FileParent, fileId: number): Promise<ApiFile | undefined> {
+export async function findFile(db: Db, scope: Scope, parent: FileParent, fileId: number): Promise<AttachedFile | undefined> {
   const row = await withUploader(filesOf(db, scope, parent).where('files.id', '=', fileId)).executeTakeFirst();
   return row ? toApiFile(row) : undefined;
 }

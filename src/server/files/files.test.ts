@@ -9,7 +9,7 @@ import {
   type Session,
   type TestApp,
 } from '../../../tests/support/test-app';
-import { MAX_FILE_BYTES } from '../routes/files.routes';
+import { MAX_FILE_BYTES } from '../../domain/attachments';
 import type { Db } from '../resources/store';
 import { removeFilesOf } from './file-store';
 import { png } from '../../../tests/support/png';

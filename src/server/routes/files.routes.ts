@@ -3,6 +3,7 @@ import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { MAX_FILE_BYTES, type AttachedFile } from '../../domain/attachments';
 import { attributeName } from '../../domain/fields';
 import { DEFAULT_PAGE_SIZE, listMeta, PAGE_SIZES } from '../../domain/list-params';
 import { permissionName } from '../../domain/permissions';
@@ -12,16 +13,7 @@ import { recordActivity } from '../activity/activity-log';
 import { nowIso } from '../db/dialect';
 import { conflict, HttpError, notFound, validationError } from '../errors';
 import { describeRefusedContent, detectFileKind, extensionOf, sanitizeFileName } from '../files/file-content';
-import {
-  findFile,
-  insertFile,
-  listFiles,
-  readFileContent,
-  removeFile,
-  setFileTrashed,
-  type ApiFile,
-  type FileParent,
-} from '../files/file-store';
+import { findFile, insertFile, listFiles, readFileContent, removeFile, setFileTrashed, type FileParent } from '../files/file-store';
 import { runWrite } from '../idempotency';
 import { scopeOf } from '../plugins/auth';
 import { listLinks } from './list-links';
@@ -44,8 +36,6 @@ import { storeFor } from '../resources/stores';
  * must agree with it (415). The parent must be a record of the active business, and the file
  * that parent's: anything else is a 404.
  */
-
-export const MAX_FILE_BYTES = 10 * 1024 * 1024;
 
 const ACCEPTED = 'only images (JPEG, PNG, GIF, WebP, HEIC) and PDF files can be attached';
 
@@ -95,7 +85,7 @@ async function activeParentOrFail(trx: Trx, scope: Scope, definition: ResourceDe
   }
 }
 
-async function fileOrFail(db: Db, scope: Scope, parent: FileParent, fileId: number): Promise<ApiFile> {
+async function fileOrFail(db: Db, scope: Scope, parent: FileParent, fileId: number): Promise<AttachedFile> {
   const file = await findFile(db, scope, parent, fileId);
   if (!file) throw notFound('file');
   return file;
@@ -273,7 +263,7 @@ function mountFiles(app: FastifyInstance, definition: ResourceDefinition): void 
 }
 
 /** What a delete, restore or force delete does to the file; 200s answer with the file as it is after. */
-type FileChange = (trx: Trx, scope: Scope, file: ApiFile) => Promise<{ status: 200 | 204 }>;
+type FileChange = (trx: Trx, scope: Scope, file: AttachedFile) => Promise<{ status: 200 | 204 }>;
 
 /** One change of one file of an active parent, in one transaction with its activity entry on the parent. */
 async function changeFile(

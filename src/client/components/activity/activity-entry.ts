@@ -1,22 +1,8 @@
+import type { ActivityEntry } from '../../../domain/activity';
 import type { ListMeta } from '../../../domain/list-params';
 import { referenceKey, type ResourceDefinition } from '../../../domain/resource';
 import { api } from '../../lib/api';
 import { displayValue } from '../../lib/format';
-
-/** One entry of the activity log, as `GET /api/activity` and `GET /api/{x}/{id}/activity` answer it. */
-export interface ActivityEntry {
-  id: number;
-  resource: string;
-  record_id: number;
-  action: string;
-  summary: string | null;
-  changes: Record<string, { from: unknown; to: unknown }> | null;
-  user_id: number;
-  user_name: string | null;
-  happened_at: string;
-  made_at: string | null;
-  made_offline: boolean;
-}
 
 export interface ActivityPage {
   data: ActivityEntry[];

@@ -1,6 +1,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { WifiOff } from 'lucide-react';
 import { useEffect, useId, useState } from 'react';
+import type { ActivityEntry } from '../../../domain/activity';
 import type { ResourceDefinition } from '../../../domain/resource';
 import { describeError } from '../../lib/api';
 import { formatTimestamp } from '../../lib/format';
@@ -8,7 +9,7 @@ import { onChangeSent } from '../../lib/outbox';
 import { useActiveBusinessId } from '../../lib/session';
 import { Button } from '../ui/button';
 import { Skeleton } from '../ui/skeleton';
-import { actionWords, actorName, changeLines, entryNote, recordActivityQuery, type ActivityEntry } from './activity-entry';
+import { actionWords, actorName, changeLines, entryNote, recordActivityQuery } from './activity-entry';
 
 /**
  * A record's history under its view screen: who did what and when, newest first, with the

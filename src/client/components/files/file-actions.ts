@@ -1,11 +1,12 @@
 import { useState } from 'react';
 import { toast } from 'sonner';
+import type { AttachedFile } from '../../../domain/attachments';
 import type { ResourceDefinition } from '../../../domain/resource';
 import { api, saveFile } from '../../lib/api';
 import { clientKey } from '../../lib/outbox';
 import type { Confirmation } from '../crud/confirm-dialog';
 import { reportFailure } from '../crud/record-actions';
-import { fetchFile, filesPath, useRefreshAfterFileChange, type AttachedFile } from './files-api';
+import { fetchFile, filesPath, useRefreshAfterFileChange } from './files-api';
 
 export type FileAction = 'delete' | 'restore' | 'force-delete';
 

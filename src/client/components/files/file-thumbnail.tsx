@@ -1,8 +1,9 @@
 import { FileText, Image as ImageIcon } from 'lucide-react';
 import { useState } from 'react';
+import type { AttachedFile } from '../../../domain/attachments';
 import type { ResourceDefinition } from '../../../domain/resource';
 import { cn } from '../../lib/utils';
-import { useImageUrl, type AttachedFile } from './files-api';
+import { useImageUrl } from './files-api';
 
 const SIZES = {
   thumbnail: { image: 'size-14 object-cover', icon: 'size-14' },

@@ -1,5 +1,6 @@
 import { queryOptions, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
+import type { AttachedFile } from '../../../domain/attachments';
 import type { ListMeta } from '../../../domain/list-params';
 import type { ResourceDefinition } from '../../../domain/resource';
 import { activeBusinessId, api, ApiError, apiFile } from '../../lib/api';
@@ -11,23 +12,6 @@ import { useActiveBusinessId } from '../../lib/session';
  * their list, uploads with progress, bytes for thumbnails and downloads. Files need the server:
  * they are never queued in the outbox nor kept on this device.
  */
-
-/** A nested file record (spec 3: id and record_id) as the API answers it. */
-export interface AttachedFile {
-  id: number;
-  record_id: number;
-  name: string;
-  mime_type: string;
-  size: number;
-  uploaded_by: number | null;
-  uploaded_by_name: string | null;
-  created_at: string;
-  updated_at: string;
-  deleted_at: string | null;
-  version: number;
-}
-
-export const MAX_FILE_BYTES = 10 * 1024 * 1024;
 
 export const filesPath = (resource: string, recordId: number | string) => `/api/${resource}/${recordId}/files`;
 

@@ -3,6 +3,7 @@ import { Link } from '@tanstack/react-router';
 import { Camera, Download, Paperclip, RotateCcw, Trash2 } from 'lucide-react';
 import { useRef, useState, useSyncExternalStore, type ChangeEvent } from 'react';
 import { toast } from 'sonner';
+import { MAX_FILE_BYTES, type AttachedFile } from '../../../domain/attachments';
 import { permissionName } from '../../../domain/permissions';
 import type { ResourceDefinition } from '../../../domain/resource';
 import { describeError } from '../../lib/api';
@@ -18,7 +19,7 @@ import { ProgressBar } from '../ui/progress-bar';
 import { Toggle } from '../ui/toggle';
 import { useFileActions } from './file-actions';
 import { FileThumbnail } from './file-thumbnail';
-import { filesQuery, formatFileSize, MAX_FILE_BYTES, uploadFile, useRefreshAfterFileChange, type AttachedFile } from './files-api';
+import { filesQuery, formatFileSize, uploadFile, useRefreshAfterFileChange } from './files-api';
 
 /** Phones and tablets (a finger, not a mouse) get a button that opens the camera. */
 const COARSE_POINTER = '(pointer: coarse)';
