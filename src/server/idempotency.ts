@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { constraintViolation, nowIso } from './db/dialect';
+import { constraintViolation, nowIso, transientFailure } from './db/dialect';
 import { HttpError, validationError } from './errors';
 import type { Trx } from './resources/store';
 
@@ -27,6 +27,20 @@ function requestHash(request: FastifyRequest): string {
 }
 
 /**
+ * Runs `work` in one transaction, again (three tries in all) when PostgreSQL gave up on it as a
+ * deadlock or a serialization failure: nothing of a try that failed so was written.
+ */
+async function inTransaction<T>(db: FastifyRequest['server']['db'], work: (trx: Trx) => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await db.transaction().execute(work as never);
+    } catch (error) {
+      if (attempt >= 3 || !transientFailure(error)) throw error;
+    }
+  }
+}
+
+/**
  * Runs a write in one transaction and answers it. With an `Idempotency-Key` header, the first
  * successful answer is stored in that same transaction, keyed by user, business and key; a
  * repeat gets that answer back (header `Idempotent-Replayed: true`) and changes nothing, and the
@@ -41,7 +55,7 @@ export async function runWrite(
   const db = request.server.db;
   const key = request.headers['idempotency-key'];
   if (key === undefined) {
-    const result = await db.transaction().execute(write);
+    const result = await inTransaction(db, write);
     return reply.status(result.status).send(result.body);
   }
   if (typeof key !== 'string' || !/^[\x21-\x7e]{1,255}$/.test(key)) {
@@ -69,7 +83,7 @@ export async function runWrite(
   const replayed = await replay();
   if (replayed) return replayed;
   try {
-    const result = await db.transaction().execute(async (trx) => {
+    const result = await inTransaction(db, async (trx) => {
       // Claim the key before writing: a concurrent twin's claim waits on this row until we
       // commit, then fails as a duplicate and replays our answer instead of writing again.
       await trx

@@ -118,6 +118,25 @@ export function fullTextContains(db: Kysely<unknown>, table: string, column: str
   return sql<boolean>`${sql.ref(`${table}.id`)} in (select rowid from ${ftsTable} where ${ftsTable} match ${query}) and ${contains}`;
 }
 
+/**
+ * Locks the rows a select reads until the transaction ends (`FOR UPDATE`), so that what a change
+ * decides on cannot move under it: a second transaction locking the same row waits for the first
+ * to commit and then reads what it left. PostgreSQL only: SQLite runs one writer at a time, and a
+ * better-sqlite3 transaction holds the one connection from BEGIN to COMMIT, so it needs none.
+ */
+export function forUpdate<Q extends { forUpdate(): Q }>(db: Kysely<any>, query: Q): Q {
+  return isPostgres(db as Kysely<unknown>) ? query.forUpdate() : query;
+}
+
+/**
+ * PostgreSQL gave up on a transaction that may pass when run again: a deadlock between two
+ * writers (40P01) or a serialization failure (40001). Nothing of it was written.
+ */
+export function transientFailure(error: unknown): boolean {
+  const code = (error as { code?: string } | null)?.code;
+  return code === '40P01' || code === '40001';
+}
+
 export type ConstraintViolation = 'unique' | 'foreign-key' | undefined;
 
 export function constraintViolation(error: unknown): ConstraintViolation {

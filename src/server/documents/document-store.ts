@@ -3,6 +3,7 @@ import { centavosToPesos } from '../../domain/money';
 import { fromThousandths } from '../../domain/quantity';
 import type { ResourceDefinition } from '../../domain/resource';
 import { linesInput, type LineInput } from '../../domain/resources/document-fields';
+import { forUpdate } from '../db/dialect';
 import { conflict } from '../errors';
 import type { ApiRecord } from '../resources/codec';
 import { businessTableStore, type Db, type ResourceStore, type Scope, type Trx } from '../resources/store';
@@ -43,6 +44,18 @@ export interface DocumentAction {
   /** The permission action it needs (void undoes like a delete; cancel changes like an edit). */
   permission: 'delete' | 'update';
   undo(trx: Trx, scope: Scope, row: Record<string, unknown>): Promise<void>;
+}
+
+/**
+ * A live (untrashed) document of the business, its row locked until the transaction ends: what
+ * a void or cancel decides on, and what a document made from it (a receipt from its order, a
+ * payment from its invoice) checks and then moves, cannot change under either.
+ */
+export async function liveSource(trx: Trx, scope: Scope, table: string, id: number): Promise<Record<string, unknown> | undefined> {
+  return (await forUpdate(
+    trx,
+    trx.selectFrom(table).selectAll().where('id', '=', id).where('business_id', '=', scope.businessId).where('deleted_at', 'is', null),
+  ).executeTakeFirst()) as Record<string, unknown> | undefined;
 }
 
 /** The names of warehouses and branches, keyed `warehouse:3`, for showing where documents and stocks are. */

@@ -70,7 +70,12 @@ async function stockRow(trx: Trx, scope: Scope, itemId: number, location: Locati
  */
 export async function move(trx: Trx, scope: Scope, document: DocumentRef, movements: readonly Movement[]): Promise<void> {
   const now = nowIso();
-  for (const movement of movements) {
+  // Balances are locked in one order by every document (item, then place), so two documents
+  // moving the same goods wait for each other instead of each holding what the other needs.
+  const ordered = [...movements].sort(
+    (a, b) => a.itemId - b.itemId || a.location.type.localeCompare(b.location.type) || a.location.id - b.location.id,
+  );
+  for (const movement of ordered) {
     if (movement.quantity === 0 && !movement.inTransit) continue;
     const stockId = await stockRow(trx, scope, movement.itemId, movement.location);
     const inTransit = movement.inTransit ?? 0;

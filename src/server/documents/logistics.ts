@@ -8,8 +8,8 @@ import { stockReturns } from '../../domain/resources/stock-returns';
 import { stockTransfers } from '../../domain/resources/stock-transfers';
 import { nowIso } from '../db/dialect';
 import { conflict, validationError } from '../errors';
-import type { ResourceStore, Scope, Trx } from '../resources/store';
-import { documentStore, type DocumentAction } from './document-store';
+import type { ResourceStore, Trx } from '../resources/store';
+import { documentStore, liveSource, type DocumentAction } from './document-store';
 import { move } from './ledger';
 import { priceLines, storedLines, type StoredLine } from './lines';
 
@@ -32,16 +32,6 @@ const counted = (columns: Record<string, unknown>, fulfils: boolean) => ({
   partyId: null,
   fulfils,
 });
-
-async function liveRow(trx: Trx, scope: Scope, table: string, id: number) {
-  return (await trx
-    .selectFrom(table)
-    .selectAll()
-    .where('id', '=', id)
-    .where('business_id', '=', scope.businessId)
-    .where('deleted_at', 'is', null)
-    .executeTakeFirst()) as Record<string, unknown> | undefined;
-}
 
 /**
  * Lines fulfilling a source document's lines (`source_line_id`): item and unit are the source
@@ -117,7 +107,7 @@ export const stockTransfersStore: ResourceStore = documentStore(stockTransfers, 
     let inputs = lines(input);
     const requestId = columns.stock_request_id === null || columns.stock_request_id === undefined ? null : Number(columns.stock_request_id);
     if (requestId !== null) {
-      const request = await liveRow(trx, scope, 'stock_requests', requestId);
+      const request = await liveSource(trx, scope, 'stock_requests', requestId);
       if (!request) throw validationError({ stock_request_id: ['The selected stock request is invalid.'] });
       if (!['pending', 'partially_transferred'].includes(String(request.status))) {
         throw conflict(`Stock request ${String(request.number)} is ${String(request.status).replace('_', ' ')}.`);
@@ -130,7 +120,7 @@ export const stockTransfersStore: ResourceStore = documentStore(stockTransfers, 
     const returnId = columns.stock_return_id === null || columns.stock_return_id === undefined ? null : Number(columns.stock_return_id);
     if (returnId !== null) {
       if (requestId !== null) throw validationError({ stock_return_id: ['A transfer is made from a request or from a return, not both.'] });
-      const goingBack = await liveRow(trx, scope, 'stock_returns', returnId);
+      const goingBack = await liveSource(trx, scope, 'stock_returns', returnId);
       if (!goingBack) throw validationError({ stock_return_id: ['The selected stock return is invalid.'] });
       if (!['pending', 'partially_transferred'].includes(String(goingBack.status))) {
         throw conflict(`Stock return ${String(goingBack.number)} is ${String(goingBack.status).replace('_', ' ')}.`);
@@ -162,7 +152,7 @@ export const stockTransfersStore: ResourceStore = documentStore(stockTransfers, 
 
 export const stockReceivesStore: ResourceStore = documentStore(stockReceives, {
   async prepare(trx, scope, columns, input) {
-    const transfer = await liveRow(trx, scope, 'stock_transfers', Number(columns.stock_transfer_id));
+    const transfer = await liveSource(trx, scope, 'stock_transfers', Number(columns.stock_transfer_id));
     if (!transfer) throw validationError({ stock_transfer_id: ['The selected stock transfer is invalid.'] });
     if (!['in_transit', 'partially_received'].includes(String(transfer.status))) {
       throw conflict(`Stock transfer ${String(transfer.number)} is ${String(transfer.status).replace('_', ' ')}.`);
@@ -203,7 +193,7 @@ export const stockReceivesStore: ResourceStore = documentStore(stockReceives, {
  */
 export const stockReturnsStore: ResourceStore = documentStore(stockReturns, {
   async prepare(trx, scope, columns, input) {
-    const transfer = await liveRow(trx, scope, 'stock_transfers', Number(columns.stock_transfer_id));
+    const transfer = await liveSource(trx, scope, 'stock_transfers', Number(columns.stock_transfer_id));
     if (!transfer) throw validationError({ stock_transfer_id: ['The selected stock transfer is invalid.'] });
     const returned = await trx
       .selectFrom('document_lines')
@@ -258,6 +248,8 @@ export const logisticsActions: Record<string, DocumentAction> = {
         throw conflict(
           `Stock transfer ${String(row.number)} is ${String(row.status).replace('_', ' ')}: only one nothing was received of can be voided.`,
         );
+      // Its request or return first, as a transfer made from one locks it first.
+      for (const [field, table] of SOURCES) if (row[field] !== null) await liveSource(trx, scope, table, Number(row[field]));
       const sent = await storedLines(trx, 'stock-transfer', [Number(row.id)]);
       const document = { type: 'stock-transfer', id: Number(row.id), number: String(row.number), date: todayInManila() };
       await move(trx, scope, document, [
@@ -278,6 +270,8 @@ export const logisticsActions: Record<string, DocumentAction> = {
     permission: 'delete',
     async undo(trx, scope, row) {
       if (row.status === 'void') throw conflict(`Stock receive ${String(row.number)} is already void.`);
+      // Its transfer first, as a receive made from it locks it first.
+      await liveSource(trx, scope, 'stock_transfers', Number(row.stock_transfer_id));
       const arrived = await storedLines(trx, 'stock-receive', [Number(row.id)]);
       const document = { type: 'stock-receive', id: Number(row.id), number: String(row.number), date: todayInManila() };
       await move(

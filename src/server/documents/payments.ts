@@ -4,7 +4,7 @@ import type { ResourceDefinition } from '../../domain/resource';
 import { nowIso } from '../db/dialect';
 import { conflict, validationError } from '../errors';
 import type { ResourceStore, Scope, Trx } from '../resources/store';
-import { documentStore, type DocumentAction } from './document-store';
+import { documentStore, liveSource, type DocumentAction } from './document-store';
 
 /**
  * What bills and invoices share: a balance that payments bring down (unpaid → partially_paid →
@@ -36,7 +36,9 @@ export async function followBalance(
       version: sql`version + 1`,
     })
     .where('id', '=', id)
+    .where('status', '!=', 'void')
     .where(sql<boolean>`balance - ${delta} >= 0`)
+    .where(sql<boolean>`${sql.ref(settlement)} + ${delta} >= 0`)
     .executeTakeFirst();
   if (Number(moved.numUpdatedRows) === 0) return false;
   await trx
@@ -67,13 +69,7 @@ interface Paid {
 export function paymentStore(definition: ResourceDefinition, paid: Paid): ResourceStore {
   return documentStore(definition, {
     async prepare(trx, scope, columns) {
-      const target = await trx
-        .selectFrom(paid.table)
-        .selectAll()
-        .where('id', '=', Number(columns[paid.field]))
-        .where('business_id', '=', scope.businessId)
-        .where('deleted_at', 'is', null)
-        .executeTakeFirst();
+      const target = await liveSource(trx, scope, paid.table, Number(columns[paid.field]));
       if (!target) throw validationError({ [paid.field]: [`The selected ${paid.noun.toLowerCase()} is invalid.`] });
       if (target.status === 'void') throw conflict(`${paid.noun} ${String(target.number)} is void.`);
       const amount = Number(columns.amount);
@@ -130,7 +126,9 @@ export function paymentVoid(noun: string, table: string, field: string, settleme
     permission: 'delete',
     async undo(trx, _scope, row) {
       if (row.status === 'void') throw conflict(`${noun} ${String(row.number)} is already void.`);
-      await followBalance(trx, table, Number(row[field]), -Number(row.amount), settlement);
+      if (!(await followBalance(trx, table, Number(row[field]), -Number(row.amount), settlement))) {
+        throw conflict(`${noun} ${String(row.number)} cannot be voided: what it settled is no longer counted on its document.`);
+      }
     },
   };
 }

@@ -9,8 +9,8 @@ import { purchaseOrders } from '../../domain/resources/purchase-orders';
 import { receiveOrders } from '../../domain/resources/receive-orders';
 import { nowIso } from '../db/dialect';
 import { conflict, validationError } from '../errors';
-import type { ResourceStore, Scope, Trx } from '../resources/store';
-import { documentStore, locationOf, type DocumentAction } from './document-store';
+import type { ResourceStore, Trx } from '../resources/store';
+import { documentStore, liveSource, locationOf, type DocumentAction } from './document-store';
 import { move } from './ledger';
 import { priceLines, storedLines } from './lines';
 import { balanceVoid, paymentStore, paymentVoid } from './payments';
@@ -21,16 +21,6 @@ import { balanceVoid, paymentStore, paymentVoid } from './payments';
  */
 
 const lines = (input: Record<string, unknown>) => input.lines as LineInput[];
-
-async function liveRow(trx: Trx, scope: Scope, table: string, id: number) {
-  return trx
-    .selectFrom(table)
-    .selectAll()
-    .where('id', '=', id)
-    .where('business_id', '=', scope.businessId)
-    .where('deleted_at', 'is', null)
-    .executeTakeFirst() as Promise<Record<string, unknown> | undefined>;
-}
 
 /** open → partially_received → received, from what its lines have received. */
 async function followPurchaseOrder(trx: Trx, purchaseOrderId: number): Promise<void> {
@@ -84,7 +74,7 @@ export const receiveOrdersStore: ResourceStore = documentStore(receiveOrders, {
     const orderId = columns.purchase_order_id === null ? null : Number(columns.purchase_order_id);
     let inputs = lines(input);
     if (orderId !== null) {
-      const order = await liveRow(trx, scope, 'purchase_orders', orderId);
+      const order = await liveSource(trx, scope, 'purchase_orders', orderId);
       if (!order) throw validationError({ purchase_order_id: ['The selected purchase order is invalid.'] });
       if (order.status === 'cancelled') throw conflict(`Purchase order ${String(order.number)} is cancelled.`);
       if (Number(order.contact_id) !== Number(columns.contact_id)) {
@@ -152,7 +142,7 @@ export const receiveOrdersStore: ResourceStore = documentStore(receiveOrders, {
 export const billsStore: ResourceStore = documentStore(bills, {
   async prepare(trx, scope, columns, input) {
     if (columns.purchase_order_id !== null) {
-      const order = await liveRow(trx, scope, 'purchase_orders', Number(columns.purchase_order_id));
+      const order = await liveSource(trx, scope, 'purchase_orders', Number(columns.purchase_order_id));
       if (!order) throw validationError({ purchase_order_id: ['The selected purchase order is invalid.'] });
       if (order.status === 'cancelled') throw conflict(`Purchase order ${String(order.number)} is cancelled.`);
     }
@@ -189,6 +179,8 @@ export const purchasingActions: Record<string, DocumentAction> = {
     permission: 'delete',
     async undo(trx, scope, row) {
       if (row.status === 'void') throw conflict(`Receive order ${String(row.number)} is already void.`);
+      // The order first, as a receipt made from it locks it first: never the two in opposite orders.
+      if (row.purchase_order_id !== null) await liveSource(trx, scope, 'purchase_orders', Number(row.purchase_order_id));
       const location = locationOf(row)!;
       const received = await storedLines(trx, 'receive-order', [Number(row.id)]);
       await move(

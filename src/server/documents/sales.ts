@@ -7,7 +7,7 @@ import { quotations } from '../../domain/resources/quotations';
 import { nowIso } from '../db/dialect';
 import { conflict, validationError } from '../errors';
 import type { ResourceStore, Scope, Trx } from '../resources/store';
-import { documentStore, locationOf, type DocumentAction } from './document-store';
+import { documentStore, liveSource, locationOf, type DocumentAction } from './document-store';
 import { move } from './ledger';
 import { priceLines, storedLines } from './lines';
 import { balanceVoid, paymentStore, paymentVoid } from './payments';
@@ -42,13 +42,7 @@ export const quotationsStore: ResourceStore = documentStore(quotations, {
 export const invoicesStore: ResourceStore = documentStore(invoices, {
   async prepare(trx, scope, columns, input) {
     if (columns.quotation_id !== null && columns.quotation_id !== undefined) {
-      const quotation = await trx
-        .selectFrom('quotations')
-        .selectAll()
-        .where('id', '=', Number(columns.quotation_id))
-        .where('business_id', '=', scope.businessId)
-        .where('deleted_at', 'is', null)
-        .executeTakeFirst();
+      const quotation = await liveSource(trx, scope, 'quotations', Number(columns.quotation_id));
       if (!quotation) throw validationError({ quotation_id: ['The selected quotation is invalid.'] });
       if (quotation.status !== 'open') throw conflict(`Quotation ${String(quotation.number)} is ${String(quotation.status)}.`);
     }
@@ -80,6 +74,8 @@ export const invoicePaymentsStore: ResourceStore = paymentStore(invoicePayments,
 
 /** Voiding an invoice puts its goods back in stock, and its quotation may be invoiced again. */
 async function returnInvoicedGoods(trx: Trx, scope: Scope, row: Record<string, unknown>): Promise<void> {
+  // The quotation first, as an invoice made from it locks it first.
+  if (row.quotation_id !== null) await liveSource(trx, scope, 'quotations', Number(row.quotation_id));
   const location = locationOf(row)!;
   const sold = await storedLines(trx, 'invoice', [Number(row.id)]);
   await move(

@@ -211,6 +211,17 @@ export async function findRecordOrFail(db: Db, scope: Scope, definition: Resourc
   return record;
 }
 
+/**
+ * The record as it is now, its row locked until the transaction ends: every change (update,
+ * trash, restore, permanent delete, void, cancel) decides on what this returns, so of several
+ * racing for one record each decides on what the one before it left, and a change that no
+ * longer applies is refused rather than applied twice.
+ */
+export async function lockedRecord(trx: Trx, scope: Scope, definition: ResourceDefinition, id: number): Promise<ApiRecord> {
+  await storeFor(definition).lock(trx, scope, id);
+  return findRecordOrFail(trx, scope, definition, id);
+}
+
 /** Field messages for references that are not live records of this business, and duplicates. */
 async function checkValues(db: Db, scope: Scope, definition: ResourceDefinition, values: Record<string, unknown>, exceptId?: number) {
   const store = storeFor(definition);
@@ -272,7 +283,7 @@ export async function updateRecord(
   expectedVersion?: number,
 ): Promise<ApiRecord> {
   const store = storeFor(definition);
-  const current = await findRecordOrFail(trx, scope, definition, id);
+  const current = await lockedRecord(trx, scope, definition, id);
   if (current.deleted_at) throw conflict(`This ${attributeName(definition.singular)} is in the trash; restore it before editing.`);
   if (expectedVersion !== undefined && expectedVersion !== current.version) {
     throw new HttpError(
@@ -296,7 +307,7 @@ export async function updateRecord(
 
 export async function trashRecord(trx: Trx, scope: Scope, definition: ResourceDefinition, id: number): Promise<ApiRecord> {
   const store = storeFor(definition);
-  const current = await findRecordOrFail(trx, scope, definition, id);
+  const current = await lockedRecord(trx, scope, definition, id);
   if (current.deleted_at) throw conflict(`This ${attributeName(definition.singular)} is already in the trash.`);
   if (store.beforeTrash) await store.beforeTrash(trx, scope, id);
   await store.setTrashed(trx, scope, id, nowIso());
@@ -307,7 +318,7 @@ export async function trashRecord(trx: Trx, scope: Scope, definition: ResourceDe
 
 export async function restoreRecord(trx: Trx, scope: Scope, definition: ResourceDefinition, id: number): Promise<ApiRecord> {
   const store = storeFor(definition);
-  const current = await findRecordOrFail(trx, scope, definition, id);
+  const current = await lockedRecord(trx, scope, definition, id);
   if (!current.deleted_at) throw conflict(`This ${attributeName(definition.singular)} is not in the trash.`);
   await store.setTrashed(trx, scope, id, null);
   if (store.countsMaintained) await adjustCount(trx, scope.businessId, definition.name, 1, -1);
@@ -334,7 +345,7 @@ async function usageOf(db: Db, scope: Scope, definition: ResourceDefinition, id:
 
 export async function forceDeleteRecord(trx: Trx, scope: Scope, definition: ResourceDefinition, id: number): Promise<ApiRecord> {
   const store = storeFor(definition);
-  const current = await findRecordOrFail(trx, scope, definition, id);
+  const current = await lockedRecord(trx, scope, definition, id);
   const name = attributeName(definition.singular);
   if (!current.deleted_at) throw conflict(`Move this ${name} to the trash before deleting it permanently.`);
   const usage = await usageOf(trx, scope, definition, id);

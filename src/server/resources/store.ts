@@ -1,6 +1,7 @@
 import type { Kysely, SelectQueryBuilder, Transaction } from 'kysely';
 import type { z } from 'zod';
 import type { ResourceDefinition } from '../../domain/resource';
+import { forUpdate } from '../db/dialect';
 import type { ApiRecord } from './codec';
 
 /** Who is asking, in which business: every query of a store is scoped by it. */
@@ -42,6 +43,12 @@ export interface ResourceStore {
   column(name: string): string;
   /** Totals kept in resource_counts (business tables) rather than counted per request. */
   countsMaintained: boolean;
+  /**
+   * Locks the record's row until the transaction ends, before a change reads and decides on it
+   * (see `forUpdate`): two changes of one record run one after the other, each on what the one
+   * before left.
+   */
+  lock(trx: Trx, scope: Scope, id: number): Promise<void>;
   /** The id of another record holding `value` in unique `field`, if any. */
   findDuplicate(db: Db, scope: Scope, field: string, value: unknown, exceptId?: number): Promise<number | undefined>;
   /**
@@ -75,6 +82,9 @@ export function businessTableStore(definition: ResourceDefinition): ResourceStor
     query: (db, scope) => db.selectFrom(table).where(`${table}.business_id`, '=', scope.businessId),
     select: (query) => query.selectAll(table),
     column: (name) => `${table}.${name}`,
+    async lock(trx, scope, id) {
+      await forUpdate(trx, trx.selectFrom(table).select('id').where('id', '=', id).where('business_id', '=', scope.businessId)).execute();
+    },
     async findDuplicate(db, scope, field, value, exceptId) {
       let query = db.selectFrom(table).select('id').where('business_id', '=', scope.businessId).where(field, '=', value);
       if (exceptId !== undefined) query = query.where('id', '!=', exceptId);

@@ -8,6 +8,7 @@ import { stocksStore } from '../documents/stocks-store';
 import { billPaymentsStore, billsStore, purchaseOrdersStore, receiveOrdersStore } from '../documents/purchasing';
 import { registry } from '../../domain/resources/registry';
 import { roles as roleDefinition } from '../../domain/resources/roles';
+import { forUpdate } from '../db/dialect';
 import { provisionBusiness } from '../services/business-provisioning.service';
 import { businessTableStore, type ResourceStore } from './store';
 import { usersStore } from './users-store';
@@ -32,6 +33,9 @@ const businessesStore: ResourceStore = {
       ),
   select: (query) => query.selectAll('businesses'),
   column: (name) => `businesses.${name}`,
+  async lock(trx, _scope, id) {
+    await forUpdate(trx, trx.selectFrom('businesses').select('id').where('id', '=', id)).execute();
+  },
   findDuplicate: async () => undefined,
   async insert(trx, scope, columns) {
     const row = await trx.insertInto('businesses').values(columns).returning('id').executeTakeFirstOrThrow();
@@ -83,6 +87,7 @@ const permissionsStore: ResourceStore = {
   query: (db) => db.selectFrom('permissions'),
   select: (query) => query.selectAll('permissions'),
   column: (name) => `permissions.${name}`,
+  lock: readOnly,
   findDuplicate: async () => undefined,
   insert: readOnly,
   update: readOnly,

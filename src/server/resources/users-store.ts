@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { z } from 'zod';
 import { hashSecret } from '../auth/secrets';
+import { forUpdate } from '../db/dialect';
 import { conflict } from '../errors';
 import { assertAssignableRoles, assertManagesIdentity, replaceUserRoles } from '../services/access.service';
 import type { ApiRecord } from './codec';
@@ -68,6 +69,11 @@ export const usersStore: ResourceStore = {
       'memberships.userable_id',
     ]),
   column: (name) => ((MEMBERSHIP_COLUMNS as readonly string[]).includes(name) ? `memberships.${name}` : `users.${name}`),
+
+  /** The identity row: every change of a user (its membership here included) takes it first. */
+  async lock(trx, _scope, id) {
+    await forUpdate(trx, trx.selectFrom('users').select('id').where('id', '=', id)).execute();
+  },
 
   async findDuplicate(db, _scope, field, value, exceptId) {
     let query = db.selectFrom('users').select('id').where(field, '=', value);

@@ -9,10 +9,10 @@ import { stocks } from '../../domain/resources/stocks';
 import { getResource, registry } from '../../domain/resources/registry';
 import { recordActivity } from '../activity/activity-log';
 import { nowIso, toIsoTimestamp } from '../db/dialect';
-import { notFound, validationError } from '../errors';
+import { conflict, notFound, validationError } from '../errors';
 import { runWrite } from '../idempotency';
 import { scopeOf } from '../plugins/auth';
-import { locationOf } from '../documents/document-store';
+import { liveSource, locationOf } from '../documents/document-store';
 import { numberTotal, referenceNumberTotal } from '../documents/numbering';
 import { purchasingActions } from '../documents/purchasing';
 import { logisticsActions } from '../documents/logistics';
@@ -133,20 +133,18 @@ export async function documentRoutes(app: FastifyInstance): Promise<void> {
         const scope = scopeOf(request);
         const id = Number(request.params.id);
         return runWrite(request, reply, async (trx) => {
-          const row = await trx
-            .selectFrom(definition.table)
-            .selectAll()
-            .where('id', '=', id)
-            .where('business_id', '=', scope.businessId)
-            .where('deleted_at', 'is', null)
-            .executeTakeFirst();
+          // Locked first: of several voids of one document, each after the first finds it void.
+          const row = await liveSource(trx, scope, definition.table, id);
           if (!row) throw notFound(definition.singular.toLowerCase());
           await action.undo(trx, scope, row);
-          await trx
+          const settled = await trx
             .updateTable(definition.table)
             .set({ status: action.status, updated_at: nowIso(), version: sql`version + 1` })
             .where('id', '=', id)
-            .execute();
+            .where('status', '=', row.status as string)
+            .executeTakeFirst();
+          if (Number(settled.numUpdatedRows) !== 1)
+            throw conflict(`This ${definition.singular.toLowerCase()} changed meanwhile; reload it.`);
           await recordActivity(trx, scope, {
             resource,
             recordId: id,
