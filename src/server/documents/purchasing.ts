@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { todayInManila } from '../../domain/documents';
 import { centavosToPesos } from '../../domain/money';
-import { fromThousandths } from '../../domain/quantity';
+import { fromThousandths, toThousandths } from '../../domain/quantity';
 import type { LineInput } from '../../domain/resources/document-fields';
 import { billPayments } from '../../domain/resources/bill-payments';
 import { bills } from '../../domain/resources/bills';
@@ -9,10 +9,10 @@ import { purchaseOrders } from '../../domain/resources/purchase-orders';
 import { receiveOrders } from '../../domain/resources/receive-orders';
 import { nowIso } from '../db/dialect';
 import { conflict, validationError } from '../errors';
-import type { ResourceStore, Trx } from '../resources/store';
+import type { ResourceStore, Scope, Trx } from '../resources/store';
 import { documentStore, liveSource, locationOf, type DocumentAction } from './document-store';
 import { move } from './ledger';
-import { priceLines, storedLines } from './lines';
+import { priceLines, storedLines, type StoredLine } from './lines';
 import { balanceVoid, paymentStore, paymentVoid } from './payments';
 
 /**
@@ -66,40 +66,94 @@ export const purchaseOrdersStore: ResourceStore = documentStore(purchaseOrders, 
 });
 
 /**
- * A receive order against a purchase order takes the order's lines it names (`source_line_id`),
- * at most what is still to be received of each; without one, it prices its own lines.
+ * The lines of a document made from a purchase order (a receipt, a bill), each taken to the
+ * order line it fulfils: the one it names (`source_line_id`), or else the order's line of the
+ * same item (and unit, when given) with the most still open. Each takes at most what is still
+ * open of its order line (`open`), counting the document's earlier lines; a line of an item the
+ * order does not hold is refused.
+ */
+function againstOrder(
+  inputs: LineInput[],
+  order: Record<string, unknown>,
+  orderLines: StoredLine[],
+  open: (line: StoredLine) => number,
+  verb: string,
+): LineInput[] {
+  const left = new Map(orderLines.map((line) => [line.id, open(line)]));
+  const errors: Record<string, string[]> = {};
+  const matched = inputs.map((line, index) => {
+    const named = line.source_line_id === null || line.source_line_id === undefined ? undefined : line.source_line_id;
+    const candidates = orderLines.filter((source) =>
+      named !== undefined
+        ? source.id === named
+        : source.item_id === line.item_id &&
+          (line.unit_of_measurement_id === undefined || source.unit_of_measurement_id === line.unit_of_measurement_id),
+    );
+    const source = candidates.sort((a, b) => (left.get(b.id) ?? 0) - (left.get(a.id) ?? 0))[0];
+    if (!source) {
+      errors[named !== undefined ? `lines.${index}.source_line_id` : `lines.${index}.item_id`] = [
+        named !== undefined
+          ? `This line is not a line of purchase order ${String(order.number)}.`
+          : `This item is not on purchase order ${String(order.number)}${line.unit_of_measurement_id === undefined ? '' : ' in this unit'}.`,
+      ];
+      return line;
+    }
+    const remaining = left.get(source.id) ?? 0;
+    const quantity = toThousandths(line.quantity);
+    if (quantity > remaining)
+      errors[`lines.${index}.quantity`] = [`Only ${fromThousandths(Math.max(0, remaining))} of this line remain to be ${verb}.`];
+    left.set(source.id, remaining - quantity);
+    return {
+      ...line,
+      source_line_id: source.id,
+      item_id: source.item_id,
+      unit_of_measurement_id: source.unit_of_measurement_id,
+      unit_price: line.unit_price ?? centavosToPesos(source.unit_price),
+      discount_percent: line.discount_percent ?? source.discount_percent / 100,
+    };
+  });
+  if (Object.keys(errors).length > 0) throw validationError(errors);
+  return matched;
+}
+
+/** The live, uncancelled purchase order of the document's supplier that a receipt or a bill is made from, locked. */
+async function sourceOrder(trx: Trx, scope: Scope, columns: Record<string, unknown>): Promise<Record<string, unknown>> {
+  const order = await liveSource(trx, scope, 'purchase_orders', Number(columns.purchase_order_id));
+  if (!order) throw validationError({ purchase_order_id: ['The selected purchase order is invalid.'] });
+  if (order.status === 'cancelled') throw conflict(`Purchase order ${String(order.number)} is cancelled.`);
+  if (Number(order.contact_id) !== Number(columns.contact_id)) {
+    throw validationError({ contact_id: ['The supplier must be the purchase order’s supplier.'] });
+  }
+  return order;
+}
+
+/** How much of each purchase order line unvoided bills have billed, by line id. */
+async function billedOf(trx: Trx, orderId: number): Promise<Map<number, number>> {
+  const rows = await trx
+    .selectFrom('document_lines')
+    .innerJoin('bills', 'bills.id', 'document_lines.document_id')
+    .select(['document_lines.source_line_id', sql<number>`sum(document_lines.quantity)`.as('quantity')])
+    .where('document_lines.document_type', '=', 'bill')
+    .where('bills.purchase_order_id', '=', orderId)
+    .where('bills.status', '!=', 'void')
+    .where('document_lines.source_line_id', 'is not', null)
+    .groupBy('document_lines.source_line_id')
+    .execute();
+  return new Map(rows.map((row) => [Number(row.source_line_id), Number(row.quantity)]));
+}
+
+/**
+ * A receive order against a purchase order receives the order's lines (see `againstOrder`), at
+ * most what is still to be received of each; without an order, it prices its own lines.
  */
 export const receiveOrdersStore: ResourceStore = documentStore(receiveOrders, {
   async prepare(trx, scope, columns, input) {
     const orderId = columns.purchase_order_id === null ? null : Number(columns.purchase_order_id);
     let inputs = lines(input);
     if (orderId !== null) {
-      const order = await liveSource(trx, scope, 'purchase_orders', orderId);
-      if (!order) throw validationError({ purchase_order_id: ['The selected purchase order is invalid.'] });
-      if (order.status === 'cancelled') throw conflict(`Purchase order ${String(order.number)} is cancelled.`);
-      if (Number(order.contact_id) !== Number(columns.contact_id)) {
-        throw validationError({ contact_id: ['The supplier must be the purchase order’s supplier.'] });
-      }
-      const orderLines = new Map((await storedLines(trx, 'purchase-order', [orderId])).map((line) => [line.id, line]));
-      const errors: Record<string, string[]> = {};
-      inputs = inputs.map((line, index) => {
-        if (line.source_line_id === null || line.source_line_id === undefined) return line;
-        const source = orderLines.get(line.source_line_id);
-        if (!source) {
-          errors[`lines.${index}.source_line_id`] = ['This line is not a line of the purchase order.'];
-          return line;
-        }
-        const open = fromThousandths(source.quantity - source.quantity_done);
-        if (line.quantity > open) errors[`lines.${index}.quantity`] = [`Only ${open} of this line remain to be received.`];
-        return {
-          ...line,
-          item_id: source.item_id,
-          unit_of_measurement_id: source.unit_of_measurement_id,
-          unit_price: line.unit_price ?? centavosToPesos(source.unit_price),
-          discount_percent: line.discount_percent ?? source.discount_percent / 100,
-        };
-      });
-      if (Object.keys(errors).length > 0) throw validationError(errors);
+      const order = await sourceOrder(trx, scope, columns);
+      const orderLines = await storedLines(trx, 'purchase-order', [orderId]);
+      inputs = againstOrder(inputs, order, orderLines, (line) => line.quantity - line.quantity_done, 'received');
     }
     const priced = await priceLines(trx, scope, inputs, {
       list: 'purchase',
@@ -139,17 +193,23 @@ export const receiveOrdersStore: ResourceStore = documentStore(receiveOrders, {
   },
 });
 
+/** A bill against a purchase order bills the order's lines (see `againstOrder`), at most what unvoided bills have not billed of each. */
 export const billsStore: ResourceStore = documentStore(bills, {
   async prepare(trx, scope, columns, input) {
-    if (columns.purchase_order_id !== null) {
-      const order = await liveSource(trx, scope, 'purchase_orders', Number(columns.purchase_order_id));
-      if (!order) throw validationError({ purchase_order_id: ['The selected purchase order is invalid.'] });
-      if (order.status === 'cancelled') throw conflict(`Purchase order ${String(order.number)} is cancelled.`);
+    let inputs = lines(input);
+    const orderId = columns.purchase_order_id === null ? null : Number(columns.purchase_order_id);
+    if (orderId !== null) {
+      const order = await sourceOrder(trx, scope, columns);
+      const billed = await billedOf(trx, orderId);
+      const orderLines = await storedLines(trx, 'purchase-order', [orderId]);
+      inputs = againstOrder(inputs, order, orderLines, (line) => line.quantity - (billed.get(line.id) ?? 0), 'billed');
     }
-    const priced = await priceLines(trx, scope, lines(input), {
+    const priced = await priceLines(trx, scope, inputs, {
       list: 'purchase',
       date: String(columns.date),
       partyId: Number(columns.contact_id),
+      // A bill's lines name the order lines they bill, which are counted by what bills name.
+      fulfils: orderId !== null,
     });
     return { columns: { status: 'unpaid', amount_paid: 0, balance: priced.totals.total }, lines: priced };
   },

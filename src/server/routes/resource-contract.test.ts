@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PERMISSION_ACTIONS, permissionName } from '../../domain/permissions';
-import { updatableFields, writableFields, type ResourceDefinition } from '../../domain/resource';
+import { updatableFields, type ResourceDefinition } from '../../domain/resource';
 import { getResource, registry } from '../../domain/resources/registry';
 import {
   ADMIN_EMAIL,
@@ -11,137 +11,13 @@ import {
   type Session,
   type TestApp,
 } from '../../../tests/support/test-app';
-import { purchasingActions } from '../documents/purchasing';
-import { logisticsActions } from '../documents/logistics';
-import { memorandaActions } from '../documents/memoranda';
-import { salesActions } from '../documents/sales';
+import { sampleBody, undoBeforeDelete, unique } from '../../../tests/support/samples';
 
 /**
  * The CRUD contract of spec section 7, run once against every resource of the registry:
  * list parameters, trash filters, strict and loose search, the sort whitelist, create, view,
  * update, trash, restore, permanent delete, 422, 404 across businesses and 403 per permission.
  */
-
-let counter = 0;
-const unique = () => `${Date.now().toString(36)}${(counter++).toString(36)}`;
-
-/** Ids of live records of `resource` in the session's business, to point references at. */
-async function existingIds(admin: Session, resource: string): Promise<number[]> {
-  const answer = await admin.send('GET', `/api/${resource}?per_page=15&order_by=asc`);
-  expect(answer.status, `listing ${resource} for references`).toBe(200);
-  return answer.body.data.map((row: { id: number }) => row.id);
-}
-
-/** A valid create body: every field filled, references pointing at distinct seeded records. */
-async function sampleBody(admin: Session, definition: ResourceDefinition): Promise<Record<string, unknown>> {
-  const body: Record<string, unknown> = {};
-  const usedPerTarget = new Map<string, number>();
-  const tag = unique();
-  for (const [name, field] of writableFields(definition)) {
-    switch (field.kind) {
-      case 'text':
-        body[name] = `${field.label.slice(0, 3)} ${tag}`;
-        break;
-      case 'textarea':
-        body[name] = `Notes for ${tag}`;
-        break;
-      case 'email':
-        body[name] = `sample-${tag}@example.com`;
-        break;
-      case 'integer':
-        if (name !== 'userable_id') body[name] = 7;
-        break;
-      case 'money':
-        body[name] = 1234.5;
-        break;
-      case 'quantity':
-        body[name] = 3.25;
-        break;
-      case 'factor':
-        body[name] = 12;
-        break;
-      case 'date':
-        body[name] = '2026-11-01';
-        break;
-      case 'boolean':
-        body[name] = true;
-        break;
-      case 'select':
-        body[name] = field.options?.[0]?.value;
-        break;
-      case 'discounts':
-        body[name] = [{ quantity: 10, discount_percent: 5 }];
-        break;
-      case 'password':
-        body[name] = 'sample-password';
-        break;
-      case 'pin':
-        body[name] = '4321';
-        break;
-      case 'reference': {
-        const target = field.references as string;
-        const index = usedPerTarget.get(target) ?? 0;
-        usedPerTarget.set(target, index + 1);
-        const ids = await existingIds(admin, target);
-        body[name] = ids[index];
-        break;
-      }
-    }
-  }
-  return definition.document ? documentBody(admin, definition, body) : body;
-}
-
-/** A document: one location, no source document, a priced line; a payment pays part of a fresh bill. */
-async function documentBody(admin: Session, definition: ResourceDefinition, body: Record<string, unknown>) {
-  // One location — the warehouse, where the demo data keeps stock for documents that take it out.
-  const { branch_id: _branch, purchase_order_id: _order, quotation_id: _quotation, ...rest } = body;
-  const item = (await admin.send('GET', '/api/items?per_page=15&order_by=asc')).body.data[0];
-  if (definition.document?.lines === 'priced') {
-    rest.lines = [{ item_id: item.id, unit_of_measurement_id: item.unit_of_measurement_id, quantity: 2, unit_price: 10 }];
-  }
-  if (definition.document?.twoLocations) {
-    // From the warehouse, where the demo data keeps stock, to a branch.
-    const [warehouse] = await existingIds(admin, 'warehouses');
-    const [branch] = await existingIds(admin, 'branches');
-    Object.assign(rest, {
-      from_location_type: 'warehouse',
-      from_location_id: warehouse,
-      to_location_type: 'branch',
-      to_location_id: branch,
-    });
-    delete rest.stock_request_id;
-    delete rest.stock_return_id;
-    rest.lines = [{ item_id: item.id, unit_of_measurement_id: item.unit_of_measurement_id, quantity: 2 }];
-  }
-  if (definition.name === 'stock-returns') {
-    // Goods go back from a transfer that arrived.
-    const received = await admin.send('POST', '/api/stock-receives', await sampleBody(admin, getResource('stock-receives')));
-    expect(received.status, JSON.stringify(received.body)).toBe(201);
-    rest.stock_transfer_id = received.body.data.stock_transfer_id;
-    rest.lines = [{ source_line_id: received.body.data.lines[0].source_line_id, quantity: 1 }];
-    return rest;
-  }
-  if (definition.name === 'stock-receives') {
-    const transfer = await admin.send('POST', '/api/stock-transfers', await sampleBody(admin, getResource('stock-transfers')));
-    expect(transfer.status, JSON.stringify(transfer.body)).toBe(201);
-    rest.stock_transfer_id = transfer.body.data.id;
-    rest.lines = [{ source_line_id: transfer.body.data.lines[0].id, quantity: 2 }];
-  }
-  const paid = definition.document?.lines === 'none' ? definition.document.source : undefined;
-  if (paid) {
-    const owed = await admin.send('POST', `/api/${paid.resource}`, await sampleBody(admin, getResource(paid.resource)));
-    expect(owed.status, JSON.stringify(owed.body)).toBe(201);
-    rest[paid.field] = owed.body.data.id;
-    rest.amount = 5;
-  }
-  return rest;
-}
-
-/** Documents that moved stock or money are voided (or cancelled) before they can be deleted. */
-async function undoBeforeDelete(admin: Session, definition: ResourceDefinition, id: number) {
-  const action = { ...purchasingActions, ...salesActions, ...memorandaActions, ...logisticsActions }[definition.name];
-  if (action?.name === 'void') expect((await admin.send('PATCH', `/api/${definition.name}/${id}/void`)).status).toBe(200);
-}
 
 function readBack(definition: ResourceDefinition, body: Record<string, unknown>, record: Record<string, unknown>) {
   for (const [name, field] of Object.entries(definition.fields)) {

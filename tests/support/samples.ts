@@ -1,0 +1,138 @@
+import { expect } from 'vitest';
+import { writableFields, type ResourceDefinition } from '../../src/domain/resource';
+import { getResource } from '../../src/domain/resources/registry';
+import { logisticsActions } from '../../src/server/documents/logistics';
+import { memorandaActions } from '../../src/server/documents/memoranda';
+import { purchasingActions } from '../../src/server/documents/purchasing';
+import { salesActions } from '../../src/server/documents/sales';
+import type { Session } from './test-app';
+
+/**
+ * Valid bodies for any resource of the registry, for suites that run over all of them: every
+ * field filled, references pointing at the demo data's records, documents with a priced line
+ * (or what they are made from: a payment's bill, a receive's transfer).
+ */
+
+/** What undoes each document kind's moves: `void` or `cancel`, by resource name. */
+export const documentActions = { ...purchasingActions, ...salesActions, ...memorandaActions, ...logisticsActions };
+
+let counter = 0;
+export const unique = () => `${Date.now().toString(36)}${(counter++).toString(36)}`;
+
+/** Ids of live records of `resource` in the session's business, to point references at. */
+async function existingIds(admin: Session, resource: string): Promise<number[]> {
+  const answer = await admin.send('GET', `/api/${resource}?per_page=15&order_by=asc`);
+  expect(answer.status, `listing ${resource} for references`).toBe(200);
+  return answer.body.data.map((row: { id: number }) => row.id);
+}
+
+/** A valid create body: every field filled, references pointing at distinct seeded records. */
+export async function sampleBody(admin: Session, definition: ResourceDefinition): Promise<Record<string, unknown>> {
+  const body: Record<string, unknown> = {};
+  const usedPerTarget = new Map<string, number>();
+  const tag = unique();
+  for (const [name, field] of writableFields(definition)) {
+    switch (field.kind) {
+      case 'text':
+        body[name] = `${field.label.slice(0, 3)} ${tag}`;
+        break;
+      case 'textarea':
+        body[name] = `Notes for ${tag}`;
+        break;
+      case 'email':
+        body[name] = `sample-${tag}@example.com`;
+        break;
+      case 'integer':
+        if (name !== 'userable_id') body[name] = 7;
+        break;
+      case 'money':
+        body[name] = 1234.5;
+        break;
+      case 'quantity':
+        body[name] = 3.25;
+        break;
+      case 'factor':
+        body[name] = 12;
+        break;
+      case 'date':
+        body[name] = '2026-11-01';
+        break;
+      case 'boolean':
+        body[name] = true;
+        break;
+      case 'select':
+        body[name] = field.options?.[0]?.value;
+        break;
+      case 'discounts':
+        body[name] = [{ quantity: 10, discount_percent: 5 }];
+        break;
+      case 'password':
+        body[name] = 'sample-password';
+        break;
+      case 'pin':
+        body[name] = '4321';
+        break;
+      case 'reference': {
+        const target = field.references as string;
+        const index = usedPerTarget.get(target) ?? 0;
+        usedPerTarget.set(target, index + 1);
+        const ids = await existingIds(admin, target);
+        body[name] = ids[index];
+        break;
+      }
+    }
+  }
+  return definition.document ? documentBody(admin, definition, body) : body;
+}
+
+/** A document: one location, no source document, a priced line; a payment pays part of a fresh bill. */
+async function documentBody(admin: Session, definition: ResourceDefinition, body: Record<string, unknown>) {
+  // One location — the warehouse, where the demo data keeps stock for documents that take it out.
+  const { branch_id: _branch, purchase_order_id: _order, quotation_id: _quotation, ...rest } = body;
+  const item = (await admin.send('GET', '/api/items?per_page=15&order_by=asc')).body.data[0];
+  if (definition.document?.lines === 'priced') {
+    rest.lines = [{ item_id: item.id, unit_of_measurement_id: item.unit_of_measurement_id, quantity: 2, unit_price: 10 }];
+  }
+  if (definition.document?.twoLocations) {
+    // From the warehouse, where the demo data keeps stock, to a branch.
+    const [warehouse] = await existingIds(admin, 'warehouses');
+    const [branch] = await existingIds(admin, 'branches');
+    Object.assign(rest, {
+      from_location_type: 'warehouse',
+      from_location_id: warehouse,
+      to_location_type: 'branch',
+      to_location_id: branch,
+    });
+    delete rest.stock_request_id;
+    delete rest.stock_return_id;
+    rest.lines = [{ item_id: item.id, unit_of_measurement_id: item.unit_of_measurement_id, quantity: 2 }];
+  }
+  if (definition.name === 'stock-returns') {
+    // Goods go back from a transfer that arrived.
+    const received = await admin.send('POST', '/api/stock-receives', await sampleBody(admin, getResource('stock-receives')));
+    expect(received.status, JSON.stringify(received.body)).toBe(201);
+    rest.stock_transfer_id = received.body.data.stock_transfer_id;
+    rest.lines = [{ source_line_id: received.body.data.lines[0].source_line_id, quantity: 1 }];
+    return rest;
+  }
+  if (definition.name === 'stock-receives') {
+    const transfer = await admin.send('POST', '/api/stock-transfers', await sampleBody(admin, getResource('stock-transfers')));
+    expect(transfer.status, JSON.stringify(transfer.body)).toBe(201);
+    rest.stock_transfer_id = transfer.body.data.id;
+    rest.lines = [{ source_line_id: transfer.body.data.lines[0].id, quantity: 2 }];
+  }
+  const paid = definition.document?.lines === 'none' ? definition.document.source : undefined;
+  if (paid) {
+    const owed = await admin.send('POST', `/api/${paid.resource}`, await sampleBody(admin, getResource(paid.resource)));
+    expect(owed.status, JSON.stringify(owed.body)).toBe(201);
+    rest[paid.field] = owed.body.data.id;
+    rest.amount = 5;
+  }
+  return rest;
+}
+
+/** Documents that moved stock or money are voided (or cancelled) before they can be deleted. */
+export async function undoBeforeDelete(admin: Session, definition: ResourceDefinition, id: number) {
+  const action = documentActions[definition.name];
+  if (action?.name === 'void') expect((await admin.send('PATCH', `/api/${definition.name}/${id}/void`)).status).toBe(200);
+}
