@@ -71,6 +71,13 @@ export function lineFigures(quantity: number, unitPrice: number, discountHundred
   return { gross, discount, amount, vat: vatable ? Math.round((amount * VAT_PERCENT) / 100) : 0 };
 }
 
+/**
+ * The most a line, and a document's total, may come to: ₱10,000,000,000.00, in centavos. Sums of
+ * many such documents (balances, the overview's figures) stay exact: a JavaScript number holds
+ * 9,007 of them added up, and a 64-bit column millions.
+ */
+export const MAX_DOCUMENT_AMOUNT = 1_000_000_000_000;
+
 export interface DocumentTotals {
   subtotal: number;
   discount_total: number;

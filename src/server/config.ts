@@ -9,7 +9,8 @@ export interface AppConfig {
   secureCookies: boolean;
   /** The built web app to serve, when there is one. */
   clientDir?: string;
-  logger: boolean;
+  /** Fastify's logger: on or off, or its options (tests collect error lines through a stream). */
+  logger: boolean | { level: string; stream: { write(line: string): void } };
 }
 
 const environmentSchema = z.object({

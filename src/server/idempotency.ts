@@ -64,7 +64,11 @@ export async function runWrite(
   const owner = { user_id: request.actor?.userId ?? 0, business_id: request.tenant?.businessId ?? 0, key };
   const hash = requestHash(request);
 
-  const replay = async (): Promise<FastifyReply | undefined> => {
+  /**
+   * Sends the stored answer, if there is one, and says whether it did. (It cannot hand back the
+   * reply: a Fastify reply is a thenable, which an async function would await into undefined.)
+   */
+  const replayed = async (): Promise<boolean> => {
     const stored = await db
       .selectFrom('idempotency_keys')
       .selectAll()
@@ -72,16 +76,16 @@ export async function runWrite(
       .where('business_id', '=', owner.business_id)
       .where('key', '=', key)
       .executeTakeFirst();
-    if (!stored) return undefined;
+    if (!stored) return false;
     if (stored.request_hash !== hash) {
       throw validationError({ idempotency_key: ['This Idempotency-Key was already used for a different request.'] });
     }
     const body = stored.response_body === '' ? undefined : JSON.parse(stored.response_body);
-    return reply.status(stored.status_code).header('idempotent-replayed', 'true').send(body);
+    reply.status(stored.status_code).header('idempotent-replayed', 'true').send(body);
+    return true;
   };
 
-  const replayed = await replay();
-  if (replayed) return replayed;
+  if (await replayed()) return reply;
   try {
     const result = await inTransaction(db, async (trx) => {
       // Claim the key before writing: a concurrent twin's claim waits on this row until we
@@ -103,8 +107,7 @@ export async function runWrite(
     return reply.status(result.status).send(result.body);
   } catch (error) {
     if (!(error instanceof HttpError) && constraintViolation(error) === 'unique') {
-      const twin = await replay();
-      if (twin) return twin;
+      if (await replayed()) return reply;
     }
     throw error;
   }

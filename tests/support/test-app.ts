@@ -40,6 +40,8 @@ export interface TestApp {
    * sends a session's requests through it. SQLite in memory cannot be shared, so it refuses.
    */
   secondInstance(): Promise<{ on(session: Session): Session; close(): Promise<void> }>;
+  /** Error-level lines the server logged (none, for anything a client can send). */
+  errorLines: string[];
   close(): Promise<void>;
 }
 
@@ -89,12 +91,15 @@ export async function startTestApp(kind: DatabaseKind, { demoData = true } = {})
     await client.query(`create schema ${schema}`);
     await client.end();
   }
-  const app = await buildApp({ database: { url, schema }, loginAttemptsPerMinute: 1000, secureCookies: false, logger: false });
+  const errorLines: string[] = [];
+  const logger = { level: 'error', stream: { write: (line: string) => void errorLines.push(line) } };
+  const app = await buildApp({ database: { url, schema }, loginAttemptsPerMinute: 1000, secureCookies: false, logger });
   await seed(app.db, { adminEmail: ADMIN_EMAIL, adminPassword: PASSWORD, demoData });
 
   return {
     app,
     kind,
+    errorLines,
     async signIn(email, password = PASSWORD, businessId) {
       const response = await app.inject({
         method: 'POST',
@@ -108,7 +113,7 @@ export async function startTestApp(kind: DatabaseKind, { demoData = true } = {})
     },
     async secondInstance() {
       if (kind !== 'postgres') throw new Error('A second instance needs a shared database (PostgreSQL).');
-      const twin = await buildApp({ database: { url, schema }, loginAttemptsPerMinute: 1000, secureCookies: false, logger: false });
+      const twin = await buildApp({ database: { url, schema }, loginAttemptsPerMinute: 1000, secureCookies: false, logger });
       return { on: (other: Session) => session(twin, other.cookie, other.businessId), close: () => twin.close() };
     },
     async close() {

@@ -1,7 +1,14 @@
 import { sql } from 'kysely';
-import { documentTotals, lineFigures, quantityDiscount, type DocumentTotals, type LineFigures } from '../../domain/documents';
+import {
+  documentTotals,
+  lineFigures,
+  MAX_DOCUMENT_AMOUNT,
+  quantityDiscount,
+  type DocumentTotals,
+  type LineFigures,
+} from '../../domain/documents';
 import type { DiscountEntry } from '../../domain/fields';
-import { pesosToCentavos } from '../../domain/money';
+import { centavosToPesos, formatPesos, pesosToCentavos } from '../../domain/money';
 import { fromThousandths, toThousandths } from '../../domain/quantity';
 import type { LineInput } from '../../domain/resources/document-fields';
 import { validationError } from '../errors';
@@ -140,6 +147,14 @@ export async function priceLines(db: Db, scope: Scope, inputs: readonly LineInpu
       (list === null ? 0 : input.discount_percent) ?? quantityDiscount(breaks, fromThousandths(Math.round(quantity * factor)));
     const discountHundredths = Math.round(percent * 100);
     const vatable = list !== null && Boolean(item.vatable);
+    const figures = lineFigures(quantity, unitPrice, discountHundredths, vatable);
+    if (figures.gross + figures.vat > MAX_DOCUMENT_AMOUNT) {
+      at(
+        'quantity',
+        `This line comes to more than ${formatPesos(centavosToPesos(MAX_DOCUMENT_AMOUNT))}, the most a line may; split it over documents.`,
+      );
+      continue;
+    }
     lines.push({
       itemId: item.id,
       unitId: input.unit_of_measurement_id,
@@ -149,11 +164,16 @@ export async function priceLines(db: Db, scope: Scope, inputs: readonly LineInpu
       discountHundredths,
       vatable,
       sourceLineId: context.fulfils ? (input.source_line_id ?? null) : null,
-      ...lineFigures(quantity, unitPrice, discountHundredths, vatable),
+      ...figures,
     });
   }
   if (Object.keys(errors).length > 0) throw validationError(errors);
-  return { lines, totals: documentTotals(lines) };
+  const totals = documentTotals(lines);
+  if (totals.subtotal + totals.vat_total > MAX_DOCUMENT_AMOUNT) {
+    const most = formatPesos(centavosToPesos(MAX_DOCUMENT_AMOUNT));
+    throw validationError({ lines: [`The lines come to more than ${most}, the most a document may total; split them over documents.`] });
+  }
+  return { lines, totals };
 }
 
 export async function insertLines(trx: Trx, scope: Scope, documentType: string, documentId: number, lines: readonly Line[]) {

@@ -59,7 +59,7 @@ async function entries(test: TestApp, resource: string, recordId: number, action
 /** Whether the document wrote stock movements, which the ledger keeps, and so the document. */
 async function movedStock(test: TestApp, definition: ResourceDefinition, id: number): Promise<boolean> {
   if (!definition.document) return false;
-  const row = await test.app.db
+  const row = await (test.app.db as unknown as Db)
     .selectFrom('stock_movements')
     .select((eb) => eb.fn.countAll().as('count'))
     .where('document_type', '=', definition.document.type)
@@ -149,6 +149,7 @@ describe.each(databaseKinds)('concurrent transitions on %s', (kind) => {
   });
   afterEach(async () => {
     expect(await auditDatabase(test.app.db as unknown as Db)).toEqual([]);
+    expect(test.errorLines).toEqual([]);
   });
 
   /** Racers alternate between the two instances where there are two. */
