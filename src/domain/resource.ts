@@ -119,11 +119,32 @@ export function updatableFields(definition: ResourceDefinition): [string, Field]
   return writableFields(definition).filter(([name]) => !definition.document || (later ?? []).includes(name));
 }
 
+/**
+ * What a document fixed when it was made (its party, place, date, lines …): named in an update,
+ * each is refused with its own message rather than dropped, so nobody takes a 200 for a change
+ * that was never made.
+ */
+function fixedOnceMade(definition: ResourceDefinition): [string, z.ZodType][] {
+  const spec = definition.document;
+  if (!spec) return [];
+  const updatable = new Set<string>(spec.updatable ?? []);
+  const fixed = writableFields(definition)
+    .filter(([name]) => !updatable.has(name))
+    .map(([name, field]) => [name, field.label.toLowerCase()] as const);
+  if (spec.lines !== 'none' && !updatable.has('lines')) fixed.push(['lines', 'lines']);
+  const singular = definition.singular.toLowerCase();
+  return fixed.map(([name, label]) => [
+    name,
+    z.undefined({ error: `The ${label} cannot change once this ${singular} is made.` }).optional(),
+  ]);
+}
+
 /** The body of `PATCH /api/{name}/{id}`: any subset of the updatable fields; required ones cannot be blanked. */
 export function updateSchema(definition: ResourceDefinition) {
-  const shape = Object.fromEntries(
-    updatableFields(definition).map(([name, field]) => [name, field.required ? requiredInput(field).optional() : optionalInput(field)]),
-  );
+  const shape = Object.fromEntries([
+    ...fixedOnceMade(definition),
+    ...updatableFields(definition).map(([name, field]) => [name, field.required ? requiredInput(field).optional() : optionalInput(field)]),
+  ]);
   return z.object(shape);
 }
 

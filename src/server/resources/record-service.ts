@@ -274,6 +274,20 @@ export async function createRecord(
   return created;
 }
 
+/**
+ * Whether an update would change the record: a field given a value other than the one it holds,
+ * a secret (never read back, so always a change), or anything beyond the fields (a document's
+ * lines). An update that changes nothing keeps the version and writes no history.
+ */
+function changesAnything(definition: ResourceDefinition, current: ApiRecord, values: Record<string, unknown>): boolean {
+  return Object.entries(values).some(([name, value]) => {
+    if (value === undefined) return false;
+    const field = definition.fields[name];
+    if (!field || field.writeOnly) return true;
+    return JSON.stringify(value) !== JSON.stringify(current[name] ?? null);
+  });
+}
+
 export async function updateRecord(
   trx: Trx,
   scope: Scope,
@@ -291,6 +305,7 @@ export async function updateRecord(
       `This ${attributeName(definition.singular)} was changed by someone else (now version ${current.version}); reload it and try again.`,
     );
   }
+  if (!changesAnything(definition, current, values)) return current;
   await checkValues(trx, scope, definition, values, id);
   const columns = toColumns(definition, values);
   await store.update(trx, scope, id, { ...columns, updated_at: nowIso() }, values);
