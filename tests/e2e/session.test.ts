@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../src/server/resources/store';
-import { chromiumAvailable, PASSWORD, PHONE, signedIn, startE2E, TABLET, type E2E } from './browser';
+import { chromiumAvailable, PASSWORD, signedIn, startE2E, type E2E } from './browser';
 
 /** Resource tables are typed by their definitions, not in the schema: read them untyped. */
 const records = (e2e: E2E) => e2e.app.db as unknown as Db;
@@ -92,11 +92,6 @@ describe.skipIf(!chromiumAvailable)('the session in Chromium', { timeout: 120_00
     expect(url.pathname).toBe('/login');
     expect(url.searchParams.get('redirect')).toBe('/brands');
     expect(await page.evaluate(() => localStorage.getItem('bodega-session'))).toBeNull();
-
-    await page.screenshot({ path: '/tmp/session-ended-tablet.png' });
-    await page.setViewportSize(PHONE);
-    await page.screenshot({ path: '/tmp/session-ended-phone.png' });
-    await page.setViewportSize(TABLET);
 
     await signInAgain(page);
     await page.getByText(/^List of Brands - Total \d+/).waitFor();

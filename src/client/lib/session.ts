@@ -137,9 +137,10 @@ export function useSwitchBusiness() {
 /**
  * A call answered 401 (other than the user's own): the server may have ended the session, so the
  * user is asked for again; when that answers 401 too, the app goes to sign-in (see useSession).
+ * Several 401s at once share one question.
  */
 export function checkSession(queryClient: QueryClient): void {
-  void queryClient.invalidateQueries({ queryKey: ['session', 'user'] });
+  void queryClient.invalidateQueries({ queryKey: ['session', 'user'] }, { cancelRefetch: false });
 }
 
 /** True for the query of the signed-in user itself, whose 401 signs out rather than asks again. */
