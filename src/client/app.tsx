@@ -1,18 +1,27 @@
-import { onlineManager, QueryClient } from '@tanstack/react-query';
+import { onlineManager, QueryCache, QueryClient } from '@tanstack/react-query';
 import { createSyncStoragePersister } from '@tanstack/query-sync-storage-persister';
 import { PersistQueryClientProvider } from '@tanstack/react-query-persist-client';
 import { RouterProvider } from '@tanstack/react-router';
 import { Toaster } from './components/ui/sonner';
 import { TooltipProvider } from './components/ui/tooltip';
+import { ApiError } from './lib/api';
 import { onChangeSent, onSignInNeeded } from './lib/outbox';
-import { SESSION_CACHE_DAYS } from './lib/session';
+import { checkSession, isUserQuery, SESSION_CACHE_DAYS } from './lib/session';
 import { makeRouter } from './router';
 
 // TanStack Query assumes it starts online and learns otherwise only from events; opened without
 // a network, it would ask the server first and fail before the kept session is restored.
 onlineManager.setOnline(navigator.onLine);
 
-const queryClient = new QueryClient({ defaultOptions: { queries: { refetchOnWindowFocus: false } } });
+const queryClient = new QueryClient({
+  // A screen's 401: the server may have ended the session; the user query decides (once, for the whole app).
+  queryCache: new QueryCache({
+    onError: (error, query) => {
+      if (error instanceof ApiError && error.status === 401 && !isUserQuery(query.queryKey)) checkSession(queryClient);
+    },
+  }),
+  defaultOptions: { queries: { refetchOnWindowFocus: false } },
+});
 const router = makeRouter(queryClient);
 
 // A change reached the server (from this tab or another): what shows its resource reloads —
@@ -34,14 +43,23 @@ onChangeSent((entry) => {
   }, INVALIDATE_AFTER_MS);
 });
 // The server forgot the session while sending: the user is asked to sign in; the outbox waits.
-onSignInNeeded(() => void queryClient.invalidateQueries({ queryKey: ['session', 'user'] }));
+onSignInNeeded(() => checkSession(queryClient));
 
 /**
  * Only the small session queries (user, businesses, permissions) are kept in localStorage, so the
  * app opens signed in without a network; lists are not kept here. A new build starts afresh.
+ * With nothing to keep (signed out), the key is removed rather than written empty.
  */
 const persistOptions = {
-  persister: createSyncStoragePersister({ storage: window.localStorage, key: 'bodega-session' }),
+  persister: createSyncStoragePersister({
+    key: 'bodega-session',
+    serialize: (client) => (client.clientState.queries.length > 0 ? JSON.stringify(client) : ''),
+    storage: {
+      getItem: (key) => localStorage.getItem(key),
+      setItem: (key, value) => (value === '' ? localStorage.removeItem(key) : localStorage.setItem(key, value)),
+      removeItem: (key) => localStorage.removeItem(key),
+    },
+  }),
   buster: __BUILD_ID__,
   maxAge: SESSION_CACHE_DAYS * 24 * 60 * 60 * 1000,
   dehydrateOptions: {

@@ -1,4 +1,4 @@
-import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
+import { queryOptions, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useEffect, useSyncExternalStore } from 'react';
 import { holdsAny } from '../../domain/permissions';
 import { activeBusinessId, api, ApiError, setActiveBusinessId, subscribeToBusiness } from './api';
@@ -67,22 +67,31 @@ export type SessionState =
  * the first business is selected when none (or one no longer theirs) is.
  */
 export function useSession(): SessionState {
+  const queryClient = useQueryClient();
   const businessId = useActiveBusinessId();
   const user = useQuery(userQuery(businessId));
   const businesses = useQuery({ ...businessesQuery(), enabled: user.isSuccess });
   // The user's own answer names their businesses too: enough until get-all-businesses answers,
   // and all there is when the app opens offline before that answer was ever kept.
   const list = businesses.data ?? user.data?.businesses;
+  const signedOut = user.error instanceof ApiError && user.error.status === 401;
 
   useEffect(() => {
     if (user.error instanceof ApiError && user.error.status === 403) setActiveBusinessId(null);
   }, [user.error]);
+  // The server ended the session: what was kept of it goes (a user in error is not kept), so the
+  // next start asks to sign in too. The outbox and the offline copies wait for the next sign-in.
+  useEffect(() => {
+    if (!signedOut) return;
+    localStorage.removeItem(PERMISSIONS_KEY);
+    queryClient.removeQueries({ queryKey: businessesQuery().queryKey });
+  }, [signedOut, queryClient]);
   useEffect(() => {
     if (!list) return;
     if (businessId === null || !list.some((business) => business.id === businessId)) setActiveBusinessId(list[0]?.id ?? null);
   }, [list, businessId]);
 
-  if (user.error instanceof ApiError && user.error.status === 401) return { status: 'signed-out' };
+  if (signedOut) return { status: 'signed-out' };
   // Opened before any screen asks for a list, so an offline start can read back at once.
   if (user.data) {
     openOfflineStore(user.data.id);
@@ -126,15 +135,32 @@ export function useSwitchBusiness() {
 }
 
 /**
- * Spec 4: clears local storage and reloads the page, even when the call fails; what this device
- * kept of the user for offline reading goes too.
+ * A call answered 401 (other than the user's own): the server may have ended the session, so the
+ * user is asked for again; when that answers 401 too, the app goes to sign-in (see useSession).
+ * Several 401s at once share one question.
  */
-export async function logout(): Promise<void> {
-  try {
-    await api('POST', '/logout');
-  } finally {
-    await deleteOfflineStore().catch(() => undefined);
-    localStorage.clear();
-    window.location.assign('/login');
-  }
+export function checkSession(queryClient: QueryClient): void {
+  void queryClient.invalidateQueries({ queryKey: ['session', 'user'] }, { cancelRefetch: false });
+}
+
+/** True for the query of the signed-in user itself, whose 401 signs out rather than asks again. */
+export const isUserQuery = (queryKey: readonly unknown[]) => queryKey[0] === 'session' && queryKey[1] === 'user';
+
+/**
+ * Spec 4: clears local storage and reloads the page, even when the call fails; what this device
+ * kept of the user for offline reading goes too. The query cache is emptied first, so the kept
+ * session's next write (a moment after any change) has nothing of the user to write back.
+ */
+export function useLogout(): () => Promise<void> {
+  const queryClient = useQueryClient();
+  return async () => {
+    try {
+      await api('POST', '/logout');
+    } finally {
+      queryClient.clear();
+      await deleteOfflineStore().catch(() => undefined);
+      localStorage.clear();
+      window.location.assign('/login');
+    }
+  };
 }

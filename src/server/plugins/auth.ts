@@ -155,7 +155,12 @@ function originOf(request: FastifyRequest): ChangeOrigin | undefined {
 
 export function scopeOf(request: FastifyRequest): Scope {
   if (!request.actor || !request.tenant) throw unauthenticated();
-  const scope: Scope = { userId: request.actor.userId, businessId: request.tenant.businessId, permissions: request.tenant.permissions };
+  const scope: Scope = {
+    userId: request.actor.userId,
+    businessId: request.tenant.businessId,
+    permissions: request.tenant.permissions,
+    sessionTokenHash: request.actor.tokenHash,
+  };
   const origin = originOf(request);
   if (origin) scope.origin = origin;
   return scope;

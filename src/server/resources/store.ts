@@ -11,6 +11,8 @@ export interface Scope {
   permissions: ReadonlySet<string>;
   /** When a change replayed from a device's outbox was made there, and whether it was offline. */
   origin?: ChangeOrigin;
+  /** The token hash of the session making the request: a password change keeps it and ends the others. */
+  sessionTokenHash?: string;
 }
 
 export interface ChangeOrigin {

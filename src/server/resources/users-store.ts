@@ -137,6 +137,12 @@ export const usersStore: ResourceStore = {
       .set(await secretColumns(input))
       .where('id', '=', id)
       .execute();
+    // A new password signs the user out everywhere but in the session that set it.
+    if (typeof input.password === 'string') {
+      let sessions = trx.deleteFrom('sessions').where('user_id', '=', id);
+      if (scope.sessionTokenHash !== undefined) sessions = sessions.where('token_hash', '!=', scope.sessionTokenHash);
+      await sessions.execute();
+    }
     const membership = pick(columns, MEMBERSHIP_COLUMNS);
     if (membership.userable_type !== undefined) {
       const userable = membership.userable_type === 'branch' || membership.userable_type === 'warehouse';

@@ -92,11 +92,10 @@ function ResourceList({ definition }: { definition: ResourceDefinition }) {
   /** Changing search, filters or page size starts again at page 1 (spec 4). */
   const refine = (changes: Partial<ListState>) => go({ ...state, ...changes, page: 1 });
 
+  // A 401 is the session's: the app asks to sign in (see app.tsx).
   useEffect(() => {
     const error = query.error;
-    if (!(error instanceof ApiError)) return;
-    if (error.status === 401) window.location.reload();
-    else if (error.status >= 500) window.alert('Kindly report this issue to the devs.');
+    if (error instanceof ApiError && error.status >= 500) window.alert('Kindly report this issue to the devs.');
   }, [query.error]);
 
   const columns = ['id', ...definition.columns];

@@ -13,7 +13,7 @@ import {
   UserRound,
 } from 'lucide-react';
 import { useState } from 'react';
-import { logout, useSwitchBusiness, type Business, type CurrentUser } from '../../lib/session';
+import { useLogout, useSwitchBusiness, type Business, type CurrentUser } from '../../lib/session';
 import { chooseTheme, storedTheme, type Theme } from '../../lib/theme';
 import { useOutbox } from '../../lib/pending';
 import { cn } from '../../lib/utils';
@@ -112,6 +112,7 @@ function UserMenu({ user }: { user: CurrentUser }) {
   const [theme, setTheme] = useState<Theme>(storedTheme);
   const { entries } = useOutbox();
   const [confirming, setConfirming] = useState(false);
+  const logout = useLogout();
   return (
     <DropdownMenu>
       <DropdownMenuTrigger asChild>

@@ -27,7 +27,7 @@ export function LoginScreen() {
       // Changes a 401 held back on this device go now.
       resumeAfterSignIn();
       const target = redirect && redirect.startsWith('/') && !redirect.startsWith('/login') ? redirect : '/';
-      void navigate({ to: target });
+      void navigate({ href: target });
     } catch (failure) {
       setError(
         failure instanceof ApiError && failure.status === 429

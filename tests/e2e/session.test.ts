@@ -1,0 +1,176 @@
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Db } from '../../src/server/resources/store';
+import { chromiumAvailable, PASSWORD, signedIn, startE2E, type E2E } from './browser';
+
+/** Resource tables are typed by their definitions, not in the schema: read them untyped. */
+const records = (e2e: E2E) => e2e.app.db as unknown as Db;
+
+/** What this page keeps of anyone: localStorage, and the names and contents of its IndexedDB databases. */
+async function keptOnDevice(page: Page): Promise<{ localStorage: Record<string, string>; databases: Record<string, unknown[]> }> {
+  return page.evaluate(async () => {
+    const kept: Record<string, unknown[]> = {};
+    for (const { name } of await indexedDB.databases()) {
+      if (!name) continue;
+      const database = await new Promise<IDBDatabase>((resolve, reject) => {
+        const request = indexedDB.open(name);
+        request.onsuccess = () => resolve(request.result);
+        request.onerror = () => reject(request.error);
+      });
+      const stores = [...database.objectStoreNames];
+      kept[name] = [];
+      for (const store of stores) {
+        const rows = await new Promise<unknown[]>((resolve) => {
+          const request = database.transaction(store).objectStore(store).getAll();
+          request.onsuccess = () => resolve(request.result);
+        });
+        kept[name].push(...rows);
+      }
+      database.close();
+    }
+    return { localStorage: { ...localStorage }, databases: kept };
+  });
+}
+
+/**
+ * The session as the browser holds it: the server ending it leads to the sign-in screen once and
+ * back to where the user was, with the changes waiting on the device sent after; a network that
+ * is merely missing ends nothing; logging out leaves nothing of the user on the device.
+ */
+describe.skipIf(!chromiumAvailable)('the session in Chromium', { timeout: 120_000 }, () => {
+  let e2e: E2E;
+
+  beforeAll(async () => {
+    e2e = await startE2E();
+  });
+  afterAll(() => e2e?.close());
+
+  const brand = (name: string) =>
+    records(e2e)
+      .selectFrom('brands')
+      .select(['id', 'name', 'version'])
+      .where('name', '=', name)
+      .where('business_id', '=', 1)
+      .executeTakeFirstOrThrow();
+  const endSessions = () => e2e.app.db.deleteFrom('sessions').execute();
+
+  async function signInAgain(page: Page): Promise<void> {
+    await page.getByLabel('Email').fill('admin@example.com');
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+  }
+
+  /** Signed in, the service worker in control and the session kept for an offline start. */
+  async function readyForOffline(page: Page): Promise<void> {
+    await page.evaluate(async () => {
+      await navigator.serviceWorker.ready;
+    });
+    await page.reload();
+    await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
+    await page.getByRole('button', { name: /^Account of/ }).waitFor();
+    await page.waitForFunction(() => localStorage.getItem('bodega-session')?.includes('permission_names'));
+  }
+
+  it('goes to sign-in once when the server ended the session, and back to the list after', async () => {
+    const { context, page } = await signedIn(e2e, 'admin@example.com');
+    await page.goto('/items');
+    await page.getByText(/^List of Items - Total \d+/).waitFor();
+    // The kept user is fresh: nothing asks the server for it again on its own.
+    await page.waitForFunction(() => localStorage.getItem('bodega-session')?.includes('permission_names'));
+    await endSessions();
+
+    let navigations = 0;
+    page.on('framenavigated', (frame) => {
+      if (frame === page.mainFrame()) navigations += 1;
+    });
+    await page.getByRole('link', { name: 'Brands' }).first().click();
+    await page.getByRole('button', { name: 'Sign in' }).waitFor();
+    await page.waitForTimeout(4000);
+    // The list's address, then the sign-in screen's.
+    expect(navigations).toBeLessThanOrEqual(2);
+    const url = new URL(page.url());
+    expect(url.pathname).toBe('/login');
+    expect(url.searchParams.get('redirect')).toBe('/brands');
+    expect(await page.evaluate(() => localStorage.getItem('bodega-session'))).toBeNull();
+
+    await signInAgain(page);
+    await page.getByText(/^List of Brands - Total \d+/).waitFor();
+    expect(new URL(page.url()).pathname).toBe('/brands');
+    await context.close();
+  });
+
+  it('comes back to the same address, its search included', async () => {
+    const { context, page } = await signedIn(e2e, 'admin@example.com');
+    await page.goto('/brands');
+    await page.getByText(/^List of Brands - Total \d+/).waitFor();
+    await endSessions();
+    await page.goto('/items?per_page=5&page=2');
+    await page.getByRole('button', { name: 'Sign in' }).waitFor();
+    await signInAgain(page);
+    await page.getByText(/^List of Items - Total \d+/).waitFor();
+    const url = new URL(page.url());
+    expect(`${url.pathname}${url.search}`).toBe('/items?per_page=5&page=2');
+    await context.close();
+  });
+
+  it('keeps a change made offline through the lost session and sends it once after signing in', async () => {
+    const { context, page } = await signedIn(e2e, 'admin@example.com');
+    await readyForOffline(page);
+    const before = await brand('Datu Puti');
+    const patches: number[] = [];
+    page.on('response', (response) => {
+      if (response.request().method() === 'PATCH' && response.url().endsWith(`/api/brands/${before.id}`)) patches.push(response.status());
+    });
+
+    await page.goto(`/brands/${before.id}/edit`);
+    await page.getByLabel('Name').waitFor();
+    await context.setOffline(true);
+    await page.getByLabel('Name').fill('Datu Puti Vinegar');
+    await page.getByRole('button', { name: 'Update Brand' }).click();
+    await page.getByRole('heading', { name: 'Brand Datu Puti Vinegar' }).waitFor();
+    await page.getByRole('link', { name: 'Pending changes: 1' }).waitFor();
+    await endSessions();
+    await context.setOffline(false);
+
+    await page.getByRole('button', { name: 'Sign in' }).waitFor();
+    expect(patches).toEqual([401]);
+    expect(await brand('Datu Puti')).toMatchObject({ version: before.version });
+    await signInAgain(page);
+    await page.getByRole('link', { name: 'Pending changes: 0' }).waitFor();
+    expect(new URL(page.url()).pathname).toBe(`/brands/${before.id}`);
+    expect(await brand('Datu Puti Vinegar')).toMatchObject({ id: before.id, version: before.version + 1 });
+    expect(patches).toEqual([401, 200]);
+    await context.close();
+  });
+
+  it('opens signed in without a network: only the server ends a session', async () => {
+    const { context, page } = await signedIn(e2e, 'admin@example.com');
+    await readyForOffline(page);
+    await page.goto('/brands');
+    await page.getByText(/^List of Brands - Total \d+/).waitFor();
+    await context.setOffline(true);
+    await page.reload();
+    await page.getByRole('button', { name: /^Account of Administrator/ }).waitFor();
+    await page.getByText(/^List of Brands - Total \d+/).waitFor();
+    await page.waitForTimeout(1500);
+    expect(new URL(page.url()).pathname).toBe('/brands');
+    expect(await page.evaluate(() => localStorage.getItem('bodega-session'))).toContain('permission_names');
+    await context.close();
+  });
+
+  it('leaves nothing of the user on the device after logout', async () => {
+    const { context, page } = await signedIn(e2e, 'admin@example.com');
+    await page.waitForFunction(() => localStorage.getItem('bodega-session')?.includes('permission_names'));
+    // Logging out within the second after a list changed the query cache: its write is still due.
+    await page.getByRole('link', { name: 'Brands' }).first().click();
+    await page.getByText(/^List of Brands - Total \d+/).waitFor();
+    expect(Object.keys((await keptOnDevice(page)).databases)).toContain('bodega-user-1');
+    await page.getByRole('button', { name: /^Account of/ }).click();
+    await page.getByRole('menuitem', { name: 'Logout' }).click();
+    await page.getByRole('button', { name: 'Sign in' }).waitFor();
+    // Past the second within which the kept session is written after a change.
+    await page.waitForTimeout(3000);
+    expect(await keptOnDevice(page)).toEqual({ localStorage: {}, databases: {} });
+    await context.close();
+  });
+});
