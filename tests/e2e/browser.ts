@@ -23,8 +23,14 @@ export interface E2E {
   close(): Promise<void>;
 }
 
-/** `clientDir`: the built app to serve (a copy, when a test ships a "new build" of it). */
-export async function startE2E({ clientDir = resolve('dist') }: { clientDir?: string } = {}): Promise<E2E> {
+/**
+ * `clientDir`: the built app to serve (a copy, when a test ships a "new build" of it);
+ * `browserArgs`: more Chromium switches (say, `--host-resolver-rules` to reach it by another name).
+ */
+export async function startE2E({
+  clientDir = resolve('dist'),
+  browserArgs = [],
+}: { clientDir?: string; browserArgs?: string[] } = {}): Promise<E2E> {
   const app = await buildApp({
     database: { url: 'file::memory:' },
     loginAttemptsPerMinute: 1000,
@@ -44,6 +50,7 @@ export async function startE2E({ clientDir = resolve('dist') }: { clientDir?: st
       '--disable-background-networking',
       '--disable-component-update',
       '--disable-sync',
+      ...browserArgs,
     ],
   });
   return {
