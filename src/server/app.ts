@@ -33,17 +33,27 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
   await migrateToLatest(db, kind === 'postgres' ? (config.database.schema ?? 'public') : undefined);
   await ensurePermissions(db);
 
-  const app = Fastify({ logger: config.logger, bodyLimit: 1024 * 1024 });
+  const app = Fastify({
+    logger: config.logger,
+    bodyLimit: 1024 * 1024,
+    // The nearest hop is a function: Fastify believes no one on a bare hop count.
+    trustProxy: config.trustProxy === 1 ? (_address: string, hop: number) => hop === 0 : (config.trustProxy ?? false),
+    https: config.https ?? null,
+  });
   app.decorate('db', db);
   app.addHook('onClose', () => db.destroy());
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
-  // External plugins.
+  // External plugins. Asking for https (upgrade-insecure-requests, HSTS) only when the request came
+  // over https: a page served over plain http on a shop's network would otherwise load nothing.
+  const directives = { 'script-src': ["'self'"], 'style-src': ["'self'", "'unsafe-inline'"], 'img-src': ["'self'", 'data:', 'blob:'] };
   await app.register(helmet, {
-    contentSecurityPolicy: {
-      directives: { 'script-src': ["'self'"], 'style-src': ["'self'", "'unsafe-inline'"], 'img-src': ["'self'", 'data:', 'blob:'] },
-    },
+    contentSecurityPolicy: { directives: { ...directives, 'upgrade-insecure-requests': null } },
+    strictTransportSecurity: false,
+  });
+  app.addHook('onRequest', async (request, reply) => {
+    if (request.protocol === 'https') reply.helmet({ contentSecurityPolicy: { directives }, strictTransportSecurity: {} });
   });
   await app.register(cookie);
   await app.register(rateLimit, { global: false });

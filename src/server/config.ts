@@ -1,3 +1,6 @@
+import { createPrivateKey, type KeyObject, X509Certificate } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import { z } from 'zod';
 import type { DatabaseConfig } from './db/dialect';
 
@@ -5,8 +8,15 @@ export interface AppConfig {
   database: DatabaseConfig;
   /** Sign-in attempts allowed per client address per minute. */
   loginAttemptsPerMinute: number;
-  /** Mark the session cookie Secure (behind https). */
+  /** Mark the session cookie Secure even when a request does not arrive over https. */
   secureCookies: boolean;
+  /** Serve https with this PEM key and certificate instead of plain http. */
+  https?: { key: Buffer; cert: Buffer };
+  /**
+   * Which proxies in front are believed about the client's address and scheme (X-Forwarded-For,
+   * X-Forwarded-Proto): none (false), the nearest hops (a count), or those at these addresses.
+   */
+  trustProxy?: false | 1 | string[];
   /** The built web app to serve, when there is one. */
   clientDir?: string;
   /** Fastify's logger: on or off, or its options (tests collect error lines through a stream). */
@@ -26,16 +36,94 @@ const environmentSchema = z.object({
   SECURE_COOKIES: z.enum(['0', '1']).default('0'),
   LOGIN_ATTEMPTS_PER_MINUTE: z.coerce.number().int().min(1).default(10),
   LOG: z.enum(['0', '1']).default('1'),
+  HTTPS_CERT_FILE: z.string().min(1).optional(),
+  HTTPS_KEY_FILE: z.string().min(1).optional(),
+  TRUST_PROXY: z
+    .string()
+    .trim()
+    .default('0')
+    .transform((value, context) => {
+      if (/^(0|false)$/i.test(value)) return false;
+      if (/^(1|true)$/i.test(value)) return 1;
+      const entries = value.split(',').map((entry) => entry.trim());
+      const wrong = entries.filter((entry) => !isProxyAddress(entry));
+      if (wrong.length > 0) {
+        context.addIssue({
+          code: 'custom',
+          message: `must be 0, 1 or a comma-separated list of proxy addresses or CIDR ranges; not one: ${wrong.map((entry) => `"${entry}"`).join(', ')}`,
+        });
+        return z.NEVER;
+      }
+      return entries;
+    }),
 });
 
-export type Environment = z.output<typeof environmentSchema>;
+/** The key and certificate files are read (and checked) here too, so every problem stops the start. */
+const configurationSchema = environmentSchema.transform(({ HTTPS_CERT_FILE, HTTPS_KEY_FILE, ...rest }, context) => ({
+  ...rest,
+  https: readHttps(HTTPS_CERT_FILE, HTTPS_KEY_FILE, context),
+}));
+
+export type Environment = z.output<typeof configurationSchema>;
+
+/** An IP address, a CIDR range, or one of the named ranges Fastify knows (loopback, linklocal, uniquelocal). */
+function isProxyAddress(entry: string): boolean {
+  if (['loopback', 'linklocal', 'uniquelocal'].includes(entry)) return true;
+  const [address, bits, ...rest] = entry.split('/');
+  const version = isIP(address);
+  if (version === 0 || rest.length > 0) return false;
+  if (bits === undefined) return true;
+  return /^\d{1,3}$/.test(bits) && Number(bits) <= (version === 4 ? 32 : 128);
+}
 
 /** Reads and checks the environment; a bad value stops the start with a message naming it. */
 export function readEnvironment(env: NodeJS.ProcessEnv = process.env): Environment {
-  const result = environmentSchema.safeParse(env);
+  const result = configurationSchema.safeParse(env);
   if (!result.success) {
     const problems = result.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('\n  ');
     throw new Error(`Invalid configuration:\n  ${problems}`);
   }
   return result.data;
+}
+
+/**
+ * The key and certificate named by HTTPS_KEY_FILE and HTTPS_CERT_FILE (both or neither), read
+ * and checked to be PEM that belong together, so a mistake stops the start with a message.
+ */
+function readHttps(certFile: string | undefined, keyFile: string | undefined, context: z.RefinementCtx): AppConfig['https'] {
+  const problem = (variable: string, message: string) => {
+    context.addIssue({ code: 'custom', path: [variable], message });
+    return undefined;
+  };
+  if (certFile === undefined && keyFile === undefined) return undefined;
+  if (certFile === undefined) return problem('HTTPS_CERT_FILE', 'must be set with HTTPS_KEY_FILE (both or neither)');
+  if (keyFile === undefined) return problem('HTTPS_KEY_FILE', 'must be set with HTTPS_CERT_FILE (both or neither)');
+  const cert = readFile(certFile);
+  const key = readFile(keyFile);
+  if (typeof cert === 'string') return problem('HTTPS_CERT_FILE', `cannot read ${certFile} (${cert})`);
+  if (typeof key === 'string') return problem('HTTPS_KEY_FILE', `cannot read ${keyFile} (${key})`);
+  let certificate: X509Certificate;
+  let privateKey: KeyObject;
+  try {
+    certificate = new X509Certificate(cert);
+  } catch {
+    return problem('HTTPS_CERT_FILE', `${certFile} is not a PEM certificate`);
+  }
+  try {
+    privateKey = createPrivateKey(key);
+  } catch {
+    return problem('HTTPS_KEY_FILE', `${keyFile} is not an unencrypted PEM private key`);
+  }
+  if (!certificate.checkPrivateKey(privateKey))
+    return problem('HTTPS_KEY_FILE', `${keyFile} is not the key of the certificate in ${certFile}`);
+  return { key, cert };
+}
+
+/** The file's bytes, or the reason it cannot be read (ENOENT, EACCES, EISDIR …). */
+function readFile(path: string): Buffer | string {
+  try {
+    return readFileSync(path);
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code ?? 'unreadable';
+  }
 }

@@ -14,6 +14,8 @@ const app = await buildApp({
   database: { url: env.DATABASE_URL },
   loginAttemptsPerMinute: env.LOGIN_ATTEMPTS_PER_MINUTE,
   secureCookies: env.SECURE_COOKIES === '1',
+  https: env.https,
+  trustProxy: env.TRUST_PROXY,
   clientDir: resolve('dist'),
   logger: env.LOG === '1',
 });

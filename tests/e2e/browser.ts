@@ -4,6 +4,7 @@ import AxeBuilder from '@axe-core/playwright';
 import type { FastifyInstance } from 'fastify';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { buildApp } from '../../src/server/app';
+import type { AppConfig } from '../../src/server/config';
 import { seed } from '../../src/server/seed';
 
 /**
@@ -23,14 +24,23 @@ export interface E2E {
   close(): Promise<void>;
 }
 
-/** `clientDir`: the built app to serve (a copy, when a test ships a "new build" of it). */
-export async function startE2E({ clientDir = resolve('dist') }: { clientDir?: string } = {}): Promise<E2E> {
+/**
+ * `clientDir`: the built app to serve (a copy, when a test ships a "new build" of it);
+ * `browserArgs`: more Chromium switches (say, `--host-resolver-rules` to reach it by another name);
+ * `https`: serve https with this key and certificate.
+ */
+export async function startE2E({
+  clientDir = resolve('dist'),
+  browserArgs = [],
+  https,
+}: { clientDir?: string; browserArgs?: string[]; https?: AppConfig['https'] } = {}): Promise<E2E> {
   const app = await buildApp({
     database: { url: 'file::memory:' },
     loginAttemptsPerMinute: 1000,
     secureCookies: false,
     logger: false,
     clientDir,
+    https,
   });
   await seed(app.db, { adminEmail: 'admin@example.com', adminPassword: PASSWORD, demoData: true });
   const address = await app.listen({ port: 0, host: '127.0.0.1' });
@@ -44,6 +54,7 @@ export async function startE2E({ clientDir = resolve('dist') }: { clientDir?: st
       '--disable-background-networking',
       '--disable-component-update',
       '--disable-sync',
+      ...browserArgs,
     ],
   });
   return {

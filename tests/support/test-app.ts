@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
 import { buildApp } from '../../src/server/app';
+import type { AppConfig } from '../../src/server/config';
 import type { DatabaseKind } from '../../src/server/db/dialect';
 import { adjustCount } from '../../src/server/resources/resource-counts';
 import { seed } from '../../src/server/seed';
@@ -80,7 +81,11 @@ function session(app: FastifyInstance, cookie: string, businessId: number | unde
   };
 }
 
-export async function startTestApp(kind: DatabaseKind, { demoData = true } = {}): Promise<TestApp> {
+/** `config`: settings other than the database, for tests of how the server is reached (https, proxies). */
+export async function startTestApp(
+  kind: DatabaseKind,
+  { demoData = true, ...config }: { demoData?: boolean } & Partial<Omit<AppConfig, 'database'>> = {},
+): Promise<TestApp> {
   let schema: string | undefined;
   let url = 'file::memory:';
   if (kind === 'postgres') {
@@ -93,7 +98,7 @@ export async function startTestApp(kind: DatabaseKind, { demoData = true } = {})
   }
   const errorLines: string[] = [];
   const logger = { level: 'error', stream: { write: (line: string) => void errorLines.push(line) } };
-  const app = await buildApp({ database: { url, schema }, loginAttemptsPerMinute: 1000, secureCookies: false, logger });
+  const app = await buildApp({ database: { url, schema }, loginAttemptsPerMinute: 1000, secureCookies: false, logger, ...config });
   await seed(app.db, { adminEmail: ADMIN_EMAIL, adminPassword: PASSWORD, demoData });
 
   return {

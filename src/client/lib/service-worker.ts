@@ -6,7 +6,9 @@ const UPDATE_CHECK_MS = 60 * 60 * 1000;
 /**
  * Registers the service worker and asks before updating: when a new version is waiting, a toast
  * says "New version available" with a Reload button; only that button reloads, so a form being
- * filled in is never lost. The server is asked for a new version every hour.
+ * filled in is never lost. The server is asked for a new version every hour. Outside a secure
+ * context (plain http under a name other than localhost) there is no service worker to register;
+ * the app shell says what that costs.
  */
 export function registerServiceWorker(): void {
   if (!('serviceWorker' in navigator) || import.meta.env.DEV) return;

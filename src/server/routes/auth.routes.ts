@@ -80,7 +80,7 @@ export async function authRoutes(app: FastifyInstance, config: AppConfig): Promi
         })
         .execute();
       await app.db.deleteFrom('sessions').where('user_id', '=', user.id).where('expires_at', '<', nowIso()).execute();
-      setSessionCookie(reply, token, config.secureCookies);
+      setSessionCookie(reply, token, config.secureCookies || request.protocol === 'https');
       return { user: await userProfile(app.db, user.id, undefined) };
     },
   );

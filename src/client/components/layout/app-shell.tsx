@@ -1,6 +1,7 @@
 import { useState, type ReactNode } from 'react';
 import type { Business, CurrentUser } from '../../lib/session';
 import { Sheet, SheetContent, SheetDescription, SheetHeader, SheetTitle } from '../ui/sheet';
+import { InsecureContextNotice } from './insecure-context-notice';
 import { Navbar } from './navbar';
 import { Sidebar } from './sidebar';
 
@@ -49,6 +50,7 @@ export function AppShell({
           <Sidebar collapsed={!expanded} />
         </aside>
         <main id="main" className="min-w-0 flex-1 p-3 sm:p-4 lg:p-6">
+          <InsecureContextNotice />
           {children}
         </main>
       </div>
