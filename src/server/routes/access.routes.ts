@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { recordId } from '../../domain/fields';
 import { roles } from '../../domain/resources/roles';
 import { users } from '../../domain/resources/users';
 import { hashSecret, temporaryPassword, temporaryPin } from '../auth/secrets';
@@ -24,7 +25,7 @@ const idList = (name: string) =>
       { error: `The ${name}s field must be a list.` },
     )
     .max(1000);
-const userIdBody = z.object({ id: z.coerce.number({ error: 'The id field is required.' }).int().positive('The id field is required.') });
+const userIdBody = z.object({ id: recordId('Id') });
 
 /** Resets a secret and answers the new temporary one, once; the user's sessions end. */
 async function resetSecret(trx: Trx, scope: Scope, userId: number, column: 'password_hash' | 'security_pin_hash', secret: string) {
