@@ -12,7 +12,7 @@ import { runWrite } from '../idempotency';
 import { scopeOf } from '../plugins/auth';
 import { findRecordOrFail } from '../resources/record-service';
 import type { Scope, Trx } from '../resources/store';
-import { assertManagesIdentity, replaceRolePermissions, replaceUserRoles } from '../services/access.service';
+import { assertManagesIdentity, assertManagesUser, replaceRolePermissions, replaceUserRoles } from '../services/access.service';
 
 const idParams = z.object({ id: z.string().regex(/^\d{1,9}$/, 'The id must be a whole number.') });
 const idList = (name: string) =>
@@ -30,6 +30,7 @@ const userIdBody = z.object({ id: recordId('Id') });
 /** Resets a secret and answers the new temporary one, once; the user's sessions end. */
 async function resetSecret(trx: Trx, scope: Scope, userId: number, column: 'password_hash' | 'security_pin_hash', secret: string) {
   await findRecordOrFail(trx, scope, users, userId, 'active');
+  await assertManagesUser(trx, scope, userId);
   await assertManagesIdentity(trx, scope, userId);
   const hash = await hashSecret(secret);
   await trx
