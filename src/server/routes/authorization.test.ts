@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MASTER_PERMISSION } from '../../domain/permissions';
+import { updatableFields } from '../../domain/resource';
+import { getResource, registry } from '../../domain/resources/registry';
 import {
   ADMIN_EMAIL,
   PASSWORD,
@@ -16,6 +18,17 @@ import {
  * lacking its permission or its business; nobody manages a user or a role holding more than
  * they do, nor removes a business's last master; a business is changed only from its own roles.
  */
+
+/** Business routes that check no single permission: they answer only what the caller may see. */
+const WITHOUT_PERMISSION = [
+  'GET /api/overview/recent-documents',
+  'GET /api/overview/sales-purchases',
+  'POST /api/documents/get-number-total-count/',
+  'POST /api/documents/get-reference-number-total-count/',
+];
+
+/** Resources whose records belong to no single business. */
+const GLOBAL_RESOURCES = ['businesses', 'permissions'];
 
 const USER_PERMISSIONS = ['view-users', 'update-users', 'delete-users', 'restore-users', 'force-delete-users'];
 const ROLE_PERMISSIONS = ['view-roles', 'update-roles', 'delete-roles', 'restore-roles', 'force-delete-roles'];
@@ -66,6 +79,132 @@ describe.each(databaseKinds)('authorization on %s', (kind) => {
       .execute();
     return rows.map((row) => Number(row.user_id)).sort((a, b) => a - b);
   }
+
+  describe('every registered route', () => {
+    const routes = () => test.app.routeAccess.filter((route) => route.method !== 'HEAD');
+    const businessRoutes = () => routes().filter((route) => route.access === 'business');
+    const concrete = (url: string, id = 1) => url.replace(/:recordId|:id/g, String(id)).replace(/:[A-Za-z]+/g, '1');
+    const bodyFor = (method: string) => (method === 'GET' || method === 'DELETE' ? undefined : {});
+
+    /** The first record of `resource` in `businessId`, as the admin (a member of both) lists it. */
+    async function firstId(resource: string, businessId: number): Promise<number | undefined> {
+      const answer = await admin.inBusiness(businessId).send('GET', `/api/${resource}?order_by=asc&limit=1`);
+      expect(answer.status, `listing ${resource}`).toBe(200);
+      return answer.body.data[0]?.id;
+    }
+
+    /** A record of `resource` in one demo business and the other to address it from, if it has any. */
+    async function foreignRecord(resource: string): Promise<{ id: number; from: number } | undefined> {
+      for (const [home, from] of [
+        [second, main],
+        [main, second],
+      ]) {
+        if (getResource(resource).tenancy === 'membership') {
+          const row = await test.app.db
+            .selectFrom('memberships')
+            .select('user_id')
+            .where('business_id', '=', home)
+            .where('user_id', 'not in', test.app.db.selectFrom('memberships').select('user_id').where('business_id', '=', from))
+            .executeTakeFirst();
+          if (row) return { id: row.user_id, from };
+        } else {
+          const id = await firstId(resource, home);
+          if (id !== undefined) return { id, from };
+        }
+      }
+      return undefined;
+    }
+
+    it('declares a permission on every business route but a known few', () => {
+      expect(businessRoutes().length).toBeGreaterThan(300);
+      const without = businessRoutes()
+        .filter((route) => !route.permission)
+        .map((route) => `${route.method} ${route.url}`)
+        .sort();
+      expect(without).toEqual(WITHOUT_PERMISSION);
+    });
+
+    it('answers 403 on every route to a user lacking its permission', async () => {
+      const viewsActivity = await userWithPermissions(test, main, ['view-activity']);
+      const viewsBrands = await userWithPermissions(test, main, ['view-brands']);
+      for (const route of businessRoutes().filter((each) => each.permission)) {
+        const caller = route.permission === 'view-activity' ? viewsBrands : viewsActivity;
+        const answer = await caller.session.send(route.method as 'GET', concrete(route.url), bodyFor(route.method));
+        expect(answer.status, `${route.method} ${route.url}`).toBe(403);
+      }
+    });
+
+    it('answers 403 on every business route for a business the user is not a member of, and 401 without a session', async () => {
+      const master = await userWithPermissions(test, main, [MASTER_PERMISSION]);
+      for (const businessId of [second, 999_999]) {
+        const elsewhere = master.session.inBusiness(businessId);
+        for (const route of businessRoutes()) {
+          const answer = await elsewhere.send(route.method as 'GET', concrete(route.url), bodyFor(route.method));
+          expect(answer.status, `${route.method} ${route.url} in business ${businessId}`).toBe(403);
+        }
+      }
+      for (const route of routes().filter((each) => each.access !== 'public')) {
+        const answer = await test.app.inject({
+          method: route.method as 'GET',
+          url: concrete(route.url),
+          headers: { 'x-requested-with': 'XMLHttpRequest', 'business-id': String(main) },
+        });
+        expect(answer.statusCode, `${route.method} ${route.url}`).toBe(401);
+      }
+    });
+
+    it('answers 404 on every route that names a record of another business in its path', async () => {
+      const bodies: Record<string, unknown> = {
+        'PUT /api/roles/:id/permissions': { permission_ids: [] },
+        'PUT /api/users/:id/roles': { role_ids: [] },
+      };
+      let checked = 0;
+      for (const route of businessRoutes()) {
+        const resource = route.url.split('/')[2];
+        if (!/:id|:recordId/.test(route.url) || GLOBAL_RESOURCES.includes(resource)) continue;
+        const foreign = await foreignRecord(resource);
+        if (!foreign) continue;
+        const { id, from } = foreign;
+        const key = `${route.method} ${route.url}`;
+        const answer = await admin
+          .inBusiness(from)
+          .send(route.method as 'GET', concrete(route.url, id), bodies[key] ?? bodyFor(route.method));
+        expect(answer.status, `${key} with ${resource} ${id} from business ${from}: ${JSON.stringify(answer.body)}`).toBe(404);
+        checked++;
+      }
+      expect(checked).toBeGreaterThan(150);
+    });
+
+    it('refuses another business’s records named in a body', async () => {
+      const outsider = (await foreignRecord('users')) as { id: number; from: number };
+      const from = admin.inBusiness(outsider.from);
+      expect((await from.send('POST', '/api/users/reset-password', { id: outsider.id })).status).toBe(404);
+      expect((await from.send('POST', '/api/users/reset-security-pin', { id: outsider.id })).status).toBe(404);
+
+      let checked = 0;
+      for (const definition of registry) {
+        if (!definition.editable || definition.tenancy !== 'business') continue;
+        const own = await firstId(definition.name, main);
+        if (own === undefined) continue;
+        for (const [name, field] of updatableFields(definition)) {
+          if (field.kind !== 'reference' || !field.references) continue;
+          const foreign = await firstId(field.references, second);
+          if (foreign === undefined) continue;
+          const answer = await admin.send('PATCH', `/api/${definition.name}/${own}`, { [name]: foreign });
+          expect(answer.status, `${definition.name}.${name}: ${JSON.stringify(answer.body)}`).toBe(422);
+          expect(Object.keys(answer.body.errors)).toEqual([name]);
+          checked++;
+        }
+      }
+      expect(checked).toBeGreaterThan(5);
+
+      const [warehouse] = (await admin.inBusiness(second).send('GET', '/api/warehouses')).body.data;
+      const viewer = (await admin.send('GET', '/api/users?email=viewer@example.com&is_strict=1')).body.data[0];
+      const works = await admin.send('PATCH', `/api/users/${viewer.id}`, { userable_type: 'warehouse', userable_id: warehouse.id });
+      expect(works.status).toBe(422);
+      expect(Object.keys(works.body.errors)).toEqual(['userable_id']);
+    });
+  });
 
   describe('users are managed only by someone holding all they hold', () => {
     it('refuses to reset, edit, re-role or trash a master for a user without the master permission', async () => {
