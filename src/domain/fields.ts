@@ -140,8 +140,28 @@ export function email(label: string, options: FieldOptions = {}): Field {
   return build('email', label, value, options);
 }
 
+/** The largest id a record can have (the columns are 32-bit integers). */
+export const MAX_ID = 2_147_483_647;
+
+/**
+ * A record's id in a JSON body: a JSON number that is a whole number from 1, strictly — never a
+ * string, so `"5"`, `"5.0"` or `" 5 "` are refused rather than read as record 5.
+ */
+export function recordId(label: string) {
+  const attr = attributeName(label);
+  return z
+    .number({ error: typeError(label, `The ${attr} field must be a whole number.`) })
+    .int(`The ${attr} field must be a whole number.`)
+    .min(1, `The ${attr} field must be at least 1.`)
+    .max(MAX_ID, `The ${attr} field must not be greater than ${MAX_ID}.`);
+}
+
+/** A whole number; one that names a record (`referencesBy`) is an id, taken strictly as `recordId`. */
 export function integer(label: string, options: FieldOptions & Pick<Field, 'referencesBy'> & { min?: number; max?: number } = {}): Field {
-  return build('integer', label, numeric(label, { min: options.min ?? 0, max: options.max ?? 1_000_000, integer: true }), options);
+  const value = options.referencesBy
+    ? recordId(label)
+    : numeric(label, { min: options.min ?? 0, max: options.max ?? 1_000_000, integer: true });
+  return build('integer', label, value, options);
 }
 
 /** Pesos, stored as centavos. */
@@ -189,8 +209,7 @@ export function select(label: string, options: readonly SelectOption[], fieldOpt
 
 /** A foreign key to another resource of the same business; existence is checked by the server. */
 export function reference(label: string, resource: string, options: FieldOptions = {}): Field {
-  const value = numeric(label, { min: 1, max: 2_147_483_647, integer: true });
-  return build('reference', label, value, { ...options, references: resource });
+  return build('reference', label, recordId(label), { ...options, references: resource });
 }
 
 export interface DiscountEntry {

@@ -67,11 +67,17 @@ export function listParamsSchema(definition: ResourceDefinition) {
 
 export type ListParams = z.output<ReturnType<typeof listParamsSchema>> & Record<string, unknown>;
 
-/** The search values a list was asked for: non-reserved names with a non-empty value. */
+/**
+ * The search values a list was asked for: non-reserved names with a non-empty value, trimmed —
+ * except ids (`id`, references), taken as sent, so ` 5 ` names no record rather than record 5.
+ */
 export function activeSearches(definition: ResourceDefinition, params: Record<string, unknown>): [string, string][] {
   return definition.search.flatMap((name) => {
     const value = params[name];
-    return typeof value === 'string' && value.trim() !== '' ? [[name, value.trim()] as [string, string]] : [];
+    if (typeof value !== 'string' || value.trim() === '') return [];
+    const field = definition.fields[name];
+    const namesRecord = name === 'id' || field?.kind === 'reference' || field?.referencesBy !== undefined;
+    return [[name, namesRecord ? value : value.trim()] as [string, string]];
   });
 }
 

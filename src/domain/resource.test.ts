@@ -18,11 +18,11 @@ describe('resource input schemas', () => {
     });
   });
 
-  it('reads numbers from form strings and checks ranges and kinds', () => {
+  it('reads numbers from form strings (never ids) and checks ranges and kinds', () => {
     const ok = createSchema(items).safeParse({
       sku: 'A-1',
       name: 'Rice',
-      unit_of_measurement_id: '3',
+      unit_of_measurement_id: 3,
       reorder_level: '12.5',
       vatable: '1',
     });
@@ -31,12 +31,12 @@ describe('resource input schemas', () => {
     const bad = createSchema(items).safeParse({
       sku: 'A-1',
       name: 'Rice',
-      unit_of_measurement_id: 'three',
+      unit_of_measurement_id: '3',
       reorder_level: -1,
       vatable: 'maybe',
     });
     expect(messages(bad)).toEqual({
-      unit_of_measurement_id: 'The unit of measurement field must be a number.',
+      unit_of_measurement_id: 'The unit of measurement field must be a whole number.',
       reorder_level: 'The reorder level field must be at least 0.',
       vatable: 'The vatable field must be true or false.',
     });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { PAYMENT_METHODS, statuses } from '../documents';
-import { date, integer, money, reference, select, text, textarea, type Field } from '../fields';
+import { date, integer, money, recordId, reference, select, text, textarea, type Field } from '../fields';
 import { defineResource } from '../resource';
 
 /**
@@ -39,12 +39,11 @@ export const DOCUMENT_SEARCH = ['id', 'number', 'reference_number', 'contact_id'
 
 const LINES_MAX = 200;
 
-const lineNumber = (label: string, { min, max, integer }: { min: number; max: number; integer?: boolean }) => {
+const lineNumber = (label: string, { min, max }: { min: number; max: number }) => {
   const attr = label.toLowerCase();
-  let value = z.number({
+  const value = z.number({
     error: (issue) => (issue.input === undefined ? `The ${attr} field is required.` : `The ${attr} field must be a number.`),
   });
-  if (integer) value = value.int(`The ${attr} field must be an integer.`);
   return z.preprocess(
     (input) => (typeof input === 'string' && /^\s*-?\d+(\.\d+)?\s*$/.test(input) ? Number(input) : input),
     value.min(min, `The ${attr} field must be at least ${min}.`).max(max, `The ${attr} field must not be greater than ${max}.`),
@@ -59,12 +58,12 @@ const lineNumber = (label: string, { min, max, integer }: { min: number; max: nu
 export const linesInput = z
   .array(
     z.object({
-      item_id: lineNumber('Item', { min: 1, max: 2_147_483_647, integer: true }).optional(),
-      unit_of_measurement_id: lineNumber('Unit', { min: 1, max: 2_147_483_647, integer: true }).optional(),
+      item_id: recordId('Item').optional(),
+      unit_of_measurement_id: recordId('Unit').optional(),
       quantity: lineNumber('Quantity', { min: 0.001, max: 1_000_000_000 }),
       unit_price: lineNumber('Unit price', { min: 0, max: 1_000_000_000 }).nullish(),
       discount_percent: lineNumber('Discount percent', { min: 0, max: 100 }).nullish(),
-      source_line_id: lineNumber('Source line', { min: 1, max: 2_147_483_647, integer: true }).nullish(),
+      source_line_id: recordId('Source line').nullish(),
     }),
     { error: (issue) => (issue.input === undefined ? 'The lines field is required.' : 'The lines field must be a list.') },
   )
@@ -169,8 +168,6 @@ const locationTypes = [
 const location = (label: string, field: string, options: { required?: boolean; computed?: boolean }) =>
   integer(label, {
     ...options,
-    min: 1,
-    max: 2_147_483_647,
     referencesBy: { field, resources: { branch: 'branches', warehouse: 'warehouses' } },
   });
 

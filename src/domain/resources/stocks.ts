@@ -21,8 +21,6 @@ export const stocks = defineResource({
     location_type: select('Location type', LOCATION_TYPES, { computed: true }),
     location_id: integer('Location', {
       computed: true,
-      min: 1,
-      max: 2_147_483_647,
       referencesBy: { field: 'location_type', resources: { branch: 'branches', warehouse: 'warehouses' } },
     }),
     quantity_on_hand: quantity('On hand', { computed: true }),

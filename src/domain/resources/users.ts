@@ -26,8 +26,6 @@ export const users = defineResource({
     security_pin: pin('Security pin'),
     userable_type: select('Works at', USERABLE_TYPES),
     userable_id: integer('Branch or warehouse', {
-      min: 1,
-      max: 2_147_483_647,
       referencesBy: { field: 'userable_type', resources: { branch: 'branches', warehouse: 'warehouses' } },
     }),
   },

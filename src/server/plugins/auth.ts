@@ -32,9 +32,19 @@ export interface Tenant {
   permissions: ReadonlySet<string>;
 }
 
+/** What a registered route asks of its caller, as it was declared. */
+export interface RouteAccess {
+  method: string;
+  url: string;
+  access: Access;
+  permission?: string;
+}
+
 declare module 'fastify' {
   interface FastifyInstance {
     db: Kysely<Database>;
+    /** Every route registered after the auth plugin, with the access it declares. */
+    routeAccess: RouteAccess[];
   }
   interface FastifyRequest {
     actor: Actor | null;
@@ -115,6 +125,12 @@ function defaultAccess(url: string): Access {
 export function registerAuth(app: FastifyInstance): void {
   app.decorateRequest('actor', null);
   app.decorateRequest('tenant', null);
+  app.decorate('routeAccess', []);
+  app.addHook('onRoute', (route) => {
+    const access = route.config?.access ?? defaultAccess(route.url);
+    for (const method of [route.method].flat())
+      app.routeAccess.push({ method, url: route.url, access, permission: route.config?.permission });
+  });
 
   app.addHook('onRequest', async (request) => {
     if (!SAFE_METHODS.has(request.method) && request.headers['x-requested-with'] !== 'XMLHttpRequest') {

@@ -9,14 +9,20 @@ import { billPaymentsStore, billsStore, purchaseOrdersStore, receiveOrdersStore 
 import { registry } from '../../domain/resources/registry';
 import { roles as roleDefinition } from '../../domain/resources/roles';
 import { forUpdate } from '../db/dialect';
+import { assertHoldsIn, assertManagesRole, keepingAMaster } from '../services/access.service';
 import { provisionBusiness } from '../services/business-provisioning.service';
+import { conflict } from '../errors';
 import { businessTableStore, type ResourceStore } from './store';
 import { usersStore } from './users-store';
 
 /** Tables a new business is provisioned with (see business-provisioning.service.ts). */
 const PROVISIONED = ['roles', 'contact_types', 'item_types'];
 
-/** Businesses: global rows, each seen by its members only; a new one is provisioned for its creator. */
+/**
+ * Businesses: global rows, each seen by its members only; a new one is provisioned for its creator.
+ * One is changed, trashed, restored or deleted only by a user holding that permission in it,
+ * whichever business the request works in; the one it works in is never trashed from itself.
+ */
 const businessesStore: ResourceStore = {
   countsMaintained: false,
   query: (db, scope) =>
@@ -42,6 +48,10 @@ const businessesStore: ResourceStore = {
     await provisionBusiness(trx, Number(row.id), scope.userId);
     return Number(row.id);
   },
+  async validate(db, scope, _input, exceptId) {
+    if (exceptId !== undefined) await assertHoldsIn(db, scope.userId, exceptId, 'update-businesses');
+    return {};
+  },
   async update(trx, _scope, id, columns) {
     await trx
       .updateTable('businesses')
@@ -49,7 +59,12 @@ const businessesStore: ResourceStore = {
       .where('id', '=', id)
       .execute();
   },
+  async beforeTrash(trx, scope, id) {
+    await assertHoldsIn(trx, scope.userId, id, 'delete-businesses');
+    if (id === scope.businessId) throw conflict('You are working in this business; switch to another business before deleting it.');
+  },
   async setTrashed(trx, scope, id, deletedAt) {
+    if (deletedAt === null) await assertHoldsIn(trx, scope.userId, id, 'restore-businesses');
     await this.update(trx, scope, id, { deleted_at: deletedAt, updated_at: new Date().toISOString() }, {});
   },
   /** The business's own records block its permanent delete; what it was provisioned with goes with it. */
@@ -66,7 +81,8 @@ const businessesStore: ResourceStore = {
     }
     return usage;
   },
-  async remove(trx, _scope, id) {
+  async remove(trx, scope, id) {
+    await assertHoldsIn(trx, scope.userId, id, 'force-delete-businesses');
     const roles = trx.selectFrom('roles').select('id').where('business_id', '=', id);
     await trx.deleteFrom('user_roles').where('role_id', 'in', roles).execute();
     await trx.deleteFrom('role_permissions').where('role_id', 'in', roles).execute();
@@ -95,9 +111,24 @@ const permissionsStore: ResourceStore = {
   remove: readOnly,
 };
 
+/**
+ * Roles: changed, trashed, restored or deleted only by someone holding every permission the role
+ * holds; trashing one may not take the business's last master away.
+ */
 const roles = businessTableStore(roleDefinition);
 const rolesStore: ResourceStore = {
   ...roles,
+  async validate(db, scope, _input, exceptId) {
+    if (exceptId !== undefined) await assertManagesRole(db, scope, exceptId);
+    return {};
+  },
+  async beforeTrash(trx, scope, id) {
+    await assertManagesRole(trx, scope, id);
+  },
+  async setTrashed(trx, scope, id, deletedAt) {
+    if (deletedAt === null) await assertManagesRole(trx, scope, id);
+    await keepingAMaster(trx, scope, () => roles.setTrashed(trx, scope, id, deletedAt));
+  },
   async extraUsage(db, _scope, id) {
     const row = await db
       .selectFrom('user_roles')
@@ -107,6 +138,7 @@ const rolesStore: ResourceStore = {
     return [{ label: 'users', count: Number(row.count) }];
   },
   async remove(trx, scope, id) {
+    await assertManagesRole(trx, scope, id);
     await trx.deleteFrom('role_permissions').where('role_id', '=', id).execute();
     await roles.remove(trx, scope, id);
   },

@@ -3,9 +3,15 @@ import { z } from 'zod';
 import { hashSecret } from '../auth/secrets';
 import { forUpdate } from '../db/dialect';
 import { conflict } from '../errors';
-import { assertAssignableRoles, assertManagesIdentity, replaceUserRoles } from '../services/access.service';
+import {
+  assertAssignableRoles,
+  assertManagesIdentity,
+  assertManagesUser,
+  keepingAMaster,
+  replaceUserRoles,
+} from '../services/access.service';
 import type { ApiRecord } from './codec';
-import type { Db, ResourceStore, Scope } from './store';
+import type { Db, ResourceStore, Scope, Trx } from './store';
 
 const IDENTITY_COLUMNS = ['name', 'email', 'username'] as const;
 const MEMBERSHIP_COLUMNS = ['deleted_at', 'userable_type', 'userable_id'] as const;
@@ -47,6 +53,21 @@ async function userableNames(db: Db, scope: Scope, records: ApiRecord[]): Promis
   return names;
 }
 
+async function setMembershipTrashed(trx: Trx, scope: Scope, id: number, deletedAt: string | null): Promise<void> {
+  const now = new Date().toISOString();
+  await trx
+    .updateTable('memberships')
+    .set({ deleted_at: deletedAt, updated_at: now })
+    .where('user_id', '=', id)
+    .where('business_id', '=', scope.businessId)
+    .execute();
+  await trx
+    .updateTable('users')
+    .set((eb) => ({ version: eb('version', '+', 1), updated_at: now }))
+    .where('id', '=', id)
+    .execute();
+}
+
 /**
  * Users are global identities; the active business sees its members. The membership holds
  * where the user works and whether the user is trashed in this business.
@@ -81,7 +102,8 @@ export const usersStore: ResourceStore = {
     return (await query.executeTakeFirst())?.id as number | undefined;
   },
 
-  async validate(db, scope, input) {
+  async validate(db, scope, input, exceptId) {
+    if (exceptId !== undefined) await assertManagesUser(db, scope, exceptId);
     const errors: Record<string, string[]> = {};
     const type = input.userable_type;
     if (type === 'branch' || type === 'warehouse') {
@@ -159,27 +181,20 @@ export const usersStore: ResourceStore = {
     }
   },
 
-  async beforeTrash(_trx, scope, id) {
+  async beforeTrash(trx, scope, id) {
     if (id === scope.userId) throw conflict('You cannot delete your own user.');
+    await assertManagesUser(trx, scope, id);
   },
 
+  /** Trashing may take the business's last master away, which is refused; restoring is managing. */
   async setTrashed(trx, scope, id, deletedAt) {
-    const now = new Date().toISOString();
-    await trx
-      .updateTable('memberships')
-      .set({ deleted_at: deletedAt, updated_at: now })
-      .where('user_id', '=', id)
-      .where('business_id', '=', scope.businessId)
-      .execute();
-    await trx
-      .updateTable('users')
-      .set((eb) => ({ version: eb('version', '+', 1), updated_at: now }))
-      .where('id', '=', id)
-      .execute();
+    if (deletedAt === null) await assertManagesUser(trx, scope, id);
+    await keepingAMaster(trx, scope, () => setMembershipTrashed(trx, scope, id, deletedAt));
   },
 
   /** Removes the user from this business; the identity goes too when no business is left. */
   async remove(trx, scope, id) {
+    await assertManagesUser(trx, scope, id);
     await trx
       .deleteFrom('user_roles')
       .where('user_id', '=', id)

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { recordId } from '../../domain/fields';
 import { roles } from '../../domain/resources/roles';
 import { users } from '../../domain/resources/users';
 import { hashSecret, temporaryPassword, temporaryPin } from '../auth/secrets';
@@ -11,7 +12,7 @@ import { runWrite } from '../idempotency';
 import { scopeOf } from '../plugins/auth';
 import { findRecordOrFail } from '../resources/record-service';
 import type { Scope, Trx } from '../resources/store';
-import { assertManagesIdentity, replaceRolePermissions, replaceUserRoles } from '../services/access.service';
+import { assertManagesIdentity, assertManagesUser, replaceRolePermissions, replaceUserRoles } from '../services/access.service';
 
 const idParams = z.object({ id: z.string().regex(/^\d{1,9}$/, 'The id must be a whole number.') });
 const idList = (name: string) =>
@@ -24,11 +25,12 @@ const idList = (name: string) =>
       { error: `The ${name}s field must be a list.` },
     )
     .max(1000);
-const userIdBody = z.object({ id: z.coerce.number({ error: 'The id field is required.' }).int().positive('The id field is required.') });
+const userIdBody = z.object({ id: recordId('Id') });
 
 /** Resets a secret and answers the new temporary one, once; the user's sessions end. */
 async function resetSecret(trx: Trx, scope: Scope, userId: number, column: 'password_hash' | 'security_pin_hash', secret: string) {
   await findRecordOrFail(trx, scope, users, userId, 'active');
+  await assertManagesUser(trx, scope, userId);
   await assertManagesIdentity(trx, scope, userId);
   const hash = await hashSecret(secret);
   await trx

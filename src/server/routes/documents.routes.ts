@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { sql } from 'kysely';
 import { z } from 'zod';
+import { recordId } from '../../domain/fields';
 import { listMeta } from '../../domain/list-params';
 import { permissionName } from '../../domain/permissions';
 import { fromThousandths } from '../../domain/quantity';
@@ -31,7 +32,7 @@ const resourceOfDocument = new Map(
 );
 const documentTypes = registry.flatMap((definition) => (definition.document ? [definition.document.type] : []));
 const documentName = z.enum(documentTypes as [string, ...string[]], { error: 'The selected document name is invalid.' });
-const optionalId = z.coerce.number().int().positive().nullish();
+const optionalId = (label: string) => recordId(label).nullish();
 const idParams = z.object({ id: z.string().regex(/^\d{1,9}$/, 'The id must be a whole number.') });
 
 export async function documentRoutes(app: FastifyInstance): Promise<void> {
@@ -44,7 +45,7 @@ export async function documentRoutes(app: FastifyInstance): Promise<void> {
       schema: {
         tags: ['documents'],
         summary: 'How many numbers a document type has given at a branch or warehouse',
-        body: z.object({ document_name: documentName, branch_id: optionalId, warehouse_id: optionalId }),
+        body: z.object({ document_name: documentName, branch_id: optionalId('Branch id'), warehouse_id: optionalId('Warehouse id') }),
       },
     },
     async (request) => {
@@ -63,7 +64,7 @@ export async function documentRoutes(app: FastifyInstance): Promise<void> {
         summary: 'How many reference numbers a document type has given for a contact',
         body: z.object({
           document_name: documentName,
-          contact_id: z.coerce.number({ error: 'The contact id field is required.' }).int().positive(),
+          contact_id: recordId('Contact id'),
         }),
       },
     },

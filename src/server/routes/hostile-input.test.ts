@@ -61,6 +61,72 @@ describe.each(databaseKinds)('hostile input on %s', (kind) => {
     expect(Object.keys(items.body.errors).sort()).toEqual(['reorder_level', 'unit_of_measurement_id']);
   });
 
+  describe('ids are JSON numbers, whole and from 1, or refused with 422', () => {
+    const notIds: [string, unknown][] = [
+      ['true', true],
+      ['a list', ['5']],
+      ['a numeric string', '5'],
+      ['"5.0"', '5.0'],
+      ['" 5 "', ' 5 '],
+      ['a fraction', 1.5],
+      ['zero', 0],
+      ['a negative', -1],
+      ['beyond the safe integers', 2 ** 53 + 2],
+      ['null', null],
+    ];
+    const versionOf = async (id: number) =>
+      (await test.app.db.selectFrom('users').select('version').where('id', '=', id).executeTakeFirstOrThrow()).version;
+
+    it.each(notIds)('resets no secret for an id of %s', async (_what, id) => {
+      const users = (await admin.send('GET', '/api/users?order_by=asc&per_page=100')).body.data;
+      const before = await Promise.all(users.map((user: { id: number }) => versionOf(user.id)));
+      for (const kind of ['password', 'security-pin']) {
+        const answer = await admin.send('POST', `/api/users/reset-${kind}`, { id });
+        expect(answer.status, JSON.stringify(answer.body)).toBe(422);
+        expect(Object.keys(answer.body.errors)).toEqual(['id']);
+      }
+      expect(await Promise.all(users.map((user: { id: number }) => versionOf(user.id)))).toEqual(before);
+    });
+
+    it.each(notIds.filter(([, id]) => id !== null))('refuses %s in every id-taking field of a body', async (_what, id) => {
+      const item = (await admin.send('GET', '/api/items?order_by=asc')).body.data[0];
+      const [contact] = (await admin.send('GET', '/api/contacts?order_by=asc')).body.data;
+      const [warehouse] = (await admin.send('GET', '/api/warehouses?order_by=asc')).body.data;
+      const [role] = (await admin.send('GET', '/api/roles?order_by=asc')).body.data;
+      const user = (await admin.send('GET', '/api/users?email=viewer@example.com&is_strict=1')).body.data[0];
+      const line = { item_id: item.id, unit_of_measurement_id: item.unit_of_measurement_id, quantity: 1, unit_price: 1 };
+      const order = { contact_id: contact.id, warehouse_id: warehouse.id, date: '2026-01-05' };
+      const cases: [string, string, unknown, string][] = [
+        ['POST', '/api/items', { sku: 'ID-1', name: 'Id', unit_of_measurement_id: id }, 'unit_of_measurement_id'],
+        ['PATCH', `/api/items/${item.id}`, { brand_id: id }, 'brand_id'],
+        ['PATCH', `/api/users/${user.id}`, { userable_type: 'warehouse', userable_id: id }, 'userable_id'],
+        ['POST', '/api/purchase-orders', { ...order, contact_id: id, lines: [line] }, 'contact_id'],
+        ['POST', '/api/purchase-orders', { ...order, lines: [{ ...line, item_id: id }] }, 'lines.0.item_id'],
+        ['POST', '/api/purchase-orders', { ...order, lines: [{ ...line, unit_of_measurement_id: id }] }, 'lines.0.unit_of_measurement_id'],
+        ['POST', '/api/receive-orders', { ...order, lines: [{ ...line, source_line_id: id }] }, 'lines.0.source_line_id'],
+        ['POST', '/api/documents/get-number-total-count/', { document_name: 'purchase-order', warehouse_id: id }, 'warehouse_id'],
+        ['POST', '/api/documents/get-reference-number-total-count/', { document_name: 'purchase-order', contact_id: id }, 'contact_id'],
+        ['PUT', `/api/users/${user.id}/roles`, { role_ids: [id] }, 'role_ids.0'],
+        ['PUT', `/api/roles/${role.id}/permissions`, { permission_ids: [id] }, 'permission_ids.0'],
+      ];
+      for (const [method, url, body, field] of cases) {
+        const answer = await admin.send(method as 'POST', url, body);
+        expect(answer.status, `${method} ${url} ${JSON.stringify(answer.body)}`).toBe(422);
+        expect(Object.keys(answer.body.errors), `${method} ${url}`).toContain(field);
+      }
+    });
+
+    it.each(['%205%20', '5.0', '+5', '0x5'])('finds no record by id or reference for the query value %s', async (value) => {
+      const item = (await admin.send('GET', '/api/items?order_by=asc')).body.data.find((row: { id: number }) => row.id === 5);
+      expect(item).toBeDefined();
+      expect((await admin.send('GET', '/api/items?id=5')).body.data).toHaveLength(1);
+      expect((await admin.send('GET', `/api/items?id=${value}`)).body.data).toEqual([]);
+      const brandId = String(item.brand_id);
+      expect((await admin.send('GET', `/api/items?brand_id=${brandId}`)).body.data.length).toBeGreaterThan(0);
+      expect((await admin.send('GET', `/api/items?brand_id=${value.replace('5', brandId)}`)).body.data).toEqual([]);
+    });
+  });
+
   it('answers odd headers with 4xx', async () => {
     expect((await admin.send('GET', '/api/brands', undefined, { 'business-id': huge })).status).toBe(403);
     expect((await admin.send('GET', '/api/brands', undefined, { 'business-id': '-1' })).status).toBe(403);

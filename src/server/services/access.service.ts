@@ -1,12 +1,14 @@
-import { MASTER_PERMISSION } from '../../domain/permissions';
-import { nowIso } from '../db/dialect';
-import { forbidden, notFound, validationError } from '../errors';
+import { sql } from 'kysely';
+import { holdsAny, MASTER_PERMISSION } from '../../domain/permissions';
+import { isPostgres, nowIso } from '../db/dialect';
+import { conflict, forbidden, notFound, validationError } from '../errors';
 import type { Db, Scope, Trx } from '../resources/store';
 
 /**
  * Who may do what: the permission names a user holds in a business, and the two assignments
- * (a role's permissions, a user's roles). Nobody hands out more than they hold themselves:
- * a grant beyond the granter's own permissions is refused unless they hold the master one.
+ * (a role's permissions, a user's roles). Nobody hands out or takes away more than they hold
+ * themselves, nor changes a user or a role holding more than they do, unless they hold the
+ * master permission; and no change leaves a business that had a master without one.
  */
 
 export async function permissionNamesOf(db: Db, userId: number, businessId: number): Promise<string[]> {
@@ -25,14 +27,118 @@ export async function permissionNamesOf(db: Db, userId: number, businessId: numb
   return rows.map((row) => row.name as string);
 }
 
+/** The permissions among `permissionNames` the actor does not hold (none for a master). */
+function beyondActor(scope: Scope, permissionNames: readonly string[]): string[] {
+  if (scope.permissions.has(MASTER_PERMISSION)) return [];
+  return permissionNames.filter((name) => !scope.permissions.has(name));
+}
+
+function listed(names: readonly string[]): string {
+  return `${names.slice(0, 5).join(', ')}${names.length > 5 ? ' …' : ''}`;
+}
+
 function assertCanGrant(scope: Scope, permissionNames: readonly string[]): void {
-  if (scope.permissions.has(MASTER_PERMISSION)) return;
-  const beyond = permissionNames.filter((name) => !scope.permissions.has(name));
+  const beyond = beyondActor(scope, permissionNames);
+  if (beyond.length > 0) throw forbidden(`You cannot grant permissions you do not hold yourself: ${listed(beyond)}.`);
+}
+
+function assertCanRemove(scope: Scope, permissionNames: readonly string[]): void {
+  const beyond = beyondActor(scope, permissionNames);
+  if (beyond.length > 0) throw forbidden(`You cannot remove permissions you do not hold yourself: ${listed(beyond)}.`);
+}
+
+async function permissionNamesOfRole(db: Db, roleId: number): Promise<string[]> {
+  const rows = await db
+    .selectFrom('role_permissions')
+    .innerJoin('permissions', 'permissions.id', 'role_permissions.permission_id')
+    .select('permissions.name')
+    .where('role_permissions.role_id', '=', roleId)
+    .orderBy('permissions.name')
+    .execute();
+  return rows.map((row) => row.name as string);
+}
+
+/**
+ * A user is managed — their secrets reset, their details edited, their roles changed, trashed,
+ * restored or deleted — only by someone who holds every permission they hold in this business,
+ * or the master permission; anyone manages themselves.
+ */
+export async function assertManagesUser(db: Db, scope: Scope, userId: number): Promise<void> {
+  if (userId === scope.userId) return;
+  const beyond = beyondActor(scope, await permissionNamesOf(db, userId, scope.businessId));
   if (beyond.length > 0) {
     throw forbidden(
-      `You cannot grant permissions you do not hold yourself: ${beyond.slice(0, 5).join(', ')}${beyond.length > 5 ? ' …' : ''}.`,
+      `This user holds permissions you do not hold yourself (${listed(beyond)}); only someone who holds them can change this user.`,
     );
   }
+}
+
+/** A role is changed, trashed, restored or deleted only by someone holding every permission it holds. */
+export async function assertManagesRole(db: Db, scope: Scope, roleId: number): Promise<void> {
+  const beyond = beyondActor(scope, await permissionNamesOfRole(db, roleId));
+  if (beyond.length > 0) {
+    throw forbidden(`This role holds permissions you do not hold yourself (${listed(beyond)}); only someone who holds them can change it.`);
+  }
+}
+
+/**
+ * `permission` (or the master one) held by the user in `businessId` itself, as a live member —
+ * whatever business the request is working in.
+ */
+export async function assertHoldsIn(db: Db, userId: number, businessId: number, permission: string): Promise<void> {
+  const member = await db
+    .selectFrom('memberships')
+    .select('id')
+    .where('user_id', '=', userId)
+    .where('business_id', '=', businessId)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+  if (!member || !holdsAny(await permissionNamesOf(db, userId, businessId), [permission])) {
+    throw forbidden(`You need the ${permission} permission in that business itself.`);
+  }
+}
+
+/** Live members of the business holding the master permission through a live role. */
+async function masterCount(db: Db, businessId: number): Promise<number> {
+  const row = await db
+    .selectFrom('memberships')
+    .innerJoin('users', 'users.id', 'memberships.user_id')
+    .innerJoin('user_roles', 'user_roles.user_id', 'memberships.user_id')
+    .innerJoin('roles', 'roles.id', 'user_roles.role_id')
+    .innerJoin('role_permissions', 'role_permissions.role_id', 'roles.id')
+    .innerJoin('permissions', 'permissions.id', 'role_permissions.permission_id')
+    .select(sql<number>`count(distinct memberships.user_id)`.as('count'))
+    .where('memberships.business_id', '=', businessId)
+    .where('memberships.deleted_at', 'is', null)
+    .where('users.deleted_at', 'is', null)
+    .where('roles.business_id', '=', businessId)
+    .where('roles.deleted_at', 'is', null)
+    .where('permissions.name', '=', MASTER_PERMISSION)
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}
+
+/**
+ * Locks `id` of `table` until the transaction ends (PostgreSQL; SQLite runs one writer at a
+ * time). The record is locked before its business, the order the generic writes lock in.
+ */
+async function lockRow(trx: Trx, table: 'users' | 'roles' | 'businesses', id: number): Promise<void> {
+  if (isPostgres(trx as Db)) await trx.selectFrom(table).select('id').where('id', '=', id).forUpdate().execute();
+}
+
+/**
+ * Runs `change`, which may take the master permission from someone, with the business row locked
+ * (so such changes run one at a time and each counts what the one before left), and refuses it
+ * (409) when it leaves a business that had a master without one.
+ */
+export async function keepingAMaster<T>(trx: Trx, scope: Scope, change: () => Promise<T>): Promise<T> {
+  await lockRow(trx, 'businesses', scope.businessId);
+  const before = await masterCount(trx, scope.businessId);
+  const result = await change();
+  if (before > 0 && (await masterCount(trx, scope.businessId)) === 0) {
+    throw conflict('This would leave the business without anyone holding the master permission; give it to someone else first.');
+  }
+  return result;
 }
 
 function distinctIds(ids: readonly number[]): number[] {
@@ -74,18 +180,22 @@ export async function replaceUserRoles(trx: Trx, scope: Scope, userId: number, r
     .where('deleted_at', 'is', null)
     .executeTakeFirst();
   if (!member) throw notFound('user');
+  await assertManagesUser(trx, scope, userId);
   await assertAssignableRoles(trx, scope, roleIds);
-  await trx
-    .deleteFrom('user_roles')
-    .where('user_id', '=', userId)
-    .where('role_id', 'in', trx.selectFrom('roles').select('id').where('business_id', '=', scope.businessId))
-    .execute();
-  const ids = distinctIds(roleIds);
-  if (ids.length > 0)
+  await lockRow(trx, 'users', userId);
+  await keepingAMaster(trx, scope, async () => {
     await trx
-      .insertInto('user_roles')
-      .values(ids.map((roleId) => ({ user_id: userId, role_id: roleId })))
+      .deleteFrom('user_roles')
+      .where('user_id', '=', userId)
+      .where('role_id', 'in', trx.selectFrom('roles').select('id').where('business_id', '=', scope.businessId))
       .execute();
+    const ids = distinctIds(roleIds);
+    if (ids.length > 0)
+      await trx
+        .insertInto('user_roles')
+        .values(ids.map((roleId) => ({ user_id: userId, role_id: roleId })))
+        .execute();
+  });
   await trx
     .updateTable('users')
     .set((eb) => ({ version: eb('version', '+', 1), updated_at: nowIso() }))
@@ -106,17 +216,22 @@ export async function replaceRolePermissions(trx: Trx, scope: Scope, roleId: num
   const ids = distinctIds(permissionIds);
   const permissions = ids.length === 0 ? [] : await trx.selectFrom('permissions').select(['id', 'name']).where('id', 'in', ids).execute();
   if (permissions.length !== ids.length) throw validationError({ permission_ids: ['The selected permissions are invalid.'] });
-  assertCanGrant(
+  const granted = permissions.map((row) => row.name as string);
+  assertCanGrant(scope, granted);
+  assertCanRemove(
     scope,
-    permissions.map((row) => row.name as string),
+    (await permissionNamesOfRole(trx, roleId)).filter((name) => !granted.includes(name)),
   );
-  await trx.deleteFrom('role_permissions').where('role_id', '=', roleId).execute();
-  if (ids.length > 0) {
-    await trx
-      .insertInto('role_permissions')
-      .values(ids.map((permissionId) => ({ role_id: roleId, permission_id: permissionId })))
-      .execute();
-  }
+  await lockRow(trx, 'roles', roleId);
+  await keepingAMaster(trx, scope, async () => {
+    await trx.deleteFrom('role_permissions').where('role_id', '=', roleId).execute();
+    if (ids.length > 0) {
+      await trx
+        .insertInto('role_permissions')
+        .values(ids.map((permissionId) => ({ role_id: roleId, permission_id: permissionId })))
+        .execute();
+    }
+  });
   await trx
     .updateTable('roles')
     .set((eb) => ({ version: eb('version', '+', 1), updated_at: nowIso() }))
