@@ -305,8 +305,9 @@ export async function updateRecord(
       `This ${attributeName(definition.singular)} was changed by someone else (now version ${current.version}); reload it and try again.`,
     );
   }
-  if (!changesAnything(definition, current, values)) return current;
+  // Checked even when nothing would change: whether the caller may change the record at all is among them.
   await checkValues(trx, scope, definition, values, id);
+  if (!changesAnything(definition, current, values)) return current;
   const columns = toColumns(definition, values);
   await store.update(trx, scope, id, { ...columns, updated_at: nowIso() }, values);
   const updated = await findRecordOrFail(trx, scope, definition, id);
