@@ -148,10 +148,18 @@ describe.each(databaseKinds)('sales on %s', (kind) => {
 
   it('edits an invoice’s notes and due date, and nothing that moved stock or money', async () => {
     const sold = (await invoice(1)).body.data;
-    const edited = await admin.send(
+    const fixed = await admin.send(
       'PATCH',
       `/api/invoices/${sold.id}`,
       { notes: 'Deliver on Monday', due_date: '2026-12-01', date: '2026-01-01', contact_id: customerId + 1, lines: [] },
+      { 'if-match': `"${sold.version}"` },
+    );
+    expect(fixed.status).toBe(422);
+    expect(Object.keys(fixed.body.errors).sort()).toEqual(['contact_id', 'date', 'lines']);
+    const edited = await admin.send(
+      'PATCH',
+      `/api/invoices/${sold.id}`,
+      { notes: 'Deliver on Monday', due_date: '2026-12-01' },
       { 'if-match': `"${sold.version}"` },
     );
     expect(edited.status).toBe(200);
