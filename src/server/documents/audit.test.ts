@@ -83,6 +83,22 @@ describe.each(databaseKinds)('the database audit on %s', (kind) => {
       });
     await voided('stock-receives', (await arrive()).id);
     await arrive();
+    // One of the 3 going back: the return names the transfer's line, but only the transfer made from it fulfils anything.
+    const goingBack = await created('/api/stock-returns', {
+      stock_transfer_id: transfer.id,
+      reason: 'Dented cans',
+      date: '2026-11-06',
+      lines: [{ source_line_id: transfer.lines[0].id, quantity: 1 }],
+    });
+    await created('/api/stock-transfers', {
+      from_location_type: 'branch',
+      from_location_id: branch.id,
+      to_location_type: 'warehouse',
+      to_location_id: warehouse.id,
+      stock_return_id: goingBack.id,
+      date: '2026-11-07',
+      lines: [{ source_line_id: goingBack.lines[0].id, quantity: 1 }],
+    });
     await voided('stock-transfers', (await created('/api/stock-transfers', { ...ends, date: '2026-11-04', lines: [line(2)] })).id);
   });
   afterAll(() => test.close());
