@@ -1,34 +1,33 @@
 import { readEnvironment } from '../src/server/config';
 import { openDatabase } from '../src/server/db/dialect';
-import { ledgerDiscrepancies } from '../src/server/documents/ledger';
+import { AUDIT_CHECKS, auditDatabase, auditedRecords } from '../src/server/documents/audit';
 import type { Db } from '../src/server/resources/store';
 
 /**
- * `npm run check:stock`: proves every stock balance equals the sum of its movements, on the
- * database of DATABASE_URL (the app's own by default). Exits 1, listing them, when any differs.
+ * `npm run check:stock`: audits the database of DATABASE_URL (the app's own by default) — every
+ * document's stock movements against its lines, every balance against its movements, goods in
+ * transit against the open transfers, what was fulfilled of each line, what was paid and adjusted
+ * of each bill and invoice, and the kept record counts. Exits 1, listing what disagrees by check,
+ * when anything does.
  */
 
 const env = readEnvironment();
 const db = openDatabase({ url: env.DATABASE_URL }).db as unknown as Db;
 try {
-  const balances = Number(
-    (
-      await db
-        .selectFrom('stocks')
-        .select((eb) => eb.fn.countAll().as('count'))
-        .executeTakeFirstOrThrow()
-    ).count,
-  );
-  const wrong = await ledgerDiscrepancies(db);
-  if (wrong.length === 0) {
-    console.log(`Stock ledger is sound: ${balances} balances, each equal to the sum of its movements.`);
+  const findings = await auditDatabase(db);
+  if (findings.length === 0) {
+    const records = await auditedRecords(db);
+    console.log(
+      `Database is sound: ${records.documents} documents (${records.lines} lines), ${records.movements} stock movements, ` +
+        `${records.balances} stock balances and ${records.counts} kept counts agree (${AUDIT_CHECKS.join(', ')}).`,
+    );
   } else {
-    console.error(`${wrong.length} of ${balances} stock balances differ from their movements:`);
-    for (const row of wrong) {
-      console.error(
-        `  stock ${row.stockId} (item ${row.itemId} at ${row.location}): on hand ${row.onHand / 1000} vs movements ${row.movementsOnHand / 1000}; ` +
-          `in transit ${row.inTransit / 1000} vs movements ${row.movementsInTransit / 1000}`,
-      );
+    console.error(`The database audit found ${findings.length === 1 ? 'one disagreement' : `${findings.length} disagreements`}:`);
+    for (const check of AUDIT_CHECKS) {
+      const found = findings.filter((finding) => finding.check === check);
+      if (found.length === 0) continue;
+      console.error(`${check} (${found.length}):`);
+      for (const finding of found) console.error(`  ${finding.message}`);
     }
     process.exitCode = 1;
   }

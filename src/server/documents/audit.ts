@@ -15,7 +15,10 @@ import { ledgerDiscrepancies } from './ledger';
  * check is a few grouped queries over the whole database, read in one snapshot.
  */
 
-export type AuditCheck = 'movements' | 'balances' | 'in-transit' | 'fulfilled' | 'settlement' | 'counts';
+/** The checks, in the order they run and report. */
+export const AUDIT_CHECKS = ['movements', 'balances', 'in-transit', 'fulfilled', 'settlement', 'counts'] as const;
+
+export type AuditCheck = (typeof AUDIT_CHECKS)[number];
 
 export interface AuditFinding {
   check: AuditCheck;
@@ -52,6 +55,7 @@ interface Names {
   place(place: Place): string;
 }
 
+const movementCount = (count: unknown) => (Number(count) === 1 ? '1 movement' : `${Number(count)} movements`);
 const quantity = (thousandths: unknown) => String(fromThousandths(Number(thousandths)));
 const pesos = (centavos: unknown) => formatPesos(centavosToPesos(Number(centavos)));
 const singular = new Map(registry.filter((definition) => definition.document).map((definition) => [definition.document!.type, definition]));
@@ -85,7 +89,7 @@ function expectedMovements(side: (typeof MOVING)[number]) {
       : [sql.ref(`documents.${side.at}_location_type`), sql.ref(`documents.${side.at}_location_id`)];
   const live = (value: RawBuilder<number>) => sql`case when documents.status = 'void' then 0 else ${value} end`;
   return sql`
-    select lines.document_type, lines.document_id, documents.number, lines.item_id,
+    select documents.business_id, lines.document_type, lines.document_id, documents.number, lines.item_id,
       ${locationType} as location_type, ${locationId} as location_id,
       0 as moved, 0 as moved_in_transit, 0 as movements,
       ${live(signed(side.onHand))} as expected, ${live(signed(side.inTransit))} as expected_in_transit,
@@ -95,6 +99,7 @@ function expectedMovements(side: (typeof MOVING)[number]) {
 }
 
 interface MovementRow {
+  business_id: number;
   document_type: string;
   document_id: number;
   number: string;
@@ -133,19 +138,19 @@ async function movements(db: Db): Promise<Pending[]> {
         places: [],
         message: () =>
           row.owner === null
-            ? `${name} (business ${Number(row.business_id)}, id ${Number(row.document_id)}): ${Number(row.movements)} movements, but no such document exists.`
-            : `${name} (id ${Number(row.document_id)}): ${Number(row.movements)} movements in business ${Number(row.business_id)}, but the document is business ${Number(row.owner)}’s.`,
+            ? `${name} (business ${Number(row.business_id)}, id ${Number(row.document_id)}): ${movementCount(row.movements)}, but no such document exists.`
+            : `${name} (id ${Number(row.document_id)}): ${movementCount(row.movements)} in business ${Number(row.business_id)}, but the document is business ${Number(row.owner)}’s.`,
       });
     }
   }
 
   const [first, ...rest] = MOVING.map(expectedMovements);
   const { rows } = await sql<MovementRow>`
-    select document_type, document_id, max(number) as number, item_id, location_type, location_id,
+    select max(business_id) as business_id, document_type, document_id, max(number) as number, item_id, location_type, location_id,
       sum(moved) as moved, sum(moved_in_transit) as moved_in_transit, sum(movements) as movements,
       sum(expected) as expected, sum(expected_in_transit) as expected_in_transit, sum(expected_movements) as expected_movements
     from (
-      select document_type, document_id, document_number as number, item_id, location_type, location_id,
+      select business_id, document_type, document_id, document_number as number, item_id, location_type, location_id,
         quantity as moved, in_transit as moved_in_transit, 1 as movements, 0 as expected, 0 as expected_in_transit, 0 as expected_movements
       from stock_movements
       union all ${first}
@@ -160,14 +165,16 @@ async function movements(db: Db): Promise<Pending[]> {
   for (const row of rows) {
     if (misplaced.has(`${row.document_type}:${Number(row.document_id)}`)) continue;
     const place = { type: row.location_type, id: Number(row.location_id) };
+    const transit = Number(row.moved_in_transit) !== 0 || Number(row.expected_in_transit) !== 0;
     const figures = (onHand: unknown, inTransit: unknown, count: unknown) =>
-      `${quantity(onHand)} on hand and ${quantity(inTransit)} in transit in ${Number(count)} movements`;
+      `${quantity(onHand)} on hand${transit ? ` and ${quantity(inTransit)} in transit` : ''} in ${movementCount(count)}`;
     findings.push({
       check: 'movements',
       items: [Number(row.item_id)],
       places: [place],
       message: (names) =>
-        `${documentName(row.document_type, row.number)}, ${names.item(Number(row.item_id))} at ${names.place(place)}: ` +
+        `${documentName(row.document_type, row.number)} (business ${Number(row.business_id)}), ` +
+        `${names.item(Number(row.item_id))} at ${names.place(place)}: ` +
         `moved ${figures(row.moved, row.moved_in_transit, row.movements)}, ` +
         `but its lines call for ${figures(row.expected, row.expected_in_transit, row.expected_movements)}.`,
     });
@@ -185,7 +192,7 @@ async function movements(db: Db): Promise<Pending[]> {
       items: [],
       places: [],
       message: () =>
-        `${documentName(row.document_type, row.number)}: ${Number(row.movements)} movements counted in stock balance ${Number(row.stock_id)}, ` +
+        `${documentName(row.document_type, row.number)}: ${movementCount(row.movements)} counted in stock balance ${Number(row.stock_id)}, ` +
         `which is not the balance of their business, item and place.`,
     });
   }
@@ -283,6 +290,7 @@ async function fulfilled(db: Db): Promise<Pending[]> {
     from document_lines lines inner join ${sql.table(table)} documents on documents.id = lines.document_id
     where lines.document_type = ${type} and documents.status <> 'void' and lines.source_line_id is not null`;
   const { rows } = await sql<{
+    business_id: number;
     document_type: string;
     document_id: number;
     position: number;
@@ -291,7 +299,7 @@ async function fulfilled(db: Db): Promise<Pending[]> {
     quantity_done: number;
     done: number;
   }>`
-    select sources.document_type, sources.document_id, sources.position, sources.item_id, sources.quantity, sources.quantity_done,
+    select sources.business_id, sources.document_type, sources.document_id, sources.position, sources.item_id, sources.quantity, sources.quantity_done,
       coalesce(fulfilled.done, 0) as done
     from document_lines sources
       left join (
@@ -312,7 +320,8 @@ async function fulfilled(db: Db): Promise<Pending[]> {
   );
   return rows.map((row) => {
     const done = Number(row.quantity_done);
-    const line = `${documentName(row.document_type, numbers.get(`${row.document_type}:${Number(row.document_id)}`))} line ${Number(row.position) + 1}`;
+    const document = documentName(row.document_type, numbers.get(`${row.document_type}:${Number(row.document_id)}`));
+    const line = `${document} (business ${Number(row.business_id)}) line ${Number(row.position) + 1}`;
     return {
       check: 'fulfilled',
       items: [Number(row.item_id)],
@@ -493,4 +502,35 @@ async function resolveNames(db: Db, pending: Pending[]): Promise<AuditFinding[]>
     place: (place) => places.get(`${place.type}:${place.id}`) ?? `${place.type} ${place.id}`,
   };
   return pending.map((finding) => ({ check: finding.check, message: finding.message(names) }));
+}
+
+export interface AuditedRecords {
+  documents: number;
+  lines: number;
+  movements: number;
+  balances: number;
+  /** Kept totals (resource_counts rows). */
+  counts: number;
+}
+
+/** How much an audit goes through, for saying what a sound database was checked for. */
+export async function auditedRecords(db: Db): Promise<AuditedRecords> {
+  const rows = async (table: string) =>
+    Number(
+      (
+        await db
+          .selectFrom(table)
+          .select(sql<number>`count(*)`.as('count'))
+          .executeTakeFirstOrThrow()
+      ).count,
+    );
+  let documents = 0;
+  for (const definition of singular.values()) documents += await rows(definition.table);
+  return {
+    documents,
+    lines: await rows('document_lines'),
+    movements: await rows('stock_movements'),
+    balances: await rows('stocks'),
+    counts: await rows('resource_counts'),
+  };
 }
