@@ -3,6 +3,14 @@
  * decimal number rounded to 3 places at the API.
  */
 
+/**
+ * The most goods one stock balance may hold, in thousandths of the base unit: the largest
+ * integer a JavaScript number holds exactly (about nine trillion base units). A document line
+ * may move at most a thousandth of it, so sums of lines stay exact too.
+ */
+export const MAX_STOCK_THOUSANDTHS = Number.MAX_SAFE_INTEGER;
+export const MAX_LINE_THOUSANDTHS = 1_000_000_000_000_000;
+
 export function toThousandths(quantity: number): number {
   return Math.round(quantity * 1000);
 }

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { fromThousandths } from '../../domain/quantity';
+import { fromThousandths, MAX_STOCK_THOUSANDTHS } from '../../domain/quantity';
 import type { Location } from '../../domain/documents';
 import { nowIso } from '../db/dialect';
 import { conflict } from '../errors';
@@ -88,10 +88,10 @@ export async function move(trx: Trx, scope: Scope, document: DocumentRef, moveme
         version: sql`version + 1`,
       })
       .where('id', '=', stockId)
-      .where(sql<boolean>`quantity_on_hand + ${movement.quantity} >= 0`)
-      .where(sql<boolean>`quantity_in_transit + ${inTransit} >= 0`)
+      .where(sql<boolean>`quantity_on_hand + ${movement.quantity} between 0 and ${MAX_STOCK_THOUSANDTHS}`)
+      .where(sql<boolean>`quantity_in_transit + ${inTransit} between 0 and ${MAX_STOCK_THOUSANDTHS}`)
       .executeTakeFirst();
-    if (Number(updated.numUpdatedRows) === 0) await refuseShortage(trx, stockId, movement);
+    if (Number(updated.numUpdatedRows) === 0) await refuseMove(trx, stockId, movement);
     await trx
       .insertInto('stock_movements')
       .values({
@@ -112,14 +112,21 @@ export async function move(trx: Trx, scope: Scope, document: DocumentRef, moveme
   }
 }
 
-async function refuseShortage(trx: Trx, stockId: number, movement: Movement): Promise<never> {
+/** Why a balance refused a movement: not enough on hand (or in transit), or more than a balance may hold. */
+async function refuseMove(trx: Trx, stockId: number, movement: Movement): Promise<never> {
   const row = await trx
     .selectFrom('stocks')
     .innerJoin('items', 'items.id', 'stocks.item_id')
-    .select(['items.name', 'items.sku', 'stocks.quantity_on_hand'])
+    .select(['items.name', 'items.sku', 'stocks.quantity_on_hand', 'stocks.quantity_in_transit'])
     .where('stocks.id', '=', stockId)
     .executeTakeFirstOrThrow();
   const place = movement.location.type === 'branch' ? 'branch' : 'warehouse';
+  const beyond =
+    Number(row.quantity_on_hand) + movement.quantity > MAX_STOCK_THOUSANDTHS ||
+    Number(row.quantity_in_transit) + (movement.inTransit ?? 0) > MAX_STOCK_THOUSANDTHS;
+  if (beyond) {
+    throw conflict(`${String(row.name)} (${String(row.sku)}) at this ${place} would hold more than a stock balance can count.`);
+  }
   throw conflict(
     `Not enough ${String(row.name)} (${String(row.sku)}) in stock at this ${place}: ` +
       `${fromThousandths(Number(row.quantity_on_hand))} on hand, ${fromThousandths(-movement.quantity)} needed.`,

@@ -9,7 +9,7 @@ import {
 } from '../../domain/documents';
 import type { DiscountEntry } from '../../domain/fields';
 import { centavosToPesos, formatPesos, pesosToCentavos } from '../../domain/money';
-import { fromThousandths, toThousandths } from '../../domain/quantity';
+import { fromThousandths, MAX_LINE_THOUSANDTHS, toThousandths } from '../../domain/quantity';
 import type { LineInput } from '../../domain/resources/document-fields';
 import { validationError } from '../errors';
 import type { Db, Scope, Trx } from '../resources/store';
@@ -129,6 +129,13 @@ export async function priceLines(db: Db, scope: Scope, inputs: readonly LineInpu
       continue;
     }
     const quantity = toThousandths(input.quantity);
+    if (Math.round(quantity * factor) > MAX_LINE_THOUSANDTHS) {
+      at(
+        'quantity',
+        `This line is more than ${fromThousandths(MAX_LINE_THOUSANDTHS).toLocaleString('en-US')} of ${item.name}'s base unit, the most a line may move.`,
+      );
+      continue;
+    }
     const list = context.list;
     // Goods moved between locations are counted, not priced.
     const unitPrice =

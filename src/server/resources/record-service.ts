@@ -364,6 +364,7 @@ export async function forceDeleteRecord(trx: Trx, scope: Scope, definition: Reso
   const current = await lockedRecord(trx, scope, definition, id);
   const name = attributeName(definition.singular);
   if (!current.deleted_at) throw conflict(`Move this ${name} to the trash before deleting it permanently.`);
+  if (store.beforeForceDelete) await store.beforeForceDelete(trx, scope, id);
   const usage = await usageOf(trx, scope, definition, id);
   if (usage.length > 0) {
     const uses = usage.map((entry) => `${entry.count} ${entry.label}`).join(', ');

@@ -70,6 +70,8 @@ export interface ResourceStore {
   validate?(db: Db, scope: Scope, values: Record<string, unknown>, exceptId?: number): Promise<Record<string, string[]>>;
   /** Refuses (by throwing) a soft delete the resource cannot allow, such as deleting oneself. */
   beforeTrash?(trx: Trx, scope: Scope, id: number): Promise<void>;
+  /** Refuses (by throwing) a permanent delete the caller may not make, before anything says what still uses the record. */
+  beforeForceDelete?(trx: Trx, scope: Scope, id: number): Promise<void>;
   /** Uses of a record beyond the reference fields of other resources. */
   extraUsage?(db: Db, scope: Scope, id: number): Promise<Usage[]>;
   /** Adds derived read-only values (role names, permission ids …) to records being returned. */

@@ -81,8 +81,10 @@ const businessesStore: ResourceStore = {
     }
     return usage;
   },
-  async remove(trx, scope, id) {
+  async beforeForceDelete(trx, scope, id) {
     await assertHoldsIn(trx, scope.userId, id, 'force-delete-businesses');
+  },
+  async remove(trx, _scope, id) {
     const roles = trx.selectFrom('roles').select('id').where('business_id', '=', id);
     await trx.deleteFrom('user_roles').where('role_id', 'in', roles).execute();
     await trx.deleteFrom('role_permissions').where('role_id', 'in', roles).execute();
@@ -137,8 +139,10 @@ const rolesStore: ResourceStore = {
       .executeTakeFirstOrThrow();
     return [{ label: 'users', count: Number(row.count) }];
   },
-  async remove(trx, scope, id) {
+  async beforeForceDelete(trx, scope, id) {
     await assertManagesRole(trx, scope, id);
+  },
+  async remove(trx, scope, id) {
     await trx.deleteFrom('role_permissions').where('role_id', '=', id).execute();
     await roles.remove(trx, scope, id);
   },

@@ -193,8 +193,11 @@ export const usersStore: ResourceStore = {
   },
 
   /** Removes the user from this business; the identity goes too when no business is left. */
-  async remove(trx, scope, id) {
+  async beforeForceDelete(trx, scope, id) {
     await assertManagesUser(trx, scope, id);
+  },
+
+  async remove(trx, scope, id) {
     await trx
       .deleteFrom('user_roles')
       .where('user_id', '=', id)

@@ -127,6 +127,36 @@ describe.each(databaseKinds)('hostile input on %s', (kind) => {
     });
   });
 
+  it('refuses amounts and quantities beyond what a document or a balance may hold with 422, and writes nothing', async () => {
+    const [item] = (await admin.send('GET', '/api/items?per_page=15&order_by=asc')).body.data;
+    const [supplier] = (await admin.send('GET', '/api/contacts?per_page=15&order_by=asc')).body.data;
+    const [warehouse] = (await admin.send('GET', '/api/warehouses?per_page=15&order_by=asc')).body.data;
+    const order = (line: Record<string, unknown>) =>
+      admin.send('POST', '/api/purchase-orders', {
+        contact_id: supplier.id,
+        warehouse_id: warehouse.id,
+        date: '2026-11-03',
+        lines: [{ item_id: item.id, unit_of_measurement_id: item.unit_of_measurement_id, ...line }],
+      });
+    const before = (await admin.send('GET', '/api/purchase-orders')).body.meta.total;
+    const amount = await order({ quantity: 1_000_000_000, unit_price: 1_000_000_000 });
+    expect(amount.status, JSON.stringify(amount.body)).toBe(422);
+    expect(Object.keys(amount.body.errors)).toEqual(['lines.0.quantity']);
+    // A box of a billion pieces, a billion boxes: more pieces than a line may move, even at no price.
+    const [box] = (await admin.send('GET', '/api/unit-of-measurements?per_page=15&order_by=desc')).body.data;
+    const conversion = await admin.send('POST', '/api/conversions', {
+      item_id: item.id,
+      from_unit_id: box.id,
+      to_unit_id: item.unit_of_measurement_id,
+      factor: 1_000_000_000,
+    });
+    expect(conversion.status, JSON.stringify(conversion.body)).toBe(201);
+    const pieces = await order({ unit_of_measurement_id: box.id, quantity: 1_000_000_000, unit_price: 0 });
+    expect(pieces.status, JSON.stringify(pieces.body)).toBe(422);
+    expect(pieces.body.errors['lines.0.quantity'][0]).toContain('the most a line may move');
+    expect((await admin.send('GET', '/api/purchase-orders')).body.meta.total).toBe(before);
+  });
+
   it('answers odd headers with 4xx', async () => {
     expect((await admin.send('GET', '/api/brands', undefined, { 'business-id': huge })).status).toBe(403);
     expect((await admin.send('GET', '/api/brands', undefined, { 'business-id': '-1' })).status).toBe(403);
