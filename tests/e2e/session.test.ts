@@ -54,8 +54,8 @@ describe.skipIf(!chromiumAvailable)('the session in Chromium', { timeout: 120_00
       .executeTakeFirstOrThrow();
   const endSessions = () => e2e.app.db.deleteFrom('sessions').execute();
 
-  async function signInAgain(page: Page): Promise<void> {
-    await page.getByLabel('Email').fill('admin@example.com');
+  async function signInAgain(page: Page, email = 'admin@example.com'): Promise<void> {
+    await page.getByLabel('Email').fill(email);
     await page.getByLabel('Password').fill(PASSWORD);
     await page.getByRole('button', { name: 'Sign in' }).click();
   }
@@ -140,6 +140,41 @@ describe.skipIf(!chromiumAvailable)('the session in Chromium', { timeout: 120_00
     expect(new URL(page.url()).pathname).toBe(`/brands/${before.id}`);
     expect(await brand('Datu Puti Vinegar')).toMatchObject({ id: before.id, version: before.version + 1 });
     expect(patches).toEqual([401, 200]);
+    await context.close();
+  });
+
+  it('never sends the changes one user left waiting as another who signs in on the device', async () => {
+    const { context, page } = await signedIn(e2e, 'admin@example.com');
+    await readyForOffline(page);
+    const before = await brand('Silver Swan');
+    const patches: number[] = [];
+    page.on('response', (response) => {
+      if (response.request().method() === 'PATCH' && response.url().endsWith(`/api/brands/${before.id}`)) patches.push(response.status());
+    });
+    await page.goto(`/brands/${before.id}/edit`);
+    await page.getByLabel('Name').waitFor();
+    await context.setOffline(true);
+    await page.getByLabel('Name').fill('Silver Swan Foods');
+    await page.getByRole('button', { name: 'Update Brand' }).click();
+    await page.getByRole('link', { name: 'Pending changes: 1' }).waitFor();
+    await endSessions();
+    await context.setOffline(false);
+    await page.getByRole('button', { name: 'Sign in' }).waitFor();
+
+    // Someone else signs in on this device: the administrator's change waits, unsent.
+    await signInAgain(page, 'viewer@example.com');
+    await page.getByRole('button', { name: /^Account of Viewer/ }).waitFor();
+    await page.waitForTimeout(2000);
+    expect(patches).toEqual([401]);
+    await page.getByRole('button', { name: /^Account of/ }).click();
+    await page.getByRole('menuitem', { name: 'Logout' }).click();
+    await page.getByRole('button', { name: 'Sign in' }).waitFor();
+
+    // The administrator again: their change goes, once, as them.
+    await signInAgain(page);
+    await page.getByRole('link', { name: 'Pending changes: 0' }).waitFor();
+    expect(patches).toEqual([401, 200]);
+    expect(await brand('Silver Swan Foods')).toMatchObject({ id: before.id, version: before.version + 1 });
     await context.close();
   });
 

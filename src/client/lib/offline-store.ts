@@ -86,7 +86,8 @@ type OfflineDatabase = Dexie & {
   synced: Table<SyncedCreate, string>;
 };
 
-const databaseName = (userId: number) => `bodega-user-${userId}`;
+/** Each user's own database on the device. */
+export const offlineDatabaseNameOf = (userId: number) => `bodega-user-${userId}`;
 const loadDexie = () => import('dexie').then((module) => module.default);
 
 let openName: string | null = null;
@@ -95,7 +96,7 @@ let quotaReported = false;
 
 /** Opens the signed-in user's database (and asks the browser to keep it through storage pressure). */
 export function openOfflineStore(userId: number): void {
-  const name = databaseName(userId);
+  const name = offlineDatabaseNameOf(userId);
   if (openName === name) return;
   const previous = opening;
   openName = name;

@@ -1,5 +1,5 @@
 import { api, ApiError } from './api';
-import { offlineDatabase, offlineDatabaseName, type OutboxAction, type OutboxEntry, type SyncedCreate } from './offline-store';
+import { offlineDatabase, offlineDatabaseName, offlineDatabaseNameOf, type OutboxAction, type OutboxEntry, type SyncedCreate } from './offline-store';
 
 /**
  * The one path every change takes, online or offline (ARCHITECTURE.md, "Offline"): a screen
@@ -259,6 +259,8 @@ export function startOutbox(): void {
   if (name === null) return;
   if (watched !== name) {
     watched = name;
+    // Another user's outbox: what held the last one back (a 401) is not this one's to wait for.
+    signInNeeded = false;
     unwatch?.();
     unwatch = null;
     publish({ loaded: false, entries: [] });
@@ -266,8 +268,13 @@ export function startOutbox(): void {
   }
 }
 
-/** After signing in again: what a 401 held back is sent. */
-export function resumeAfterSignIn(): void {
+/**
+ * After signing in again: what a 401 held back is sent — when the same user signed in. Another
+ * user's sign-in leaves the open outbox alone (its changes are never sent as someone else);
+ * theirs starts when their session opens it.
+ */
+export function resumeAfterSignIn(userId: number): void {
+  if (offlineDatabaseName() !== offlineDatabaseNameOf(userId)) return;
   signInNeeded = false;
   kick();
 }

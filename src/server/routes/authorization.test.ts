@@ -331,7 +331,9 @@ describe.each(databaseKinds)('authorization on %s', (kind) => {
           twinSession.send('PUT', `/api/users/${adminId}/roles`, { role_ids: [] }),
         ]);
         const statuses = answers.map((answer) => answer.status).sort();
-        expect(statuses, JSON.stringify(answers.map((answer) => answer.body))).toEqual([200, 409]);
+        // The second finds either the last master (409), or that its sender is no master any more (403).
+        expect(statuses[0], JSON.stringify(answers.map((answer) => answer.body))).toBe(200);
+        expect([403, 409], JSON.stringify(answers.map((answer) => answer.body))).toContain(statuses[1]);
         expect(await masters(business)).toHaveLength(1);
         // Whoever is left gives the master role back to the admin for the next round.
         const [left] = await masters(business);
@@ -351,7 +353,9 @@ describe.each(databaseKinds)('authorization on %s', (kind) => {
         owner.send('PUT', `/api/roles/${second.id}/permissions`, { permission_ids: [] }),
         other.send('DELETE', `/api/roles/${administrator.id}`),
       ]);
-      expect(answers.map((answer) => answer.status).sort(), JSON.stringify(answers.map((answer) => answer.body))).toEqual([200, 409]);
+      const statuses = answers.map((answer) => answer.status).sort();
+      expect(statuses[0], JSON.stringify(answers.map((answer) => answer.body))).toBe(200);
+      expect([403, 409], JSON.stringify(answers.map((answer) => answer.body))).toContain(statuses[1]);
       expect(await masters(business)).toHaveLength(1);
     });
   });

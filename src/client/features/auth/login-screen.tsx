@@ -22,10 +22,10 @@ export function LoginScreen() {
     setBusy(true);
     setError(null);
     try {
-      await api('POST', '/api/auth/login', { body: { email, password } });
+      const { user } = await api<{ user: { id: number } }>('POST', '/api/auth/login', { body: { email, password } });
       await queryClient.resetQueries({ queryKey: ['session'] });
-      // Changes a 401 held back on this device go now.
-      resumeAfterSignIn();
+      // Changes a 401 held back on this device go now, if they are this user's.
+      resumeAfterSignIn(user.id);
       const target = redirect && redirect.startsWith('/') && !redirect.startsWith('/login') ? redirect : '/';
       void navigate({ href: target });
     } catch (failure) {
