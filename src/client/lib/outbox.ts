@@ -1,5 +1,12 @@
 import { api, ApiError } from './api';
-import { offlineDatabase, offlineDatabaseName, offlineDatabaseNameOf, type OutboxAction, type OutboxEntry, type SyncedCreate } from './offline-store';
+import {
+  offlineDatabase,
+  offlineDatabaseName,
+  offlineDatabaseNameOf,
+  type OutboxAction,
+  type OutboxEntry,
+  type SyncedCreate,
+} from './offline-store';
 
 /**
  * The one path every change takes, online or offline (ARCHITECTURE.md, "Offline"): a screen
