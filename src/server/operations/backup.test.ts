@@ -97,7 +97,7 @@ const nextSecond = () => sleep(1000 - (Date.now() % 1000) + 10);
 
 describe('backup and restore of a SQLite file', () => {
   it('holds every write acknowledged before each backup began, taken while writes go on, and restores to a sound database', async () => {
-    const { database, path, backups } = place();
+    const { database, backups } = place();
     const app = await startSeeded(database, backups);
     const send = await adminOf(app);
     const customer = (await send('GET', '/api/contacts?order_by=desc')).body.data[0].id;
