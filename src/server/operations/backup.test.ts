@@ -156,14 +156,14 @@ describe('backup and restore of a SQLite file', () => {
       expect(report.checked[0]).toBe("SQLite's integrity check: ok");
       expect(report.keptAside).toMatch(/bodega\.sqlite\.before-restore-\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}Z$/);
       expect(report.businesses).toBe(2);
-      const { db } = openDatabase(database);
+      const db = openDatabase(database).db as unknown as Db;
       try {
         const present = async (table: 'brands' | 'invoices', ids: number[]) =>
           (await db.selectFrom(table).select('id').where('id', 'in', ids).execute()).length;
         expect(await present('brands', brands)).toBe(brands.length);
         expect(await present('invoices', invoices)).toBe(invoices.length);
         expect(report.documents).toBeGreaterThanOrEqual(invoices.length);
-        expect(await auditDatabase(db as unknown as Db)).toEqual([]);
+        expect(await auditDatabase(db)).toEqual([]);
       } finally {
         await db.destroy();
       }
