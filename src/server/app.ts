@@ -11,6 +11,8 @@ import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fast
 import type { AppConfig } from './config';
 import { openDatabase } from './db/dialect';
 import { migrateToLatest } from './db/migrate';
+import { BACKUP_DEFAULTS, backUpBeforeMigrating, type BackupSchedule, logBackup, recordBackup, scheduleBackups } from './operations/backup';
+import { markServerOnDatabase } from './operations/server-marker';
 import { registerAuth } from './plugins/auth';
 import { registerErrorHandling } from './plugins/errors';
 import { accessRoutes } from './routes/access.routes';
@@ -20,6 +22,7 @@ import { businessRoutes } from './routes/business.routes';
 import { documentRoutes } from './routes/documents.routes';
 import { filesRoutes } from './routes/files.routes';
 import { healthRoutes } from './routes/health.routes';
+import { operationsRoutes } from './routes/operations.routes';
 import { overviewRoutes } from './routes/overview.routes';
 import { resourceRoutes } from './routes/resource.routes';
 import { ensurePermissions } from './seed';
@@ -30,6 +33,9 @@ import { ensurePermissions } from './seed';
  */
 export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
   const { db, kind } = openDatabase(config.database);
+  const unmarkDatabase = markServerOnDatabase(config.database);
+  const backups = config.backups ?? BACKUP_DEFAULTS;
+  const beforeMigrations = await backUpBeforeMigrating(db, config.database, backups);
   await migrateToLatest(db, kind === 'postgres' ? (config.database.schema ?? 'public') : undefined);
   await ensurePermissions(db);
 
@@ -42,6 +48,17 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
   });
   app.decorate('db', db);
   app.addHook('onClose', () => db.destroy());
+  app.addHook('onClose', async () => unmarkDatabase());
+  if (beforeMigrations) {
+    logBackup(app.log, beforeMigrations);
+    await recordBackup(db, beforeMigrations);
+  }
+  const every = backups.every;
+  if (every) {
+    let schedule: BackupSchedule | undefined;
+    app.addHook('onReady', async () => void (schedule = scheduleBackups(db, config.database, { ...backups, every }, app.log)));
+    app.addHook('preClose', async () => schedule?.stop());
+  }
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
@@ -83,6 +100,7 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
   await app.register(filesRoutes);
   await app.register(activityRoutes);
   await app.register(overviewRoutes);
+  await app.register(operationsRoutes, config);
 
   serveClient(app, config.clientDir);
   return app;

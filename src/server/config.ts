@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { z } from 'zod';
 import type { DatabaseConfig } from './db/dialect';
+import { BACKUP_DEFAULTS, type BackupSettings } from './operations/backup';
 
 export interface AppConfig {
   database: DatabaseConfig;
@@ -21,6 +22,8 @@ export interface AppConfig {
   clientDir?: string;
   /** Fastify's logger: on or off, or its options (tests collect error lines through a stream). */
   logger: boolean | { level: string; stream: { write(line: string): void } };
+  /** Where backups go, how many are kept and how often the server takes one (BACKUP_*); defaults without. */
+  backups?: BackupSettings;
 }
 
 const environmentSchema = z.object({
@@ -37,6 +40,22 @@ const environmentSchema = z.object({
   LOGIN_ATTEMPTS_PER_MINUTE: z.coerce.number().int().min(1).default(10),
   LOG: z.enum(['0', '1']).default('1'),
   HTTPS_CERT_FILE: z.string().min(1).optional(),
+  BACKUP_DIR: z.string().min(1).default(BACKUP_DEFAULTS.dir),
+  BACKUP_KEEP: z.coerce.number().int().min(1).default(BACKUP_DEFAULTS.keep),
+  BACKUP_EVERY: z
+    .string()
+    .trim()
+    .optional()
+    .transform((value, context) => {
+      if (value === undefined || value === '') return undefined;
+      const match = /^(\d{1,4})([mhd])$/.exec(value);
+      const ms = match ? Number(match[1]) * { m: 60_000, h: 3_600_000, d: 86_400_000 }[match[2] as 'm' | 'h' | 'd'] : 0;
+      if (ms < 5 * 60_000) {
+        context.addIssue({ code: 'custom', message: 'must be minutes, hours or days of at least 5 minutes, such as 30m, 6h, 24h or 7d' });
+        return z.NEVER;
+      }
+      return { label: value, ms };
+    }),
   HTTPS_KEY_FILE: z.string().min(1).optional(),
   TRUST_PROXY: z
     .string()

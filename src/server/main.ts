@@ -18,6 +18,7 @@ const app = await buildApp({
   trustProxy: env.TRUST_PROXY,
   clientDir: resolve('dist'),
   logger: env.LOG === '1',
+  backups: { dir: env.BACKUP_DIR, keep: env.BACKUP_KEEP, every: env.BACKUP_EVERY },
 });
 
 const seeded = await seed(app.db, { adminEmail: env.ADMIN_EMAIL, adminPassword: env.ADMIN_PASSWORD, demoData: env.DEMO_DATA === '1' });

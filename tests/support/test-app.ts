@@ -37,10 +37,10 @@ export interface TestApp {
   /** Signs in and binds the first business of the user (or the one given). */
   signIn(email: string, password?: string, businessId?: number): Promise<Session>;
   /**
-   * Another server instance on the same PostgreSQL schema, as behind a load balancer: `on`
-   * sends a session's requests through it. SQLite in memory cannot be shared, so it refuses.
+   * Another server instance on the same PostgreSQL schema and settings, as behind a load
+   * balancer: `on` sends a session's requests through it. SQLite in memory cannot be shared, so it refuses.
    */
-  secondInstance(): Promise<{ on(session: Session): Session; close(): Promise<void> }>;
+  secondInstance(): Promise<{ app: FastifyInstance; on(session: Session): Session; close(): Promise<void> }>;
   /** Error-level lines the server logged (none, for anything a client can send). */
   errorLines: string[];
   close(): Promise<void>;
@@ -118,8 +118,8 @@ export async function startTestApp(
     },
     async secondInstance() {
       if (kind !== 'postgres') throw new Error('A second instance needs a shared database (PostgreSQL).');
-      const twin = await buildApp({ database: { url, schema }, loginAttemptsPerMinute: 1000, secureCookies: false, logger });
-      return { on: (other: Session) => session(twin, other.cookie, other.businessId), close: () => twin.close() };
+      const twin = await buildApp({ database: { url, schema }, loginAttemptsPerMinute: 1000, secureCookies: false, logger, ...config });
+      return { app: twin, on: (other: Session) => session(twin, other.cookie, other.businessId), close: () => twin.close() };
     },
     async close() {
       await app.close();

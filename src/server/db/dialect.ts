@@ -44,10 +44,19 @@ export function openDatabase(config: DatabaseConfig): OpenDatabase {
   const pool = new pg.Pool({
     connectionString: config.url,
     max: 10,
+    application_name: serverApplicationName(config),
     options: config.schema ? `-c search_path=${config.schema},public` : undefined,
     types: { getTypeParser: postgresTypeParser },
   });
   return { kind, db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }) };
+}
+
+/**
+ * How a Bodega server's connections name themselves in pg_stat_activity (per schema, when it
+ * works in one), so that a restore can tell whether a server is using the database.
+ */
+export function serverApplicationName(config: DatabaseConfig): string {
+  return config.schema ? `bodega/${config.schema}` : 'bodega';
 }
 
 const INT8 = 20;

@@ -8,6 +8,7 @@ import * as stockReturns from './migrations/2026-11-22-06-stock-returns';
 import * as attachments from './migrations/2026-11-22-07-attachments';
 import * as activityLog from './migrations/2026-11-22-08-activity-log';
 import * as overviewIndexes from './migrations/2026-11-22-09-overview-indexes';
+import * as backups from './migrations/2026-11-23-10-backups';
 
 /** Every migration, in order. Names are date-prefixed; a landed migration is never edited. */
 const migrations: Record<string, Migration> = {
@@ -20,7 +21,11 @@ const migrations: Record<string, Migration> = {
   '2026-11-22-07-attachments': attachments,
   '2026-11-22-08-activity-log': activityLog,
   '2026-11-22-09-overview-indexes': overviewIndexes,
+  '2026-11-23-10-backups': backups,
 };
+
+/** The names of every migration this code knows, in order (a database holding any other is not ours to run). */
+export const MIGRATION_NAMES: readonly string[] = Object.keys(migrations);
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
 

@@ -5,6 +5,7 @@ import { registry } from '../../../domain/resources/registry';
 import { useActiveBusinessId, usePermissions, useSession } from '../../lib/session';
 import { OfflineNotice } from '../../components/offline-notice';
 import { Toggle } from '../../components/ui/toggle';
+import { BackupStatus } from './backup-status';
 import { LowStockCard, RecentDocumentsCard, SalesPurchasesCard, StockValueCard, TopItemsCard, UnpaidCard } from './overview-cards';
 import type { Series } from './series';
 import {
@@ -92,6 +93,7 @@ export function OverviewScreen() {
           </div>
         )}
       </div>
+      <BackupStatus />
       <OfflineNotice savedAt={savedAt} />
       {series.length === 0 && !stocks && !documents ? (
         <p className="text-muted-foreground">Your role does not show any figures here. Ask an administrator if you need access.</p>
