@@ -10,7 +10,7 @@ import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { AppConfig } from './config';
 import { openDatabase } from './db/dialect';
-import { migrateToLatest } from './db/migrate';
+import { migrateToLatest, requireMigrated } from './db/migrate';
 import { registerAuth } from './plugins/auth';
 import { registerErrorHandling } from './plugins/errors';
 import { accessRoutes } from './routes/access.routes';
@@ -30,7 +30,13 @@ import { ensurePermissions } from './seed';
  */
 export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
   const { db, kind } = openDatabase(config.database);
-  await migrateToLatest(db, kind === 'postgres' ? (config.database.schema ?? 'public') : undefined);
+  const schema = kind === 'postgres' ? (config.database.schema ?? 'public') : undefined;
+  try {
+    await (config.migrate === false ? requireMigrated(db, schema) : migrateToLatest(db, schema));
+  } catch (error) {
+    await db.destroy();
+    throw error;
+  }
   await ensurePermissions(db);
 
   const app = Fastify({
