@@ -130,12 +130,15 @@ describe.skipIf(!databaseKinds.includes('postgres'))('instances starting at once
   });
 });
 
-/** `npm run migrate` on a SQLite file: what it applied, then that it is up to date, then the refusal of a newer database. */
-describe('the migrate script', () => {
-  const run = async (url: string) => {
+/**
+ * `npm run migrate` on a SQLite file: what it applied, then that it is up to date, then the refusal
+ * of a newer database; and a server told not to migrate, refusing to start on a new one.
+ */
+describe('the migrate script and MIGRATE=0', () => {
+  const run = async (url: string, script = 'scripts/migrate.ts', env: Record<string, string> = {}) => {
     try {
-      const { stdout, stderr } = await promisify(execFile)('node', ['--import', 'tsx', 'scripts/migrate.ts'], {
-        env: { ...process.env, DATABASE_URL: url },
+      const { stdout, stderr } = await promisify(execFile)('node', ['--import', 'tsx', script], {
+        env: { ...process.env, DATABASE_URL: url, ...env },
       });
       return { code: 0, stdout, stderr };
     } catch (error) {
@@ -144,8 +147,13 @@ describe('the migrate script', () => {
     }
   };
 
-  it('says what it applied, then that the database is up to date, and refuses a newer one', async () => {
+  it('keeps a MIGRATE=0 server from starting, says what it applied, then that all is up to date, and refuses a newer database', async () => {
     const url = `file:${join(directory, 'script.sqlite')}`;
+    const server = await run(url, 'src/server/main.ts', { MIGRATE: '0', LOG: '0', PORT: '1' });
+    expect(server.code).toBe(1);
+    expect(server.stderr).toMatch(
+      /^The database needs 9 migrations \(.*\) and this server does not migrate \(MIGRATE=0\): run `npm run migrate` first\.\n$/,
+    );
     const first = await run(url);
     expect(first.code, first.stderr).toBe(0);
     expect(first.stdout).toMatch(/^Applied 9 migrations: 2026-11-22-01-foundation, .*, 2026-11-22-09-overview-indexes\.\n$/);
