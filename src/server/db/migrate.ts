@@ -49,15 +49,20 @@ export class DatabaseVersionError extends Error {}
 
 /** For instances that do not migrate (MIGRATE=0): refuses a database with migrations pending or unknown. */
 export async function requireMigrated(db: Kysely<any>, schema?: string): Promise<void> {
-  const applied = await appliedMigrations(db, schema);
-  refuseNewerDatabase(applied);
-  const pending = Object.keys(migrations).filter((name) => !applied.includes(name));
+  const pending = await pendingMigrations(db, schema);
   if (pending.length > 0) {
     throw new DatabaseVersionError(
       `The database needs ${pending.length === 1 ? 'a migration' : `${pending.length} migrations`} (${pending.join(', ')}) ` +
         'and this server does not migrate (MIGRATE=0): run `npm run migrate` first.',
     );
   }
+}
+
+/** The migrations this code would apply, in order; refuses a database that a newer Bodega migrated. */
+export async function pendingMigrations(db: Kysely<any>, schema?: string): Promise<string[]> {
+  const applied = await appliedMigrations(db, schema);
+  refuseNewerDatabase(applied);
+  return Object.keys(migrations).filter((name) => !applied.includes(name));
 }
 
 /** The names Kysely recorded as applied, or none when it never migrated the database. */
