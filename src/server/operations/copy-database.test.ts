@@ -9,6 +9,7 @@ import { png } from '../../../tests/support/png';
 import { databaseKinds } from '../../../tests/support/test-app';
 import { buildApp } from '../app';
 import { openDatabase, type DatabaseConfig } from '../db/dialect';
+import { migrateToLatest } from '../db/migrate';
 import { seed } from '../seed';
 import { copyDatabase, type CopyReport } from './copy-database';
 
@@ -91,6 +92,34 @@ async function answers(database: DatabaseConfig, fileUrl: string) {
   }
 }
 
+/** The indexes and foreign keys a database has (named without their schema): the copy sets them aside and must put every one back. */
+async function structure(database: DatabaseConfig): Promise<string[]> {
+  const { db, kind } = openDatabase(database);
+  try {
+    const rows =
+      kind === 'sqlite'
+        ? await sql<{
+            entry: string;
+          }>`select name || ': ' || sql as entry from sqlite_master where type = 'index' and sql is not null`.execute(db)
+        : await sql<{ entry: string }>`select indexname || ': ' || indexdef as entry from pg_indexes where schemaname = ${database.schema}
+            union all select conname || ': ' || pg_get_constraintdef(oid) from pg_constraint where connamespace = ${database.schema}::regnamespace`.execute(
+            db,
+          );
+    return rows.rows.map((row) => (database.schema ? row.entry.replaceAll(`${database.schema}.`, '') : row.entry)).sort();
+  } finally {
+    await db.destroy();
+  }
+}
+
+/** What a new database of the kind holds once migrated. */
+async function migratedStructure(database: DatabaseConfig): Promise<string[]> {
+  const fresh = database.schema ? await postgresSchema() : sqliteFile();
+  const { db } = openDatabase(fresh);
+  await migrateToLatest(db, fresh.schema);
+  await db.destroy();
+  return structure(fresh);
+}
+
 function expectSound(report: CopyReport): void {
   for (const count of report.tables) expect(count.target, count.table).toBe(count.source);
   expect(report.findings).toEqual([]);
@@ -138,6 +167,7 @@ describe('copying a database', () => {
     const copy = sqliteFile();
     const report = await copyDatabase(original, copy);
     expectSound(report);
+    expect(await structure(copy)).toEqual(await migratedStructure(copy));
     await expectSameAndWritable(copy);
   });
 
@@ -148,6 +178,9 @@ describe('copying a database', () => {
       copy = await postgresSchema();
       const report = await copyDatabase(original, copy);
       expectSound(report);
+      const indexes = await structure(copy);
+      expect(indexes.some((entry) => entry.startsWith('items_name_fts: CREATE INDEX') && entry.includes('gin_trgm_ops'))).toBe(true);
+      expect(indexes).toEqual(await migratedStructure(copy));
       await expectSameAndWritable(copy);
     });
 

@@ -11,13 +11,15 @@ import type { Db, Trx } from '../resources/store';
  * hold the same tables; then every table is read in batches (in one read transaction, so the copy
  * is of one moment) and written in one transaction, so a copy that fails leaves the target empty.
  *
- * Foreign keys are set aside while the rows go in (a table may refer to itself, and stock transfers
- * and stock returns refer to each other) and checked whole at the end: PostgreSQL's are dropped and
- * added again, which validates them; SQLite's are switched off and checked with foreign_key_check.
- * Values go through the drivers as they come out of the source — text timestamps become
- * timestamptz and blobs bytea on PostgreSQL, and dates come back as ISO text for SQLite. Search
- * indexes are not data: SQLite's FTS tables are filled by their triggers, and PostgreSQL's trigram
- * indexes by the inserts. PostgreSQL's identity sequences are then moved past the copied ids.
+ * Foreign keys and secondary indexes are set aside while the rows go in (a table may refer to
+ * itself, and stock transfers and stock returns refer to each other) and put back at the end,
+ * which checks every row against them: PostgreSQL's are dropped and made again, SQLite's indexes
+ * too while its foreign keys are switched off and checked with foreign_key_check. Values are
+ * converted where the dialects differ — SQLite's text timestamps and dates become timestamptz and
+ * date, and blobs bytea, on PostgreSQL; back on SQLite, timestamps are ISO text again. Search
+ * indexes are not data: SQLite's FTS tables are filled by their triggers as the rows go in, and
+ * PostgreSQL's trigram indexes are built again with the others. PostgreSQL's identity sequences
+ * are then moved past the copied ids.
  */
 
 /** The source or target cannot be copied from or into; the message says why and what to do. */
@@ -40,8 +42,8 @@ export interface CopyReport {
 
 /** Rows read from the source at a time. */
 const BATCH_ROWS = 5000;
-/** Values bound in one insert: SQLite allows 32,766 and PostgreSQL 65,535. */
-const VALUES_PER_INSERT = 30_000;
+/** Values bound in one SQLite insert (it allows 32,766). */
+const SQLITE_VALUES_PER_INSERT = 30_000;
 const KYSELY_TABLES = ['kysely_migration', 'kysely_migration_lock'];
 
 interface Side {
@@ -91,21 +93,9 @@ export async function copyDatabase(from: DatabaseConfig, to: DatabaseConfig): Pr
       if (target.kind === 'sqlite') await sql`pragma foreign_keys = off`.execute(target.db);
       try {
         await target.db.transaction().execute(async (write) => {
-          const foreignKeys = target.kind === 'postgres' ? await dropForeignKeys(write, target.schema as string) : [];
+          const restore = await setAside(write, target);
           for (const table of tables) await copyTable(read, source.kind, write, target.kind, table, columns[table]);
-          if (target.kind === 'postgres') {
-            for (const key of foreignKeys)
-              await sql`alter table ${sql.raw(key.table)} add constraint ${sql.id(key.name)} ${sql.raw(key.definition)}`.execute(write);
-            await resetSequences(write, target.schema as string);
-          } else {
-            const broken = await sql<{ table: string; parent: string }>`pragma foreign_key_check`.execute(write);
-            if (broken.rows.length > 0) {
-              const first = broken.rows[0];
-              throw new CopyRefused(
-                `The source database has rows of ${first.table} that refer to missing rows of ${first.parent} (${broken.rows.length} in all).`,
-              );
-            }
-          }
+          await restore();
         });
       } finally {
         if (target.kind === 'sqlite') await sql`pragma foreign_keys = on`.execute(target.db);
@@ -173,6 +163,7 @@ async function countRows({ db }: Side, tables: string[]): Promise<{ table: strin
   return counts;
 }
 
+/** Inserts each batch while the next one is read: the two databases work at once. */
 async function copyTable(
   read: Trx,
   sourceKind: DatabaseKind,
@@ -181,15 +172,39 @@ async function copyTable(
   table: string,
   columns: string[],
 ): Promise<void> {
-  const perInsert = Math.max(1, Math.floor(VALUES_PER_INSERT / columns.length));
-  for await (const rows of readBatches(read, sourceKind, table, columns)) {
-    const values = targetKind === 'sqlite' ? rows.map(forSqlite) : rows;
-    for (let at = 0; at < values.length; at += perInsert) {
-      await write
-        .insertInto(table)
-        .values(values.slice(at, at + perInsert))
-        .execute();
-    }
+  const batches = readBatches(read, sourceKind, table, columns);
+  let next = batches.next();
+  for (;;) {
+    const batch = await next;
+    if (batch.done) return;
+    next = batches.next();
+    await (targetKind === 'postgres'
+      ? insertIntoPostgres(write, table, columns, batch.value)
+      : insertIntoSqlite(write, table, columns, batch.value));
+  }
+}
+
+/**
+ * One statement per batch, its rows in one JSON parameter that PostgreSQL turns into the table's
+ * row type: text timestamps become timestamptz, dates date, and blobs (sent as `\x` hex) bytea.
+ */
+async function insertIntoPostgres(write: Trx, table: string, columns: string[], rows: Record<string, unknown>[]): Promise<void> {
+  const list = sql.join(columns.map((column) => sql.ref(column)));
+  const json = JSON.stringify(rows.map(forPostgres));
+  await sql`insert into ${sql.table(table)} (${list}) select ${list} from json_populate_recordset(null::${sql.table(table)}, ${json})`.execute(
+    write,
+  );
+}
+
+/** Multi-row inserts, as many rows each as SQLite binds values. */
+async function insertIntoSqlite(write: Trx, table: string, columns: string[], rows: Record<string, unknown>[]): Promise<void> {
+  const perInsert = Math.max(1, Math.floor(SQLITE_VALUES_PER_INSERT / columns.length));
+  const values = rows.map(forSqlite);
+  for (let at = 0; at < values.length; at += perInsert) {
+    await write
+      .insertInto(table)
+      .values(values.slice(at, at + perInsert))
+      .execute();
   }
 }
 
@@ -231,18 +246,54 @@ function forSqlite(row: Record<string, unknown>): Record<string, unknown> {
   return converted;
 }
 
-interface ForeignKey {
-  table: string;
-  name: string;
-  definition: string;
+/** Blobs as bytea's hex text, for JSON; everything else JSON carries as it is. */
+function forPostgres(row: Record<string, unknown>): Record<string, unknown> {
+  const converted: Record<string, unknown> = {};
+  for (const [column, value] of Object.entries(row)) {
+    converted[column] = value instanceof Uint8Array ? `\\x${Buffer.from(value).toString('hex')}` : value;
+  }
+  return converted;
 }
 
-/** Drops the schema's foreign keys, returning them to be added again (and so checked) after the copy. */
-async function dropForeignKeys(write: Trx, schema: string): Promise<ForeignKey[]> {
-  const keys = await sql<ForeignKey>`select conrelid::regclass::text as "table", conname as name, pg_get_constraintdef(oid) as definition
+/**
+ * Sets the target's foreign keys and secondary indexes aside for the copy, returning what puts
+ * them back. Building an index over a full table is several times faster than growing it row by
+ * row (the trigram index above all), and a foreign key added or checked at the end sees every row.
+ * Primary keys and unique constraints stay: they are what the rows are stored by.
+ */
+async function setAside(write: Trx, target: Side): Promise<() => Promise<void>> {
+  if (target.kind === 'sqlite') {
+    const indexes = await sql<{ name: string; definition: string }>`select name, sql as definition from sqlite_master
+      where type = 'index' and sql is not null`.execute(write);
+    for (const index of indexes.rows) await sql`drop index ${sql.id(index.name)}`.execute(write);
+    return async () => {
+      for (const index of indexes.rows) await sql.raw(index.definition).execute(write);
+      const broken = await sql<{ table: string; parent: string }>`pragma foreign_key_check`.execute(write);
+      if (broken.rows.length > 0) {
+        const first = broken.rows[0];
+        throw new CopyRefused(
+          `The source database has rows of ${first.table} that refer to missing rows of ${first.parent} (${broken.rows.length} in all).`,
+        );
+      }
+    };
+  }
+  const schema = target.schema as string;
+  const keys = await sql<{ table: string; name: string; definition: string }>`select conrelid::regclass::text as "table", conname as name,
+      pg_get_constraintdef(oid) as definition
     from pg_constraint where contype = 'f' and connamespace = ${schema}::regnamespace order by conname`.execute(write);
   for (const key of keys.rows) await sql`alter table ${sql.raw(key.table)} drop constraint ${sql.id(key.name)}`.execute(write);
-  return keys.rows;
+  const indexes = await sql<{ name: string; definition: string }>`select indexname as name, indexdef as definition from pg_indexes
+    where schemaname = ${schema} and indexname not in (select conname from pg_constraint where connamespace = ${schema}::regnamespace)`.execute(
+    write,
+  );
+  for (const index of indexes.rows) await sql`drop index ${sql.id(index.name)}`.execute(write);
+  return async () => {
+    for (const index of indexes.rows) await sql.raw(index.definition).execute(write);
+    for (const key of keys.rows) {
+      await sql`alter table ${sql.raw(key.table)} add constraint ${sql.id(key.name)} ${sql.raw(key.definition)}`.execute(write);
+    }
+    await resetSequences(write, schema);
+  };
 }
 
 /** Moves each identity sequence past the largest id copied, so that new records do not collide with copied ones. */
