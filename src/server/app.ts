@@ -10,7 +10,7 @@ import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { AppConfig } from './config';
 import { openDatabase } from './db/dialect';
-import { migrateToLatest } from './db/migrate';
+import { migrateToLatest, requireMigrated } from './db/migrate';
 import { BACKUP_DEFAULTS, backUpBeforeMigrating, type BackupSchedule, logBackup, recordBackup, scheduleBackups } from './operations/backup';
 import { markServerOnDatabase } from './operations/server-marker';
 import { registerAuth } from './plugins/auth';
@@ -33,10 +33,21 @@ import { ensurePermissions } from './seed';
  */
 export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
   const { db, kind } = openDatabase(config.database);
+  const schema = kind === 'postgres' ? (config.database.schema ?? 'public') : undefined;
   const unmarkDatabase = markServerOnDatabase(config.database);
   const backups = config.backups ?? BACKUP_DEFAULTS;
-  const beforeMigrations = await backUpBeforeMigrating(db, config.database, backups);
-  await migrateToLatest(db, kind === 'postgres' ? (config.database.schema ?? 'public') : undefined);
+  let beforeMigrations: Awaited<ReturnType<typeof backUpBeforeMigrating>> | undefined;
+  try {
+    if (config.migrate === false) await requireMigrated(db, schema);
+    else {
+      beforeMigrations = await backUpBeforeMigrating(db, config.database, backups);
+      await migrateToLatest(db, schema);
+    }
+  } catch (error) {
+    unmarkDatabase();
+    await db.destroy();
+    throw error;
+  }
   await ensurePermissions(db);
 
   const app = Fastify({

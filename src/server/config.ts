@@ -7,6 +7,8 @@ import { BACKUP_DEFAULTS, type BackupSettings } from './operations/backup';
 
 export interface AppConfig {
   database: DatabaseConfig;
+  /** Migrate the database at start (the default), or only refuse one that is not migrated (`npm run migrate` does it). */
+  migrate?: boolean;
   /** Sign-in attempts allowed per client address per minute. */
   loginAttemptsPerMinute: number;
   /** Mark the session cookie Secure even when a request does not arrive over https. */
@@ -39,6 +41,9 @@ const environmentSchema = z.object({
   SECURE_COOKIES: z.enum(['0', '1']).default('0'),
   LOGIN_ATTEMPTS_PER_MINUTE: z.coerce.number().int().min(1).default(10),
   LOG: z.enum(['0', '1']).default('1'),
+  MIGRATE: z.enum(['0', '1']).default('1'),
+  /** Seconds a stop (SIGTERM, SIGINT) waits for the requests in flight. */
+  SHUTDOWN_TIMEOUT: z.coerce.number().positive().max(3600).default(10),
   HTTPS_CERT_FILE: z.string().min(1).optional(),
   BACKUP_DIR: z.string().min(1).default(BACKUP_DEFAULTS.dir),
   BACKUP_KEEP: z.coerce.number().int().min(1).default(BACKUP_DEFAULTS.keep),

@@ -1,7 +1,10 @@
 import { resolve } from 'node:path';
+import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app';
 import { readEnvironment } from './config';
+import { DatabaseVersionError } from './db/migrate';
 import { seed } from './seed';
+import { stopOnSignals } from './shutdown';
 
 let env: ReturnType<typeof readEnvironment>;
 try {
@@ -10,16 +13,24 @@ try {
   console.error((error as Error).message);
   process.exit(1);
 }
-const app = await buildApp({
-  database: { url: env.DATABASE_URL },
-  loginAttemptsPerMinute: env.LOGIN_ATTEMPTS_PER_MINUTE,
-  secureCookies: env.SECURE_COOKIES === '1',
-  https: env.https,
-  trustProxy: env.TRUST_PROXY,
-  clientDir: resolve('dist'),
-  logger: env.LOG === '1',
-  backups: { dir: env.BACKUP_DIR, keep: env.BACKUP_KEEP, every: env.BACKUP_EVERY },
-});
+let app: FastifyInstance;
+try {
+  app = await buildApp({
+    database: { url: env.DATABASE_URL },
+    migrate: env.MIGRATE === '1',
+    loginAttemptsPerMinute: env.LOGIN_ATTEMPTS_PER_MINUTE,
+    secureCookies: env.SECURE_COOKIES === '1',
+    https: env.https,
+    trustProxy: env.TRUST_PROXY,
+    clientDir: resolve('dist'),
+    logger: env.LOG === '1',
+    backups: { dir: env.BACKUP_DIR, keep: env.BACKUP_KEEP, every: env.BACKUP_EVERY },
+  });
+} catch (error) {
+  if (!(error instanceof DatabaseVersionError)) throw error;
+  console.error(error.message);
+  process.exit(1);
+}
 
 const seeded = await seed(app.db, { adminEmail: env.ADMIN_EMAIL, adminPassword: env.ADMIN_PASSWORD, demoData: env.DEMO_DATA === '1' });
 if (seeded.adminPassword) {
@@ -28,7 +39,5 @@ if (seeded.adminPassword) {
   );
 }
 
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => void app.close().then(() => process.exit(0)));
-}
+stopOnSignals(app, env.SHUTDOWN_TIMEOUT);
 await app.listen({ port: env.PORT, host: env.HOST });

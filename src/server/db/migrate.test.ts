@@ -1,0 +1,172 @@
+import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { sql, type Kysely } from 'kysely';
+import pg from 'pg';
+import { afterAll, describe, expect, it } from 'vitest';
+import { databaseKinds } from '../../../tests/support/test-app';
+import { buildApp } from '../app';
+import type { AppConfig } from '../config';
+import { openDatabase, type DatabaseConfig, type DatabaseKind } from './dialect';
+import { appliedMigrations, migrateToLatest, requireMigrated } from './migrate';
+
+/**
+ * Migrating on start or apart from it (`npm run migrate`, MIGRATE=0), instances migrating at once,
+ * and a database that a newer Bodega migrated: refused, with a message, before anything reads it.
+ */
+
+const directory = mkdtempSync(join(tmpdir(), 'bodega-migrate-'));
+const schemas: string[] = [];
+afterAll(async () => {
+  rmSync(directory, { recursive: true, force: true });
+  if (schemas.length === 0) return;
+  const client = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
+  await client.connect();
+  for (const schema of schemas) await client.query(`drop schema ${schema} cascade`);
+  await client.end();
+});
+
+/** A database no one has migrated: a new SQLite file, or a new PostgreSQL schema. */
+async function freshDatabase(kind: DatabaseKind): Promise<DatabaseConfig> {
+  const tag = randomBytes(6).toString('hex');
+  if (kind === 'sqlite') return { url: `file:${join(directory, `${tag}.sqlite`)}` };
+  const url = process.env.TEST_DATABASE_URL as string;
+  const schema = `bodega_migrate_${tag}`;
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  await client.query(`create schema ${schema}`);
+  await client.end();
+  schemas.push(schema);
+  return { url, schema };
+}
+
+const appConfig = (database: DatabaseConfig, migrate?: boolean): AppConfig => ({
+  database,
+  migrate,
+  loginAttemptsPerMinute: 1000,
+  secureCookies: false,
+  logger: false,
+});
+
+const FUTURE = '2099-01-01-01-from-a-newer-bodega';
+
+async function recordFutureMigration(db: Kysely<any>, schema: string | undefined): Promise<void> {
+  const table = schema ? `${schema}.kysely_migration` : 'kysely_migration';
+  await sql`insert into ${sql.table(table)} (name, timestamp) values (${FUTURE}, ${new Date().toISOString()})`.execute(db);
+}
+
+describe.each(databaseKinds)('migrations on %s', (kind) => {
+  it('applies every migration once, says which, and then that there is nothing to apply', async () => {
+    const database = await freshDatabase(kind);
+    const { db } = openDatabase(database);
+    try {
+      await expect(requireMigrated(db, database.schema)).rejects.toThrow(
+        /^The database needs 9 migrations \(2026-11-22-01-foundation, .*, 2026-11-22-09-overview-indexes\) and this server does not migrate \(MIGRATE=0\): run `npm run migrate` first\.$/,
+      );
+      const applied = await migrateToLatest(db, database.schema);
+      expect(applied).toHaveLength(9);
+      expect(applied[0]).toBe('2026-11-22-01-foundation');
+      expect(await appliedMigrations(db, database.schema)).toEqual(applied);
+      expect(await migrateToLatest(db, database.schema)).toEqual([]);
+      await expect(requireMigrated(db, database.schema)).resolves.toBeUndefined();
+    } finally {
+      await db.destroy();
+    }
+  });
+
+  it('refuses to start without migrating (MIGRATE=0) until the database is migrated, then starts', async () => {
+    const database = await freshDatabase(kind);
+    await expect(buildApp(appConfig(database, false))).rejects.toThrow('run `npm run migrate` first');
+    const { db } = openDatabase(database);
+    await migrateToLatest(db, database.schema);
+    await db.destroy();
+    const app = await buildApp(appConfig(database, false));
+    expect((await app.inject('/api/health')).statusCode).toBe(200);
+    await app.close();
+  });
+
+  it('refuses a database that a newer Bodega migrated, migrating or not, and changes nothing', async () => {
+    const database = await freshDatabase(kind);
+    const app = await buildApp(appConfig(database));
+    await recordFutureMigration(app.db, database.schema ?? (kind === 'postgres' ? 'public' : undefined));
+    await app.close();
+    const message = `This database was upgraded by a newer Bodega (migrations ${FUTURE} unknown here). Run that version, or restore a backup taken before the upgrade.`;
+    await expect(buildApp(appConfig(database))).rejects.toThrow(message);
+    await expect(buildApp(appConfig(database, false))).rejects.toThrow(message);
+    const { db } = openDatabase(database);
+    await expect(migrateToLatest(db, database.schema)).rejects.toThrow(message);
+    expect(await appliedMigrations(db, database.schema)).toContain(FUTURE);
+    await db.destroy();
+  });
+});
+
+describe.skipIf(!databaseKinds.includes('postgres'))('instances starting at once on PostgreSQL', () => {
+  it('migrate one fresh schema once among them, and all serve', async () => {
+    const database = await freshDatabase('postgres');
+    const apps = await Promise.all([buildApp(appConfig(database)), buildApp(appConfig(database)), buildApp(appConfig(database))]);
+    try {
+      const applied = await sql<{ name: string; times: number }>`select name, count(*) as times from ${sql.table(
+        `${database.schema}.kysely_migration`,
+      )} group by name`.execute(apps[0].db);
+      expect(applied.rows).toHaveLength(9);
+      expect(applied.rows.every((row) => Number(row.times) === 1)).toBe(true);
+      const permissions = await apps[1].db
+        .selectFrom('permissions')
+        .select(sql<number>`count(*)`.as('count'))
+        .executeTakeFirstOrThrow();
+      const distinct = await apps[2].db
+        .selectFrom('permissions')
+        .select(sql<number>`count(distinct name)`.as('count'))
+        .executeTakeFirstOrThrow();
+      expect(Number(permissions.count)).toBeGreaterThan(0);
+      expect(Number(permissions.count)).toBe(Number(distinct.count));
+      for (const app of apps) expect((await app.inject('/api/health')).statusCode).toBe(200);
+    } finally {
+      await Promise.all(apps.map((app) => app.close()));
+    }
+  });
+});
+
+/**
+ * `npm run migrate` on a SQLite file: what it applied, then that it is up to date, then the refusal
+ * of a newer database; and a server told not to migrate, refusing to start on a new one.
+ */
+describe('the migrate script and MIGRATE=0', () => {
+  const run = async (url: string, script = 'scripts/migrate.ts', env: Record<string, string> = {}) => {
+    try {
+      const { stdout, stderr } = await promisify(execFile)('node', ['--import', 'tsx', script], {
+        env: { ...process.env, DATABASE_URL: url, ...env },
+      });
+      return { code: 0, stdout, stderr };
+    } catch (error) {
+      const failed = error as { code: number; stdout: string; stderr: string };
+      return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
+    }
+  };
+
+  it('keeps a MIGRATE=0 server from starting, says what it applied, then that all is up to date, and refuses a newer database', async () => {
+    const url = `file:${join(directory, 'script.sqlite')}`;
+    const server = await run(url, 'src/server/main.ts', { MIGRATE: '0', LOG: '0', PORT: '1' });
+    expect(server.code).toBe(1);
+    expect(server.stderr).toMatch(
+      /^The database needs 9 migrations \(.*\) and this server does not migrate \(MIGRATE=0\): run `npm run migrate` first\.\n$/,
+    );
+    const first = await run(url);
+    expect(first.code, first.stderr).toBe(0);
+    expect(first.stdout).toMatch(/^Applied 9 migrations: 2026-11-22-01-foundation, .*, 2026-11-22-09-overview-indexes\.\n$/);
+    const second = await run(url);
+    expect(second).toMatchObject({ code: 0, stdout: 'The database is up to date: no migration to apply.\n' });
+
+    const { db } = openDatabase({ url });
+    await recordFutureMigration(db, undefined);
+    await db.destroy();
+    const refused = await run(url);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toBe(
+      `This database was upgraded by a newer Bodega (migrations ${FUTURE} unknown here). Run that version, or restore a backup taken before the upgrade.\n`,
+    );
+  });
+});
