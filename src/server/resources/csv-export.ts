@@ -18,10 +18,10 @@ interface Column {
   cell(record: ApiRecord): string;
 }
 
-const BYTE_ORDER_MARK = '\uFEFF';
+export const BYTE_ORDER_MARK = '\uFEFF';
 
 /** A spreadsheet runs a cell that starts like a formula; a leading apostrophe keeps it text. */
-function inert(text: string): string {
+export function inert(text: string): string {
   return /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
 }
 
@@ -29,7 +29,8 @@ function quoted(text: string): string {
   return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 
-function line(cells: string[]): string {
+/** One CSV row, ending in CRLF. */
+export function csvRow(cells: string[]): string {
   return `${cells.map(quoted).join(',')}\r\n`;
 }
 
@@ -71,8 +72,8 @@ function columnsOf(definition: ResourceDefinition, params: ListParams): Column[]
 
 export async function* csvLines(db: Db, scope: Scope, definition: ResourceDefinition, params: ListParams): AsyncGenerator<string> {
   const columns = columnsOf(definition, params);
-  yield BYTE_ORDER_MARK + line(columns.map((column) => column.heading));
+  yield BYTE_ORDER_MARK + csvRow(columns.map((column) => column.heading));
   for await (const records of allRecordsInListOrder(db, scope, definition, params)) {
-    yield records.map((record) => line(columns.map((column) => column.cell(record)))).join('');
+    yield records.map((record) => csvRow(columns.map((column) => column.cell(record)))).join('');
   }
 }

@@ -1,9 +1,15 @@
+import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
+import { todayInManila } from '../../domain/documents';
+import { MASTER_PERMISSION } from '../../domain/permissions';
 import type { Database } from '../db/schema';
 import { unauthenticated } from '../errors';
+import { scopeOf } from '../plugins/auth';
+import { businessZip } from '../resources/business-export';
 import { serializeRow } from '../resources/codec';
 import { businesses } from '../../domain/resources/businesses';
+import { contentDisposition } from './files.routes';
 
 /** The live businesses the user is a live member of, oldest first (the first is selected on start). */
 export async function businessesOf(db: Kysely<Database>, userId: number) {
@@ -30,4 +36,23 @@ export async function businessRoutes(app: FastifyInstance): Promise<void> {
       },
     );
   }
+
+  // The master permission itself, not any permission: the zip holds every record of every kind.
+  app.get(
+    '/api/businesses/export.zip',
+    {
+      config: { permission: MASTER_PERMISSION },
+      schema: { tags: ['businesses'], summary: 'All data of the active business as a zip of CSV files (masters only)' },
+    },
+    async (request, reply) => {
+      const scope = scopeOf(request);
+      const business = await app.db.selectFrom('businesses').select('name').where('id', '=', scope.businessId).executeTakeFirstOrThrow();
+      const exportedAt = new Date();
+      return reply
+        .header('content-type', 'application/zip')
+        .header('content-disposition', contentDisposition(`${business.name}-${todayInManila(exportedAt)}.zip`))
+        .header('cache-control', 'private, no-store')
+        .send(Readable.from(businessZip(app.db, scope, business.name, exportedAt)));
+    },
+  );
 }

@@ -133,7 +133,7 @@ async function readUpload(request: FastifyRequest): Promise<Upload> {
 }
 
 /** `filename` for old clients (ASCII, no quotes), `filename*` with the real name in UTF-8. */
-function contentDisposition(name: string): string {
+export function contentDisposition(name: string): string {
   const fallback = name.replace(/[^\x20-\x7e]|["\\%]/g, '_');
   const encoded = encodeURIComponent(name).replace(/['()*]/g, (char) => `%${char.charCodeAt(0).toString(16).toUpperCase()}`);
   return `attachment; filename="${fallback}"; filename*=UTF-8''${encoded}`;

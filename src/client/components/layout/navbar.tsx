@@ -3,6 +3,7 @@ import {
   Building2,
   ChevronDown,
   CloudUpload,
+  Download,
   LogOut,
   Menu,
   Monitor,
@@ -13,6 +14,10 @@ import {
   UserRound,
 } from 'lucide-react';
 import { useState } from 'react';
+import { toast } from 'sonner';
+import { todayInManila } from '../../../domain/documents';
+import { MASTER_PERMISSION } from '../../../domain/permissions';
+import { ApiError, apiFile, describeError, saveFile } from '../../lib/api';
 import { useLogout, useSwitchBusiness, type Business, type CurrentUser } from '../../lib/session';
 import { chooseTheme, storedTheme, type Theme } from '../../lib/theme';
 import { useOutbox } from '../../lib/pending';
@@ -107,6 +112,27 @@ function PendingChangesLink() {
   );
 }
 
+/**
+ * All of the active business's data as a zip of CSV files, offered to masters only (the server
+ * refuses anyone else): the master permission itself, since the zip holds every kind of record.
+ * The menu closes on the click, so a toast says the zip is coming until it has.
+ */
+async function downloadAllData(): Promise<void> {
+  const waiting = toast.loading('Preparing the zip of all data…');
+  try {
+    const file = await apiFile('/api/businesses/export.zip');
+    saveFile(file.blob, file.filename ?? `bodega-${todayInManila()}.zip`);
+  } catch (error) {
+    toast.error(
+      error instanceof ApiError && error.status === 0
+        ? 'Downloading the data needs a connection: it comes from the server.'
+        : describeError(error),
+    );
+  } finally {
+    toast.dismiss(waiting);
+  }
+}
+
 /** Logout; with changes not yet sent, it asks first, since logging out deletes them from this device. */
 function UserMenu({ user }: { user: CurrentUser }) {
   const [theme, setTheme] = useState<Theme>(storedTheme);
@@ -149,6 +175,11 @@ function UserMenu({ user }: { user: CurrentUser }) {
           </DropdownMenuRadioItem>
         </DropdownMenuRadioGroup>
         <DropdownMenuSeparator />
+        {user.permission_names.includes(MASTER_PERMISSION) && (
+          <DropdownMenuItem className="min-h-11 gap-2" onSelect={() => void downloadAllData()}>
+            <Download className="size-4" aria-hidden /> Download all data (zip)
+          </DropdownMenuItem>
+        )}
         <DropdownMenuItem className="min-h-11 gap-2" onSelect={() => (entries.length > 0 ? setConfirming(true) : void logout())}>
           <LogOut className="size-4" aria-hidden /> Logout
         </DropdownMenuItem>

@@ -1,0 +1,215 @@
+import { sql } from 'kysely';
+import { Zip, ZipDeflate } from 'fflate';
+import { todayInManila } from '../../domain/documents';
+import { listParamsSchema } from '../../domain/list-params';
+import { centavosToPesos } from '../../domain/money';
+import { fromThousandths } from '../../domain/quantity';
+import type { ResourceDefinition } from '../../domain/resource';
+import { getResource, registry } from '../../domain/resources/registry';
+import { BYTE_ORDER_MARK, csvLines, csvRow, inert } from './csv-export';
+import type { Db, Scope } from './store';
+
+/**
+ * One business's data to take away, as a zip: a CSV per resource of the business, with the
+ * columns of the list's Export CSV and every record, trashed ones too (their Deleted column is
+ * set); a `-lines.csv` per kind of document with items, one row per line; and a README.txt that
+ * says what each file holds. Streamed entry by entry and each table a batch at a time, deflated
+ * as it goes, so neither a table nor the zip ever sits in memory whole.
+ */
+
+/** Every resource with records of its own in a business: all but the global permission list. */
+const EXPORTED = registry.filter((definition) => definition.tenancy !== 'global');
+
+interface Entry {
+  name: string;
+  text: AsyncIterable<string> | Iterable<string>;
+}
+
+/** What a resource's file holds, for the README. */
+function recordsNote(definition: ResourceDefinition): string {
+  if (definition.name === 'businesses') return 'this business itself.';
+  if (definition.name === 'users') return 'the members of this business (never a password or pin); a trashed one was removed from it.';
+  return `every ${definition.singular.toLowerCase()} of this business.`;
+}
+
+function linesNote(definition: ResourceDefinition): string {
+  const figures = definition.document!.lines === 'priced' ? ', unit price, discount %, amount, VAT' : '';
+  const fulfilled = isFulfilled(definition) ? ', how much later documents fulfilled of it' : '';
+  const source = sourceOf(definition);
+  const fulfils = source ? `, the ${source.singular.toLowerCase()} line it fulfils` : '';
+  return `Lines of the ${definition.plural.toLowerCase()}, one a row: the document's number, the item (name and SKU), unit, quantity${figures}${fulfilled}${fulfils}.`;
+}
+
+/** The document kind a kind's lines fulfil (a receive order's purchase order), when that kind has lines. */
+function sourceOf(definition: ResourceDefinition): ResourceDefinition | undefined {
+  const source = definition.document?.source && getResource(definition.document.source.resource);
+  return source?.document && source.document.lines !== 'none' ? source : undefined;
+}
+
+/** Whether later documents fulfil this kind's lines (a purchase order's, by receive orders and bills). */
+function isFulfilled(definition: ResourceDefinition): boolean {
+  return registry.some((other) => sourceOf(other) === definition);
+}
+
+const hasLines = (definition: ResourceDefinition) => definition.document !== undefined && definition.document.lines !== 'none';
+
+function readme(businessName: string, exportedAt: Date): string {
+  const files = EXPORTED.flatMap((definition) => [
+    [`${definition.name}.csv`, `${definition.plural}: ${recordsNote(definition)}`],
+    ...(hasLines(definition) ? [[`${definition.name}-lines.csv`, linesNote(definition)]] : []),
+  ]);
+  const width = Math.max(...files.map(([name]) => name.length));
+  const text = [
+    `All data of ${businessName}, exported from Bodega on ${todayInManila(exportedAt)} (${exportedAt.toISOString()}).`,
+    '',
+    'Each .csv file is UTF-8 text with a byte-order mark, comma-separated, one record a row, with',
+    "the columns of that list's Export CSV: references by name, money in pesos as plain decimals,",
+    'Created and Updated as UTC timestamps. Every record is there, trashed ones too: the Deleted',
+    'column holds when a record went to the trash, and is empty for the others. A lines file names',
+    "each line's document by its number and by its ID, the ID column of the document's own file.",
+    '',
+    ...files.map(([name, note]) => `${name.padEnd(width)}  ${note}`),
+    '',
+    'Not in it: attached files, the history of changes, stock movements one by one (stocks.csv holds',
+    'the balances), and the permission list, which is the same for every business.',
+    '',
+  ];
+  return text.join('\r\n');
+}
+
+interface LineColumn {
+  heading: string;
+  cell(row: Record<string, unknown>): string;
+}
+
+function lineColumns(definition: ResourceDefinition): LineColumn[] {
+  const text = (name: string) => (row: Record<string, unknown>) => (row[name] === null ? '' : inert(String(row[name])));
+  const pesos = (name: string) => (row: Record<string, unknown>) => centavosToPesos(Number(row[name])).toFixed(2);
+  const quantity = (name: string) => (row: Record<string, unknown>) => String(fromThousandths(Number(row[name])));
+  const columns: LineColumn[] = [
+    { heading: 'Document ID', cell: (row) => String(row.document_id) },
+    { heading: 'Document number', cell: text('document_number') },
+    { heading: 'Line', cell: (row) => String(Number(row.position) + 1) },
+    { heading: 'Line ID', cell: (row) => String(row.id) },
+    { heading: 'Item', cell: text('item_name') },
+    { heading: 'SKU', cell: text('item_sku') },
+    { heading: 'Unit', cell: text('unit') },
+    { heading: 'Quantity', cell: quantity('quantity') },
+  ];
+  if (definition.document!.lines === 'priced') {
+    columns.push(
+      { heading: 'Unit price', cell: pesos('unit_price') },
+      { heading: 'Discount %', cell: (row) => String(Number(row.discount_percent) / 100) },
+      { heading: 'Amount', cell: pesos('amount') },
+      { heading: 'VAT', cell: pesos('vat') },
+    );
+  }
+  if (isFulfilled(definition)) columns.push({ heading: 'Fulfilled', cell: quantity('quantity_done') });
+  if (sourceOf(definition)) {
+    columns.push(
+      { heading: 'Source document', cell: text('source_number') },
+      { heading: 'Source line ID', cell: (row) => (row.source_line_id === null ? '' : String(row.source_line_id)) },
+    );
+  }
+  return columns;
+}
+
+/**
+ * Every line of a kind of document in the business, by document and position, a batch at a time:
+ * each batch continues after the last (document, position) of the one before, which the lines'
+ * own index answers.
+ */
+async function* documentLines(db: Db, businessId: number, definition: ResourceDefinition, batchSize = 500): AsyncGenerator<string> {
+  const columns = lineColumns(definition);
+  yield BYTE_ORDER_MARK + csvRow(columns.map((column) => column.heading));
+  const type = definition.document!.type;
+  const source = sourceOf(definition);
+  let last: { documentId: number; position: number } | undefined;
+  for (;;) {
+    let query = db
+      .selectFrom('document_lines as dl')
+      .innerJoin(`${definition.table} as doc`, 'doc.id', 'dl.document_id')
+      .innerJoin('items as item', 'item.id', 'dl.item_id')
+      .innerJoin('unit_of_measurements as unit', 'unit.id', 'dl.unit_of_measurement_id')
+      .select([
+        'dl.id',
+        'dl.document_id',
+        'dl.position',
+        'dl.quantity',
+        'dl.unit_price',
+        'dl.discount_percent',
+        'dl.amount',
+        'dl.vat',
+        'dl.quantity_done',
+        'dl.source_line_id',
+        'doc.number as document_number',
+        'item.name as item_name',
+        'item.sku as item_sku',
+        'unit.abbreviation as unit',
+      ])
+      .where('dl.business_id', '=', businessId)
+      .where('dl.document_type', '=', type)
+      .where('doc.business_id', '=', businessId);
+    if (source) {
+      query = query
+        .leftJoin('document_lines as source_line', (join) =>
+          join.onRef('source_line.id', '=', 'dl.source_line_id').on('source_line.document_type', '=', source.document!.type),
+        )
+        .leftJoin(`${source.table} as source_doc`, 'source_doc.id', 'source_line.document_id')
+        .select('source_doc.number as source_number');
+    }
+    if (last) query = query.where(sql<boolean>`(dl.document_id, dl.position) > (${last.documentId}, ${last.position})`);
+    const rows = await query.orderBy('dl.document_id').orderBy('dl.position').limit(batchSize).execute();
+    if (rows.length > 0) yield rows.map((row) => csvRow(columns.map((column) => column.cell(row)))).join('');
+    if (rows.length < batchSize) return;
+    const final = rows[rows.length - 1];
+    last = { documentId: Number(final.document_id), position: Number(final.position) };
+  }
+}
+
+/** The records of a resource as its list exports them with trashed ones included, oldest first. */
+function records(db: Db, scope: Scope, definition: ResourceDefinition): AsyncGenerator<string> {
+  const only = definition.name === 'businesses' ? { id: String(scope.businessId) } : {};
+  const params = listParamsSchema(definition).parse({ ...only, with_trashed: '1', order_by: 'asc', order_by_field_name: 'id' });
+  return csvLines(db, scope, definition, params);
+}
+
+function* entries(db: Db, scope: Scope, businessName: string, exportedAt: Date): Generator<Entry> {
+  yield { name: 'README.txt', text: [readme(businessName, exportedAt)] };
+  for (const definition of EXPORTED) {
+    yield { name: `${definition.name}.csv`, text: records(db, scope, definition) };
+    if (hasLines(definition)) yield { name: `${definition.name}-lines.csv`, text: documentLines(db, scope.businessId, definition) };
+  }
+}
+
+/**
+ * The zip's bytes as they are made: each entry's text is deflated as it is read, and what the
+ * deflater has written is handed on before the next piece is read, so a slow reader holds the
+ * walk back rather than letting the zip pile up.
+ */
+export async function* businessZip(db: Db, scope: Scope, businessName: string, exportedAt = new Date()): AsyncGenerator<Uint8Array> {
+  const written: Uint8Array[] = [];
+  let failure: Error | null = null;
+  const zip = new Zip((error, chunk) => {
+    if (error) failure = error;
+    else written.push(chunk);
+  });
+  const encoder = new TextEncoder();
+  function* drain(): Generator<Uint8Array> {
+    if (failure) throw failure;
+    while (written.length > 0) yield written.shift()!;
+  }
+  for (const entry of entries(db, scope, businessName, exportedAt)) {
+    const file = new ZipDeflate(entry.name, { level: 6 });
+    file.mtime = exportedAt;
+    zip.add(file);
+    for await (const text of entry.text) {
+      file.push(encoder.encode(text));
+      yield* drain();
+    }
+    file.push(new Uint8Array(0), true);
+    yield* drain();
+  }
+  zip.end();
+  yield* drain();
+}
