@@ -11,7 +11,7 @@ import { databaseKinds } from '../../../tests/support/test-app';
 import { buildApp } from '../app';
 import type { AppConfig } from '../config';
 import { openDatabase, type DatabaseConfig, type DatabaseKind } from './dialect';
-import { appliedMigrations, migrateToLatest, requireMigrated } from './migrate';
+import { appliedMigrations, migrateToLatest, MIGRATION_NAMES, requireMigrated } from './migrate';
 
 /**
  * Migrating on start or apart from it (`npm run migrate`, MIGRATE=0), instances migrating at once,
@@ -52,6 +52,10 @@ const appConfig = (database: DatabaseConfig, migrate?: boolean): AppConfig => ({
 });
 
 const FUTURE = '2099-01-01-01-from-a-newer-bodega';
+/** Every migration this code knows: how many, the first and the last. */
+const ALL = MIGRATION_NAMES.length;
+const FIRST = MIGRATION_NAMES[0];
+const LAST = MIGRATION_NAMES[ALL - 1];
 
 async function recordFutureMigration(db: Kysely<any>, schema: string | undefined): Promise<void> {
   const table = schema ? `${schema}.kysely_migration` : 'kysely_migration';
@@ -64,10 +68,10 @@ describe.each(databaseKinds)('migrations on %s', (kind) => {
     const { db } = openDatabase(database);
     try {
       await expect(requireMigrated(db, database.schema)).rejects.toThrow(
-        /^The database needs 9 migrations \(2026-11-22-01-foundation, .*, 2026-11-22-09-overview-indexes\) and this server does not migrate \(MIGRATE=0\): run `npm run migrate` first\.$/,
+        new RegExp(`^The database needs ${ALL} migrations \\(${FIRST}, .*, ${LAST}\\) and this server does not migrate \\(MIGRATE=0\\): run \`npm run migrate\` first\\.$`),
       );
       const applied = await migrateToLatest(db, database.schema);
-      expect(applied).toHaveLength(9);
+      expect(applied).toHaveLength(ALL);
       expect(applied[0]).toBe('2026-11-22-01-foundation');
       expect(await appliedMigrations(db, database.schema)).toEqual(applied);
       expect(await migrateToLatest(db, database.schema)).toEqual([]);
@@ -111,7 +115,7 @@ describe.skipIf(!databaseKinds.includes('postgres'))('instances starting at once
       const applied = await sql<{ name: string; times: number }>`select name, count(*) as times from ${sql.table(
         `${database.schema}.kysely_migration`,
       )} group by name`.execute(apps[0].db);
-      expect(applied.rows).toHaveLength(9);
+      expect(applied.rows).toHaveLength(ALL);
       expect(applied.rows.every((row) => Number(row.times) === 1)).toBe(true);
       const permissions = await apps[1].db
         .selectFrom('permissions')
@@ -152,11 +156,11 @@ describe('the migrate script and MIGRATE=0', () => {
     const server = await run(url, 'src/server/main.ts', { MIGRATE: '0', LOG: '0', PORT: '1' });
     expect(server.code).toBe(1);
     expect(server.stderr).toMatch(
-      /^The database needs 9 migrations \(.*\) and this server does not migrate \(MIGRATE=0\): run `npm run migrate` first\.\n$/,
+      new RegExp(`^The database needs ${ALL} migrations \\(.*\\) and this server does not migrate \\(MIGRATE=0\\): run \`npm run migrate\` first\\.\\n$`),
     );
     const first = await run(url);
     expect(first.code, first.stderr).toBe(0);
-    expect(first.stdout).toMatch(/^Applied 9 migrations: 2026-11-22-01-foundation, .*, 2026-11-22-09-overview-indexes\.\n$/);
+    expect(first.stdout).toMatch(new RegExp(`^Applied ${ALL} migrations: ${FIRST}, .*, ${LAST}\\.\\n$`));
     const second = await run(url);
     expect(second).toMatchObject({ code: 0, stdout: 'The database is up to date: no migration to apply.\n' });
 

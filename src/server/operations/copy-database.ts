@@ -45,6 +45,8 @@ const BATCH_ROWS = 5000;
 /** Values bound in one SQLite insert (it allows 32,766). */
 const SQLITE_VALUES_PER_INSERT = 30_000;
 const KYSELY_TABLES = ['kysely_migration', 'kysely_migration_lock'];
+/** Tables whose rows a migration writes itself (the backup schedule's one row): the source's replace them. */
+const WRITTEN_BY_MIGRATIONS = ['backup_schedule'];
 
 interface Side {
   db: Db;
@@ -72,7 +74,7 @@ export async function copyDatabase(from: DatabaseConfig, to: DatabaseConfig): Pr
     const sourceTables = await dataTables(source);
     const missing = tables.filter((table) => !sourceTables.includes(table));
     if (missing.length > 0) throw new CopyRefused(`The source database lacks tables the target has: ${missing.join(', ')}.`);
-    const filled = (await countRows(target, tables)).filter((count) => count.rows > 0);
+    const filled = (await countRows(target, tables)).filter((count) => count.rows > 0 && !WRITTEN_BY_MIGRATIONS.includes(count.table));
     if (filled.length > 0) {
       throw new CopyRefused(
         `The target database is not empty (rows in ${filled.length === 1 ? 'one table' : `${filled.length} tables`}: ` +
@@ -94,6 +96,7 @@ export async function copyDatabase(from: DatabaseConfig, to: DatabaseConfig): Pr
       try {
         await target.db.transaction().execute(async (write) => {
           const restore = await setAside(write, target);
+          for (const table of WRITTEN_BY_MIGRATIONS) if (tables.includes(table)) await write.deleteFrom(table).execute();
           for (const table of tables) await copyTable(read, source.kind, write, target.kind, table, columns[table]);
           await restore();
         });
