@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import {
   allPermissions,
   MASTER_PERMISSION,
@@ -9,7 +9,7 @@ import {
 } from '../domain/permissions';
 import { getResource } from '../domain/resources/registry';
 import { hashSecret, temporaryPassword } from './auth/secrets';
-import { nowIso } from './db/dialect';
+import { isPostgres, nowIso } from './db/dialect';
 import type { Database } from './db/schema';
 import type { ApiRecord } from './resources/codec';
 import { createRecord } from './resources/record-service';
@@ -136,6 +136,9 @@ async function createRole(trx: Trx, businessId: number, name: string, descriptio
   return role.id;
 }
 
+/** The advisory lock the seeding transaction holds on PostgreSQL (any fixed number of ours). */
+const SEED_LOCK = 4_206_001;
+
 /**
  * On an empty database: the admin (a member of every seeded business), and with demo data two
  * businesses with their catalogue and the demo roles, each held by a demo user who signs in
@@ -147,11 +150,14 @@ export async function seed(db: Kysely<Database>, options: SeedOptions): Promise<
   const password = options.adminPassword ?? temporaryPassword();
   const passwordHash = await hashSecret(password);
 
-  await db.transaction().execute(async (trx) => {
+  const seeded = await db.transaction().execute(async (trx) => {
+    // Servers starting at once on a new PostgreSQL database: one seeds, the others then find users.
+    if (isPostgres(trx)) await sql`select pg_advisory_xact_lock(${SEED_LOCK})`.execute(trx);
+    if (await trx.selectFrom('users').select('id').limit(1).executeTakeFirst()) return false;
     const adminId = await createUser(trx, 'Administrator', options.adminEmail.toLowerCase(), passwordHash);
     if (!options.demoData) {
       await createBusiness(trx, 'My Business', adminId);
-      return;
+      return true;
     }
     const main = await createBusiness(trx, 'Tindahan ni Aling Nena Trading', adminId, {
       tin: '123-456-789-000',
@@ -184,7 +190,9 @@ export async function seed(db: Kysely<Database>, options: SeedOptions): Promise<
     }
     await seedCatalogue(trx, main, MAIN_CATALOGUE);
     await seedCatalogue(trx, second, HARDWARE_CATALOGUE);
+    return true;
   });
+  if (!seeded) return { seeded: false };
   return { seeded: true, adminPassword: options.adminPassword ? undefined : password };
 }
 

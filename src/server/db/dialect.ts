@@ -90,7 +90,7 @@ function reusingStatements(raw: SQLite.Database): SqliteDatabase {
   };
 }
 
-export function isPostgres(db: Kysely<unknown>): boolean {
+export function isPostgres(db: Kysely<any>): boolean {
   return db.getExecutor().adapter instanceof PostgresAdapter;
 }
 
@@ -134,7 +134,7 @@ export function fullTextContains(db: Kysely<unknown>, table: string, column: str
  * better-sqlite3 transaction holds the one connection from BEGIN to COMMIT, so it needs none.
  */
 export function forUpdate<Q extends { forUpdate(): Q }>(db: Kysely<any>, query: Q): Q {
-  return isPostgres(db as Kysely<unknown>) ? query.forUpdate() : query;
+  return isPostgres(db) ? query.forUpdate() : query;
 }
 
 /**

@@ -9,6 +9,7 @@ import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { databaseKinds } from '../../../tests/support/test-app';
 import { buildApp } from '../app';
+import { seed } from '../seed';
 import type { AppConfig } from '../config';
 import { openDatabase, type DatabaseConfig, type DatabaseKind } from './dialect';
 import { appliedMigrations, migrateToLatest, MIGRATION_NAMES, requireMigrated } from './migrate';
@@ -68,7 +69,9 @@ describe.each(databaseKinds)('migrations on %s', (kind) => {
     const { db } = openDatabase(database);
     try {
       await expect(requireMigrated(db, database.schema)).rejects.toThrow(
-        new RegExp(`^The database needs ${ALL} migrations \\(${FIRST}, .*, ${LAST}\\) and this server does not migrate \\(MIGRATE=0\\): run \`npm run migrate\` first\\.$`),
+        new RegExp(
+          `^The database needs ${ALL} migrations \\(${FIRST}, .*, ${LAST}\\) and this server does not migrate \\(MIGRATE=0\\): run \`npm run migrate\` first\\.$`,
+        ),
       );
       const applied = await migrateToLatest(db, database.schema);
       expect(applied).toHaveLength(ALL);
@@ -108,7 +111,7 @@ describe.each(databaseKinds)('migrations on %s', (kind) => {
 });
 
 describe.skipIf(!databaseKinds.includes('postgres'))('instances starting at once on PostgreSQL', () => {
-  it('migrate one fresh schema once among them, and all serve', async () => {
+  it('migrate and seed one fresh schema once among them, and all serve', async () => {
     const database = await freshDatabase('postgres');
     const apps = await Promise.all([buildApp(appConfig(database)), buildApp(appConfig(database)), buildApp(appConfig(database))]);
     try {
@@ -128,6 +131,13 @@ describe.skipIf(!databaseKinds.includes('postgres'))('instances starting at once
       expect(Number(permissions.count)).toBeGreaterThan(0);
       expect(Number(permissions.count)).toBe(Number(distinct.count));
       for (const app of apps) expect((await app.inject('/api/health')).statusCode).toBe(200);
+      // Each seeds the new database as main.ts does: one of them does, the others find it seeded.
+      const seeded = await Promise.all(
+        apps.map((app) => seed(app.db, { adminEmail: 'admin@example.com', adminPassword: 'seed-password', demoData: true })),
+      );
+      expect(seeded.filter((result) => result.seeded)).toHaveLength(1);
+      const admins = await apps[0].db.selectFrom('users').select('id').where('email', '=', 'admin@example.com').execute();
+      expect(admins).toHaveLength(1);
     } finally {
       await Promise.all(apps.map((app) => app.close()));
     }
@@ -156,7 +166,9 @@ describe('the migrate script and MIGRATE=0', () => {
     const server = await run(url, 'src/server/main.ts', { MIGRATE: '0', LOG: '0', PORT: '1' });
     expect(server.code).toBe(1);
     expect(server.stderr).toMatch(
-      new RegExp(`^The database needs ${ALL} migrations \\(.*\\) and this server does not migrate \\(MIGRATE=0\\): run \`npm run migrate\` first\\.\\n$`),
+      new RegExp(
+        `^The database needs ${ALL} migrations \\(.*\\) and this server does not migrate \\(MIGRATE=0\\): run \`npm run migrate\` first\\.\\n$`,
+      ),
     );
     const first = await run(url);
     expect(first.code, first.stderr).toBe(0);
