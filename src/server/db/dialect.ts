@@ -1,7 +1,17 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, PostgresAdapter, PostgresDialect, SqliteDialect, sql, type RawBuilder, type SqliteDatabase } from 'kysely';
+import {
+  Kysely,
+  PostgresAdapter,
+  PostgresDialect,
+  PostgresIntrospector,
+  SqliteDialect,
+  sql,
+  type DatabaseIntrospector,
+  type RawBuilder,
+  type SqliteDatabase,
+} from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema';
 
@@ -48,7 +58,7 @@ export function openDatabase(config: DatabaseConfig): OpenDatabase {
     options: config.schema ? `-c search_path=${config.schema},public` : undefined,
     types: { getTypeParser: postgresTypeParser },
   });
-  return { kind, db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }) };
+  return { kind, db: new Kysely<Database>({ dialect: new CatalogRetryingPostgresDialect({ pool }) }) };
 }
 
 /**
@@ -57,6 +67,33 @@ export function openDatabase(config: DatabaseConfig): OpenDatabase {
  */
 export function serverApplicationName(config: DatabaseConfig): string {
   return config.schema ? `bodega/${config.schema}` : 'bodega';
+}
+
+/**
+ * PostgreSQL's catalog as Kysely's migrator reads it, read again when another schema of the
+ * database vanished mid-read. The introspector checks every schema it lists
+ * (`has_schema_privilege` by name), so a schema dropped by someone else between its listing and
+ * that check fails the whole read with "schema … does not exist" (3F000), although nothing of
+ * ours changed; a fresh read no longer lists it.
+ */
+class CatalogRetryingPostgresDialect extends PostgresDialect {
+  override createIntrospector(db: Kysely<any>): DatabaseIntrospector {
+    const catalog = new PostgresIntrospector(db);
+    const again = async <T>(read: () => Promise<T>): Promise<T> => {
+      for (let attempt = 1; ; attempt++) {
+        try {
+          return await read();
+        } catch (error) {
+          if ((error as { code?: string }).code !== '3F000' || attempt >= 20) throw error;
+        }
+      }
+    };
+    return {
+      getSchemas: () => again(() => catalog.getSchemas()),
+      getTables: (options) => again(() => catalog.getTables(options)),
+      getMetadata: (options) => again(() => catalog.getMetadata(options)),
+    };
+  }
 }
 
 const INT8 = 20;

@@ -111,6 +111,34 @@ describe.each(databaseKinds)('migrations on %s', (kind) => {
 });
 
 describe.skipIf(!databaseKinds.includes('postgres'))('instances starting at once on PostgreSQL', () => {
+  it('migrates while other schemas of the database come and go', async () => {
+    const churn = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
+    await churn.connect();
+    let churning = true;
+    const coming = (async () => {
+      for (let round = 0; churning && round < 2000; round++) {
+        const passing = `bodega_passing_${randomBytes(4).toString('hex')}`;
+        await churn.query(`create schema ${passing}; create table ${passing}.t (id serial primary key)`);
+        await churn.query(`drop schema ${passing} cascade`);
+      }
+    })();
+    try {
+      for (let round = 0; round < 6; round++) {
+        const database = await freshDatabase('postgres');
+        const { db } = openDatabase(database);
+        try {
+          expect(await migrateToLatest(db, database.schema)).toHaveLength(ALL);
+        } finally {
+          await db.destroy();
+        }
+      }
+    } finally {
+      churning = false;
+      await coming;
+      await churn.end();
+    }
+  });
+
   it('migrate and seed one fresh schema once among them, and all serve', async () => {
     const database = await freshDatabase('postgres');
     const apps = await Promise.all([buildApp(appConfig(database)), buildApp(appConfig(database)), buildApp(appConfig(database))]);
