@@ -86,6 +86,21 @@ export async function signedIn(e2e: E2E, email: string, viewport = TABLET): Prom
   return { context, page };
 }
 
+/**
+ * Signed in and ready to work without a network: the service worker installed and in control
+ * (after a reload), and the session kept on the device, which is written a moment after it
+ * changes, so an offline start finds it.
+ */
+export async function readyForOffline(page: Page): Promise<void> {
+  await page.evaluate(async () => {
+    await navigator.serviceWorker.ready;
+  });
+  await page.reload();
+  await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
+  await page.getByRole('button', { name: /^Account of/ }).waitFor();
+  await page.waitForFunction(() => localStorage.getItem('bodega-session')?.includes('permission_names'));
+}
+
 /** Serious or critical axe violations, as readable lines. */
 export async function seriousViolations(page: Page): Promise<string[]> {
   const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();

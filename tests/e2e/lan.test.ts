@@ -4,7 +4,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../src/server/resources/store';
 import { selfSignedCertificate, type Certificate } from '../support/certificate';
-import { chromiumAvailable, PASSWORD, startE2E, type E2E } from './browser';
+import { chromiumAvailable, PASSWORD, readyForOffline, startE2E, type E2E } from './browser';
 
 const NOTICE = 'Working offline needs a secure connection (https).';
 const LAN_NAME = '--host-resolver-rules=MAP bodega.test 127.0.0.1';
@@ -104,12 +104,7 @@ describe.skipIf(!chromiumAvailable)('https of its own under a network name in Ch
     const { context, page } = await signIn(e2e, e2e.baseUrl.replace('127.0.0.1', 'bodega.test'));
     expect(page.url()).toMatch(/^https:\/\/bodega\.test:\d+\//);
     expect(await page.evaluate(() => window.isSecureContext)).toBe(true);
-    await page.evaluate(async () => {
-      await navigator.serviceWorker.ready;
-    });
-    await page.reload();
-    await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
-    await page.getByRole('button', { name: /^Account of/ }).waitFor();
+    await readyForOffline(page);
 
     await context.setOffline(true);
     await page.reload();

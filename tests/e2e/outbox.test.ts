@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path';
 import type { Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../src/server/resources/store';
-import { chromiumAvailable, PASSWORD, signedIn, startE2E, type E2E } from './browser';
+import { chromiumAvailable, type E2E, PASSWORD, readyForOffline, signedIn, startE2E } from './browser';
 
 /** Resource tables are typed by their definitions, not in the schema: read them untyped. */
 const brands = (e2e: E2E) => e2e.app.db as unknown as Db;
@@ -34,15 +34,9 @@ describe.skipIf(!chromiumAvailable)('changes queued on the device', { timeout: 1
   const countNamed = async (name: string) =>
     (await brands(e2e).selectFrom('brands').select('id').where('name', '=', name).execute()).length;
 
-  /** Signed in, the service worker in control, the brands list seen once (so it reads back offline). */
-  async function readyForOffline(page: Page): Promise<void> {
-    await page.evaluate(async () => {
-      await navigator.serviceWorker.ready;
-    });
-    await page.reload();
-    await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
-    await page.getByRole('button', { name: /^Account of/ }).waitFor();
-    await page.waitForFunction(() => localStorage.getItem('bodega-session')?.includes('permission_names'));
+  /** Ready to work offline, with the brands list seen once (so it reads back offline). */
+  async function readyWithBrandsKept(page: Page): Promise<void> {
+    await readyForOffline(page);
     await page.goto('/brands');
     await page.getByText(/^List of Brands - Total \d+/).waitFor();
     await page.waitForFunction(keptOnDevice, '1|brands|list|');
@@ -78,7 +72,7 @@ describe.skipIf(!chromiumAvailable)('changes queued on the device', { timeout: 1
 
   it('keeps an offline edit through two reloads and sends it once when the network returns', async () => {
     const { context, page } = await signedIn(e2e, 'admin@example.com');
-    await readyForOffline(page);
+    await readyWithBrandsKept(page);
     const before = (await brand('Alaska'))!;
 
     await context.setOffline(true);
@@ -143,7 +137,7 @@ describe.skipIf(!chromiumAvailable)('changes queued on the device', { timeout: 1
 
   it('edits a record created offline in its queued create, and gives it its server id once synced', async () => {
     const { context, page } = await signedIn(e2e, 'admin@example.com');
-    await readyForOffline(page);
+    await readyWithBrandsKept(page);
 
     await context.setOffline(true);
     await page.goto('/brands/create');
@@ -180,7 +174,7 @@ describe.skipIf(!chromiumAvailable)('changes queued on the device', { timeout: 1
 
   it('sends queued edits in order, and a 503 holds back the ones after it until it goes through', async () => {
     const { context, page } = await signedIn(e2e, 'admin@example.com');
-    await readyForOffline(page);
+    await readyWithBrandsKept(page);
     const [first, second, third] = await Promise.all(['Nestlé', 'Lucky Me!', 'San Miguel'].map(async (name) => (await brand(name))!));
 
     await context.setOffline(true);
@@ -217,7 +211,7 @@ describe.skipIf(!chromiumAvailable)('changes queued on the device', { timeout: 1
 
   it('parks an edit the server changed meanwhile, overwrites nothing, and sends the rest', async () => {
     const { context, page } = await signedIn(e2e, 'admin@example.com');
-    await readyForOffline(page);
+    await readyWithBrandsKept(page);
     const contested = (await brand('Del Monte'))!;
     const other = (await brand('Datu Puti'))!;
 
@@ -248,7 +242,7 @@ describe.skipIf(!chromiumAvailable)('changes queued on the device', { timeout: 1
 
   it('keeps the outbox through a lost session and sends it once after signing in again', async () => {
     const { context, page } = await signedIn(e2e, 'admin@example.com');
-    await readyForOffline(page);
+    await readyWithBrandsKept(page);
     const before = (await brand('Silver Swan'))!;
 
     await context.setOffline(true);
@@ -268,7 +262,7 @@ describe.skipIf(!chromiumAvailable)('changes queued on the device', { timeout: 1
 
   it('delivers a backlog once when two tabs come back online together', async () => {
     const { context, page } = await signedIn(e2e, 'admin@example.com');
-    await readyForOffline(page);
+    await readyWithBrandsKept(page);
     const second = await context.newPage();
     await second.goto('/pending-changes');
     await second.getByRole('heading', { name: 'Pending changes' }).waitFor();

@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../src/server/resources/store';
-import { chromiumAvailable, PASSWORD, signedIn, startE2E, type E2E } from './browser';
+import { chromiumAvailable, type E2E, PASSWORD, readyForOffline, signedIn, startE2E } from './browser';
 
 /** Resource tables are typed by their definitions, not in the schema: read them untyped. */
 const records = (e2e: E2E) => e2e.app.db as unknown as Db;
@@ -58,17 +58,6 @@ describe.skipIf(!chromiumAvailable)('the session in Chromium', { timeout: 120_00
     await page.getByLabel('Email').fill(email);
     await page.getByLabel('Password').fill(PASSWORD);
     await page.getByRole('button', { name: 'Sign in' }).click();
-  }
-
-  /** Signed in, the service worker in control and the session kept for an offline start. */
-  async function readyForOffline(page: Page): Promise<void> {
-    await page.evaluate(async () => {
-      await navigator.serviceWorker.ready;
-    });
-    await page.reload();
-    await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
-    await page.getByRole('button', { name: /^Account of/ }).waitFor();
-    await page.waitForFunction(() => localStorage.getItem('bodega-session')?.includes('permission_names'));
   }
 
   it('goes to sign-in once when the server ended the session, and back to the list after', async () => {
