@@ -36,7 +36,7 @@ onChangeSent((entry) => {
     const keys = [...sentTo].map((key) => JSON.parse(key) as [number | null, string]);
     sentTo.clear();
     for (const key of keys) void queryClient.invalidateQueries({ queryKey: key });
-    // Businesses and users are also the session's: the switcher and navbar show them (spec 7).
+    // Businesses and users are also the session's: the switcher and navbar show them.
     if (keys.some(([, resource]) => ['businesses', 'users', 'roles'].includes(resource))) {
       void queryClient.invalidateQueries({ queryKey: ['session'] });
     }

@@ -5,7 +5,7 @@ import { NotFoundScreen } from './components/layout/not-found-screen';
 import { activitySearch } from './features/activity/activity-search';
 
 /**
- * Code-based routes (spec 2.3): the generic `$resource` screens serve every resource of the
+ * Code-based routes: the generic `$resource` screens serve every resource of the
  * registry; static routes (sign-in, business selection, assignments) outrank them. Every screen
  * is its own chunk, loaded on demand.
  */
@@ -80,14 +80,14 @@ const createRouteForResource = createRoute({
   validateSearch: createSearch,
   component: createScreen,
 });
-/** Spec 2.3: a stock transfer made from a stock request. */
+/** A stock transfer made from a stock request. */
 const transferFromRequestRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/stock-transfers/create/from-stock-request/$from',
   validateSearch: createSearch,
   component: screen(() => import('./components/crud/create-screen'), 'TransferFromRequestScreen'),
 });
-/** Spec 2.3: a stock transfer made from a stock return, carrying the goods back. */
+/** A stock transfer made from a stock return, carrying the goods back. */
 const transferFromReturnRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/stock-transfers/create/from-stock-return/$from',
@@ -114,7 +114,7 @@ const editRoute = createRoute({
   component: screen(() => import('./components/crud/edit-screen'), 'EditScreen'),
 });
 
-/** Spec 2.3: a nested file record, named by its record's id and its own. */
+/** A nested file record, named by its record's id and its own. */
 const fileRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/$resource/$recordId/files/$fileId',

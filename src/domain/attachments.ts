@@ -1,7 +1,7 @@
 /** The largest file a record takes. */
 export const MAX_FILE_BYTES = 10 * 1024 * 1024;
 
-/** A nested file record (spec 3: id and record_id) as the API answers it. */
+/** A nested file record (its own id and its record's record_id) as the API answers it. */
 export interface AttachedFile {
   id: number;
   record_id: number;

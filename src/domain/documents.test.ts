@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { documentNumber, documentTotals, lineFigures, quantityDiscount, referenceNumber, todayInManila } from './documents';
 
-describe('document numbers (spec 5)', () => {
+describe('document numbers', () => {
   it('writes {prefix}-{yyyyMMdd}-{B|W}{location padded to 5}-{total+1 padded to 8}', () => {
     expect(documentNumber('PO', '2026-11-03', { type: 'warehouse', id: 1 }, 12)).toBe('PO-20261103-W00001-00000012');
     expect(documentNumber('IP', '2026-01-31', { type: 'branch', id: 42 }, 1)).toBe('IP-20260131-B00042-00000001');

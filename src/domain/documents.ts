@@ -1,7 +1,7 @@
 import type { DiscountEntry, SelectOption } from './fields';
 
 /**
- * What every document shares (data-model.md, "Documents"; spec section 5): its number and
+ * What every document shares: its number and
  * reference number, how a line's amount and the totals are figured, and the quantity discount a
  * line earns. The server computes with these; the client shows running totals with the same.
  * All money here is integer centavos and all quantities integer thousandths.
@@ -10,9 +10,9 @@ import type { DiscountEntry, SelectOption } from './fields';
 export const VAT_PERCENT = 12;
 
 export interface DocumentSpec {
-  /** Spec 3's document type: `purchase-order`, `bill-payment` … */
+  /** The document type, stored with its files and counters: `purchase-order`, `bill-payment` … */
   type: string;
-  /** Spec 5's number prefix: PO, RO, B, BP … */
+  /** The prefix of its numbers: PO, RO, B, BP … */
   prefix: string;
   /** Priced item lines, lines of quantities only (goods moved between locations), or none (payments). */
   lines: 'priced' | 'quantities' | 'none';
@@ -40,13 +40,13 @@ export interface Location {
   id: number;
 }
 
-/** Spec 5: `{prefix}-{yyyyMMdd}-{B|W}{location id padded to 5}-{total+1 padded to 8}`. */
+/** A document number: `{prefix}-{yyyyMMdd}-{B|W}{location id padded to 5}-{total+1 padded to 8}`. */
 export function documentNumber(prefix: string, date: string, location: Location, sequence: number): string {
   const letter = location.type === 'branch' ? 'B' : 'W';
   return `${prefix}-${date.replaceAll('-', '')}-${letter}${String(location.id).padStart(5, '0')}-${String(sequence).padStart(8, '0')}`;
 }
 
-/** Spec 5: `RN-{contact_id}{contact_id+1 padded to 8}-{yyyyMMdd}-{total+1 padded to 4}`. */
+/** A reference number: `RN-{contact_id}{contact_id+1 padded to 8}-{yyyyMMdd}-{total+1 padded to 4}`. */
 export function referenceNumber(contactId: number, date: string, sequence: number): string {
   return `RN-${contactId}${String(contactId + 1).padStart(8, '0')}-${date.replaceAll('-', '')}-${String(sequence).padStart(4, '0')}`;
 }

@@ -6,7 +6,7 @@ import { items } from './resources/items';
 describe('list params', () => {
   const parse = (query: Record<string, string>) => listParamsSchema(items).safeParse(query);
 
-  it('fills the spec defaults: page 1, 15 per page, newest first by id, loose search', () => {
+  it('fills the defaults: page 1, 15 per page, newest first by id, loose search', () => {
     expect(parse({}).data).toEqual({
       page: 1,
       per_page: 15,

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { ResourceDefinition } from './resource';
 
 /**
- * The list contract of every `GET /api/{resource}` (spec sections 2.4, 7 and 9), shared by the
+ * The list contract of every `GET /api/{resource}`, shared by the
  * server that answers it and the screens that keep it in their URL:
  *
  *   ?page=2&per_page=25&order_by=asc&order_by_field_name=name&with_trashed=1&is_strict=0&name=rice

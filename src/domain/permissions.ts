@@ -1,7 +1,7 @@
 /** The master permission; spelled as the product has always spelled it. */
 export const MASTER_PERMISSION = 'full-access-and-permssions';
 
-/** Service prices are gated by this single name in the sidebar (spec section 6). */
+/** Service prices are gated by this single name in the sidebar, not by six. */
 export const SERVICE_PRICES_PERMISSION = 'service-prices';
 
 /** Reads the activity log of the whole business (each record's own history needs only its view-). */

@@ -10,7 +10,7 @@ import { chromiumAvailable, type E2E, PASSWORD, readyForOffline, signedIn, start
 const brands = (e2e: E2E) => e2e.app.db as unknown as Db;
 
 /**
- * The outbox in a real browser (ARCHITECTURE.md, "Offline"): changes made without a network
+ * The outbox in a real browser (docs/architecture.md, "Offline"): changes made without a network
  * survive reloads and reach the server exactly once, in order, however the network misbehaves;
  * refusals wait for the user; two tabs never send a change twice. Counts are read on the server.
  */
@@ -94,7 +94,7 @@ describe.skipIf(!chromiumAvailable)('changes queued on the device', { timeout: 1
     await pendingCount(page, 0);
     expect(await brandById(before.id)).toMatchObject({ name: 'Alaska Milk', version: before.version + 1 });
 
-    // Online, the same screen waits for the server and says what the spec says.
+    // Online, the same screen waits for the server and then confirms the change.
     await renameBrand(page, before.id, 'Alaska');
     await page.getByText('Brand updated successfully.').waitFor();
     expect(await brandById(before.id)).toMatchObject({ name: 'Alaska', version: before.version + 2 });

@@ -9,7 +9,7 @@ import {
 } from './offline-store';
 
 /**
- * The one path every change takes, online or offline (ARCHITECTURE.md, "Offline"): a screen
+ * The one path every change takes, online or offline (docs/architecture.md, "Offline"): a screen
  * queues the change in the user's IndexedDB outbox and waits for it; one tab at a time (a Web
  * Lock) sends the queue in order, each entry with its own `Idempotency-Key`, so a change is
  * applied once however often it is sent. A network failure, a 5xx, 408 or 429 stops the replay

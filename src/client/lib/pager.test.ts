@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { pagerItems } from './pager';
 
-describe('pager page numbers (spec 2.4)', () => {
+describe('pager page numbers', () => {
   it('shows every page up to 10 pages', () => {
     expect(pagerItems(1, 1)).toEqual([1]);
     expect(pagerItems(4, 10)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);

@@ -2,7 +2,7 @@
 export type PagerItem = number | 'gap';
 
 /**
- * The page numbers of spec 2.4: up to 10 pages all show; beyond that, pages 1–7 then the last
+ * The pager's page numbers: up to 10 pages all show; beyond that, pages 1–7 then the last
  * two while the current page is at most 6; near the end 1, 2 then the last 8; otherwise 1, 2,
  * the current page ± 2, and the last two — gaps between runs shown as "...".
  */

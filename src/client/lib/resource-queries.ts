@@ -32,7 +32,7 @@ export interface ListAnswer extends ReadBack {
   links: { first: string; last: string; prev: string | null; next: string | null };
 }
 
-/** Keys per ARCHITECTURE.md: everything of a resource sits under [businessId, resource]. */
+/** Query keys: everything of a resource sits under [businessId, resource]. */
 export const resourceKey = (businessId: number | null, definition: ResourceDefinition) => [businessId, definition.name] as const;
 
 /**

@@ -25,7 +25,7 @@ export interface CurrentUser {
 export const SESSION_CACHE_DAYS = 30;
 const SESSION_CACHE_MS = SESSION_CACHE_DAYS * 24 * 60 * 60 * 1000;
 
-/** Where spec 6 keeps the permission names, refreshed whenever the user is retrieved. */
+/** The local-storage key of the permission names, refreshed whenever the user is retrieved. */
 const PERMISSIONS_KEY = 'permissions';
 export const USER_RETRIEVED = 'User-Retrieved';
 
@@ -147,7 +147,7 @@ export function checkSession(queryClient: QueryClient): void {
 export const isUserQuery = (queryKey: readonly unknown[]) => queryKey[0] === 'session' && queryKey[1] === 'user';
 
 /**
- * Spec 4: clears local storage and reloads the page, even when the call fails; what this device
+ * Signing out clears local storage and reloads the page, even when the call fails; what this device
  * kept of the user for offline reading goes too. The query cache is emptied first, so the kept
  * session's next write (a moment after any change) has nothing of the user to write back.
  */

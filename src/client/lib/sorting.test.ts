@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_SORT, fieldCaption, nextColumnSort, pagerSort, sortWords } from './sorting';
 
-describe('sort rules (spec 2.4 and 4)', () => {
+describe('sort rules', () => {
   it('sorts a new column descending, then ascending, then back to id descending', () => {
     const first = nextColumnSort(DEFAULT_SORT, 'name');
     expect(first).toEqual({ field: 'name', order: 'desc' });

@@ -8,7 +8,7 @@ export interface Sort {
 export const DEFAULT_SORT: Sort = { field: 'id', order: 'desc' };
 
 /**
- * A click on a column header (spec 4): a new column sorts descending, a descending one
+ * A click on a column header: a new column sorts descending, a descending one
  * ascending, and an ascending one goes back to the default, id descending.
  */
 export function nextColumnSort(current: Sort, field: string): Sort {

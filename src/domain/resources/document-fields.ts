@@ -4,7 +4,7 @@ import { date, integer, money, recordId, reference, select, text, textarea, type
 import { defineResource } from '../resource';
 
 /**
- * The header every document shares (data-model.md): its server-assigned number and reference
+ * The header every document shares: its server-assigned number and reference
  * number, its contact, exactly one of branch or warehouse, its date, notes and status, and the
  * totals of its lines.
  */
@@ -99,7 +99,7 @@ interface PaymentOf {
   contact: 'Supplier' | 'Customer';
   /** What it pays: `bill_id` of `bills`, labelled "Bill". */
   paid: { field: string; resource: string; label: string };
-  /** Spec 2.3: invoice payments have an edit screen (for their reference and notes); bill payments not. */
+  /** Invoice payments have an edit screen (for their reference and notes); bill payments not. */
   editable?: boolean;
 }
 
@@ -172,7 +172,7 @@ const location = (label: string, field: string, options: { required?: boolean; c
   });
 
 /**
- * The header of a document moving goods between two locations (data-model.md): where they leave
+ * The header of a document moving goods between two locations: where they leave
  * (`from_`) and where they go (`to_`), each a warehouse or a branch; the number's B/W part follows
  * `from_`. `computed`: taken from the source document (a stock receive's transfer).
  */

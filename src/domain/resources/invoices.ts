@@ -8,7 +8,7 @@ export const invoices = defineResource({
   singular: 'Invoice',
   plural: 'Invoices',
   display: 'number',
-  // Spec 2.3: invoices have an edit screen; what moved stock or money stays as it is.
+  // Invoices have an edit screen; what moved stock or money stays as it is.
   document: {
     type: 'invoice',
     prefix: 'I',

@@ -103,7 +103,7 @@ export function locationOf(columns: Record<string, unknown>): Location | undefin
   return undefined;
 }
 
-/** Spec 5: documents need a branch or a warehouse — exactly one. */
+/** A document is at a branch or a warehouse — exactly one. */
 export function locationErrors(values: Record<string, unknown>): Record<string, string[]> {
   const both = Boolean(values.branch_id) && Boolean(values.warehouse_id);
   if (both) return { warehouse_id: ['Choose a branch or a warehouse, not both.'] };

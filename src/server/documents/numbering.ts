@@ -3,7 +3,7 @@ import { documentNumber, referenceNumber, type Location } from '../../domain/doc
 import type { Db, Scope, Trx } from '../resources/store';
 
 /**
- * Document numbers and reference numbers (spec 5). Each series — a document type at a location,
+ * Document numbers and reference numbers, unique per business and readable at a glance. Each series — a document type at a location,
  * or a document type for a contact — has one counter row per business, bumped by a single
  * upsert inside the creating transaction: the row stays locked until that transaction ends, so
  * concurrent creations (on one server or several sharing PostgreSQL) never share a number.

@@ -77,7 +77,7 @@ describe.each(databaseKinds)('purchasing on %s', (kind) => {
     return order.body.data;
   }
 
-  it('numbers, prices and totals a purchase order as spec 5 and the data model say', async () => {
+  it('numbers, prices and totals a purchase order: its number, line amounts, discounts and totals', async () => {
     const order = await orderTenTunaAndFiveTrays();
     expect(order.number).toMatch(new RegExp(`^PO-20261103-W${String(warehouseId).padStart(5, '0')}-\\d{8}$`));
     expect(order.reference_number).toMatch(new RegExp(`^RN-${supplierId}${String(supplierId + 1).padStart(8, '0')}-20261103-\\d{4}$`));

@@ -23,7 +23,7 @@ import { findRecordOrFail } from '../resources/record-service';
 import type { Db } from '../resources/store';
 
 /**
- * Document routes beyond the generic CRUD: the number previews of spec 7, and void / cancel,
+ * Document routes beyond the generic CRUD: the previews of the next document number, and void / cancel,
  * which undo what a document moved (stock, money) in one transaction and leave it as history.
  */
 

@@ -7,7 +7,7 @@ function pageLink(request: FastifyRequest, page: number): string {
   return `${url.pathname}${url.search}`;
 }
 
-/** A list answer's `links` (spec 7): the same request at the first, last, previous and next page. */
+/** A list answer's `links`, for paging without building URLs: the same request at the first, last, previous and next page. */
 export function listLinks(request: FastifyRequest, meta: ListMeta) {
   return {
     first: pageLink(request, 1),

@@ -14,7 +14,7 @@ import {
 import { sampleBody, undoBeforeDelete, unique } from '../../../tests/support/samples';
 
 /**
- * The CRUD contract of spec section 7, run once against every resource of the registry:
+ * The CRUD contract every resource's API keeps, run once against every resource of the registry:
  * list parameters, trash filters, strict and loose search, the sort whitelist, create, view,
  * update, trash, restore, permanent delete, 422, 404 across businesses and 403 per permission.
  */

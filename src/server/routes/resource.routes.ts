@@ -25,7 +25,7 @@ import {
 import { storeFor } from '../resources/stores';
 
 /**
- * Mounts, for every resource of the registry (spec section 7):
+ * Mounts, for every resource of the registry, the same REST contract:
  *   GET    /api/{name}                      list (see domain/list-params.ts)   view-{prefix}
  *   GET    /api/{name}/export.csv           the list as CSV, every page         view-{prefix}
  *   GET    /api/{name}/{id}                 one record, trashed or not          view-{prefix}

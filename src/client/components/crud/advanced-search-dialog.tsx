@@ -29,7 +29,7 @@ function fieldLabel(definition: ResourceDefinition, name: string) {
   return name === 'id' ? 'ID' : (definition.fields[name]?.label ?? name);
 }
 
-/** Spec 2.5: "Search {plural}" with every search field, Order By, Is Strict, and Clear, Search, Close. */
+/** The advanced search: "Search {plural}" with every search field, Order By, Is Strict, and Clear, Search, Close. */
 export function AdvancedSearchDialog({
   definition,
   state,

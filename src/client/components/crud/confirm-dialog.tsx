@@ -19,7 +19,7 @@ export interface Confirmation {
   run: () => Promise<void>;
 }
 
-/** Spec 2.7: "You're about to {action} this." / "Are you sure you want to {action} {singular} {value}?" */
+/** Every destructive action asks first: "You're about to {action} this." / "Are you sure you want to {action} {singular} {value}?" */
 export function ConfirmDialog({
   confirmation,
   singular,

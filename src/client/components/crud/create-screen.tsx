@@ -11,12 +11,12 @@ import { RecordForm, startingValues } from './record-form';
 import { ResourceBreadcrumb } from './resource-breadcrumb';
 
 /** `/x/create` and `/x/create/{id}` (a copy of record {id}); without create permission, back to the index. */
-/** `/stock-transfers/create/from-stock-request/{id}` (spec 2.3): the transfer screen, made from the request. */
+/** `/stock-transfers/create/from-stock-request/{id}`: the transfer screen, made from the request. */
 export function TransferFromRequestScreen() {
   return <CreateScreen resourceName="stock-transfers" />;
 }
 
-/** `/stock-transfers/create/from-stock-return/{id}` (spec 2.3): the transfer carrying a return's goods back. */
+/** `/stock-transfers/create/from-stock-return/{id}`: the transfer carrying a return's goods back. */
 export function TransferFromReturnScreen() {
   return <CreateScreen resourceName="stock-transfers" sourceLink={{ field: 'stock_return_id', resource: 'stock-returns' }} />;
 }

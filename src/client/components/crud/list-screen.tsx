@@ -30,7 +30,7 @@ import { Pager } from './pager';
 import { ResourceBreadcrumb } from './resource-breadcrumb';
 import { useRecordActions } from './record-actions';
 
-/** `/x`: the generic list of any resource of the registry (spec 2.4, 2.5, 4, 8, 9). */
+/** `/x`: the generic list of any resource of the registry: search, filters, sorting, paging and row actions. */
 export function ListScreen() {
   const { resource } = useParams({ strict: false }) as { resource: string };
   const definition = findResource(resource);
@@ -89,7 +89,7 @@ function ResourceList({ definition }: { definition: ResourceDefinition }) {
   const quickField = quickSearchField(definition);
 
   const go = (next: ListState) => void navigate({ to: '/$resource', params: { resource: definition.name }, search: urlSearch(next) });
-  /** Changing search, filters or page size starts again at page 1 (spec 4). */
+  /** Changing search, filters or page size starts again at page 1: the old page may not exist in the new list. */
   const refine = (changes: Partial<ListState>) => go({ ...state, ...changes, page: 1 });
 
   // A 401 is the session's: the app asks to sign in (see app.tsx).

@@ -3,7 +3,7 @@ import type { ResourceDefinition } from '../../../domain/resource';
 import type { Query } from '../../lib/api';
 import type { Order } from '../../lib/sorting';
 
-/** A list screen's state, all of it in the URL's search params (spec 2.4). */
+/** A list screen's state, all of it in the URL's search params, so a list can be linked, reloaded and gone back to. */
 export interface ListState {
   page: number;
   per_page: number;

@@ -7,7 +7,7 @@ import { Label } from '../ui/label';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '../ui/select';
 
 /**
- * Spec 2.4's pager: Previous, First, page numbers with "..." gaps, Last, Next; the sort toggle
+ * The list's pager: Previous, First, page numbers with "..." gaps, Last, Next; the sort toggle
  * (Newest/Oldest by id, Decending/Ascending otherwise) beside the sort field's name; and the
  * Number of Items selector.
  */

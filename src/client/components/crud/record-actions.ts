@@ -25,7 +25,7 @@ const REQUESTS: Record<RecordAction, { method: 'DELETE' | 'PATCH'; suffix: strin
   'force-delete': { method: 'DELETE', suffix: '/force-delete' },
 };
 
-/** Reports a failed change; a 500 as the spec words it. */
+/** Reports a failed change; a 500 in the product's fixed wording, never the server's internals. */
 export function reportFailure(error: unknown): void {
   console.error(error);
   if (error instanceof ApiError && error.status >= 500) window.alert('Kindly report this issue to the devs.');
@@ -40,7 +40,7 @@ export function reportSettled(settled: Settled<unknown>, success: string): void 
 
 /**
  * Delete, restore and permanent delete behind the confirmation dialog, through the outbox;
- * success toasts as in spec 8, then `onDone` (the view screen goes back to the index). Deleting a
+ * a success toast naming what was done, then `onDone` (the view screen goes back to the index). Deleting a
  * record created on this device that has not synced takes its create out of the outbox instead.
  */
 export function useRecordActions(definition: ResourceDefinition, onDone: (action: RecordAction) => void) {

@@ -29,7 +29,7 @@ export function startingValues(definition: ResourceDefinition, record?: Record<s
   return values;
 }
 
-/** A document's lines are typed when it is made, and edited later only where its spec allows. */
+/** A document's lines are typed when it is made, and edited later only where its document definition allows. */
 const editsLines = (definition: ResourceDefinition, editing: boolean) =>
   definition.document !== undefined &&
   definition.document.lines !== 'none' &&
@@ -58,7 +58,7 @@ async function save(
   sent: Record<string, unknown>,
   record: ApiRecord | undefined,
 ): Promise<Settled<ApiRecord> & { key: string }> {
-  // Spec 5 leaves validation to the server. Offline there is none to ask, so the definition's own
+  // The server is the one that validates. Offline there is none to ask, so the definition's own
   // rules say now what the server would say at sync (a blank required field, say).
   const checked = (record ? updateSchema(definition) : createSchema(definition)).safeParse(sent);
   if (!navigator.onLine && !checked.success) {
@@ -103,7 +103,7 @@ export function messagesByField(errors: Record<string, string[]>): Record<string
 }
 
 /**
- * The generic create and edit form (spec 2.6): fields from the definition, Back and
+ * The generic create and edit form: fields from the definition, Back and
  * "Save {singular}" / "Update {singular}", a progress bar while busy. On success a toast, then
  * `onSaved`; with "Return here" checked a create clears the form instead. A refusal keeps what
  * was typed and shows the server's messages under their fields.

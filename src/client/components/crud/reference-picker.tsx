@@ -11,9 +11,9 @@ import { Input } from '../ui/input';
 import { Spinner } from '../ui/spinner';
 import { quickSearchField } from './list-state';
 
-/** The typed text reaches the server after this pause (spec 9). */
+/** The typed text reaches the server after this pause, not on every keystroke. */
 const DEBOUNCE_MS = 350;
-/** After leaving the box, the results stay long enough to be clicked (spec 9). */
+/** After leaving the box, the results stay long enough to be clicked. */
 const CLOSE_AFTER_BLUR_MS = 250;
 
 function displayOf(target: ResourceDefinition, record: ApiRecord): string {
@@ -21,7 +21,7 @@ function displayOf(target: ResourceDefinition, record: ApiRecord): string {
 }
 
 /**
- * Spec 2.8's search-as-you-type picker: a text box whose dropdown lists up to 15 live records
+ * The search-as-you-type picker: a text box whose dropdown lists up to 15 live records
  * of `target` matching the typed text, with a spinner while searching and "No Result" when
  * nothing matches. Arrow keys move, Enter picks, Escape closes; clearing the box clears the value.
  */

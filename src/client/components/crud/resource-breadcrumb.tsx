@@ -3,7 +3,7 @@ import type { ResourceDefinition } from '../../../domain/resource';
 import { Breadcrumb, BreadcrumbItem, BreadcrumbLink, BreadcrumbList, BreadcrumbPage, BreadcrumbSeparator } from '../ui/breadcrumb';
 
 /**
- * Spec 2.4: the plural name linking to the index, then the current action; a nested record (a
+ * The breadcrumb: the plural name linking to the index, then the current action; a nested record (a
  * file of a record) puts its record between them.
  */
 export function ResourceBreadcrumb({

@@ -28,7 +28,7 @@ import { reportFailure, useRecordActions } from './record-actions';
 import { ResourceBreadcrumb } from './resource-breadcrumb';
 import { useShownRecord } from './shown-record';
 
-/** `/x/{id}`: a record's fields, referenced records by name, and its actions (spec 2.7). */
+/** `/x/{id}`: a record's fields, referenced records by name, and its actions. */
 export function ViewScreen() {
   const { resource, id } = useParams({ strict: false }) as { resource: string; id: string };
   const definition = findResource(resource);

@@ -20,7 +20,7 @@ import { useFileActions } from './file-actions';
 import { FileThumbnail } from './file-thumbnail';
 import { fileQuery, formatFileSize } from './files-api';
 
-/** `/x/{recordId}/files/{fileId}` (spec 2.3): one file of a record, previewed, with its actions. */
+/** `/x/{recordId}/files/{fileId}`, a nested route: one file of a record, previewed, with its actions. */
 export function FileScreen() {
   const { resource, recordId, fileId } = useParams({ strict: false }) as { resource: string; recordId: string; fileId: string };
   const definition = findResource(resource);

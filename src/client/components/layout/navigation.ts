@@ -37,7 +37,7 @@ export interface NavigationLink {
   icon: LucideIcon;
   /** Shown with the master permission or this one; none: shown to everyone signed in. */
   permission?: string;
-  /** The spec marks it "Under Development". */
+  /** Marked "Under Development": the product has not built it yet. */
   underDevelopment?: boolean;
   /** Its screens have not landed yet: shown marked, not followed. */
   unavailable?: boolean;
@@ -53,7 +53,7 @@ function resource(label: string, name: string, icon: LucideIcon, extra: Partial<
   return { label, resource: name, icon, permission: `view-${name}`, unavailable: !findResource(name), ...extra };
 }
 
-/** The sidebar of spec 2.2. Quotations, businesses and contact types have routes but no link. */
+/** The sidebar: its groups and links, in order. Quotations, businesses and contact types have routes but no link. */
 export const NAVIGATION: NavigationGroup[] = [
   { label: 'Dashboards', links: [{ label: 'Overview', icon: LayoutDashboard }] },
   {

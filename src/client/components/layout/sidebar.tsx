@@ -60,7 +60,7 @@ function SidebarLink({ link, collapsed, onNavigate }: { link: NavigationLink; co
   );
 }
 
-/** The groups of spec 2.2, each link shown only with its permission (or the master one). */
+/** The sidebar's groups, each link shown only with its permission (or the master one). */
 export function Sidebar({ collapsed, onNavigate }: { collapsed: boolean; onNavigate?: () => void }) {
   const permissions = usePermissions();
   const groups = visibleNavigation((permission) => holdsAny(permissions, [permission]));
