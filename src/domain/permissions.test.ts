@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { allPermissions, holdsAny, MASTER_PERMISSION, PERMISSION_PREFIXES } from './permissions';
+import { allPermissions, holdsAny, MASTER_PERMISSION, PERMISSION_ACTIONS, PERMISSION_PREFIXES, permissionName } from './permissions';
+import { registry } from './resources/registry';
 
 describe('permissions', () => {
   it('seeds six actions per prefix, service-prices, view-activity and the master permission, all distinct', () => {
@@ -10,6 +11,50 @@ describe('permissions', () => {
     expect(names).toContain('service-prices');
     expect(names).toContain('view-activity');
     expect(names).toContain('full-access-and-permssions');
+  });
+
+  it('derives the prefixes from the registry: the same set as the hand list they replaced', () => {
+    const handList = [
+      'brands',
+      'measuring-masses',
+      'unit-of-measurements',
+      'conversions',
+      'item-classifications',
+      'item-types',
+      'items',
+      'stocks',
+      'purchase-item-prices',
+      'purchase-orders',
+      'receive-orders',
+      'bills',
+      'bill-payments',
+      'sale-item-prices',
+      'service-prices',
+      'services',
+      'quotations',
+      'invoices',
+      'invoice-payments',
+      'credit-memoranda',
+      'debit-memoranda',
+      'stock-requests',
+      'stock-transfers',
+      'stock-receives',
+      'stock-returns',
+      'warehouses',
+      'branches',
+      'contacts',
+      'contact-types',
+      'businesses',
+      'users',
+      'roles',
+      'permissions',
+    ];
+    expect([...PERMISSION_PREFIXES].sort()).toEqual([...handList].sort());
+    expect(new Set(PERMISSION_PREFIXES).size).toBe(PERMISSION_PREFIXES.length);
+    const names = new Set(allPermissions().map((p) => p.name));
+    for (const definition of registry) {
+      for (const action of PERMISSION_ACTIONS) expect(names).toContain(permissionName(action, definition.permission));
+    }
   });
 
   it('grants through any listed permission or the master one', () => {

@@ -1,3 +1,5 @@
+import { registry } from './resources/registry';
+
 /** The master permission; spelled as the product has always spelled it. */
 export const MASTER_PERMISSION = 'full-access-and-permssions';
 
@@ -10,42 +12,13 @@ export const VIEW_ACTIVITY_PERMISSION = 'view-activity';
 export const PERMISSION_ACTIONS = ['view', 'create', 'update', 'delete', 'restore', 'force-delete'] as const;
 export type PermissionAction = (typeof PERMISSION_ACTIONS)[number];
 
-/** Every resource of the spec that carries the six per-resource permissions. */
-export const PERMISSION_PREFIXES = [
-  'brands',
-  'measuring-masses',
-  'unit-of-measurements',
-  'conversions',
-  'item-classifications',
-  'item-types',
-  'items',
-  'stocks',
-  'purchase-item-prices',
-  'purchase-orders',
-  'receive-orders',
-  'bills',
-  'bill-payments',
-  'sale-item-prices',
-  'service-prices',
-  'services',
-  'quotations',
-  'invoices',
-  'invoice-payments',
-  'credit-memoranda',
-  'debit-memoranda',
-  'stock-requests',
-  'stock-transfers',
-  'stock-receives',
-  'stock-returns',
-  'warehouses',
-  'branches',
-  'contacts',
-  'contact-types',
-  'businesses',
-  'users',
-  'roles',
-  'permissions',
-] as const;
+/**
+ * Every prefix that carries the six per-resource permissions: each definition's `permission`, in
+ * registry order. Every prefix the spec lists is a resource today (`service-prices` included: it
+ * has its six as well as the single sidebar name above), so no prefix is kept by hand; one that is
+ * not a resource would be appended here, with a note saying why.
+ */
+export const PERMISSION_PREFIXES: readonly string[] = [...new Set(registry.map((definition) => definition.permission))];
 
 export function permissionName(action: PermissionAction, prefix: string): string {
   return `${action}-${prefix}`;

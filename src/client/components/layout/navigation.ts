@@ -28,7 +28,7 @@ import {
   Layers,
 } from 'lucide-react';
 import { SERVICE_PRICES_PERMISSION, VIEW_ACTIVITY_PERMISSION } from '../../../domain/permissions';
-import { findResource } from '../../../domain/resources/registry';
+import { getResource } from '../../../domain/resources/registry';
 
 export interface NavigationLink {
   label: string;
@@ -48,9 +48,9 @@ export interface NavigationGroup {
   links: NavigationLink[];
 }
 
-/** A link to a resource: needs `view-{resource}`; unavailable until its screens exist. */
-function resource(label: string, name: string, icon: LucideIcon, extra: Partial<NavigationLink> = {}): NavigationLink {
-  return { label, resource: name, icon, permission: `view-${name}`, unavailable: !findResource(name), ...extra };
+/** A link to a resource of the registry, labelled with its plural: needs `view-{resource}`. */
+function resource(name: string, icon: LucideIcon, extra: Partial<NavigationLink> = {}): NavigationLink {
+  return { label: getResource(name).plural, resource: name, icon, permission: `view-${name}`, ...extra };
 }
 
 /** The sidebar: its groups and links, in order. Quotations, businesses and contact types have routes but no link. */
@@ -59,53 +59,53 @@ export const NAVIGATION: NavigationGroup[] = [
   {
     label: 'Inventory',
     links: [
-      resource('Brands', 'brands', Tag),
-      resource('Measuring Masses', 'measuring-masses', Scale),
-      resource('Unit of Measurements', 'unit-of-measurements', Ruler),
-      resource('Item Classifications', 'item-classifications', Layers),
-      resource('Item Types', 'item-types', Tags),
-      resource('Items', 'items', Package),
-      resource('Stocks', 'stocks', Boxes),
+      resource('brands', Tag),
+      resource('measuring-masses', Scale),
+      resource('unit-of-measurements', Ruler),
+      resource('item-classifications', Layers),
+      resource('item-types', Tags),
+      resource('items', Package),
+      resource('stocks', Boxes),
     ],
   },
   {
     label: 'Purchasing',
     links: [
-      resource('Purchase Item Prices', 'purchase-item-prices', HandCoins),
-      resource('Purchase Orders', 'purchase-orders', ShoppingCart),
-      resource('Receive Orders', 'receive-orders', ArrowDownToLine),
-      resource('Bills', 'bills', Receipt),
-      resource('Bill Payments', 'bill-payments', Banknote),
+      resource('purchase-item-prices', HandCoins),
+      resource('purchase-orders', ShoppingCart),
+      resource('receive-orders', ArrowDownToLine),
+      resource('bills', Receipt),
+      resource('bill-payments', Banknote),
     ],
   },
   {
     label: 'Sales & Services',
     links: [
-      resource('Sale Item Prices', 'sale-item-prices', Tags),
-      resource('Service Prices', 'service-prices', HandCoins, { permission: SERVICE_PRICES_PERMISSION, underDevelopment: true }),
-      resource('Services', 'services', Wrench, { underDevelopment: true }),
-      resource('Invoices', 'invoices', ReceiptText),
-      resource('Invoice Payments', 'invoice-payments', Banknote),
+      resource('sale-item-prices', Tags),
+      resource('service-prices', HandCoins, { permission: SERVICE_PRICES_PERMISSION, underDevelopment: true }),
+      resource('services', Wrench, { underDevelopment: true }),
+      resource('invoices', ReceiptText),
+      resource('invoice-payments', Banknote),
     ],
   },
   {
     label: 'Logistics',
     links: [
-      resource('Stock Requests', 'stock-requests', ClipboardList),
-      resource('Stock Transfers', 'stock-transfers', Truck),
-      resource('Stock Receives', 'stock-receives', PackageCheck),
-      resource('Stock Returns', 'stock-returns', Undo2),
+      resource('stock-requests', ClipboardList),
+      resource('stock-transfers', Truck),
+      resource('stock-receives', PackageCheck),
+      resource('stock-returns', Undo2),
     ],
   },
   {
     label: 'Management',
     links: [
-      resource('Warehouses', 'warehouses', Warehouse),
-      resource('Branches', 'branches', Building2),
-      resource('Contacts', 'contacts', Contact),
-      resource('Users', 'users', Users),
-      resource('Roles', 'roles', ShieldCheck),
-      resource('Permissions', 'permissions', KeyRound),
+      resource('warehouses', Warehouse),
+      resource('branches', Building2),
+      resource('contacts', Contact),
+      resource('users', Users),
+      resource('roles', ShieldCheck),
+      resource('permissions', KeyRound),
       // Not a resource: `/activity` is a static screen, and the sidebar links it like a list.
       { label: 'Activity', resource: 'activity', icon: History, permission: VIEW_ACTIVITY_PERMISSION },
     ],

@@ -1,5 +1,6 @@
-import { sql, type CreateTableBuilder, type Kysely } from 'kysely';
+import type { CreateTableBuilder, Kysely } from 'kysely';
 import { isPostgres } from '../dialect';
+import { trigramIndex, uniquePerBusiness } from './indexes';
 
 /**
  * Identity, tenancy, permissions, bookkeeping, and the management and inventory tables.
@@ -29,8 +30,6 @@ export async function up(db: Kysely<any>): Promise<void> {
     ).execute();
   const businessIndex = (table: string) =>
     db.schema.createIndex(`${table}_business_id_index`).on(table).columns(['business_id', 'id']).execute();
-  const uniquePerBusiness = (table: string, column: string) =>
-    db.schema.createIndex(`${table}_${column}_unique`).on(table).columns(['business_id', column]).unique().execute();
   const money = 'bigint';
   const thousandths = 'bigint';
   const flag = 'integer';
@@ -78,7 +77,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .execute();
 
   await businessRecord('roles', (t) => t.addColumn('name', 'text', (col) => col.notNull()).addColumn('description', 'text'));
-  await uniquePerBusiness('roles', 'name');
+  await uniquePerBusiness(db, 'roles', 'name');
 
   await db.schema
     .createTable('role_permissions')
@@ -125,7 +124,7 @@ export async function up(db: Kysely<any>): Promise<void> {
       .addColumn('phone', 'text')
       .addColumn('email', 'text'),
   );
-  await uniquePerBusiness('branches', 'code');
+  await uniquePerBusiness(db, 'branches', 'code');
 
   await businessRecord('warehouses', (t) =>
     t
@@ -134,10 +133,10 @@ export async function up(db: Kysely<any>): Promise<void> {
       .addColumn('address', 'text')
       .addColumn('phone', 'text'),
   );
-  await uniquePerBusiness('warehouses', 'code');
+  await uniquePerBusiness(db, 'warehouses', 'code');
 
   await businessRecord('contact_types', (t) => t.addColumn('name', 'text', (col) => col.notNull()).addColumn('description', 'text'));
-  await uniquePerBusiness('contact_types', 'name');
+  await uniquePerBusiness(db, 'contact_types', 'name');
 
   await businessRecord('contacts', (t) =>
     t
@@ -157,13 +156,13 @@ export async function up(db: Kysely<any>): Promise<void> {
   // Inventory
   for (const table of ['brands', 'item_classifications', 'item_types']) {
     await businessRecord(table, (t) => t.addColumn('name', 'text', (col) => col.notNull()).addColumn('description', 'text'));
-    await uniquePerBusiness(table, 'name');
+    await uniquePerBusiness(db, table, 'name');
   }
   for (const table of ['measuring_masses', 'unit_of_measurements']) {
     await businessRecord(table, (t) =>
       t.addColumn('name', 'text', (col) => col.notNull()).addColumn('abbreviation', 'text', (col) => col.notNull()),
     );
-    await uniquePerBusiness(table, 'name');
+    await uniquePerBusiness(db, table, 'name');
   }
 
   await businessRecord('items', (t) =>
@@ -184,8 +183,8 @@ export async function up(db: Kysely<any>): Promise<void> {
       .addColumn('sale_discounts', 'text', (col) => col.notNull().defaultTo('[]')),
   );
   await businessIndex('items');
-  await uniquePerBusiness('items', 'sku');
-  await uniquePerBusiness('items', 'barcode');
+  await uniquePerBusiness(db, 'items', 'sku');
+  await uniquePerBusiness(db, 'items', 'barcode');
   await db.schema.createIndex('items_name_index').on('items').columns(['business_id', 'name']).execute();
   for (const column of ['brand_id', 'item_type_id', 'item_classification_id', 'unit_of_measurement_id', 'measuring_mass_id']) {
     await db.schema.createIndex(`items_${column}_index`).on('items').column(column).execute();
@@ -230,7 +229,7 @@ export async function up(db: Kysely<any>): Promise<void> {
       .addColumn('name', 'text', (col) => col.notNull())
       .addColumn('description', 'text'),
   );
-  await uniquePerBusiness('services', 'code');
+  await uniquePerBusiness(db, 'services', 'code');
 
   await businessRecord('service_prices', (t) =>
     t
@@ -246,27 +245,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     ['items', 'name'],
     ['contacts', 'name'],
   ]) {
-    await trigramIndex(db, postgres, table, column);
+    await trigramIndex(db, table, column);
   }
-}
-
-async function trigramIndex(db: Kysely<any>, postgres: boolean, table: string, column: string): Promise<void> {
-  const index = `${table}_${column}_fts`;
-  if (postgres) {
-    await sql`create extension if not exists pg_trgm with schema public`.execute(db);
-    await sql`create index ${sql.id(index)} on ${sql.table(table)} using gin (${sql.ref(column)} public.gin_trgm_ops)`.execute(db);
-    return;
-  }
-  const fts = sql.table(index);
-  const col = sql.ref(column);
-  await sql`create virtual table ${fts} using fts5(${col}, content=${sql.lit(table)}, content_rowid='id', tokenize='trigram')`.execute(db);
-  await sql`create trigger ${sql.id(`${index}_insert`)} after insert on ${sql.table(table)} begin
-    insert into ${fts}(rowid, ${col}) values (new.id, new.${col}); end`.execute(db);
-  await sql`create trigger ${sql.id(`${index}_delete`)} after delete on ${sql.table(table)} begin
-    insert into ${fts}(${fts}, rowid, ${col}) values ('delete', old.id, old.${col}); end`.execute(db);
-  await sql`create trigger ${sql.id(`${index}_update`)} after update of ${col} on ${sql.table(table)} begin
-    insert into ${fts}(${fts}, rowid, ${col}) values ('delete', old.id, old.${col});
-    insert into ${fts}(rowid, ${col}) values (new.id, new.${col}); end`.execute(db);
 }
 
 export async function down(): Promise<void> {
