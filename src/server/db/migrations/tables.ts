@@ -48,7 +48,7 @@ export function tables(db: Kysely<any>) {
     },
     ref,
     requiredRef,
-    /** The columns every document has (data-model.md), then `extra`'s. */
+    /** The columns every document has, then `extra`'s. */
     header: (extra: (t: Table) => Table) => (t: Table) =>
       extra(
         t
