@@ -229,6 +229,24 @@ describe.skipIf(!chromiumAvailable)('screens in Chromium', { timeout: 120_000 },
     await context.close();
   });
 
+  it('quick-searches the sale item prices by the item, picked by name', async () => {
+    const { context, page } = await signedIn(e2e, 'admin@example.com');
+    await page.goto('/sale-item-prices');
+    await page.getByText(/List of Sale Item Prices - Total \d+/).waitFor();
+    await page.getByRole('combobox', { name: 'Quick Search by Item' }).fill('Pancit Canton');
+    await page.getByRole('option', { name: 'Lucky Me! Pancit Canton Original' }).click();
+    await page.getByText('List of Sale Item Prices - Total 1').waitFor();
+    expect(page.url()).toContain('item_id=');
+    await expect(page.locator('tbody tr').first().textContent()).resolves.toContain('Lucky Me! Pancit Canton Original');
+    await page.reload();
+    await expect
+      .poll(() => page.getByRole('combobox', { name: 'Quick Search by Item' }).inputValue())
+      .toBe('Lucky Me! Pancit Canton Original');
+    await page.getByRole('button', { name: 'Clear item' }).click();
+    await page.getByText(/List of Sale Item Prices - Total (?!1$)\d+/).waitFor();
+    await context.close();
+  });
+
   it('has no serious accessibility violations on the list, form and view screens', async () => {
     const { context, page } = await signedIn(e2e, 'admin@example.com');
     for (const path of ['/items', '/items/create', '/items/1', '/users/1']) {
