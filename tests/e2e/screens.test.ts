@@ -247,6 +247,15 @@ describe.skipIf(!chromiumAvailable)('screens in Chromium', { timeout: 120_000 },
     await context.close();
   });
 
+  it('says a record the user may not view is not theirs to see, and one that is gone does not exist', async () => {
+    const { context, page } = await signedIn(e2e, 'cashier@example.com');
+    await page.goto('/users/1');
+    await page.getByRole('heading', { name: 'You do not have permission to view this user.' }).waitFor();
+    await page.goto('/items/999999');
+    await page.getByRole('heading', { name: 'This item does not exist' }).waitFor();
+    await context.close();
+  });
+
   it('has no serious accessibility violations on the list, form and view screens', async () => {
     const { context, page } = await signedIn(e2e, 'admin@example.com');
     for (const path of ['/items', '/items/create', '/items/1', '/users/1']) {
