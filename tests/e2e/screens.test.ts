@@ -256,6 +256,22 @@ describe.skipIf(!chromiumAvailable)('screens in Chromium', { timeout: 120_000 },
     await context.close();
   });
 
+  it('shows a business just created in the business switcher, without a reload', async () => {
+    const { context, page } = await signedIn(e2e, 'admin@example.com');
+    const fetched: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().includes('/api/businesses/') && request.method() === 'GET') fetched.push(new URL(request.url()).pathname);
+    });
+    await page.goto('/businesses/create');
+    await page.getByLabel('Name').fill('Sari-Sari ni Mang Tomas');
+    await page.getByRole('button', { name: 'Save Business' }).click();
+    await toast(page, 'Business created successfully.');
+    await page.getByRole('button', { name: /^Business: .*Switch business$/ }).click();
+    await page.getByRole('menuitemradio', { name: 'Sari-Sari ni Mang Tomas' }).waitFor();
+    expect(fetched).toContain('/api/businesses/retrieve-all-businesses');
+    await context.close();
+  });
+
   it('has no serious accessibility violations on the list, form and view screens', async () => {
     const { context, page } = await signedIn(e2e, 'admin@example.com');
     for (const path of ['/items', '/items/create', '/items/1', '/users/1']) {
