@@ -6,7 +6,7 @@ import { Toaster } from './components/ui/sonner';
 import { TooltipProvider } from './components/ui/tooltip';
 import { ApiError } from './lib/api';
 import { onChangeSent, onSignInNeeded } from './lib/outbox';
-import { checkSession, isUserQuery, SESSION_CACHE_DAYS } from './lib/session';
+import { businessesQuery, checkSession, isUserQuery, retrieveAllBusinesses, SESSION_CACHE_DAYS } from './lib/session';
 import { makeRouter } from './router';
 
 // TanStack Query assumes it starts online and learns otherwise only from events; opened without
@@ -37,7 +37,10 @@ onChangeSent((entry) => {
     sentTo.clear();
     for (const key of keys) void queryClient.invalidateQueries({ queryKey: key });
     // Businesses and users are also the session's: the switcher and navbar show them.
-    if (keys.some(([, resource]) => ['businesses', 'users', 'roles'].includes(resource))) {
+    if (keys.some(([, resource]) => resource === 'businesses')) {
+      void queryClient.invalidateQueries({ queryKey: ['session', 'user'] });
+      retrieveAllBusinesses(queryClient).catch(() => queryClient.invalidateQueries({ queryKey: businessesQuery().queryKey }));
+    } else if (keys.some(([, resource]) => ['users', 'roles'].includes(resource))) {
       void queryClient.invalidateQueries({ queryKey: ['session'] });
     }
   }, INVALIDATE_AFTER_MS);

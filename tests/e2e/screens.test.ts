@@ -229,6 +229,49 @@ describe.skipIf(!chromiumAvailable)('screens in Chromium', { timeout: 120_000 },
     await context.close();
   });
 
+  it('quick-searches the sale item prices by the item, picked by name', async () => {
+    const { context, page } = await signedIn(e2e, 'admin@example.com');
+    await page.goto('/sale-item-prices');
+    await page.getByText(/List of Sale Item Prices - Total \d+/).waitFor();
+    await page.getByRole('combobox', { name: 'Quick Search by Item' }).fill('Pancit Canton');
+    await page.getByRole('option', { name: 'Lucky Me! Pancit Canton Original' }).click();
+    await page.getByText('List of Sale Item Prices - Total 1').waitFor();
+    expect(page.url()).toContain('item_id=');
+    await expect(page.locator('tbody tr').first().textContent()).resolves.toContain('Lucky Me! Pancit Canton Original');
+    await page.reload();
+    await expect
+      .poll(() => page.getByRole('combobox', { name: 'Quick Search by Item' }).inputValue())
+      .toBe('Lucky Me! Pancit Canton Original');
+    await page.getByRole('button', { name: 'Clear item' }).click();
+    await page.getByText(/List of Sale Item Prices - Total (?!1$)\d+/).waitFor();
+    await context.close();
+  });
+
+  it('says a record the user may not view is not theirs to see, and one that is gone does not exist', async () => {
+    const { context, page } = await signedIn(e2e, 'cashier@example.com');
+    await page.goto('/users/1');
+    await page.getByRole('heading', { name: 'You do not have permission to view this user.' }).waitFor();
+    await page.goto('/items/999999');
+    await page.getByRole('heading', { name: 'This item does not exist' }).waitFor();
+    await context.close();
+  });
+
+  it('shows a business just created in the business switcher, without a reload', async () => {
+    const { context, page } = await signedIn(e2e, 'admin@example.com');
+    const fetched: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().includes('/api/businesses/') && request.method() === 'GET') fetched.push(new URL(request.url()).pathname);
+    });
+    await page.goto('/businesses/create');
+    await page.getByLabel('Name').fill('Sari-Sari ni Mang Tomas');
+    await page.getByRole('button', { name: 'Save Business' }).click();
+    await toast(page, 'Business created successfully.');
+    await page.getByRole('button', { name: /^Business: .*Switch business$/ }).click();
+    await page.getByRole('menuitemradio', { name: 'Sari-Sari ni Mang Tomas' }).waitFor();
+    expect(fetched).toContain('/api/businesses/retrieve-all-businesses');
+    await context.close();
+  });
+
   it('has no serious accessibility violations on the list, form and view screens', async () => {
     const { context, page } = await signedIn(e2e, 'admin@example.com');
     for (const path of ['/items', '/items/create', '/items/1', '/users/1']) {

@@ -52,6 +52,18 @@ export const businessesQuery = () =>
     gcTime: SESSION_CACHE_MS,
   });
 
+/**
+ * After a business is created: its creator's businesses are asked again by
+ * `retrieve-all-businesses` and kept as the session's, so the switcher shows the new one at once.
+ */
+export async function retrieveAllBusinesses(queryClient: QueryClient): Promise<void> {
+  await queryClient.fetchQuery({
+    ...businessesQuery(),
+    queryFn: async () => (await api<{ data: Business[] }>('GET', '/api/businesses/retrieve-all-businesses')).data,
+    staleTime: 0,
+  });
+}
+
 export function useActiveBusinessId(): number | null {
   return useSyncExternalStore(subscribeToBusiness, activeBusinessId);
 }

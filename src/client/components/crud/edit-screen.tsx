@@ -1,11 +1,11 @@
 import { Navigate, useNavigate, useParams } from '@tanstack/react-router';
 import { permissionName } from '../../../domain/permissions';
 import { findResource } from '../../../domain/resources/registry';
-import { describeError } from '../../lib/api';
+import { ApiError, describeError } from '../../lib/api';
 import { isNetworkFailure } from '../../lib/offline-store';
 import { isClientKey } from '../../lib/outbox';
 import { useCan } from '../../lib/session';
-import { NotFoundScreen } from '../layout/not-found-screen';
+import { NotFoundScreen, NotPermittedScreen } from '../layout/not-found-screen';
 import { ProgressBar } from '../ui/progress-bar';
 import { PendingBadge } from './pending-badge';
 import { RecordForm, startingValues } from './record-form';
@@ -34,6 +34,8 @@ function EditRecord({ definition, id }: { definition: NonNullable<ReturnType<typ
   if (shown.status === 'moved')
     return <Navigate to="/$resource/$id/edit" params={{ resource: definition.name, id: String(shown.id) }} replace />;
   if (shown.status === 'failed' && isNetworkFailure(shown.error)) return <p role="alert">{describeError(shown.error)}</p>;
+  if (shown.status === 'failed' && shown.error instanceof ApiError && shown.error.status === 403)
+    return <NotPermittedScreen what={definition.singular.toLowerCase()} />;
   if (shown.status === 'failed' || shown.status === 'not-found') return <NotFoundScreen what={definition.singular.toLowerCase()} />;
   if (shown.status === 'loading') return <ProgressBar active />;
   const record = shown.record;

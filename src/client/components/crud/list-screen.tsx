@@ -3,8 +3,8 @@ import { Link, useNavigate, useParams, useSearch } from '@tanstack/react-router'
 import { ArrowDown, ArrowUp, ArrowUpDown, Plus, X } from 'lucide-react';
 import { useEffect, useEffectEvent, useState } from 'react';
 import { permissionName } from '../../../domain/permissions';
-import type { ResourceDefinition } from '../../../domain/resource';
-import { findResource } from '../../../domain/resources/registry';
+import { referenceKey, type ResourceDefinition } from '../../../domain/resource';
+import { findResource, getResource } from '../../../domain/resources/registry';
 import { ApiError, describeError } from '../../lib/api';
 import { displayValue } from '../../lib/format';
 import { isClientKey } from '../../lib/outbox';
@@ -25,8 +25,9 @@ import { AdvancedSearchDialog } from './advanced-search-dialog';
 import { ConfirmDialog } from './confirm-dialog';
 import { ListTakeaway, PrintedListHeading } from './list-takeaway';
 import { PendingBadge } from './pending-badge';
-import { apiQuery, quickSearchField, readListState, urlSearch, type ListState } from './list-state';
+import { apiQuery, quickSearchField, quickSearchReference, readListState, urlSearch, type ListState } from './list-state';
 import { Pager } from './pager';
+import { ReferencePicker } from './reference-picker';
 import { ResourceBreadcrumb } from './resource-breadcrumb';
 import { useRecordActions } from './record-actions';
 
@@ -71,6 +72,46 @@ function QuickSearch({ label, value, onSearch }: { label: string; value: string;
   );
 }
 
+/** Quick Search by a reference (prices and stocks by item): picking a record searches the list by its id. */
+function QuickPick({
+  definition,
+  field,
+  value,
+  rows,
+  onSearch,
+}: {
+  definition: ResourceDefinition;
+  field: string;
+  value: string;
+  rows: ApiRecord[];
+  onSearch: (value: string) => void;
+}) {
+  const target = getResource(definition.fields[field]?.references ?? '');
+  const id = Number(value);
+  const chosen = Number.isInteger(id) && id > 0 ? id : null;
+  // Every row of a list searched by the record names it: its display comes with them.
+  const shown =
+    chosen === null
+      ? undefined
+      : rows
+          .map((row) => row[referenceKey(field)] as { id: number; display: string | null } | null)
+          .find((reference) => reference?.id === chosen)?.display;
+  return (
+    <div className="w-full sm:w-64 print:hidden">
+      <label htmlFor={`quick-search-${field}`} className="sr-only">
+        Quick Search by {columnLabel(definition, field)}
+      </label>
+      <ReferencePicker
+        id={`quick-search-${field}`}
+        target={target}
+        value={chosen}
+        display={shown}
+        onChange={(picked) => onSearch(picked === null ? '' : String(picked))}
+      />
+    </div>
+  );
+}
+
 function ResourceList({ definition }: { definition: ResourceDefinition }) {
   const raw = useSearch({ strict: false }) as Record<string, unknown>;
   const navigate = useNavigate();
@@ -87,6 +128,7 @@ function ResourceList({ definition }: { definition: ResourceDefinition }) {
   const actions = useRecordActions(definition, () => undefined);
   const [target, setTarget] = useState<ApiRecord | null>(null);
   const quickField = quickSearchField(definition);
+  const quickReference = quickSearchReference(definition);
 
   const go = (next: ListState) => void navigate({ to: '/$resource', params: { resource: definition.name }, search: urlSearch(next) });
   /** Changing search, filters or page size starts again at page 1: the old page may not exist in the new list. */
@@ -124,6 +166,20 @@ function ResourceList({ definition }: { definition: ResourceDefinition }) {
               const searches = { ...state.searches };
               if (value.trim()) searches[quickField] = value;
               else delete searches[quickField];
+              refine({ searches });
+            }}
+          />
+        )}
+        {quickReference && (
+          <QuickPick
+            definition={definition}
+            field={quickReference}
+            value={state.searches[quickReference] ?? ''}
+            rows={answer?.data ?? []}
+            onSearch={(value) => {
+              const searches = { ...state.searches };
+              if (value) searches[quickReference] = value;
+              else delete searches[quickReference];
               refine({ searches });
             }}
           />

@@ -71,3 +71,13 @@ export function quickSearchField(definition: ResourceDefinition): string | undef
   if (definition.search.includes(definition.display) && definition.display !== 'id') return definition.display;
   return definition.search.find((name) => ['text', 'email'].includes(definition.fields[name]?.kind ?? ''));
 }
+
+/**
+ * Records named by no text of their own (prices, stocks, conversions) are quick-searched by the
+ * record they are of: the box picks one (an item by name, SKU or barcode) and the list is searched
+ * by its id. Undefined when the list has a text field to search.
+ */
+export function quickSearchReference(definition: ResourceDefinition): string | undefined {
+  if (quickSearchField(definition)) return undefined;
+  return definition.search.find((name) => definition.fields[name]?.kind === 'reference' && definition.fields[name]?.references);
+}

@@ -5,13 +5,13 @@ import { toast } from 'sonner';
 import { permissionName } from '../../../domain/permissions';
 import { readableFields, type ResourceDefinition } from '../../../domain/resource';
 import { findResource } from '../../../domain/resources/registry';
-import { describeError } from '../../lib/api';
+import { ApiError, describeError } from '../../lib/api';
 import { isNetworkFailure } from '../../lib/offline-store';
 import { displayValue } from '../../lib/format';
 import { clientKey, discard, isClientKey, submitChange } from '../../lib/outbox';
 import type { ApiRecord } from '../../lib/resource-queries';
 import { useActiveBusinessId, useCan } from '../../lib/session';
-import { NotFoundScreen } from '../layout/not-found-screen';
+import { NotFoundScreen, NotPermittedScreen } from '../layout/not-found-screen';
 import { OfflineNotice } from '../offline-notice';
 import { Badge } from '../ui/badge';
 import { Button } from '../ui/button';
@@ -65,6 +65,8 @@ function RecordView({ definition, id }: { definition: ResourceDefinition; id: st
     return <Navigate to="/$resource/$id" params={{ resource: definition.name, id: String(shown.id) }} replace />;
   }
   if (shown.status === 'failed' && isNetworkFailure(shown.error)) return <p role="alert">{describeError(shown.error)}</p>;
+  if (shown.status === 'failed' && shown.error instanceof ApiError && shown.error.status === 403)
+    return <NotPermittedScreen what={definition.singular.toLowerCase()} />;
   if (shown.status === 'failed' || shown.status === 'not-found') return <NotFoundScreen what={definition.singular.toLowerCase()} />;
   if (shown.status === 'loading') return <ProgressBar active />;
   const record = shown.record;

@@ -18,11 +18,18 @@ function LinkBody({ link, collapsed }: { link: NavigationLink; collapsed: boolea
   return (
     <>
       <Icon className="size-4 shrink-0" aria-hidden />
-      <span className={cn('flex-1 truncate', collapsed && 'sr-only')}>{link.label}</span>
-      {!collapsed && (link.underDevelopment || link.unavailable) && (
-        <Badge variant="warning" className="px-1.5 text-[10px]">
-          Under Development
-        </Badge>
+      {collapsed ? (
+        <span className="sr-only">{link.label}</span>
+      ) : (
+        // The badge goes under the label when both do not fit: the whole label always shows.
+        <span className="flex min-w-0 flex-1 flex-wrap items-center gap-x-2 gap-y-0.5 py-1.5">
+          <span className="min-w-0 break-words">{link.label}</span>
+          {(link.underDevelopment || link.unavailable) && (
+            <Badge variant="warning" className="shrink-0 px-1.5 text-[10px]">
+              Under Development
+            </Badge>
+          )}
+        </span>
       )}
     </>
   );
