@@ -1,6 +1,8 @@
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
+  // The client's components import each other as `@/…`, as the build resolves it.
+  resolve: { alias: { '@': new URL('./src', import.meta.url).pathname } },
   test: {
     globals: true,
     include: ['src/**/*.test.ts', 'src/**/*.test.tsx', 'tests/**/*.test.ts'],

@@ -1,4 +1,5 @@
 import type { DiscountEntry, SelectOption } from './fields';
+import type { Lifecycle } from './lifecycle';
 
 /**
  * What every document shares: its number and
@@ -26,6 +27,8 @@ export interface DocumentSpec {
   contact?: 'Supplier' | 'Customer';
   /** What its edit screen may change once it exists (documents with an edit route); `lines` while nothing moved. */
   updatable?: readonly string[];
+  /** Its statuses, transitions, what may be trashed and what follows from it. */
+  lifecycle: Lifecycle;
 }
 
 export type LocationType = 'branch' | 'warehouse';
@@ -108,10 +111,3 @@ export const PAYMENT_METHODS: readonly SelectOption[] = [
   { value: 'maya', label: 'Maya' },
   { value: 'card', label: 'Card' },
 ];
-
-const statusLabel = (value: string) => value.charAt(0).toUpperCase() + value.slice(1).replaceAll('_', ' ');
-
-/** Status options for a select, labelled "Partially received" etc. */
-export function statuses(...values: string[]): SelectOption[] {
-  return values.map((value) => ({ value, label: statusLabel(value) }));
-}

@@ -1,6 +1,16 @@
 import { date, reference } from '../fields';
+import { statusValues } from '../lifecycle';
 import { defineResource } from '../resource';
-import { balanceFields, DOCUMENT_SEARCH, documentHeader, documentTotals } from './document-fields';
+import { balanceFields, balanceLifecycle, DOCUMENT_SEARCH, documentHeader, documentTotals } from './document-fields';
+
+const lifecycle = balanceLifecycle({
+  settledBy: [
+    { resource: 'bill-payments', label: 'Record payment' },
+    { resource: 'debit-memoranda', label: 'Debit memo' },
+  ],
+  field: 'bill_id',
+  voidReverses: 'Nothing is owed on it any more.',
+});
 
 /** What a supplier asks to be paid, from a purchase order or on its own. */
 export const bills = defineResource({
@@ -15,9 +25,10 @@ export const bills = defineResource({
     lines: 'priced',
     contact: 'Supplier',
     source: { field: 'purchase_order_id', resource: 'purchase-orders' },
+    lifecycle,
   },
   fields: {
-    ...documentHeader('Supplier', ['unpaid', 'partially_paid', 'paid', 'void']),
+    ...documentHeader('Supplier', statusValues(lifecycle)),
     purchase_order_id: reference('Purchase order', 'purchase-orders'),
     due_date: date('Due date'),
     ...documentTotals(),

@@ -1,14 +1,18 @@
 import { z } from 'zod';
-import { PAYMENT_METHODS, statuses } from '../documents';
+import { PAYMENT_METHODS } from '../documents';
 import { date, integer, money, recordId, reference, select, text, textarea, type Field } from '../fields';
+import { statusLabel, statusValues, type Lifecycle } from '../lifecycle';
 import { defineResource } from '../resource';
+
+/** Statuses as the options of a status select, labelled "Partially received" etc. */
+const statusOptions = (statuses: readonly string[]) => statuses.map((value) => ({ value, label: statusLabel(value) }));
 
 /**
  * The header every document shares: its server-assigned number and reference
  * number, its contact, exactly one of branch or warehouse, its date, notes and status, and the
  * totals of its lines.
  */
-export function documentHeader(contact: 'Supplier' | 'Customer', statusValues: string[]): Record<string, Field> {
+export function documentHeader(contact: 'Supplier' | 'Customer', statuses: readonly string[]): Record<string, Field> {
   return {
     number: text('Number', { computed: true }),
     reference_number: text('Reference number', { computed: true }),
@@ -17,7 +21,7 @@ export function documentHeader(contact: 'Supplier' | 'Customer', statusValues: s
     warehouse_id: reference('Warehouse', 'warehouses'),
     date: date('Date', { required: true }),
     notes: textarea('Notes'),
-    status: select('Status', statuses(...statusValues), { computed: true }),
+    status: select('Status', statusOptions(statuses), { computed: true }),
   };
 }
 
@@ -26,6 +30,46 @@ export const documentTotals = (): Record<string, Field> => ({
   discount_total: money('Discount', { computed: true }),
   vat_total: money('VAT', { computed: true }),
   total: money('Total', { computed: true }),
+});
+
+/**
+ * The lifecycle of a bill or an invoice: owed until its payments and memoranda settle it; voided
+ * (only once they are voided) it owes nothing. Payments and memoranda are made from it while
+ * something is owed, each starting with the balance.
+ */
+export function balanceLifecycle({
+  settledBy,
+  field,
+  voidReverses,
+}: {
+  settledBy: { resource: string; label: string }[];
+  field: string;
+  voidReverses: string;
+}): Lifecycle {
+  const owing = ['unpaid', 'partially_paid'];
+  return {
+    statuses: { unpaid: 'outstanding', partially_paid: 'outstanding', paid: 'complete', void: 'undone' },
+    transitions: [
+      {
+        name: 'void',
+        from: [...owing, 'paid'],
+        to: 'void',
+        permission: 'delete',
+        reverses: `${voidReverses} One with payments or memoranda is voided only once they are.`,
+      },
+    ],
+    trashable: ['void'],
+    followOns: settledBy.map(({ resource, label }) => ({ resource, label, from: owing, field, prefill: 'balance' })),
+  };
+}
+
+/** A payment or a memorandum: posted when made; voided, what it settled is owed again. */
+const settlementLifecycle = (settled: string): Lifecycle => ({
+  statuses: { posted: 'complete', void: 'undone' },
+  transitions: [
+    { name: 'void', from: ['posted'], to: 'void', permission: 'delete', reverses: `What it settled is owed again on its ${settled}.` },
+  ],
+  trashable: ['void'],
 });
 
 /** What a bill or an invoice has been paid, what memoranda took off it, and what is left. */
@@ -82,7 +126,7 @@ function settlementHeader(
 ): Record<string, Field> {
   return {
     [settles.field]: reference(settles.label, settles.resource, { required: true }),
-    ...documentHeader(contact, ['posted', 'void']),
+    ...documentHeader(contact, statusValues(settlementLifecycle(settles.label.toLowerCase()))),
     contact_id: reference(contact, 'contacts', { computed: true }),
     branch_id: reference('Branch', 'branches', { computed: true }),
     warehouse_id: reference('Warehouse', 'warehouses', { computed: true }),
@@ -117,6 +161,7 @@ export function paymentResource({ name, singular, plural, type, prefix, contact,
       lines: 'none',
       contact,
       source: { field: paid.field, resource: paid.resource },
+      lifecycle: settlementLifecycle(paid.label.toLowerCase()),
       updatable: ['notes', 'payment_reference'],
     },
     fields: {
@@ -149,7 +194,14 @@ export function memorandumResource({ name, singular, plural, type, prefix, conta
     plural,
     display: 'number',
     editable: false,
-    document: { type, prefix, lines: 'none', contact, source: { field: adjusts.field, resource: adjusts.resource } },
+    document: {
+      type,
+      prefix,
+      lines: 'none',
+      contact,
+      source: { field: adjusts.field, resource: adjusts.resource },
+      lifecycle: settlementLifecycle(adjusts.label.toLowerCase()),
+    },
     fields: {
       ...settlementHeader(contact, adjusts),
       reason: text('Reason', { required: true, max: 500 }),
@@ -176,7 +228,7 @@ const location = (label: string, field: string, options: { required?: boolean; c
  * (`from_`) and where they go (`to_`), each a warehouse or a branch; the number's B/W part follows
  * `from_`. `computed`: taken from the source document (a stock receive's transfer).
  */
-export function transferHeader(statusValues: string[], { computed = false } = {}): Record<string, Field> {
+export function transferHeader(statuses: readonly string[], { computed = false } = {}): Record<string, Field> {
   const required = !computed;
   return {
     number: text('Number', { computed: true }),
@@ -186,7 +238,7 @@ export function transferHeader(statusValues: string[], { computed = false } = {}
     to_location_id: location('To location', 'to_location_type', { required, computed }),
     date: date('Date', { required: true }),
     notes: textarea('Notes'),
-    status: select('Status', statuses(...statusValues), { computed: true }),
+    status: select('Status', statusOptions(statuses), { computed: true }),
   };
 }
 

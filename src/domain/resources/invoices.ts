@@ -1,6 +1,16 @@
 import { date, reference } from '../fields';
+import { statusValues } from '../lifecycle';
 import { defineResource } from '../resource';
-import { balanceFields, DOCUMENT_SEARCH, documentHeader, documentTotals } from './document-fields';
+import { balanceFields, balanceLifecycle, DOCUMENT_SEARCH, documentHeader, documentTotals } from './document-fields';
+
+const lifecycle = balanceLifecycle({
+  settledBy: [
+    { resource: 'invoice-payments', label: 'Record payment' },
+    { resource: 'credit-memoranda', label: 'Credit memo' },
+  ],
+  field: 'invoice_id',
+  voidReverses: 'Its goods return to stock, nothing is owed on it any more, and its quotation is open again.',
+});
 
 /** A sale: goods leave the stock of its branch or warehouse, and the customer owes its total. */
 export const invoices = defineResource({
@@ -17,9 +27,10 @@ export const invoices = defineResource({
     stock: 'out',
     source: { field: 'quotation_id', resource: 'quotations' },
     updatable: ['notes', 'due_date'],
+    lifecycle,
   },
   fields: {
-    ...documentHeader('Customer', ['unpaid', 'partially_paid', 'paid', 'void']),
+    ...documentHeader('Customer', statusValues(lifecycle)),
     quotation_id: reference('Quotation', 'quotations'),
     due_date: date('Due date'),
     ...documentTotals(),

@@ -1,17 +1,24 @@
 import { date } from '../fields';
+import { statusValues, type Lifecycle } from '../lifecycle';
 import { defineResource } from '../resource';
 import { DOCUMENT_SEARCH, documentHeader, documentTotals } from './document-fields';
 
 /** Prices offered to a customer; an invoice made from it marks it invoiced. */
+const lifecycle: Lifecycle = {
+  statuses: { open: 'open', invoiced: 'complete', expired: 'neutral', cancelled: 'undone' },
+  transitions: [{ name: 'cancel', from: ['open'], to: 'cancelled', permission: 'update', reverses: 'It can no longer be invoiced.' }],
+  followOns: [{ resource: 'invoices', label: 'Invoice', from: ['open'], field: 'quotation_id', prefill: 'all-lines' }],
+};
+
 export const quotations = defineResource({
   name: 'quotations',
   singular: 'Quotation',
   plural: 'Quotations',
   display: 'number',
   editable: false,
-  document: { type: 'quotation', prefix: 'Q', lines: 'priced', contact: 'Customer' },
+  document: { type: 'quotation', prefix: 'Q', lines: 'priced', contact: 'Customer', lifecycle },
   fields: {
-    ...documentHeader('Customer', ['open', 'invoiced', 'expired', 'cancelled']),
+    ...documentHeader('Customer', statusValues(lifecycle)),
     valid_until: date('Valid until'),
     ...documentTotals(),
   },

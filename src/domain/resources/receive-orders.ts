@@ -1,8 +1,23 @@
 import { reference } from '../fields';
+import { statusValues, type Lifecycle } from '../lifecycle';
 import { defineResource } from '../resource';
 import { DOCUMENT_SEARCH, documentHeader, documentTotals } from './document-fields';
 
 /** Goods arriving, against a purchase order or without one: stock in at its location. */
+const lifecycle: Lifecycle = {
+  statuses: { received: 'complete', void: 'undone' },
+  transitions: [
+    {
+      name: 'void',
+      from: ['received'],
+      to: 'void',
+      permission: 'delete',
+      reverses: 'Its goods leave stock again, and what it received is open again on its purchase order.',
+    },
+  ],
+  trashable: ['void'],
+};
+
 export const receiveOrders = defineResource({
   name: 'receive-orders',
   singular: 'Receive Order',
@@ -16,9 +31,10 @@ export const receiveOrders = defineResource({
     contact: 'Supplier',
     stock: 'in',
     source: { field: 'purchase_order_id', resource: 'purchase-orders' },
+    lifecycle,
   },
   fields: {
-    ...documentHeader('Supplier', ['received', 'void']),
+    ...documentHeader('Supplier', statusValues(lifecycle)),
     purchase_order_id: reference('Purchase order', 'purchase-orders'),
     ...documentTotals(),
   },

@@ -1,8 +1,23 @@
 import { reference } from '../fields';
+import { statusValues, type Lifecycle } from '../lifecycle';
 import { defineResource } from '../resource';
 import { TRANSFER_SEARCH, transferHeader } from './document-fields';
 
 /** Goods of a transfer arriving: out of transit, on hand at the transfer's destination. */
+const lifecycle: Lifecycle = {
+  statuses: { received: 'complete', void: 'undone' },
+  transitions: [
+    {
+      name: 'void',
+      from: ['received'],
+      to: 'void',
+      permission: 'delete',
+      reverses: 'Its goods are in transit again, and what it received is open again on its transfer.',
+    },
+  ],
+  trashable: ['void'],
+};
+
 export const stockReceives = defineResource({
   name: 'stock-receives',
   singular: 'Stock Receive',
@@ -16,10 +31,11 @@ export const stockReceives = defineResource({
     twoLocations: true,
     stock: 'in',
     source: { field: 'stock_transfer_id', resource: 'stock-transfers' },
+    lifecycle,
   },
   fields: {
     stock_transfer_id: reference('Stock transfer', 'stock-transfers', { required: true }),
-    ...transferHeader(['received', 'void'], { computed: true }),
+    ...transferHeader(statusValues(lifecycle), { computed: true }),
   },
   search: [...TRANSFER_SEARCH, 'stock_transfer_id'],
   sort: ['number', 'date'],

@@ -1,6 +1,38 @@
 import { reference } from '../fields';
+import { statusValues, type Lifecycle } from '../lifecycle';
 import { defineResource } from '../resource';
 import { TRANSFER_SEARCH, transferHeader } from './document-fields';
+
+const lifecycle: Lifecycle = {
+  statuses: { in_transit: 'outstanding', partially_received: 'outstanding', received: 'complete', void: 'undone' },
+  transitions: [
+    {
+      name: 'void',
+      from: ['in_transit'],
+      to: 'void',
+      permission: 'delete',
+      reverses: 'Its goods leave transit and are on hand again where they left, and its request or return is open again.',
+    },
+  ],
+  trashable: ['void'],
+  followOns: [
+    {
+      resource: 'stock-receives',
+      label: 'Receive transfer',
+      from: ['in_transit', 'partially_received'],
+      field: 'stock_transfer_id',
+      prefill: 'open-lines',
+    },
+    {
+      resource: 'stock-returns',
+      label: 'Return',
+      from: ['partially_received', 'received'],
+      field: 'stock_transfer_id',
+      prefill: 'done-lines',
+    },
+  ],
+  linesDone: 'Received',
+};
 
 /**
  * Goods dispatched: out of the `from_` location at once, in transit to the `to_` location until
@@ -19,9 +51,10 @@ export const stockTransfers = defineResource({
     twoLocations: true,
     stock: 'out',
     source: { field: 'stock_request_id', resource: 'stock-requests' },
+    lifecycle,
   },
   fields: {
-    ...transferHeader(['in_transit', 'partially_received', 'received', 'void']),
+    ...transferHeader(statusValues(lifecycle)),
     stock_request_id: reference('Stock request', 'stock-requests'),
     stock_return_id: reference('Stock return', 'stock-returns'),
   },

@@ -1,8 +1,10 @@
 import type { Location } from '../../domain/documents';
 import { centavosToPesos } from '../../domain/money';
 import { fromThousandths } from '../../domain/quantity';
+import { statusLabel, trashableIn, trashRefusal } from '../../domain/lifecycle';
 import type { ResourceDefinition } from '../../domain/resource';
 import { linesInput, type LineInput } from '../../domain/resources/document-fields';
+import { registry } from '../../domain/resources/registry';
 import { forUpdate } from '../db/dialect';
 import { conflict } from '../errors';
 import type { ApiRecord } from '../resources/codec';
@@ -31,19 +33,28 @@ export interface DocumentHooks {
   apply?(trx: Trx, scope: Scope, document: DocumentRef, prepared: Prepared, columns: Record<string, unknown>): Promise<void>;
   /** Replaces the lines of a document that allows it (a purchase order nothing was received against), or refuses. */
   relines?(trx: Trx, scope: Scope, row: Record<string, unknown>, lines: LineInput[]): Promise<PricedLines>;
-  /** Refuses (throws) a soft delete while the document still holds stock or money moved. */
-  beforeTrash?(trx: Trx, scope: Scope, row: Record<string, unknown>): Promise<void>;
 }
 
-/** What voiding or cancelling a document undoes; each refuses (throws) what it cannot undo. */
-export interface DocumentAction {
-  /** `void` or `cancel`: the route's last segment and the status it leaves. */
-  name: 'void' | 'cancel';
-  /** The status the document gets. */
-  status: string;
-  /** The permission action it needs (void undoes like a delete; cancel changes like an edit). */
-  permission: 'delete' | 'update';
-  undo(trx: Trx, scope: Scope, row: Record<string, unknown>): Promise<void>;
+/**
+ * What a transition of the kind's lifecycle (void, cancel) undoes beyond the status: stock moved
+ * back, a balance owed again, a source document reopened. It refuses (throws) what it cannot
+ * undo; the route has checked the status the transition starts from, and sets the one it leaves.
+ */
+export type Reversal = (trx: Trx, scope: Scope, row: Record<string, unknown>) => Promise<void>;
+
+/** Each kind's reversals, by resource name and transition name. */
+export type Reversals = Record<string, Partial<Record<'void' | 'cancel', Reversal>>>;
+
+/**
+ * The documents a kind may be made from, as their lifecycles declare it: a receive order from a
+ * purchase order (named by `purchase_order_id`) while the order is open or partially received.
+ */
+function sourcesOf(definition: ResourceDefinition) {
+  return registry.flatMap((source) =>
+    (source.document?.lifecycle.followOns ?? [])
+      .filter((followOn) => followOn.resource === definition.name)
+      .map((followOn) => ({ source, followOn })),
+  );
 }
 
 /**
@@ -164,6 +175,7 @@ async function decorateLines(db: Db, definition: ResourceDefinition, records: Ap
 export function documentStore(definition: ResourceDefinition, hooks: DocumentHooks): ResourceStore {
   const spec = definition.document!;
   const base = businessTableStore(definition);
+  const madeFrom = sourcesOf(definition);
   return {
     ...base,
     createFields: spec.lines === 'none' ? undefined : { lines: linesInput },
@@ -186,6 +198,17 @@ export function documentStore(definition: ResourceDefinition, hooks: DocumentHoo
       return definition.fields.branch_id?.computed ? {} : locationErrors(values);
     },
     async insert(trx, scope, columns, input) {
+      // The source first, locked: it must still be in a status its lifecycle makes this kind from.
+      for (const { source, followOn } of madeFrom) {
+        if (columns[followOn.field] === null || columns[followOn.field] === undefined) continue;
+        const row = await liveSource(trx, scope, source.table, Number(columns[followOn.field]));
+        if (row && !followOn.from.includes(String(row.status))) {
+          const status = statusLabel(String(row.status)).toLowerCase();
+          throw conflict(
+            `${source.singular} ${String(row.number)} is ${status}: no ${definition.singular.toLowerCase()} can be made from it.`,
+          );
+        }
+      }
       const prepared = await hooks.prepare(trx, scope, columns, { ...input, lines: input.lines as LineInput[] | undefined });
       const row = { ...columns, ...prepared.columns };
       const location = locationOf(row);
@@ -204,11 +227,14 @@ export function documentStore(definition: ResourceDefinition, hooks: DocumentHoo
     async beforeTrash(trx, scope, id) {
       const row = await trx
         .selectFrom(definition.table)
-        .selectAll()
+        .select(['number', 'status'])
         .where('id', '=', id)
         .where('business_id', '=', scope.businessId)
         .executeTakeFirstOrThrow();
-      await hooks.beforeTrash?.(trx, scope, row);
+      const status = String(row.status);
+      // One that moved stock or money is undone (voided, cancelled) before it goes to the trash.
+      if (!trashableIn(spec.lifecycle, status))
+        throw conflict(trashRefusal(spec.lifecycle, definition.singular, String(row.number), status));
     },
     async extraUsage(db, _scope, id) {
       const row = await db

@@ -7,9 +7,9 @@ import { stockRequests } from '../../domain/resources/stock-requests';
 import { stockReturns } from '../../domain/resources/stock-returns';
 import { stockTransfers } from '../../domain/resources/stock-transfers';
 import { nowIso } from '../db/dialect';
-import { conflict, validationError } from '../errors';
+import { validationError } from '../errors';
 import type { ResourceStore, Trx } from '../resources/store';
-import { documentStore, liveSource, type DocumentAction } from './document-store';
+import { documentStore, liveSource, type Reversals } from './document-store';
 import { move } from './ledger';
 import { priceLines, storedLines, type StoredLine } from './lines';
 
@@ -109,9 +109,6 @@ export const stockTransfersStore: ResourceStore = documentStore(stockTransfers, 
     if (requestId !== null) {
       const request = await liveSource(trx, scope, 'stock_requests', requestId);
       if (!request) throw validationError({ stock_request_id: ['The selected stock request is invalid.'] });
-      if (!['pending', 'partially_transferred'].includes(String(request.status))) {
-        throw conflict(`Stock request ${String(request.number)} is ${String(request.status).replace('_', ' ')}.`);
-      }
       if (!sameEnds(columns, request)) {
         throw validationError({ from_location_id: ['A transfer for a request goes from and to the request’s locations.'] });
       }
@@ -122,9 +119,6 @@ export const stockTransfersStore: ResourceStore = documentStore(stockTransfers, 
       if (requestId !== null) throw validationError({ stock_return_id: ['A transfer is made from a request or from a return, not both.'] });
       const goingBack = await liveSource(trx, scope, 'stock_returns', returnId);
       if (!goingBack) throw validationError({ stock_return_id: ['The selected stock return is invalid.'] });
-      if (!['pending', 'partially_transferred'].includes(String(goingBack.status))) {
-        throw conflict(`Stock return ${String(goingBack.number)} is ${String(goingBack.status).replace('_', ' ')}.`);
-      }
       if (!sameEnds(columns, goingBack)) {
         throw validationError({ from_location_id: ['A transfer for a return goes from and to the return’s locations.'] });
       }
@@ -145,18 +139,12 @@ export const stockTransfersStore: ResourceStore = documentStore(stockTransfers, 
       await follow(trx, table, type, Number(columns[field]), ['pending', 'partially_transferred', 'transferred']);
     }
   },
-  async beforeTrash(_trx, _scope, row) {
-    if (row.status !== 'void') throw conflict(`Stock transfer ${String(row.number)} moved stock: void it before deleting it.`);
-  },
 });
 
 export const stockReceivesStore: ResourceStore = documentStore(stockReceives, {
   async prepare(trx, scope, columns, input) {
     const transfer = await liveSource(trx, scope, 'stock_transfers', Number(columns.stock_transfer_id));
     if (!transfer) throw validationError({ stock_transfer_id: ['The selected stock transfer is invalid.'] });
-    if (!['in_transit', 'partially_received'].includes(String(transfer.status))) {
-      throw conflict(`Stock transfer ${String(transfer.number)} is ${String(transfer.status).replace('_', ' ')}.`);
-    }
     const inputs = fulfilling(lines(input), await storedLines(trx, 'stock-transfer', [Number(transfer.id)]), 'receives');
     const ends = {
       from_location_type: transfer.from_location_type,
@@ -180,9 +168,6 @@ export const stockReceivesStore: ResourceStore = documentStore(stockReceives, {
       'partially_received',
       'received',
     ]);
-  },
-  async beforeTrash(_trx, _scope, row) {
-    if (row.status !== 'void') throw conflict(`Stock receive ${String(row.number)} moved stock: void it before deleting it.`);
   },
 });
 
@@ -222,32 +207,9 @@ export const stockReturnsStore: ResourceStore = documentStore(stockReturns, {
   },
 });
 
-export const logisticsActions: Record<string, DocumentAction> = {
-  'stock-requests': {
-    name: 'cancel',
-    status: 'cancelled',
-    permission: 'update',
-    async undo(_trx, _scope, row) {
-      if (row.status !== 'pending') throw conflict(`Stock request ${String(row.number)} is ${String(row.status).replace('_', ' ')}.`);
-    },
-  },
-  'stock-returns': {
-    name: 'cancel',
-    status: 'cancelled',
-    permission: 'update',
-    async undo(_trx, _scope, row) {
-      if (row.status !== 'pending') throw conflict(`Stock return ${String(row.number)} is ${String(row.status).replace('_', ' ')}.`);
-    },
-  },
+export const logisticsReversals: Reversals = {
   'stock-transfers': {
-    name: 'void',
-    status: 'void',
-    permission: 'delete',
-    async undo(trx, scope, row) {
-      if (row.status !== 'in_transit')
-        throw conflict(
-          `Stock transfer ${String(row.number)} is ${String(row.status).replace('_', ' ')}: only one nothing was received of can be voided.`,
-        );
+    async void(trx, scope, row) {
       // Its request or return first, as a transfer made from one locks it first.
       for (const [field, table] of SOURCES) if (row[field] !== null) await liveSource(trx, scope, table, Number(row[field]));
       const sent = await storedLines(trx, 'stock-transfer', [Number(row.id)]);
@@ -265,11 +227,7 @@ export const logisticsActions: Record<string, DocumentAction> = {
     },
   },
   'stock-receives': {
-    name: 'void',
-    status: 'void',
-    permission: 'delete',
-    async undo(trx, scope, row) {
-      if (row.status === 'void') throw conflict(`Stock receive ${String(row.number)} is already void.`);
+    async void(trx, scope, row) {
       // Its transfer first, as a receive made from it locks it first.
       await liveSource(trx, scope, 'stock_transfers', Number(row.stock_transfer_id));
       const arrived = await storedLines(trx, 'stock-receive', [Number(row.id)]);

@@ -1,7 +1,7 @@
 import { creditMemoranda } from '../../domain/resources/credit-memoranda';
 import { debitMemoranda } from '../../domain/resources/debit-memoranda';
 import type { ResourceStore } from '../resources/store';
-import type { DocumentAction } from './document-store';
+import type { Reversals } from './document-store';
 import { paymentStore, paymentVoid } from './payments';
 
 /** Credit and debit memoranda settle part of an invoice or a bill like a payment, with a reason instead of money paid. */
@@ -19,7 +19,7 @@ export const debitMemorandaStore: ResourceStore = paymentStore(debitMemoranda, {
   settlement: 'amount_adjusted',
 });
 
-export const memorandaActions: Record<string, DocumentAction> = {
-  'credit-memoranda': paymentVoid('Credit memorandum', 'invoices', 'invoice_id', 'amount_adjusted'),
-  'debit-memoranda': paymentVoid('Debit memorandum', 'bills', 'bill_id', 'amount_adjusted'),
+export const memorandaReversals: Reversals = {
+  'credit-memoranda': { void: paymentVoid('Credit memorandum', 'invoices', 'invoice_id', 'amount_adjusted') },
+  'debit-memoranda': { void: paymentVoid('Debit memorandum', 'bills', 'bill_id', 'amount_adjusted') },
 };

@@ -3,8 +3,8 @@ import { centavosToPesos, formatPesos } from '../../domain/money';
 import type { ResourceDefinition } from '../../domain/resource';
 import { nowIso } from '../db/dialect';
 import { conflict, validationError } from '../errors';
-import type { ResourceStore, Scope, Trx } from '../resources/store';
-import { documentStore, liveSource, type DocumentAction } from './document-store';
+import type { ResourceStore, Trx } from '../resources/store';
+import { documentStore, liveSource, type Reversal } from './document-store';
 
 /**
  * What bills and invoices share: a balance that payments bring down (unpaid → partially_paid →
@@ -71,7 +71,6 @@ export function paymentStore(definition: ResourceDefinition, paid: Paid): Resour
     async prepare(trx, scope, columns) {
       const target = await liveSource(trx, scope, paid.table, Number(columns[paid.field]));
       if (!target) throw validationError({ [paid.field]: [`The selected ${paid.noun.toLowerCase()} is invalid.`] });
-      if (target.status === 'void') throw conflict(`${paid.noun} ${String(target.number)} is void.`);
       const amount = Number(columns.amount);
       if (amount <= 0) throw validationError({ amount: ['The amount field must be greater than 0.'] });
       if (amount > Number(target.balance)) {
@@ -88,47 +87,25 @@ export function paymentStore(definition: ResourceDefinition, paid: Paid): Resour
         throw validationError({ amount: [`The amount may not be greater than the ${paid.noun.toLowerCase()}’s balance.`] });
       }
     },
-    async beforeTrash(_trx, _scope, row) {
-      if (row.status !== 'void')
-        throw conflict(
-          `${definition.singular} ${String(row.number)} is counted in its ${paid.noun.toLowerCase()}: void it before deleting it.`,
-        );
-    },
   });
 }
 
 /** Voiding a bill or an invoice: only once its payments are voided; nothing is owed on it after. */
-export function balanceVoid(
-  noun: string,
-  table: string,
-  undo?: (trx: Trx, scope: Scope, row: Record<string, unknown>) => Promise<void>,
-): DocumentAction {
-  return {
-    name: 'void',
-    status: 'void',
-    permission: 'delete',
-    async undo(trx, scope, row) {
-      if (row.status === 'void') throw conflict(`${noun} ${String(row.number)} is already void.`);
-      if (Number(row.amount_paid) > 0 || Number(row.amount_adjusted) > 0) {
-        throw conflict(`${noun} ${String(row.number)} has payments or memoranda: void them first.`);
-      }
-      await undo?.(trx, scope, row);
-      await trx.updateTable(table).set({ balance: 0 }).where('id', '=', Number(row.id)).execute();
-    },
+export function balanceVoid(noun: string, table: string, undo?: Reversal): Reversal {
+  return async (trx, scope, row) => {
+    if (Number(row.amount_paid) > 0 || Number(row.amount_adjusted) > 0) {
+      throw conflict(`${noun} ${String(row.number)} has payments or memoranda: void them first.`);
+    }
+    await undo?.(trx, scope, row);
+    await trx.updateTable(table).set({ balance: 0 }).where('id', '=', Number(row.id)).execute();
   };
 }
 
 /** Voiding a payment (or a memorandum): what it settled is owed again. */
-export function paymentVoid(noun: string, table: string, field: string, settlement: Settlement = 'amount_paid'): DocumentAction {
-  return {
-    name: 'void',
-    status: 'void',
-    permission: 'delete',
-    async undo(trx, _scope, row) {
-      if (row.status === 'void') throw conflict(`${noun} ${String(row.number)} is already void.`);
-      if (!(await followBalance(trx, table, Number(row[field]), -Number(row.amount), settlement))) {
-        throw conflict(`${noun} ${String(row.number)} cannot be voided: what it settled is no longer counted on its document.`);
-      }
-    },
+export function paymentVoid(noun: string, table: string, field: string, settlement: Settlement = 'amount_paid'): Reversal {
+  return async (trx, _scope, row) => {
+    if (!(await followBalance(trx, table, Number(row[field]), -Number(row.amount), settlement))) {
+      throw conflict(`${noun} ${String(row.number)} cannot be voided: what it settled is no longer counted on its document.`);
+    }
   };
 }

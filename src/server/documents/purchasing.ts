@@ -10,7 +10,7 @@ import { receiveOrders } from '../../domain/resources/receive-orders';
 import { nowIso } from '../db/dialect';
 import { conflict, validationError } from '../errors';
 import type { ResourceStore, Scope, Trx } from '../resources/store';
-import { documentStore, liveSource, locationOf, type DocumentAction } from './document-store';
+import { documentStore, liveSource, locationOf, type Reversals } from './document-store';
 import { move } from './ledger';
 import { priceLines, storedLines, type StoredLine } from './lines';
 import { balanceVoid, paymentStore, paymentVoid } from './payments';
@@ -56,12 +56,6 @@ export const purchaseOrdersStore: ResourceStore = documentStore(purchaseOrders, 
       .executeTakeFirst();
     if (billed) throw conflict(`Purchase order ${String(row.number)} is billed: its lines can no longer change.`);
     return priceLines(trx, scope, inputs, { list: 'purchase', date: String(row.date), partyId: Number(row.contact_id) });
-  },
-  async beforeTrash(trx, _scope, row) {
-    const orderLines = await storedLines(trx, 'purchase-order', [Number(row.id)]);
-    if (orderLines.some((line) => line.quantity_done > 0)) {
-      throw conflict('Goods were received against this purchase order: void its receive orders before deleting it.');
-    }
   },
 });
 
@@ -116,11 +110,10 @@ function againstOrder(
   return matched;
 }
 
-/** The live, uncancelled purchase order of the document's supplier that a receipt or a bill is made from, locked. */
+/** The live purchase order of the document's supplier that a receipt or a bill is made from, locked. */
 async function sourceOrder(trx: Trx, scope: Scope, columns: Record<string, unknown>): Promise<Record<string, unknown>> {
   const order = await liveSource(trx, scope, 'purchase_orders', Number(columns.purchase_order_id));
   if (!order) throw validationError({ purchase_order_id: ['The selected purchase order is invalid.'] });
-  if (order.status === 'cancelled') throw conflict(`Purchase order ${String(order.number)} is cancelled.`);
   if (Number(order.contact_id) !== Number(columns.contact_id)) {
     throw validationError({ contact_id: ['The supplier must be the purchase order’s supplier.'] });
   }
@@ -188,9 +181,6 @@ export const receiveOrdersStore: ResourceStore = documentStore(receiveOrders, {
     }
     await followPurchaseOrder(trx, Number(columns.purchase_order_id));
   },
-  async beforeTrash(_trx, _scope, row) {
-    if (row.status !== 'void') throw conflict(`Receive order ${String(row.number)} put goods in stock: void it before deleting it.`);
-  },
 });
 
 /** A bill against a purchase order bills the order's lines (see `againstOrder`), at most what unvoided bills have not billed of each. */
@@ -213,32 +203,13 @@ export const billsStore: ResourceStore = documentStore(bills, {
     });
     return { columns: { status: 'unpaid', amount_paid: 0, balance: priced.totals.total }, lines: priced };
   },
-  async beforeTrash(_trx, _scope, row) {
-    if (row.status !== 'void') throw conflict(`Bill ${String(row.number)} is still owed or paid: void it before deleting it.`);
-  },
 });
 
 export const billPaymentsStore: ResourceStore = paymentStore(billPayments, { table: 'bills', field: 'bill_id', noun: 'Bill' });
 
-export const purchasingActions: Record<string, DocumentAction> = {
-  'purchase-orders': {
-    name: 'cancel',
-    status: 'cancelled',
-    permission: 'update',
-    async undo(trx, _scope, row) {
-      if (row.status === 'cancelled') throw conflict(`Purchase order ${String(row.number)} is already cancelled.`);
-      const orderLines = await storedLines(trx, 'purchase-order', [Number(row.id)]);
-      if (orderLines.some((line) => line.quantity_done > 0)) {
-        throw conflict(`Goods were received against purchase order ${String(row.number)}: void its receive orders first.`);
-      }
-    },
-  },
+export const purchasingReversals: Reversals = {
   'receive-orders': {
-    name: 'void',
-    status: 'void',
-    permission: 'delete',
-    async undo(trx, scope, row) {
-      if (row.status === 'void') throw conflict(`Receive order ${String(row.number)} is already void.`);
+    async void(trx, scope, row) {
       // The order first, as a receipt made from it locks it first: never the two in opposite orders.
       if (row.purchase_order_id !== null) await liveSource(trx, scope, 'purchase_orders', Number(row.purchase_order_id));
       const location = locationOf(row)!;
@@ -261,6 +232,6 @@ export const purchasingActions: Record<string, DocumentAction> = {
       await followPurchaseOrder(trx, Number(row.purchase_order_id));
     },
   },
-  bills: balanceVoid('Bill', 'bills'),
-  'bill-payments': paymentVoid('Bill payment', 'bills', 'bill_id'),
+  bills: { void: balanceVoid('Bill', 'bills') },
+  'bill-payments': { void: paymentVoid('Bill payment', 'bills', 'bill_id') },
 };

@@ -5,9 +5,9 @@ import { invoicePayments } from '../../domain/resources/invoice-payments';
 import { invoices } from '../../domain/resources/invoices';
 import { quotations } from '../../domain/resources/quotations';
 import { nowIso } from '../db/dialect';
-import { conflict, validationError } from '../errors';
+import { validationError } from '../errors';
 import type { ResourceStore, Scope, Trx } from '../resources/store';
-import { documentStore, liveSource, locationOf, type DocumentAction } from './document-store';
+import { documentStore, liveSource, locationOf, type Reversals } from './document-store';
 import { move } from './ledger';
 import { priceLines, storedLines } from './lines';
 import { balanceVoid, paymentStore, paymentVoid } from './payments';
@@ -44,7 +44,6 @@ export const invoicesStore: ResourceStore = documentStore(invoices, {
     if (columns.quotation_id !== null && columns.quotation_id !== undefined) {
       const quotation = await liveSource(trx, scope, 'quotations', Number(columns.quotation_id));
       if (!quotation) throw validationError({ quotation_id: ['The selected quotation is invalid.'] });
-      if (quotation.status !== 'open') throw conflict(`Quotation ${String(quotation.number)} is ${String(quotation.status)}.`);
     }
     const priced = await priceLines(trx, scope, lines(input), salePricing(columns));
     return { columns: { status: 'unpaid', amount_paid: 0, balance: priced.totals.total }, lines: priced };
@@ -60,9 +59,6 @@ export const invoicesStore: ResourceStore = documentStore(invoices, {
     if (columns.quotation_id !== null && columns.quotation_id !== undefined) {
       await setStatus(trx, 'quotations', Number(columns.quotation_id), 'invoiced');
     }
-  },
-  async beforeTrash(_trx, _scope, row) {
-    if (row.status !== 'void') throw conflict(`Invoice ${String(row.number)} took goods out of stock: void it before deleting it.`);
   },
 });
 
@@ -87,15 +83,7 @@ async function returnInvoicedGoods(trx: Trx, scope: Scope, row: Record<string, u
   if (row.quotation_id !== null) await setStatus(trx, 'quotations', Number(row.quotation_id), 'open');
 }
 
-export const salesActions: Record<string, DocumentAction> = {
-  quotations: {
-    name: 'cancel',
-    status: 'cancelled',
-    permission: 'update',
-    async undo(_trx, _scope, row) {
-      if (row.status !== 'open') throw conflict(`Quotation ${String(row.number)} is ${String(row.status)}.`);
-    },
-  },
-  invoices: balanceVoid('Invoice', 'invoices', returnInvoicedGoods),
-  'invoice-payments': paymentVoid('Invoice payment', 'invoices', 'invoice_id'),
+export const salesReversals: Reversals = {
+  invoices: { void: balanceVoid('Invoice', 'invoices', returnInvoicedGoods) },
+  'invoice-payments': { void: paymentVoid('Invoice payment', 'invoices', 'invoice_id') },
 };

@@ -4,10 +4,11 @@ import { sql } from 'kysely';
 import { z } from 'zod';
 import { recordId } from '../../domain/fields';
 import { listMeta } from '../../domain/list-params';
+import { pastTense, statusLabel } from '../../domain/lifecycle';
 import { permissionName } from '../../domain/permissions';
 import { fromThousandths } from '../../domain/quantity';
 import { stocks } from '../../domain/resources/stocks';
-import { getResource, registry } from '../../domain/resources/registry';
+import { registry } from '../../domain/resources/registry';
 import { recordActivity } from '../activity/activity-log';
 import { nowIso, toIsoTimestamp } from '../db/dialect';
 import { conflict, notFound, validationError } from '../errors';
@@ -15,10 +16,10 @@ import { runWrite } from '../idempotency';
 import { scopeOf } from '../plugins/auth';
 import { liveSource, locationOf } from '../documents/document-store';
 import { numberTotal, referenceNumberTotal } from '../documents/numbering';
-import { purchasingActions } from '../documents/purchasing';
-import { logisticsActions } from '../documents/logistics';
-import { memorandaActions } from '../documents/memoranda';
-import { salesActions } from '../documents/sales';
+import { purchasingReversals } from '../documents/purchasing';
+import { logisticsReversals } from '../documents/logistics';
+import { memorandaReversals } from '../documents/memoranda';
+import { salesReversals } from '../documents/sales';
 import { findRecordOrFail } from '../resources/record-service';
 import type { Db } from '../resources/store';
 
@@ -118,43 +119,55 @@ export async function documentRoutes(app: FastifyInstance): Promise<void> {
     },
   );
 
-  for (const [resource, action] of Object.entries({ ...purchasingActions, ...salesActions, ...memorandaActions, ...logisticsActions })) {
-    const definition = getResource(resource);
-    routes.patch(
-      `/api/${resource}/:id/${action.name}`,
-      {
-        config: { permission: permissionName(action.permission, definition.permission) },
-        schema: {
-          tags: [resource],
-          summary: `${action.name === 'void' ? 'Void' : 'Cancel'} a ${definition.singular.toLowerCase()}`,
-          params: idParams,
+  // Each transition every document kind's lifecycle declares: PATCH /api/{resource}/{id}/{void|cancel}.
+  const reversals = { ...purchasingReversals, ...salesReversals, ...memorandaReversals, ...logisticsReversals };
+  for (const definition of registry) {
+    for (const transition of definition.document?.lifecycle.transitions ?? []) {
+      const reverse = reversals[definition.name]?.[transition.name];
+      const noun = definition.singular.toLowerCase();
+      routes.patch(
+        `/api/${definition.name}/:id/${transition.name}`,
+        {
+          config: { permission: permissionName(transition.permission, definition.permission) },
+          schema: {
+            tags: [definition.name],
+            summary: `${statusLabel(transition.name)} a ${noun}`,
+            description: `From ${transition.from.join(', ')} to ${transition.to}. ${transition.reverses}`,
+            params: idParams,
+          },
         },
-      },
-      async (request, reply) => {
-        const scope = scopeOf(request);
-        const id = Number(request.params.id);
-        return runWrite(request, reply, async (trx) => {
-          // Locked first: of several voids of one document, each after the first finds it void.
-          const row = await liveSource(trx, scope, definition.table, id);
-          if (!row) throw notFound(definition.singular.toLowerCase());
-          await action.undo(trx, scope, row);
-          const settled = await trx
-            .updateTable(definition.table)
-            .set({ status: action.status, updated_at: nowIso(), version: sql`version + 1` })
-            .where('id', '=', id)
-            .where('status', '=', row.status as string)
-            .executeTakeFirst();
-          if (Number(settled.numUpdatedRows) !== 1)
-            throw conflict(`This ${definition.singular.toLowerCase()} changed meanwhile; reload it.`);
-          await recordActivity(trx, scope, {
-            resource,
-            recordId: id,
-            action: action.name === 'void' ? 'voided' : 'cancelled',
-            changes: { status: { from: row.status, to: action.status } },
+        async (request, reply) => {
+          const scope = scopeOf(request);
+          const id = Number(request.params.id);
+          return runWrite(request, reply, async (trx) => {
+            // Locked first: of several voids of one document, each after the first finds it void.
+            const row = await liveSource(trx, scope, definition.table, id);
+            if (!row) throw notFound(noun);
+            const status = String(row.status);
+            if (!transition.from.includes(status)) {
+              const from = transition.from.map((value) => statusLabel(value).toLowerCase()).join(' or ');
+              throw conflict(
+                `${definition.singular} ${String(row.number)} is ${statusLabel(status).toLowerCase()}: it can be ${pastTense(transition.name)} only while ${from}.`,
+              );
+            }
+            await reverse?.(trx, scope, row);
+            const settled = await trx
+              .updateTable(definition.table)
+              .set({ status: transition.to, updated_at: nowIso(), version: sql`version + 1` })
+              .where('id', '=', id)
+              .where('status', '=', status)
+              .executeTakeFirst();
+            if (Number(settled.numUpdatedRows) !== 1) throw conflict(`This ${noun} changed meanwhile; reload it.`);
+            await recordActivity(trx, scope, {
+              resource: definition.name,
+              recordId: id,
+              action: pastTense(transition.name),
+              changes: { status: { from: status, to: transition.to } },
+            });
+            return { status: 200, body: { data: await findRecordOrFail(trx, scope, definition, id) } };
           });
-          return { status: 200, body: { data: await findRecordOrFail(trx, scope, definition, id) } };
-        });
-      },
-    );
+        },
+      );
+    }
   }
 }

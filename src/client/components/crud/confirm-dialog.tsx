@@ -16,6 +16,8 @@ export interface Confirmation {
   /** The confirm button: "Delete", "Restore", "Delete Permanently" … */
   confirmLabel: string;
   destructive: boolean;
+  /** What it does beyond that, said under the question: "Its goods leave stock again …". */
+  consequence?: string;
   run: () => Promise<void>;
 }
 
@@ -40,6 +42,7 @@ export function ConfirmDialog({
           <AlertDialogTitle>You&apos;re about to {confirmation?.action} this.</AlertDialogTitle>
           <AlertDialogDescription>
             Are you sure you want to {confirmation?.action} {singular} {display}?
+            {confirmation?.consequence && <span className="mt-2 block">{confirmation.consequence}</span>}
           </AlertDialogDescription>
         </AlertDialogHeader>
         <AlertDialogFooter>

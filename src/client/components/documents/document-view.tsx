@@ -1,11 +1,20 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
-import { Ban, CreditCard, FileMinus, FileText, PackageCheck, Truck, Undo2 } from 'lucide-react';
+import { Ban, CreditCard, FileMinus, FileText, PackageCheck, Truck, Undo2, type LucideIcon } from 'lucide-react';
 import { useState, type ReactNode } from 'react';
 import { formatPesos } from '../../../domain/money';
+import {
+  followOnsFrom,
+  pastTense,
+  statusLabel,
+  transitionsFrom,
+  trashableIn,
+  type StatusTone,
+  type Transition,
+} from '../../../domain/lifecycle';
 import { holdsAny, permissionName } from '../../../domain/permissions';
 import type { ResourceDefinition } from '../../../domain/resource';
-import { getResource } from '../../../domain/resources/registry';
+import { getResource, registry } from '../../../domain/resources/registry';
 import { displayValue } from '../../lib/format';
 import { isClientKey, submitChange } from '../../lib/outbox';
 import { listQuery, type ApiRecord } from '../../lib/resource-queries';
@@ -17,34 +26,30 @@ import { Button } from '../ui/button';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '../ui/table';
 import type { DocumentLine } from './line-items';
 
-const STATUS_TONE: Record<string, 'default' | 'secondary' | 'destructive' | 'outline' | 'warning'> = {
+/** How each tone of a status shows. */
+const TONE_VARIANT: Record<StatusTone, 'default' | 'secondary' | 'destructive' | 'outline' | 'warning'> = {
   open: 'outline',
-  unpaid: 'warning',
-  partially_received: 'warning',
-  partially_paid: 'warning',
-  received: 'default',
-  paid: 'default',
-  posted: 'default',
-  cancelled: 'destructive',
-  void: 'destructive',
+  outstanding: 'warning',
+  complete: 'default',
+  undone: 'destructive',
+  neutral: 'secondary',
 };
 
 /**
  * Whether the trash is open to a document: one that moved stock or money must be voided (an
- * order cancelled, or never received against) first, as the server insists.
+ * order cancelled) first, as its lifecycle says; one not yet sent is only this device's.
  */
 export function deletable(definition: ResourceDefinition, record: ApiRecord): boolean {
   if (!definition.document || isClientKey(record.id)) return true;
-  if (definition.name === 'purchase-orders') return record.status === 'open' || record.status === 'cancelled';
-  if (['quotations', 'stock-requests', 'stock-returns'].includes(definition.name)) return true;
-  return record.status === 'void';
+  return trashableIn(definition.document.lifecycle, String(record.status ?? ''));
 }
 
 /** A document's status as a badge: "Partially received", "Void" … */
 export function StatusBadge({ definition, record }: { definition: ResourceDefinition; record: ApiRecord }) {
   const status = String(record.status ?? '');
   if (!status) return <Badge variant="outline">Number assigned on sync</Badge>;
-  return <Badge variant={STATUS_TONE[status] ?? 'secondary'}>{displayValue('status', definition.fields.status, record)}</Badge>;
+  const tone = definition.document?.lifecycle.statuses[status] ?? 'neutral';
+  return <Badge variant={TONE_VARIANT[tone]}>{displayValue('status', definition.fields.status, record)}</Badge>;
 }
 
 /** The lines of a document and its totals, as the printed copy shows them too. */
@@ -52,7 +57,7 @@ export function DocumentLines({ definition, record }: { definition: ResourceDefi
   const lines = (record.lines as DocumentLine[] | undefined) ?? [];
   if (definition.document?.lines === 'quantities') return <QuantityLines definition={definition} lines={lines} />;
   if (definition.document?.lines !== 'priced') return null;
-  const received = definition.name === 'purchase-orders';
+  const done = definition.document?.lifecycle.linesDone;
   const money = (value: unknown) => formatPesos(Number(value ?? 0));
   const totals = (
     <dl className="ml-auto grid max-w-xs grid-cols-2 gap-x-4 gap-y-1 text-sm tabular-nums">
@@ -76,7 +81,7 @@ export function DocumentLines({ definition, record }: { definition: ResourceDefi
         <TableRow>
           <TableHead>Item</TableHead>
           <TableHead className="text-right">Quantity</TableHead>
-          {received && <TableHead className="text-right">Received</TableHead>}
+          {done && <TableHead className="text-right">{done}</TableHead>}
           <TableHead className="text-right">Unit price</TableHead>
           <TableHead className="text-right">Discount</TableHead>
           <TableHead className="text-right">Amount</TableHead>
@@ -89,7 +94,7 @@ export function DocumentLines({ definition, record }: { definition: ResourceDefi
             <TableCell className="text-right tabular-nums">
               {line.quantity} {line.unit}
             </TableCell>
-            {received && <TableCell className="text-right tabular-nums">{line.quantity_done}</TableCell>}
+            {done && <TableCell className="text-right tabular-nums">{line.quantity_done}</TableCell>}
             <TableCell className="text-right tabular-nums">{money(line.unit_price)}</TableCell>
             <TableCell className="text-right tabular-nums">{line.discount_percent ? `${line.discount_percent}%` : '—'}</TableCell>
             <TableCell className="text-right tabular-nums">{money(line.amount)}</TableCell>
@@ -100,34 +105,16 @@ export function DocumentLines({ definition, record }: { definition: ResourceDefi
   );
 }
 
-/** The documents each one leads to, and in which of its statuses. */
-const NEXT: Record<
-  string,
-  { resource: string; label: string; icon: typeof FileText; statuses: string[]; fromRequest?: boolean; fromReturn?: boolean }[]
-> = {
-  'stock-requests': [
-    { resource: 'stock-transfers', label: 'Transfer', icon: Truck, statuses: ['pending', 'partially_transferred'], fromRequest: true },
-  ],
-  'stock-transfers': [
-    { resource: 'stock-receives', label: 'Receive transfer', icon: PackageCheck, statuses: ['in_transit', 'partially_received'] },
-    { resource: 'stock-returns', label: 'Return', icon: Undo2, statuses: ['partially_received', 'received'] },
-  ],
-  'stock-returns': [
-    { resource: 'stock-transfers', label: 'Transfer back', icon: Truck, statuses: ['pending', 'partially_transferred'], fromReturn: true },
-  ],
-  'purchase-orders': [
-    { resource: 'receive-orders', label: 'Receive', icon: PackageCheck, statuses: ['open', 'partially_received'] },
-    { resource: 'bills', label: 'Bill', icon: FileText, statuses: ['open', 'partially_received', 'received'] },
-  ],
-  quotations: [{ resource: 'invoices', label: 'Invoice', icon: FileText, statuses: ['open'] }],
-  bills: [
-    { resource: 'bill-payments', label: 'Record payment', icon: CreditCard, statuses: ['unpaid', 'partially_paid'] },
-    { resource: 'debit-memoranda', label: 'Debit memo', icon: FileMinus, statuses: ['unpaid', 'partially_paid'] },
-  ],
-  invoices: [
-    { resource: 'invoice-payments', label: 'Record payment', icon: CreditCard, statuses: ['unpaid', 'partially_paid'] },
-    { resource: 'credit-memoranda', label: 'Credit memo', icon: FileMinus, statuses: ['unpaid', 'partially_paid'] },
-  ],
+/** The icon of the action that makes a document of this kind from another. */
+const FOLLOW_ON_ICONS: Record<string, LucideIcon> = {
+  'receive-orders': PackageCheck,
+  'stock-receives': PackageCheck,
+  'stock-transfers': Truck,
+  'stock-returns': Undo2,
+  'bill-payments': CreditCard,
+  'invoice-payments': CreditCard,
+  'credit-memoranda': FileMinus,
+  'debit-memoranda': FileMinus,
 };
 
 /** The "Lines" section of a document, its table scrolling sideways on a narrow screen. */
@@ -155,12 +142,10 @@ function ItemCell({ line }: { line: DocumentLine }) {
   );
 }
 
-/** What later documents did with each line: a request's lines transferred, a transfer's received. */
-const DONE: Record<string, string> = { 'stock-requests': 'Transferred', 'stock-transfers': 'Received' };
-
 /** The lines of goods moved between locations: counted, not priced. */
 function QuantityLines({ definition, lines }: { definition: ResourceDefinition; lines: DocumentLine[] }) {
-  const done = DONE[definition.name];
+  // What later documents did with each line: a request's lines transferred, a transfer's received.
+  const done = definition.document?.lifecycle.linesDone;
   return (
     <LinesSection>
       <TableHeader>
@@ -185,57 +170,43 @@ function QuantityLines({ definition, lines }: { definition: ResourceDefinition; 
   );
 }
 
-/** How a document is undone: orders and quotations are cancelled while open; the rest voided once. */
-const UNDO: Record<string, { name: 'void' | 'cancel'; when: (status: string) => boolean }> = {
-  'purchase-orders': { name: 'cancel', when: (status) => status === 'open' },
-  quotations: { name: 'cancel', when: (status) => status === 'open' },
-  'receive-orders': { name: 'void', when: (status) => status !== 'void' },
-  bills: { name: 'void', when: (status) => status !== 'void' },
-  'bill-payments': { name: 'void', when: (status) => status !== 'void' },
-  invoices: { name: 'void', when: (status) => status !== 'void' },
-  'invoice-payments': { name: 'void', when: (status) => status !== 'void' },
-  'stock-requests': { name: 'cancel', when: (status) => status === 'pending' },
-  'stock-returns': { name: 'cancel', when: (status) => status === 'pending' },
-  'stock-transfers': { name: 'void', when: (status) => status === 'in_transit' },
-  'stock-receives': { name: 'void', when: (status) => status !== 'void' },
-  'credit-memoranda': { name: 'void', when: (status) => status !== 'void' },
-  'debit-memoranda': { name: 'void', when: (status) => status !== 'void' },
-};
-
-/** What comes next for a document — receive, bill, invoice, pay — and void or cancel, which undo it; and Print. */
+/** What comes next for a document — receive, bill, invoice, pay — and void or cancel, which undo it, as its lifecycle allows. */
 export function DocumentActions({ definition, record }: { definition: ResourceDefinition; record: ApiRecord }) {
   const businessId = useActiveBusinessId();
   const held = usePermissions();
   const [confirmation, setConfirmation] = useState<Confirmation | null>(null);
   const [busy, setBusy] = useState(false);
+  const lifecycle = definition.document!.lifecycle;
   const status = String(record.status ?? '');
   const live = !isClientKey(record.id) && !record.deleted_at;
   const id = String(record.id);
-  const next = (NEXT[definition.name] ?? []).filter(
-    (link) => link.statuses.includes(status) && holdsAny(held, [permissionName('create', link.resource)]),
+  const next = followOnsFrom(lifecycle, status).filter((followOn) =>
+    holdsAny(held, [permissionName('create', getResource(followOn.resource).permission)]),
   );
-  const undoing = UNDO[definition.name];
-  const canUndo =
-    undoing?.when(status) && holdsAny(held, [permissionName(undoing.name === 'void' ? 'delete' : 'update', definition.permission)]);
+  const undoing = transitionsFrom(lifecycle, status).filter((transition) =>
+    holdsAny(held, [permissionName(transition.permission, definition.permission)]),
+  );
 
-  const undo = (name: 'void' | 'cancel') =>
+  const take = (transition: Transition) => {
+    const verb = statusLabel(transition.name);
     setConfirmation({
-      action: name,
-      confirmLabel: name === 'void' ? `Void ${definition.singular}` : `Cancel ${definition.singular}`,
+      action: transition.name,
+      confirmLabel: `${verb} ${definition.singular}`,
       destructive: true,
+      consequence: transition.reverses,
       run: async () => {
         setBusy(true);
         try {
           const settled = await submitChange({
             businessId,
             resource: definition.name,
-            action: name,
+            action: transition.name,
             recordId: record.id,
             method: 'PATCH',
-            path: `/api/${definition.name}/${id}/${name}`,
-            label: `${name === 'void' ? 'Void' : 'Cancel'} ${definition.singular} ${String(record.number)}`,
+            path: `/api/${definition.name}/${id}/${transition.name}`,
+            label: `${verb} ${definition.singular} ${String(record.number)}`,
           });
-          reportSettled(settled, `${definition.singular} ${name === 'void' ? 'voided' : 'cancelled'} successfully.`);
+          reportSettled(settled, `${definition.singular} ${pastTense(transition.name)} successfully.`);
           setConfirmation(null);
         } catch (error) {
           reportFailure(error);
@@ -244,32 +215,32 @@ export function DocumentActions({ definition, record }: { definition: ResourceDe
         }
       },
     });
+  };
 
   return (
     <>
       {live &&
-        next.map(({ resource, label, icon: Icon, fromRequest, fromReturn }) => (
-          <Button key={label} asChild>
-            {fromReturn ? (
-              <Link to="/stock-transfers/create/from-stock-return/$from" params={{ from: id }} search={{ redirect_to: undefined }}>
+        next.map(({ resource, label, route }) => {
+          const Icon = FOLLOW_ON_ICONS[resource] ?? FileText;
+          return (
+            <Button key={label} asChild>
+              {/* The generic create-from route, or the kind's own (a transfer from a request). */}
+              <Link
+                to={(route ?? '/$resource/create/$from') as '/$resource/create/$from'}
+                params={{ resource, from: id }}
+                search={{ redirect_to: undefined }}
+              >
                 <Icon aria-hidden /> {label}
               </Link>
-            ) : fromRequest ? (
-              <Link to="/stock-transfers/create/from-stock-request/$from" params={{ from: id }} search={{ redirect_to: undefined }}>
-                <Icon aria-hidden /> {label}
-              </Link>
-            ) : (
-              <Link to="/$resource/create/$from" params={{ resource, from: id }} search={{ redirect_to: undefined }}>
-                <Icon aria-hidden /> {label}
-              </Link>
-            )}
+            </Button>
+          );
+        })}
+      {live &&
+        undoing.map((transition) => (
+          <Button key={transition.name} variant="outline" onClick={() => take(transition)}>
+            <Ban aria-hidden /> {statusLabel(transition.name)} {definition.singular}
           </Button>
         ))}
-      {live && canUndo && (
-        <Button variant="outline" onClick={() => undo(undoing.name)}>
-          <Ban aria-hidden /> {undoing.name === 'void' ? 'Void' : 'Cancel'} {definition.singular}
-        </Button>
-      )}
       <ConfirmDialog
         confirmation={confirmation}
         singular={definition.singular}
@@ -281,32 +252,20 @@ export function DocumentActions({ definition, record }: { definition: ResourceDe
   );
 }
 
-const RELATED: Record<string, { resource: string; field: string }[]> = {
-  'purchase-orders': [
-    { resource: 'receive-orders', field: 'purchase_order_id' },
-    { resource: 'bills', field: 'purchase_order_id' },
-  ],
-  bills: [
-    { resource: 'bill-payments', field: 'bill_id' },
-    { resource: 'debit-memoranda', field: 'bill_id' },
-  ],
-  quotations: [{ resource: 'invoices', field: 'quotation_id' }],
-  'stock-requests': [{ resource: 'stock-transfers', field: 'stock_request_id' }],
-  'stock-transfers': [
-    { resource: 'stock-receives', field: 'stock_transfer_id' },
-    { resource: 'stock-returns', field: 'stock_transfer_id' },
-  ],
-  'stock-returns': [{ resource: 'stock-transfers', field: 'stock_return_id' }],
-  invoices: [
-    { resource: 'invoice-payments', field: 'invoice_id' },
-    { resource: 'credit-memoranda', field: 'invoice_id' },
-  ],
-};
+/** The documents that name a kind in one of their reference fields: a purchase order's receipts and bills. */
+const relatedOf = (definition: ResourceDefinition) =>
+  registry.flatMap((other) =>
+    other.document
+      ? Object.entries(other.fields)
+          .filter(([, field]) => field.references === definition.name)
+          .map(([field]) => ({ resource: other.name, field }))
+      : [],
+  );
 
 /** The documents made from this one: a purchase order's receipts and bills, a bill's payments. */
 export function RelatedDocuments({ definition, record }: { definition: ResourceDefinition; record: ApiRecord }) {
-  const related = RELATED[definition.name];
-  if (!related || isClientKey(record.id)) return null;
+  const related = relatedOf(definition);
+  if (related.length === 0 || isClientKey(record.id)) return null;
   return (
     <section aria-labelledby="related-heading" className="space-y-2 print:hidden">
       <h2 id="related-heading" className="text-lg font-semibold">

@@ -1,4 +1,6 @@
+import type { Prefill } from '../../../domain/lifecycle';
 import type { ResourceDefinition } from '../../../domain/resource';
+import { getResource } from '../../../domain/resources/registry';
 import { startingValues } from '../crud/record-form';
 import type { FormValues } from '../crud/field-input';
 import { emptyLine, rowsOf, type DocumentLine, type LineRow } from './line-items';
@@ -17,9 +19,6 @@ const PARTY_AND_PLACE = [
   'to_location_id',
 ];
 
-/** Documents whose lines fulfil their source's lines, up to what is still open on each. */
-const FULFILLING = ['receive-orders', 'stock-transfers', 'stock-receives', 'stock-returns'];
-
 const today = () => {
   const now = new Date();
   return `${now.getFullYear()}-${String(now.getMonth() + 1).padStart(2, '0')}-${String(now.getDate()).padStart(2, '0')}`;
@@ -33,11 +32,22 @@ const openLine = (line: DocumentLine, open: number): LineRow => ({
   open,
 });
 
+/** What a document made from its source starts with, as the source's lifecycle declares it. */
+function prefillOf(definition: ResourceDefinition, link: SourceLink): Prefill | undefined {
+  return getResource(link.resource).document?.lifecycle.followOns?.find(
+    (followOn) => followOn.resource === definition.name && followOn.field === link.field,
+  )?.prefill;
+}
+
+/** What may still be done of a source line: what is open of it, or what arrived of it (a return's). */
+const remaining = (line: DocumentLine, prefill: 'open-lines' | 'done-lines') =>
+  Math.round((prefill === 'done-lines' ? line.quantity_done : line.quantity - line.quantity_done) * 1000) / 1000;
+
 /**
  * A new document's form: dated today, with one empty line; made from a source document
  * (`/receive-orders/create/{purchase_order_id}`), it takes the source's party, location and
- * what is still open of its lines — a receive order what is left to receive, a bill the order's
- * lines, a payment the bill's balance.
+ * what its lifecycle says — a receive order what is left to receive, a bill the order's lines,
+ * a payment the bill's balance.
  */
 export function documentStartingValues(
   definition: ResourceDefinition,
@@ -49,15 +59,14 @@ export function documentStartingValues(
   values[link.field] = source.id;
   for (const name of PARTY_AND_PLACE) if (name in values) values[name] = source[name] ?? null;
   const lines = (source.lines as DocumentLine[] | undefined) ?? [];
-  if (FULFILLING.includes(definition.name)) {
-    // What may still be done of each line; a return can take back what has arrived.
-    const open = (line: DocumentLine) =>
-      Math.round((definition.name === 'stock-returns' ? line.quantity_done : line.quantity - line.quantity_done) * 1000) / 1000;
-    values.lines = lines.filter((line) => open(line) > 0).map((line) => openLine(line, open(line)));
-  } else if (definition.document?.lines === 'priced') {
+  const prefill = prefillOf(definition, link);
+  if (prefill === 'open-lines' || prefill === 'done-lines') {
+    values.lines = lines.filter((line) => remaining(line, prefill) > 0).map((line) => openLine(line, remaining(line, prefill)));
+  } else if (prefill === 'all-lines') {
     values.lines = rowsOf(lines);
+  } else if (prefill === 'balance' && typeof source.balance === 'number') {
+    values.amount = String(source.balance);
   }
-  if ('amount' in values && typeof source.balance === 'number') values.amount = String(source.balance);
   return values;
 }
 

@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { followOnsFrom, statusValues, transitionsFrom, trashableIn, trashRefusal } from './lifecycle';
+import { getResource, registry } from './resources/registry';
+
+const documents = registry.filter((definition) => definition.document);
+
+describe('every document kind declares a lifecycle that holds together', () => {
+  it.each(documents.map((definition) => [definition.name, definition] as const))('%s', (_name, definition) => {
+    const lifecycle = definition.document!.lifecycle;
+    const statuses = statusValues(lifecycle);
+    // The status field offers exactly the declared statuses.
+    expect(definition.fields.status.options?.map((option) => option.value)).toEqual(statuses);
+    expect(lifecycle.transitions.length).toBeGreaterThan(0);
+    for (const transition of lifecycle.transitions) {
+      expect(statuses).toContain(transition.to);
+      for (const from of transition.from) expect(statuses).toContain(from);
+      expect(transition.from).not.toContain(transition.to);
+    }
+    for (const status of lifecycle.trashable ?? []) expect(statuses).toContain(status);
+    for (const followOn of lifecycle.followOns ?? []) {
+      for (const from of followOn.from) expect(statuses).toContain(from);
+      // The document that follows names this one in a reference field.
+      const made = getResource(followOn.resource);
+      expect(made.document, followOn.resource).toBeDefined();
+      expect(made.fields[followOn.field]?.references, `${followOn.resource}.${followOn.field}`).toBe(definition.name);
+    }
+  });
+
+  it('answers what a document in a status may do', () => {
+    const orders = getResource('purchase-orders').document!.lifecycle;
+    expect(transitionsFrom(orders, 'open').map((transition) => transition.name)).toEqual(['cancel']);
+    expect(transitionsFrom(orders, 'partially_received')).toEqual([]);
+    expect(trashableIn(orders, 'cancelled')).toBe(true);
+    expect(trashableIn(orders, 'received')).toBe(false);
+    expect(followOnsFrom(orders, 'received').map((followOn) => followOn.resource)).toEqual(['bills']);
+    expect(trashableIn(getResource('quotations').document!.lifecycle, 'invoiced')).toBe(true);
+  });
+
+  it('says why a document cannot be trashed, and what to do when it can be done', () => {
+    const bills = getResource('bills').document!.lifecycle;
+    expect(trashRefusal(bills, 'Bill', 'B-1', 'partially_paid')).toBe('Bill B-1 is partially paid: void it before deleting it.');
+    const orders = getResource('purchase-orders').document!.lifecycle;
+    expect(trashRefusal(orders, 'Purchase order', 'PO-1', 'received')).toBe('Purchase order PO-1 is received.');
+  });
+});

@@ -1,0 +1,94 @@
+/**
+ * A document kind's lifecycle, declared once beside its definition and read by both ends: the
+ * statuses it goes through, the transitions a user may take (void, cancel) and from which
+ * statuses, the statuses in which it may go to the trash, and the documents that follow from it.
+ * The server's transition routes, trash checks and create-from checks read it; so do the
+ * client's status badges, action buttons, pre-filled forms and related-document lists.
+ */
+
+/**
+ * How a status reads at a glance: `open` (nothing done yet), `outstanding` (something still
+ * owed or to come), `complete`, `undone` (voided or cancelled), `neutral` (any other stage).
+ */
+export type StatusTone = 'open' | 'outstanding' | 'complete' | 'undone' | 'neutral';
+
+export interface Transition {
+  /** `void` or `cancel`: the route's last segment (`PATCH /api/{resource}/{id}/void`). */
+  name: 'void' | 'cancel';
+  /** The statuses it may start from. */
+  from: readonly string[];
+  /** The status it leaves the document in. */
+  to: string;
+  /** The permission action it needs on the kind: a void undoes like a delete, a cancel changes like an edit. */
+  permission: 'delete' | 'update';
+  /** What it undoes, in a sentence the confirmation shows: "The received goods leave stock …". */
+  reverses: string;
+}
+
+/** What a document made from this one starts with. */
+export type Prefill =
+  /** What is still open of each line: an order's lines left to receive, a request's left to transfer. */
+  | 'open-lines'
+  /** What arrived of each line: a return can take back only what was received. */
+  | 'done-lines'
+  /** Every line as it is: a bill of an order, an invoice of a quotation. */
+  | 'all-lines'
+  /** The balance still owed: a payment or a memorandum of a bill or an invoice. */
+  | 'balance';
+
+export interface FollowOn {
+  /** The document made from this one: `receive-orders` of a purchase order. */
+  resource: string;
+  /** The action's label on this document: "Receive", "Record payment". */
+  label: string;
+  /** This document's statuses in which it may be made. */
+  from: readonly string[];
+  /** The field of the made document that names this one: `purchase_order_id`. */
+  field: string;
+  prefill: Prefill;
+  /** Its create screen's route, when not `/{resource}/create/{id}`: `/stock-transfers/create/from-stock-request/$from`. */
+  route?: string;
+}
+
+export interface Lifecycle {
+  /** Every status, in the order a document goes through them, with its tone. */
+  statuses: Readonly<Record<string, StatusTone>>;
+  /** The transitions a user may take: void, cancel. */
+  transitions: readonly Transition[];
+  /** The statuses in which it may be trashed; absent: any (it moved nothing that needs undoing first). */
+  trashable?: readonly string[];
+  /** The documents made from it. */
+  followOns?: readonly FollowOn[];
+  /** The heading of its lines' `quantity_done` column, when later documents fulfil its lines: "Received". */
+  linesDone?: string;
+}
+
+/** Every status of a kind, in order: its status field's options. */
+export const statusValues = (lifecycle: Lifecycle): string[] => Object.keys(lifecycle.statuses);
+
+/** "Partially received", "Void" … */
+export const statusLabel = (value: string): string => value.charAt(0).toUpperCase() + value.slice(1).replaceAll('_', ' ');
+
+/** The transitions open to a document in this status. */
+export const transitionsFrom = (lifecycle: Lifecycle, status: string): Transition[] =>
+  lifecycle.transitions.filter((transition) => transition.from.includes(status));
+
+/** Whether a document in this status may go to the trash. */
+export const trashableIn = (lifecycle: Lifecycle, status: string): boolean => !lifecycle.trashable || lifecycle.trashable.includes(status);
+
+/** The documents that may be made from one in this status. */
+export const followOnsFrom = (lifecycle: Lifecycle, status: string): FollowOn[] =>
+  (lifecycle.followOns ?? []).filter((followOn) => followOn.from.includes(status));
+
+/** "void" → "voided", "cancel" → "cancelled": the activity log's word and the toast's. */
+export const pastTense = (name: Transition['name']): string => (name === 'void' ? 'voided' : 'cancelled');
+
+/**
+ * Why a document cannot go to the trash in this status, in words: "Bill B-… is unpaid: void it
+ * before deleting it." — naming the transition that leads from it to a trashable status, if any.
+ */
+export function trashRefusal(lifecycle: Lifecycle, singular: string, number: string, status: string): string {
+  const undoing = transitionsFrom(lifecycle, status).find((transition) => trashableIn(lifecycle, transition.to));
+  const then = undoing ? `: ${undoing.name} it before deleting it` : '';
+  return `${singular} ${number} is ${statusLabel(status).toLowerCase()}${then}.`;
+}
