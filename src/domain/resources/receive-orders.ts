@@ -12,7 +12,7 @@ const lifecycle: Lifecycle = {
       from: ['received'],
       to: 'void',
       permission: 'delete',
-      reverses: 'Its goods leave stock again, and what it received is open again on its purchase order.',
+      reverses: 'Its goods leave stock again; what it received of a purchase order is open again on the order.',
     },
   ],
   trashable: ['void'],
