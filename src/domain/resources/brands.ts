@@ -1,16 +1,3 @@
-import { text, textarea } from '../fields';
-import { defineResource } from '../resource';
+import { namedList } from './named-list';
 
-export const brands = defineResource({
-  name: 'brands',
-  singular: 'Brand',
-  plural: 'Brands',
-  display: 'name',
-  fields: {
-    name: text('Name', { required: true, unique: true }),
-    description: textarea('Description'),
-  },
-  search: ['id', 'name', 'description'],
-  sort: ['name'],
-  columns: ['name', 'description'],
-});
+export const brands = namedList({ name: 'brands', singular: 'Brand', plural: 'Brands' });

@@ -63,6 +63,26 @@ export function balanceLifecycle({
   };
 }
 
+/**
+ * The lifecycle of goods asked to go somewhere (a stock request, a stock return): pending until
+ * transfers made from it carry them, cancelled only while none has.
+ */
+export function transferredLifecycle({
+  cancelReverses,
+  transfer,
+}: {
+  cancelReverses: string;
+  /** The transfer made from it: its button's label, the transfer's field naming it, and its create route. */
+  transfer: { label: string; field: string; route: string };
+}): Lifecycle {
+  return {
+    statuses: { pending: 'open', partially_transferred: 'outstanding', transferred: 'complete', cancelled: 'undone' },
+    transitions: [{ name: 'cancel', from: ['pending'], to: 'cancelled', permission: 'update', reverses: cancelReverses }],
+    followOns: [{ resource: 'stock-transfers', from: ['pending', 'partially_transferred'], prefill: 'open-lines', ...transfer }],
+    linesDone: 'Transferred',
+  };
+}
+
 /** A payment or a memorandum: posted when made; voided, what it settled is owed again. */
 const settlementLifecycle = (settled: string): Lifecycle => ({
   statuses: { posted: 'complete', void: 'undone' },

@@ -1,16 +1,7 @@
-import { text, textarea } from '../fields';
-import { defineResource } from '../resource';
+import { namedList } from './named-list';
 
-export const itemClassifications = defineResource({
+export const itemClassifications = namedList({
   name: 'item-classifications',
   singular: 'Item Classification',
   plural: 'Item Classifications',
-  display: 'name',
-  fields: {
-    name: text('Name', { required: true, unique: true }),
-    description: textarea('Description'),
-  },
-  search: ['id', 'name', 'description'],
-  sort: ['name'],
-  columns: ['name', 'description'],
 });

@@ -1,16 +1,3 @@
-import { text } from '../fields';
-import { defineResource } from '../resource';
+import { unitList } from './named-list';
 
-export const measuringMasses = defineResource({
-  name: 'measuring-masses',
-  singular: 'Measuring Mass',
-  plural: 'Measuring Masses',
-  display: 'name',
-  fields: {
-    name: text('Name', { required: true, unique: true }),
-    abbreviation: text('Abbreviation', { required: true, max: 20 }),
-  },
-  search: ['id', 'name', 'abbreviation'],
-  sort: ['name', 'abbreviation'],
-  columns: ['name', 'abbreviation'],
-});
+export const measuringMasses = unitList({ name: 'measuring-masses', singular: 'Measuring Mass', plural: 'Measuring Masses' });

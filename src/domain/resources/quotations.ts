@@ -3,13 +3,13 @@ import { statusValues, type Lifecycle } from '../lifecycle';
 import { defineResource } from '../resource';
 import { DOCUMENT_SEARCH, documentHeader, documentTotals } from './document-fields';
 
-/** Prices offered to a customer; an invoice made from it marks it invoiced. */
 const lifecycle: Lifecycle = {
   statuses: { open: 'open', invoiced: 'complete', expired: 'neutral', cancelled: 'undone' },
   transitions: [{ name: 'cancel', from: ['open'], to: 'cancelled', permission: 'update', reverses: 'It can no longer be invoiced.' }],
   followOns: [{ resource: 'invoices', label: 'Invoice', from: ['open'], field: 'quotation_id', prefill: 'all-lines' }],
 };
 
+/** Prices offered to a customer; an invoice made from it marks it invoiced. */
 export const quotations = defineResource({
   name: 'quotations',
   singular: 'Quotation',

@@ -3,7 +3,6 @@ import { statusValues, type Lifecycle } from '../lifecycle';
 import { defineResource } from '../resource';
 import { DOCUMENT_SEARCH, documentHeader, documentTotals } from './document-fields';
 
-/** Goods arriving, against a purchase order or without one: stock in at its location. */
 const lifecycle: Lifecycle = {
   statuses: { received: 'complete', void: 'undone' },
   transitions: [
@@ -18,6 +17,7 @@ const lifecycle: Lifecycle = {
   trashable: ['void'],
 };
 
+/** Goods arriving, against a purchase order or without one: stock in at its location. */
 export const receiveOrders = defineResource({
   name: 'receive-orders',
   singular: 'Receive Order',

@@ -3,7 +3,6 @@ import { statusValues, type Lifecycle } from '../lifecycle';
 import { defineResource } from '../resource';
 import { TRANSFER_SEARCH, transferHeader } from './document-fields';
 
-/** Goods of a transfer arriving: out of transit, on hand at the transfer's destination. */
 const lifecycle: Lifecycle = {
   statuses: { received: 'complete', void: 'undone' },
   transitions: [
@@ -18,6 +17,7 @@ const lifecycle: Lifecycle = {
   trashable: ['void'],
 };
 
+/** Goods of a transfer arriving: out of transit, on hand at the transfer's destination. */
 export const stockReceives = defineResource({
   name: 'stock-receives',
   singular: 'Stock Receive',

@@ -1,27 +1,14 @@
 import { date } from '../fields';
-import { statusValues, type Lifecycle } from '../lifecycle';
+import { statusValues } from '../lifecycle';
 import { defineResource } from '../resource';
-import { TRANSFER_SEARCH, transferHeader } from './document-fields';
+import { TRANSFER_SEARCH, transferHeader, transferredLifecycle } from './document-fields';
+
+const lifecycle = transferredLifecycle({
+  cancelReverses: 'Nothing will be transferred for it.',
+  transfer: { label: 'Transfer', field: 'stock_request_id', route: '/stock-transfers/create/from-stock-request/$from' },
+});
 
 /** A location asks another for goods: the requester is the `to_` location, the source the `from_`. */
-const lifecycle: Lifecycle = {
-  statuses: { pending: 'open', partially_transferred: 'outstanding', transferred: 'complete', cancelled: 'undone' },
-  transitions: [
-    { name: 'cancel', from: ['pending'], to: 'cancelled', permission: 'update', reverses: 'Nothing will be transferred for it.' },
-  ],
-  followOns: [
-    {
-      resource: 'stock-transfers',
-      label: 'Transfer',
-      from: ['pending', 'partially_transferred'],
-      field: 'stock_request_id',
-      prefill: 'open-lines',
-      route: '/stock-transfers/create/from-stock-request/$from',
-    },
-  ],
-  linesDone: 'Transferred',
-};
-
 export const stockRequests = defineResource({
   name: 'stock-requests',
   singular: 'Stock Request',

@@ -1,28 +1,17 @@
 import { reference, text } from '../fields';
-import { statusValues, type Lifecycle } from '../lifecycle';
+import { statusValues } from '../lifecycle';
 import { defineResource } from '../resource';
-import { TRANSFER_SEARCH, transferHeader } from './document-fields';
+import { TRANSFER_SEARCH, transferHeader, transferredLifecycle } from './document-fields';
+
+const lifecycle = transferredLifecycle({
+  cancelReverses: 'Its goods are not sent back.',
+  transfer: { label: 'Transfer back', field: 'stock_return_id', route: '/stock-transfers/create/from-stock-return/$from' },
+});
 
 /**
  * Goods of a received transfer to be sent back, and why: from the transfer's destination to its
  * source. A stock transfer made from it (`/stock-transfers/create/from-stock-return/{id}`) carries them.
  */
-const lifecycle: Lifecycle = {
-  statuses: { pending: 'open', partially_transferred: 'outstanding', transferred: 'complete', cancelled: 'undone' },
-  transitions: [{ name: 'cancel', from: ['pending'], to: 'cancelled', permission: 'update', reverses: 'Its goods are not sent back.' }],
-  followOns: [
-    {
-      resource: 'stock-transfers',
-      label: 'Transfer back',
-      from: ['pending', 'partially_transferred'],
-      field: 'stock_return_id',
-      prefill: 'open-lines',
-      route: '/stock-transfers/create/from-stock-return/$from',
-    },
-  ],
-  linesDone: 'Transferred',
-};
-
 export const stockReturns = defineResource({
   name: 'stock-returns',
   singular: 'Stock Return',

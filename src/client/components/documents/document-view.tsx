@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { Ban, CreditCard, FileMinus, FileText, PackageCheck, Truck, Undo2, type LucideIcon } from 'lucide-react';
-import { useState, type ReactNode } from 'react';
+import { useState } from 'react';
 import { formatPesos } from '../../../domain/money';
 import {
   followOnsFrom,
@@ -52,14 +52,19 @@ export function StatusBadge({ definition, record }: { definition: ResourceDefini
   return <Badge variant={TONE_VARIANT[tone]}>{displayValue('status', definition.fields.status, record)}</Badge>;
 }
 
-/** The lines of a document and its totals, as the printed copy shows them too. */
+/**
+ * The lines of a document, as the printed copy shows them too: item and quantity; what later
+ * documents did with each (a request's lines transferred, an order's received); and for priced
+ * lines the price, discount and amount, with the document's totals beneath.
+ */
 export function DocumentLines({ definition, record }: { definition: ResourceDefinition; record: ApiRecord }) {
+  const spec = definition.document;
+  if (!spec || spec.lines === 'none') return null;
   const lines = (record.lines as DocumentLine[] | undefined) ?? [];
-  if (definition.document?.lines === 'quantities') return <QuantityLines definition={definition} lines={lines} />;
-  if (definition.document?.lines !== 'priced') return null;
-  const done = definition.document?.lifecycle.linesDone;
+  const priced = spec.lines === 'priced';
+  const done = spec.lifecycle.linesDone;
   const money = (value: unknown) => formatPesos(Number(value ?? 0));
-  const totals = (
+  const totals = priced && (
     <dl className="ml-auto grid max-w-xs grid-cols-2 gap-x-4 gap-y-1 text-sm tabular-nums">
       {[
         ['Subtotal', record.subtotal],
@@ -76,32 +81,52 @@ export function DocumentLines({ definition, record }: { definition: ResourceDefi
     </dl>
   );
   return (
-    <LinesSection after={totals}>
-      <TableHeader>
-        <TableRow>
-          <TableHead>Item</TableHead>
-          <TableHead className="text-right">Quantity</TableHead>
-          {done && <TableHead className="text-right">{done}</TableHead>}
-          <TableHead className="text-right">Unit price</TableHead>
-          <TableHead className="text-right">Discount</TableHead>
-          <TableHead className="text-right">Amount</TableHead>
-        </TableRow>
-      </TableHeader>
-      <TableBody>
-        {lines.map((line) => (
-          <TableRow key={line.id}>
-            <ItemCell line={line} />
-            <TableCell className="text-right tabular-nums">
-              {line.quantity} {line.unit}
-            </TableCell>
-            {done && <TableCell className="text-right tabular-nums">{line.quantity_done}</TableCell>}
-            <TableCell className="text-right tabular-nums">{money(line.unit_price)}</TableCell>
-            <TableCell className="text-right tabular-nums">{line.discount_percent ? `${line.discount_percent}%` : '—'}</TableCell>
-            <TableCell className="text-right tabular-nums">{money(line.amount)}</TableCell>
-          </TableRow>
-        ))}
-      </TableBody>
-    </LinesSection>
+    <section aria-labelledby="lines-heading" className="space-y-2">
+      <h2 id="lines-heading" className="text-lg font-semibold">
+        Lines
+      </h2>
+      {/* The table scrolls sideways on a narrow screen. */}
+      <div className="overflow-x-auto rounded-lg border">
+        <Table>
+          <TableHeader>
+            <TableRow>
+              <TableHead>Item</TableHead>
+              <TableHead className="text-right">Quantity</TableHead>
+              {done && <TableHead className="text-right">{done}</TableHead>}
+              {priced && (
+                <>
+                  <TableHead className="text-right">Unit price</TableHead>
+                  <TableHead className="text-right">Discount</TableHead>
+                  <TableHead className="text-right">Amount</TableHead>
+                </>
+              )}
+            </TableRow>
+          </TableHeader>
+          <TableBody>
+            {lines.map((line) => (
+              <TableRow key={line.id}>
+                <TableCell>
+                  <span className="block">{line.item?.display ?? '—'}</span>
+                  <span className="text-xs text-muted-foreground">{line.item?.sku}</span>
+                </TableCell>
+                <TableCell className="text-right tabular-nums">
+                  {line.quantity} {line.unit}
+                </TableCell>
+                {done && <TableCell className="text-right tabular-nums">{line.quantity_done}</TableCell>}
+                {priced && (
+                  <>
+                    <TableCell className="text-right tabular-nums">{money(line.unit_price)}</TableCell>
+                    <TableCell className="text-right tabular-nums">{line.discount_percent ? `${line.discount_percent}%` : '—'}</TableCell>
+                    <TableCell className="text-right tabular-nums">{money(line.amount)}</TableCell>
+                  </>
+                )}
+              </TableRow>
+            ))}
+          </TableBody>
+        </Table>
+      </div>
+      {totals}
+    </section>
   );
 }
 
@@ -116,59 +141,6 @@ const FOLLOW_ON_ICONS: Record<string, LucideIcon> = {
   'credit-memoranda': FileMinus,
   'debit-memoranda': FileMinus,
 };
-
-/** The "Lines" section of a document, its table scrolling sideways on a narrow screen. */
-function LinesSection({ children, after }: { children: ReactNode; after?: ReactNode }) {
-  return (
-    <section aria-labelledby="lines-heading" className="space-y-2">
-      <h2 id="lines-heading" className="text-lg font-semibold">
-        Lines
-      </h2>
-      <div className="overflow-x-auto rounded-lg border">
-        <Table>{children}</Table>
-      </div>
-      {after}
-    </section>
-  );
-}
-
-/** A line's item: its name, and its SKU beneath. */
-function ItemCell({ line }: { line: DocumentLine }) {
-  return (
-    <TableCell>
-      <span className="block">{line.item?.display ?? '—'}</span>
-      <span className="text-xs text-muted-foreground">{line.item?.sku}</span>
-    </TableCell>
-  );
-}
-
-/** The lines of goods moved between locations: counted, not priced. */
-function QuantityLines({ definition, lines }: { definition: ResourceDefinition; lines: DocumentLine[] }) {
-  // What later documents did with each line: a request's lines transferred, a transfer's received.
-  const done = definition.document?.lifecycle.linesDone;
-  return (
-    <LinesSection>
-      <TableHeader>
-        <TableRow>
-          <TableHead>Item</TableHead>
-          <TableHead className="text-right">Quantity</TableHead>
-          {done && <TableHead className="text-right">{done}</TableHead>}
-        </TableRow>
-      </TableHeader>
-      <TableBody>
-        {lines.map((line) => (
-          <TableRow key={line.id}>
-            <ItemCell line={line} />
-            <TableCell className="text-right tabular-nums">
-              {line.quantity} {line.unit}
-            </TableCell>
-            {done && <TableCell className="text-right tabular-nums">{line.quantity_done}</TableCell>}
-          </TableRow>
-        ))}
-      </TableBody>
-    </LinesSection>
-  );
-}
 
 /** What comes next for a document — receive, bill, invoice, pay — and void or cancel, which undo it, as its lifecycle allows. */
 export function DocumentActions({ definition, record }: { definition: ResourceDefinition; record: ApiRecord }) {
