@@ -48,6 +48,8 @@ export interface Field {
   fullText: boolean;
   /** Set by the server (a document's number, status, totals): returned by reads, never accepted. */
   computed: boolean;
+  /** Set by the server, on create, to the signed-in user (who wrote a memo). */
+  author?: boolean;
   /** Validates a present, non-empty value. */
   value: z.ZodType;
 }
@@ -89,6 +91,7 @@ function build(kind: FieldKind, label: string, value: z.ZodType, options: FieldO
     computed: options.computed ?? false,
     references: options.references,
     referencesBy: options.referencesBy,
+    author: options.author,
     options: options.options,
   };
 }
@@ -210,6 +213,11 @@ export function select(label: string, options: readonly SelectOption[], fieldOpt
 /** A foreign key to another resource of the same business; existence is checked by the server. */
 export function reference(label: string, resource: string, options: FieldOptions = {}): Field {
   return build('reference', label, recordId(label), { ...options, references: resource });
+}
+
+/** The user who created the record: set by the server, read like any reference to a user. */
+export function author(label: string): Field {
+  return build('reference', label, recordId(label), { computed: true, references: 'users', author: true });
 }
 
 export interface DiscountEntry {

@@ -64,7 +64,7 @@ export const DEMO_ROLES: { name: string; email: string; description: string; per
     permissions: [
       ...views(CATALOGUE),
       ...views(['warehouses', 'branches']),
-      ...manages(['items', 'receive-orders', 'stock-requests', 'stock-transfers', 'stock-receives', 'stock-returns']),
+      ...manages(['items', 'receive-orders', 'stock-requests', 'stock-transfers', 'stock-receives', 'stock-returns', 'document-memoranda']),
     ],
   },
   {
@@ -74,7 +74,7 @@ export const DEMO_ROLES: { name: string; email: string; description: string; per
     permissions: [
       ...views(['items', 'stocks', 'sale-item-prices', 'services', 'service-prices', 'branches']),
       SERVICE_PRICES_PERMISSION,
-      ...manages(['quotations', 'invoices', 'invoice-payments', 'contacts']),
+      ...manages(['quotations', 'invoices', 'invoice-payments', 'contacts', 'document-memoranda']),
     ],
   },
   {
@@ -84,7 +84,7 @@ export const DEMO_ROLES: { name: string; email: string; description: string; per
     permissions: [
       ...views(CATALOGUE),
       ...views(['warehouses', 'branches', 'contact-types']),
-      ...manages(['purchase-item-prices', 'purchase-orders', 'receive-orders', 'bills', 'bill-payments', 'contacts']),
+      ...manages(['purchase-item-prices', 'purchase-orders', 'receive-orders', 'bills', 'bill-payments', 'contacts', 'document-memoranda']),
     ],
   },
   {

@@ -37,7 +37,11 @@ export async function sampleBody(admin: Session, definition: ResourceDefinition)
         body[name] = `sample-${tag}@example.com`;
         break;
       case 'integer':
-        if (name !== 'userable_id') body[name] = 7;
+        if (field.referencesBy) {
+          // A record of the resource the type field (filled before it) picks; none when it picks none.
+          const target = field.referencesBy.resources[String(body[field.referencesBy.field])];
+          if (target) body[name] = (await existingIds(admin, target))[0];
+        } else body[name] = 7;
         break;
       case 'money':
         body[name] = 1234.5;

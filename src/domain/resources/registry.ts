@@ -9,6 +9,7 @@ import { contacts } from './contacts';
 import { conversions } from './conversions';
 import { creditMemoranda } from './credit-memoranda';
 import { debitMemoranda } from './debit-memoranda';
+import { documentMemoranda } from './document-memoranda';
 import { itemClassifications } from './item-classifications';
 import { itemTypes } from './item-types';
 import { invoicePayments } from './invoice-payments';
@@ -56,6 +57,7 @@ export const registry: readonly ResourceDefinition[] = [
   invoicePayments,
   creditMemoranda,
   debitMemoranda,
+  documentMemoranda,
   stockRequests,
   stockTransfers,
   stockReceives,

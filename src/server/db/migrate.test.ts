@@ -63,6 +63,17 @@ async function recordFutureMigration(db: Kysely<any>, schema: string | undefined
   await sql`insert into ${sql.table(table)} (name, timestamp) values (${FUTURE}, ${new Date().toISOString()})`.execute(db);
 }
 
+describe('the migrations this code knows', () => {
+  it('are the dated files of src/server/db/migrations in name order, without the helpers beside them', () => {
+    expect(MIGRATION_NAMES[0]).toBe('2026-11-22-01-foundation');
+    expect(MIGRATION_NAMES).toContain('2026-11-23-10-backups');
+    expect(MIGRATION_NAMES).not.toContain('indexes');
+    expect(MIGRATION_NAMES).not.toContain('tables');
+    expect(MIGRATION_NAMES.every((name) => /^\d{4}-\d{2}-\d{2}-\d{2}-[a-z0-9-]+$/.test(name))).toBe(true);
+    expect([...MIGRATION_NAMES].sort()).toEqual(MIGRATION_NAMES);
+  });
+});
+
 describe.each(databaseKinds)('migrations on %s', (kind) => {
   it('applies every migration once, says which, and then that there is nothing to apply', async () => {
     const database = await freshDatabase(kind);

@@ -1,29 +1,32 @@
+import { readdirSync } from 'node:fs';
 import { Migrator, sql, type Kysely, type Migration, type MigrationProvider } from 'kysely';
 import { isPostgres } from './dialect';
-import * as foundation from './migrations/2026-11-22-01-foundation';
-import * as purchasing from './migrations/2026-11-22-02-purchasing';
-import * as sales from './migrations/2026-11-22-03-sales';
-import * as memoranda from './migrations/2026-11-22-04-memoranda';
-import * as logistics from './migrations/2026-11-22-05-logistics';
-import * as stockReturns from './migrations/2026-11-22-06-stock-returns';
-import * as attachments from './migrations/2026-11-22-07-attachments';
-import * as activityLog from './migrations/2026-11-22-08-activity-log';
-import * as overviewIndexes from './migrations/2026-11-22-09-overview-indexes';
-import * as backups from './migrations/2026-11-23-10-backups';
 
-/** Every migration, in order. Names are date-prefixed; a landed migration is never edited. */
-const migrations: Record<string, Migration> = {
-  '2026-11-22-01-foundation': foundation,
-  '2026-11-22-02-purchasing': purchasing,
-  '2026-11-22-03-sales': sales,
-  '2026-11-22-04-memoranda': memoranda,
-  '2026-11-22-05-logistics': logistics,
-  '2026-11-22-06-stock-returns': stockReturns,
-  '2026-11-22-07-attachments': attachments,
-  '2026-11-22-08-activity-log': activityLog,
-  '2026-11-22-09-overview-indexes': overviewIndexes,
-  '2026-11-23-10-backups': backups,
-};
+/**
+ * A migration is a file in ./migrations/ named `YYYY-MM-DD-NN-what-it-does.ts`, exporting `up`;
+ * its name is the file's without `.ts`, and names sort in the order they run. Other modules there
+ * (the helpers migrations share) do not start with a date. A landed migration is never edited.
+ */
+const MIGRATION_FILE = /^(\d{4}-\d{2}-\d{2}-\d{2}-[a-z0-9]+(?:-[a-z0-9]+)*)\.ts$/;
+const MIGRATIONS_DIRECTORY = new URL('./migrations/', import.meta.url);
+
+/** Every migration in ./migrations/, by name, in order. A misnamed one stops the load rather than being left out. */
+async function loadMigrations(): Promise<Record<string, Migration>> {
+  const found: Record<string, Migration> = {};
+  for (const file of readdirSync(MIGRATIONS_DIRECTORY).sort()) {
+    const name = MIGRATION_FILE.exec(file)?.[1];
+    if (!name) {
+      if (/^\d/.test(file)) throw new Error(`${file} in src/server/db/migrations is not named YYYY-MM-DD-NN-what-it-does.ts.`);
+      continue;
+    }
+    const migration = (await import(new URL(file, MIGRATIONS_DIRECTORY).href)) as Partial<Migration>;
+    if (typeof migration.up !== 'function') throw new Error(`Migration ${name} exports no up().`);
+    found[name] = migration as Migration;
+  }
+  return found;
+}
+
+const migrations = await loadMigrations();
 
 /** The names of every migration this code knows, in order (a database holding any other is not ours to run). */
 export const MIGRATION_NAMES: readonly string[] = Object.keys(migrations);

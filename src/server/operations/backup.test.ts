@@ -15,6 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
 import type { FastifyInstance } from 'fastify';
+import { Migrator, type Migration } from 'kysely';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { buildApp } from '../app';
 import { readEnvironment, type AppConfig } from '../config';
@@ -247,18 +248,21 @@ describe('backup and restore of a SQLite file', () => {
   });
 
   it('copies an existing database before migrations change it, and only then', async () => {
-    const { database, path, backups } = place();
+    const fresh = place();
     // A new database: nothing to copy.
-    let app = await startSeeded(database, backups);
+    let app = await startSeeded(fresh.database, fresh.backups);
     await app.close();
-    expect(() => readdirSync(backups)).toThrow();
+    expect(() => readdirSync(fresh.backups)).toThrow();
 
-    // As written by the code before the last migration: its row and its tables gone.
-    const last = MIGRATION_NAMES[MIGRATION_NAMES.length - 1];
-    const raw = new SQLite(path);
-    raw.prepare('delete from kysely_migration where name = ?').run(last);
-    raw.exec('drop table backups; drop table backup_schedule;');
-    raw.close();
+    // As written by the code before the last migration: every migration but the last applied.
+    const { database, backups } = place();
+    const older = openDatabase(database);
+    const earlier = MIGRATION_NAMES.slice(0, -1);
+    const migrations: Record<string, Migration> = {};
+    for (const name of earlier) migrations[name] = await import(new URL(`../db/migrations/${name}.ts`, import.meta.url).href);
+    const migrated = await new Migrator({ db: older.db, provider: { getMigrations: async () => migrations } }).migrateToLatest();
+    expect(migrated.error).toBeUndefined();
+    await older.db.destroy();
 
     app = await buildApp(config(database, backups));
     const [copy] = backupsIn(backups);

@@ -9,6 +9,7 @@ import { containsIgnoringCase, fullTextContains, isPostgres, nowIso } from '../d
 import { conflict, HttpError, notFound, validationError } from '../errors';
 import { removeFilesOf } from '../files/file-store';
 import { REFERENCE_DISPLAY_SUFFIX, searchValueToStorage, storableInteger, serializeRow, toStorage, type ApiRecord } from './codec';
+import { nameReferencesBy, referencesByErrors } from './references-by';
 import { adjustCount, readCount, type TrashFilter } from './resource-counts';
 import type { Db, Query, ResourceStore, Scope, Trx, Usage } from './store';
 import { storeFor } from './stores';
@@ -77,6 +78,7 @@ function withReferenceDisplays(definition: ResourceDefinition, store: ResourceSt
 
 async function decorated(db: Db, scope: Scope, definition: ResourceDefinition, store: ResourceStore, rows: Record<string, unknown>[]) {
   const records = rows.map((row) => serializeRow(definition, row));
+  if (records.length > 0) await nameReferencesBy(db, scope, definition, records);
   if (store.decorate && records.length > 0) await store.decorate(db, scope, records);
   return records;
 }
@@ -222,10 +224,14 @@ export async function lockedRecord(trx: Trx, scope: Scope, definition: ResourceD
   return findRecordOrFail(trx, scope, definition, id);
 }
 
-/** Field messages for references that are not live records of this business, and duplicates. */
-async function checkValues(db: Db, scope: Scope, definition: ResourceDefinition, values: Record<string, unknown>, exceptId?: number) {
+/**
+ * Field messages for references that are not live records of this business, and duplicates.
+ * `current`: the record an update changes.
+ */
+async function checkValues(db: Db, scope: Scope, definition: ResourceDefinition, values: Record<string, unknown>, current?: ApiRecord) {
   const store = storeFor(definition);
-  const errors: Record<string, string[]> = {};
+  const exceptId = current?.id;
+  const errors: Record<string, string[]> = await referencesByErrors(db, scope, definition, values, current);
   for (const [name, value] of Object.entries(values)) {
     const field = definition.fields[name];
     if (!field || value === null || value === undefined) continue;
@@ -262,7 +268,9 @@ export async function createRecord(
   await checkValues(trx, scope, definition, values);
   const now = nowIso();
   const complete = Object.fromEntries(writableFields(definition).map(([name]) => [name, values[name] ?? null]));
-  const id = await store.insert(trx, scope, { ...toColumns(definition, complete), created_at: now, updated_at: now, version: 1 }, values);
+  const authored = Object.entries(definition.fields).flatMap(([name, field]) => (field.author ? [[name, scope.userId || null]] : []));
+  const columns = { ...toColumns(definition, complete), ...Object.fromEntries(authored), created_at: now, updated_at: now, version: 1 };
+  const id = await store.insert(trx, scope, columns, values);
   if (store.countsMaintained) await adjustCount(trx, scope.businessId, definition.name, 1, 0);
   const created = await findRecordOrFail(trx, scope, definition, id);
   await recordActivity(trx, scope, {
@@ -306,7 +314,7 @@ export async function updateRecord(
     );
   }
   // Checked even when nothing would change: whether the caller may change the record at all is among them.
-  await checkValues(trx, scope, definition, values, id);
+  await checkValues(trx, scope, definition, values, current);
   if (!changesAnything(definition, current, values)) return current;
   const columns = toColumns(definition, values);
   await store.update(trx, scope, id, { ...columns, updated_at: nowIso() }, values);
