@@ -12,6 +12,7 @@ import { runWrite } from '../idempotency';
 import { scopeOf } from '../plugins/auth';
 import { findRecordOrFail } from '../resources/record-service';
 import type { Scope, Trx } from '../resources/store';
+import { dataOf, recordSchema, refusals } from './responses';
 import { assertManagesIdentity, assertManagesUser, replaceRolePermissions, replaceUserRoles } from '../services/access.service';
 
 const idParams = z.object({ id: z.string().regex(/^\d{1,9}$/, 'The id must be a whole number.') });
@@ -55,6 +56,7 @@ export async function accessRoutes(app: FastifyInstance): Promise<void> {
         summary: "Replace a role's permissions",
         params: idParams,
         body: z.object({ permission_ids: idList('permission id') }),
+        response: { 200: dataOf(recordSchema(roles)).describe('The role with its permissions'), ...refusals(401, 403, 404, 409, 422) },
       },
     },
     async (request, reply) => {
@@ -80,6 +82,7 @@ export async function accessRoutes(app: FastifyInstance): Promise<void> {
         summary: "Replace a user's roles in this business",
         params: idParams,
         body: z.object({ role_ids: idList('role id') }),
+        response: { 200: dataOf(recordSchema(users)).describe('The user with their roles'), ...refusals(401, 403, 404, 409, 422) },
       },
     },
     async (request, reply) => {
@@ -100,7 +103,15 @@ export async function accessRoutes(app: FastifyInstance): Promise<void> {
     '/api/users/reset-password',
     {
       config: { permission: 'update-users' },
-      schema: { tags: ['users'], summary: 'Give a user a new temporary password (answered once)', body: userIdBody },
+      schema: {
+        tags: ['users'],
+        summary: 'Give a user a new temporary password (answered once)',
+        body: userIdBody,
+        response: {
+          200: z.looseObject({ id: z.number().int(), temporary_password: z.string() }).describe('The new password, shown this once'),
+          ...refusals(401, 403, 404, 422),
+        },
+      },
     },
     async (request, reply) => {
       const scope = scopeOf(request);
@@ -116,7 +127,15 @@ export async function accessRoutes(app: FastifyInstance): Promise<void> {
     '/api/users/reset-security-pin',
     {
       config: { permission: 'update-users' },
-      schema: { tags: ['users'], summary: 'Give a user a new temporary security pin (answered once)', body: userIdBody },
+      schema: {
+        tags: ['users'],
+        summary: 'Give a user a new temporary security pin (answered once)',
+        body: userIdBody,
+        response: {
+          200: z.looseObject({ id: z.number().int(), temporary_security_pin: z.string() }).describe('The new pin, shown this once'),
+          ...refusals(401, 403, 404, 422),
+        },
+      },
     },
     async (request, reply) => {
       const scope = scopeOf(request);

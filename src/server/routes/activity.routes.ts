@@ -1,12 +1,14 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import type { ActivityEntry } from '../../domain/activity';
 import { listMeta } from '../../domain/list-params';
 import { permissionName, VIEW_ACTIVITY_PERMISSION } from '../../domain/permissions';
 import { registry } from '../../domain/resources/registry';
 import { historyBusinessId, listActivity } from '../activity/activity-log';
 import { scopeOf } from '../plugins/auth';
 import { findRecordOrFail } from '../resources/record-service';
+import { pageOf, refusals } from './responses';
 
 /**
  * The activity log, read two ways, newest first, as `{ data, meta }` like any list:
@@ -46,6 +48,23 @@ function startOfManilaDay(day: string): string {
   return new Date(`${day}T00:00:00.000${MANILA_OFFSET}`).toISOString();
 }
 
+const entry: z.ZodType<ActivityEntry> = z.looseObject({
+  id: z.number().int(),
+  resource: z.string(),
+  record_id: z.number().int(),
+  action: z.string().describe('created, updated, deleted, restored, voided, file-attached …'),
+  summary: z.string().nullable().describe('What the changes cannot say: a file name, the roles added and removed'),
+  changes: z
+    .record(z.string(), z.looseObject({ from: z.unknown(), to: z.unknown() }))
+    .nullable()
+    .describe('Each changed field, from and to, as the API speaks it; never a secret'),
+  user_id: z.number().int(),
+  user_name: z.string().nullable(),
+  happened_at: z.string().describe("On the server's clock"),
+  made_at: z.string().nullable().describe("On the device's clock, for a change sent from its outbox"),
+  made_offline: z.boolean(),
+});
+
 const resourceNames = registry.map((definition) => definition.name) as [string, ...string[]];
 
 const searchSchema = z
@@ -73,7 +92,12 @@ export async function activityRoutes(app: FastifyInstance): Promise<void> {
     '/api/activity',
     {
       config: { permission: VIEW_ACTIVITY_PERMISSION },
-      schema: { tags: ['activity'], summary: "Search the business's activity log", querystring: searchSchema },
+      schema: {
+        tags: ['activity'],
+        summary: "Search the business's activity log",
+        querystring: searchSchema,
+        response: { 200: pageOf(entry).describe('A page of entries, newest first'), ...refusals(401, 403, 422) },
+      },
     },
     async (request) => {
       const { page, per_page: perPage, resource, record_id: recordId, user_id: userId, action, from, to } = request.query;
@@ -100,6 +124,7 @@ export async function activityRoutes(app: FastifyInstance): Promise<void> {
           summary: `The history of a ${definition.singular.toLowerCase()}, newest first`,
           params: idParams,
           querystring: z.object(paging),
+          response: { 200: pageOf(entry).describe('A page of entries, newest first'), ...refusals(401, 403, 404, 422) },
         },
       },
       async (request) => {

@@ -11,8 +11,10 @@ import { forbidden, HttpError, unauthenticated } from '../errors';
 import { memberBusinessId, SESSION_COOKIE, SESSION_DAYS, setSessionCookie } from '../plugins/auth';
 import { findRecordOrFail } from '../resources/record-service';
 import { permissionNamesOf } from '../services/access.service';
+import { businesses } from '../../domain/resources/businesses';
 import { users } from '../../domain/resources/users';
 import { businessesOf } from './business.routes';
+import { noContent, recordSchema, refusals } from './responses';
 
 const credentials = z.object({
   email: z
@@ -24,6 +26,21 @@ const credentials = z.object({
     .toLowerCase(),
   password: z.string({ error: 'The password field is required.' }).min(1, 'The password field is required.').max(200),
 });
+
+/** Typed loosely: `userProfile` reads where the user works and their roles from a users record. */
+const profile: z.ZodType<Record<string, unknown>> = z
+  .looseObject({
+    id: z.number().int(),
+    name: z.string(),
+    email: z.string(),
+    username: z.string().nullable(),
+    business_id: z.number().int().nullable().describe('The business this profile is for; null when the user belongs to none'),
+    userable_from: z.string().nullable().describe('Where they work there, as "Branch: Makati"'),
+    role_names: z.array(z.string()),
+    permission_names: z.array(z.string()).describe('What they may do there'),
+    businesses: z.array(recordSchema(businesses)).describe('Every business they belong to'),
+  })
+  .describe('The signed-in user');
 
 /** The signed-in user as the web app keeps it, for one of their businesses. */
 export async function userProfile(db: Kysely<Database>, userId: number, requestedBusiness: unknown) {
@@ -55,7 +72,12 @@ export async function authRoutes(app: FastifyInstance, config: AppConfig): Promi
     '/api/auth/login',
     {
       config: { access: 'public', rateLimit: { max: config.loginAttemptsPerMinute, timeWindow: 60_000 } },
-      schema: { tags: ['auth'], summary: 'Sign in; sets the HttpOnly session cookie', body: credentials },
+      schema: {
+        tags: ['auth'],
+        summary: 'Sign in; sets the HttpOnly session cookie',
+        body: credentials,
+        response: { 200: z.looseObject({ user: profile }).describe('Signed in'), ...refusals(401, 403, 422, 429) },
+      },
     },
     async (request, reply) => {
       const { email, password } = request.body;
@@ -89,7 +111,11 @@ export async function authRoutes(app: FastifyInstance, config: AppConfig): Promi
     '/api/auth/user',
     {
       config: { access: 'user' },
-      schema: { tags: ['auth'], summary: 'The signed-in user for the business in Business-ID (or their first)' },
+      schema: {
+        tags: ['auth'],
+        summary: 'The signed-in user for the business in Business-ID (or their first)',
+        response: { 200: profile, ...refusals(401, 403) },
+      },
     },
     async (request) => {
       if (!request.actor) throw unauthenticated();
@@ -99,7 +125,10 @@ export async function authRoutes(app: FastifyInstance, config: AppConfig): Promi
 
   routes.post(
     '/logout',
-    { config: { access: 'public' }, schema: { tags: ['auth'], summary: 'Sign out: ends the session' } },
+    {
+      config: { access: 'public' },
+      schema: { tags: ['auth'], summary: 'Sign out: ends the session', response: { 204: noContent('Signed out'), ...refusals(403) } },
+    },
     async (request, reply) => {
       const token = request.cookies[SESSION_COOKIE];
       if (token) await app.db.deleteFrom('sessions').where('token_hash', '=', hashToken(token)).execute();

@@ -1,6 +1,7 @@
 import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
+import { z } from 'zod';
 import { todayInManila } from '../../domain/documents';
 import { MASTER_PERMISSION } from '../../domain/permissions';
 import type { Database } from '../db/schema';
@@ -10,6 +11,7 @@ import { businessZip } from '../resources/business-export';
 import { serializeRow } from '../resources/codec';
 import { businesses } from '../../domain/resources/businesses';
 import { contentDisposition } from './files.routes';
+import { bytesAnswer, dataOf, recordSchema, refusals } from './responses';
 
 /** The live businesses the user is a live member of, oldest first (the first is selected on start). */
 export async function businessesOf(db: Kysely<Database>, userId: number) {
@@ -29,7 +31,14 @@ export async function businessRoutes(app: FastifyInstance): Promise<void> {
   for (const path of ['get-all-businesses', 'retrieve-all-businesses']) {
     app.get(
       `/api/businesses/${path}`,
-      { config: { access: 'user' }, schema: { tags: ['businesses'], summary: "The signed-in user's businesses" } },
+      {
+        config: { access: 'user' },
+        schema: {
+          tags: ['businesses'],
+          summary: "The signed-in user's businesses",
+          response: { 200: dataOf(z.array(recordSchema(businesses))).describe('Oldest first'), ...refusals(401) },
+        },
+      },
       async (request) => {
         if (!request.actor) throw unauthenticated();
         return { data: await businessesOf(app.db, request.actor.userId) };
@@ -42,7 +51,19 @@ export async function businessRoutes(app: FastifyInstance): Promise<void> {
     '/api/businesses/export.zip',
     {
       config: { permission: MASTER_PERMISSION },
-      schema: { tags: ['businesses'], summary: 'All data of the active business as a zip of CSV files (masters only)' },
+      schema: {
+        tags: ['businesses'],
+        summary: 'All data of the active business as a zip of CSV files (masters only)',
+        response: {
+          200: bytesAnswer(
+            Readable,
+            'A zip with a CSV per resource, one per kind of document lines, and a README.txt',
+            ['application/zip'],
+            'binary',
+          ),
+          ...refusals(401, 403),
+        },
+      },
     },
     async (request, reply) => {
       const scope = scopeOf(request);

@@ -22,6 +22,7 @@ import { memorandaReversals } from '../documents/memoranda';
 import { salesReversals } from '../documents/sales';
 import { findRecordOrFail } from '../resources/record-service';
 import type { Db } from '../resources/store';
+import { dataOf, pageOf, recordSchema, refusals } from './responses';
 
 /**
  * Document routes beyond the generic CRUD: the previews of the next document number, and void / cancel,
@@ -35,6 +36,18 @@ const documentTypes = registry.flatMap((definition) => (definition.document ? [d
 const documentName = z.enum(documentTypes as [string, ...string[]], { error: 'The selected document name is invalid.' });
 const optionalId = (label: string) => recordId(label).nullish();
 const idParams = z.object({ id: z.string().regex(/^\d{1,9}$/, 'The id must be a whole number.') });
+const numbersGiven = z.looseObject({ total: z.number().int().describe('How many were given; the next is this plus one') });
+const movement = z.looseObject({
+  id: z.number().int(),
+  quantity: z.number().describe('In the base unit: positive in, negative out'),
+  in_transit: z.number().describe('What is on its way to this stock (a transfer not yet received)'),
+  document_type: z.string(),
+  document_id: z.number().int(),
+  document_number: z.string(),
+  document_resource: z.string().nullable().describe("The document's resource, for its address: /{document_resource}/{document_id}"),
+  document_date: z.string(),
+  moved_at: z.string().nullable(),
+});
 
 export async function documentRoutes(app: FastifyInstance): Promise<void> {
   const routes = app.withTypeProvider<ZodTypeProvider>();
@@ -47,6 +60,7 @@ export async function documentRoutes(app: FastifyInstance): Promise<void> {
         tags: ['documents'],
         summary: 'How many numbers a document type has given at a branch or warehouse',
         body: z.object({ document_name: documentName, branch_id: optionalId('Branch id'), warehouse_id: optionalId('Warehouse id') }),
+        response: { 200: numbersGiven.describe('The numbers given so far'), ...refusals(401, 403, 422) },
       },
     },
     async (request) => {
@@ -67,6 +81,7 @@ export async function documentRoutes(app: FastifyInstance): Promise<void> {
           document_name: documentName,
           contact_id: recordId('Contact id'),
         }),
+        response: { 200: numbersGiven.describe('The reference numbers given so far'), ...refusals(401, 403, 422) },
       },
     },
     async (request) => ({
@@ -86,6 +101,7 @@ export async function documentRoutes(app: FastifyInstance): Promise<void> {
           page: z.coerce.number().int().min(1, 'The page field must be at least 1.').default(1),
           per_page: z.coerce.number().int().min(1).max(100, 'The per page field must not be greater than 100.').default(15),
         }),
+        response: { 200: pageOf(movement).describe('A page of movements, newest first'), ...refusals(401, 403, 404, 422) },
       },
     },
     async (request) => {
@@ -134,6 +150,10 @@ export async function documentRoutes(app: FastifyInstance): Promise<void> {
             summary: `${statusLabel(transition.name)} a ${noun}`,
             description: `From ${transition.from.join(', ')} to ${transition.to}. ${transition.reverses}`,
             params: idParams,
+            response: {
+              200: dataOf(recordSchema(definition)).describe(`The ${noun}, ${transition.to}`),
+              ...refusals(401, 403, 404, 409, 422),
+            },
           },
         },
         async (request, reply) => {

@@ -17,6 +17,7 @@ import { findFile, insertFile, listFiles, readFileContent, removeFile, setFileTr
 import { runWrite } from '../idempotency';
 import { scopeOf } from '../plugins/auth';
 import { listLinks } from './list-links';
+import { bytesAnswer, dataOf, listOf, noContent, refusals } from './responses';
 import type { Db, Scope, Trx } from '../resources/store';
 import { storeFor } from '../resources/stores';
 
@@ -63,6 +64,30 @@ const listQuery = z.object({
   only_trashed: flag('only trashed'),
   id: z.string().max(255).optional(),
 });
+
+const attachedFile: z.ZodType<AttachedFile> = z.looseObject({
+  id: z.number().int(),
+  record_id: z.number().int().describe('The record it is attached to'),
+  name: z.string(),
+  mime_type: z.string(),
+  size: z.number().int().describe('In bytes'),
+  uploaded_by: z.number().int().nullable(),
+  uploaded_by_name: z.string().nullable(),
+  created_at: z.string(),
+  updated_at: z.string(),
+  deleted_at: z.string().nullable(),
+  version: z.number().int(),
+});
+
+/**
+ * The upload as the API describes it: a multipart form whose part `file` holds the file. The
+ * parts reach the handler unread, which reads and judges them itself (`readUpload`: 422 without
+ * the part, 415 for another kind of body or file), so every body passes this schema.
+ */
+const uploadForm: z.ZodType<unknown> = z
+  .object({ file: z.file().describe(`An image (JPEG, PNG, GIF, WebP, HEIC) or a PDF, at most ${MAX_FILE_BYTES / 1024 / 1024} MB`) })
+  .optional()
+  .catch(undefined);
 
 function idFrom(raw: string, what: string): number {
   if (!/^\d{1,9}$/.test(raw) || Number(raw) === 0) throw notFound(what);
@@ -150,7 +175,16 @@ function mountFiles(app: FastifyInstance, definition: ResourceDefinition): void 
 
   routes.get(
     base,
-    { config: view, schema: { tags, summary: `List the files of a ${noun}`, params: recordParams, querystring: listQuery } },
+    {
+      config: view,
+      schema: {
+        tags,
+        summary: `List the files of a ${noun}`,
+        params: recordParams,
+        querystring: listQuery,
+        response: { 200: listOf(attachedFile).describe('A page of files'), ...refusals(401, 403, 404, 422) },
+      },
+    },
     async (request) => {
       const scope = scopeOf(request);
       const parent = parentOf(request.params.recordId);
@@ -178,7 +212,14 @@ function mountFiles(app: FastifyInstance, definition: ResourceDefinition): void 
     base,
     {
       config: update,
-      schema: { tags, summary: `Attach a file to a ${noun}`, params: recordParams, consumes: ['multipart/form-data'] },
+      schema: {
+        tags,
+        summary: `Attach a file to a ${noun}`,
+        params: recordParams,
+        consumes: ['multipart/form-data'],
+        body: uploadForm,
+        response: { 201: dataOf(attachedFile).describe('The attached file'), ...refusals(400, 401, 403, 404, 409, 413, 415, 422) },
+      },
     },
     async (request, reply) => {
       const scope = scopeOf(request);
@@ -204,7 +245,18 @@ function mountFiles(app: FastifyInstance, definition: ResourceDefinition): void 
 
   routes.get(
     `${base}/:fileId`,
-    { config: view, schema: { tags, summary: `Download a file of a ${noun}`, params: fileParams } },
+    {
+      config: view,
+      schema: {
+        tags,
+        summary: `Download a file of a ${noun}`,
+        params: fileParams,
+        response: {
+          200: bytesAnswer(Buffer, 'The file, as an attachment', ['image/*', 'application/pdf'], 'binary'),
+          ...refusals(401, 403, 404),
+        },
+      },
+    },
     async (request, reply) => {
       const scope = scopeOf(request);
       const parent = parentOf(request.params.recordId);
@@ -233,7 +285,15 @@ function mountFiles(app: FastifyInstance, definition: ResourceDefinition): void 
 
   routes.delete(
     `${base}/:fileId`,
-    { config: update, schema: { tags, summary: `Move a file of a ${noun} to the trash`, params: fileParams } },
+    {
+      config: update,
+      schema: {
+        tags,
+        summary: `Move a file of a ${noun} to the trash`,
+        params: fileParams,
+        response: { 200: dataOf(attachedFile).describe('The file, in the trash'), ...refusals(401, 403, 404, 409, 422) },
+      },
+    },
     fileChange('file-deleted', async (trx, scope, file) => {
       if (file.deleted_at) throw conflict('This file is already in the trash.');
       await setFileTrashed(trx, scope, file.id, nowIso(), nowIso());
@@ -243,7 +303,15 @@ function mountFiles(app: FastifyInstance, definition: ResourceDefinition): void 
 
   routes.patch(
     `${base}/:fileId/restore`,
-    { config: update, schema: { tags, summary: `Restore a file of a ${noun} from the trash`, params: fileParams } },
+    {
+      config: update,
+      schema: {
+        tags,
+        summary: `Restore a file of a ${noun} from the trash`,
+        params: fileParams,
+        response: { 200: dataOf(attachedFile).describe('The file, out of the trash'), ...refusals(401, 403, 404, 409, 422) },
+      },
+    },
     fileChange('file-restored', async (trx, scope, file) => {
       if (!file.deleted_at) throw conflict('This file is not in the trash.');
       await setFileTrashed(trx, scope, file.id, null, nowIso());
@@ -253,7 +321,15 @@ function mountFiles(app: FastifyInstance, definition: ResourceDefinition): void 
 
   routes.delete(
     `${base}/:fileId/force-delete`,
-    { config: update, schema: { tags, summary: `Delete a file of a ${noun} permanently`, params: fileParams } },
+    {
+      config: update,
+      schema: {
+        tags,
+        summary: `Delete a file of a ${noun} permanently`,
+        params: fileParams,
+        response: { 204: noContent('The file is gone'), ...refusals(401, 403, 404, 409, 422) },
+      },
+    },
     fileChange('file-force-deleted', async (trx, scope, file) => {
       if (!file.deleted_at) throw conflict('Move this file to the trash before deleting it permanently.');
       await removeFile(trx, scope, file.id);

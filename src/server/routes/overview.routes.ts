@@ -8,11 +8,12 @@ import { addDays, daysBetween, monthsSpanned, startOfMonth, type Interval } from
 import { lowStock } from '../overview/low-stock';
 import { openBalances } from '../overview/open-balances';
 import { recentDocuments } from '../overview/recent-documents';
-import { salesAndPurchases } from '../overview/sales-purchases';
+import { salesAndPurchases, type PeriodTotals } from '../overview/sales-purchases';
 import { stockValue } from '../overview/stock-value';
 import { topItems } from '../overview/top-items';
 import { scopeOf } from '../plugins/auth';
 import type { Db } from '../resources/store';
+import { refusals } from './responses';
 
 /**
  * The overview dashboard's cards, one GET each, for the active business and only from what the
@@ -56,6 +57,101 @@ function periodOf(query: { from?: string; to?: string; interval: Interval }) {
   return { from, to, interval: query.interval };
 }
 
+const pesos = (what: string) => z.number().describe(`${what}, in pesos`);
+const sides = {
+  sales: pesos('Sales (invoices)').optional().describe('Left out for a user who may not view invoices'),
+  purchases: pesos('Purchases (bills)').optional().describe('Left out for a user who may not view bills'),
+};
+
+const periodTotals: z.ZodType<PeriodTotals> = z.looseObject({
+  period: z.string().describe('A day (YYYY-MM-DD) or a month (YYYY-MM)'),
+  ...sides,
+});
+
+const salesPurchasesAnswer = z.looseObject({
+  data: z.array(periodTotals),
+  totals: z.looseObject(sides),
+});
+
+const openBalancesAnswer = z.looseObject({
+  data: z.looseObject({
+    total: pesos('What is unpaid'),
+    count: z.number().int(),
+    aging: z.array(z.looseObject({ bucket: z.enum(['0-30', '31-60', '61-90', '90+']), amount: pesos('Unpaid'), count: z.number().int() })),
+    oldest: z
+      .array(
+        z.looseObject({
+          id: z.number().int(),
+          number: z.string(),
+          contact: z.string().nullable(),
+          date: z.string(),
+          due_date: z.string().nullable(),
+          balance: pesos('The balance'),
+          days_overdue: z.number().int(),
+        }),
+      )
+      .describe('The most overdue'),
+  }),
+});
+
+const stockValueAnswer = z.looseObject({
+  data: z.array(
+    z.looseObject({
+      location_type: z.string(),
+      location_id: z.number().int(),
+      name: z.string(),
+      value: pesos('What is on hand there is worth'),
+      items: z.number().int().describe('How many items are on hand there'),
+    }),
+  ),
+  total: pesos('Everything on hand is worth'),
+});
+
+const lowStockAnswer = z.looseObject({
+  data: z.array(
+    z.looseObject({
+      stock_id: z.number().int(),
+      item_id: z.number().int(),
+      item: z.string(),
+      sku: z.string().nullable(),
+      location_type: z.string(),
+      location_id: z.number().int(),
+      location: z.string(),
+      quantity_on_hand: z.number(),
+      reorder_level: z.number(),
+      unit: z.string().nullable(),
+    }),
+  ),
+  total: z.number().int().describe('How many stocks are at or under their reorder level'),
+});
+
+const topItemsAnswer = z.looseObject({
+  data: z.array(
+    z.looseObject({
+      item_id: z.number().int(),
+      item: z.string(),
+      quantity: z.number().describe('In the base unit'),
+      amount: pesos('Sold, after discount and before VAT'),
+    }),
+  ),
+});
+
+const recentDocumentsAnswer = z.looseObject({
+  data: z.array(
+    z.looseObject({
+      resource: z.string(),
+      singular: z.string(),
+      id: z.number().int(),
+      number: z.string(),
+      date: z.string(),
+      contact: z.string().nullable(),
+      total: pesos('Its total (or amount)').nullable(),
+      status: z.string().nullable(),
+      created_at: z.string().nullable(),
+    }),
+  ),
+});
+
 const mayView = (request: FastifyRequest, prefix: string) => holdsAny(scopeOf(request).permissions, [`view-${prefix}`]);
 
 export async function overviewRoutes(app: FastifyInstance): Promise<void> {
@@ -75,6 +171,7 @@ export async function overviewRoutes(app: FastifyInstance): Promise<void> {
         tags,
         summary: 'Sales (invoices) and purchases (bills) per day or month, every period present',
         querystring: z.object(period),
+        response: { 200: salesPurchasesAnswer.describe('Every period from the first to the last'), ...refusals(401, 403, 422) },
       },
     },
     async (request) =>
@@ -91,14 +188,28 @@ export async function overviewRoutes(app: FastifyInstance): Promise<void> {
   ] as const) {
     routes.get(
       `/api/overview/${path}`,
-      { config: { permission: `view-${prefix}` }, schema: { tags, summary: `What ${who}: unpaid ${table}, aged, the most overdue first` } },
+      {
+        config: { permission: `view-${prefix}` },
+        schema: {
+          tags,
+          summary: `What ${who}: unpaid ${table}, aged, the most overdue first`,
+          response: { 200: openBalancesAnswer.describe(`The unpaid ${table}`), ...refusals(401, 403) },
+        },
+      },
       async (request) => ({ data: await openBalances(db, table, scopeOf(request).businessId, todayInManila()) }),
     );
   }
 
   routes.get(
     '/api/overview/stock-value',
-    { config: { permission: 'view-stocks' }, schema: { tags, summary: 'What the goods on hand are worth, by warehouse and branch' } },
+    {
+      config: { permission: 'view-stocks' },
+      schema: {
+        tags,
+        summary: 'What the goods on hand are worth, by warehouse and branch',
+        response: { 200: stockValueAnswer.describe('Highest value first'), ...refusals(401, 403) },
+      },
+    },
     async (request) => stockValue(db, scopeOf(request).businessId, todayInManila()),
   );
 
@@ -106,7 +217,12 @@ export async function overviewRoutes(app: FastifyInstance): Promise<void> {
     '/api/overview/low-stock',
     {
       config: { permission: 'view-stocks' },
-      schema: { tags, summary: 'Stocks at or under their reorder level, lowest first', querystring: z.object({ limit: limit(10, 50) }) },
+      schema: {
+        tags,
+        summary: 'Stocks at or under their reorder level, lowest first',
+        querystring: z.object({ limit: limit(10, 50) }),
+        response: { 200: lowStockAnswer.describe('The lowest stocks'), ...refusals(401, 403, 422) },
+      },
     },
     async (request) => lowStock(db, scopeOf(request).businessId, request.query.limit),
   );
@@ -119,6 +235,7 @@ export async function overviewRoutes(app: FastifyInstance): Promise<void> {
         tags,
         summary: 'The items that sold for the most in a period',
         querystring: z.object({ from: period.from, to: period.to, limit: limit(5, 20) }),
+        response: { 200: topItemsAnswer.describe('The top items, most sold first'), ...refusals(401, 403, 422) },
       },
     },
     async (request) => {
@@ -135,6 +252,7 @@ export async function overviewRoutes(app: FastifyInstance): Promise<void> {
         tags,
         summary: 'The documents created last, of every kind the user may view',
         querystring: z.object({ limit: limit(10, 30) }),
+        response: { 200: recentDocumentsAnswer.describe('Newest first'), ...refusals(401, 403, 422) },
       },
     },
     async (request) => recentDocuments(db, scopeOf(request), request.query.limit),

@@ -13,6 +13,7 @@ import { runWrite } from '../idempotency';
 import { csvLines } from '../resources/csv-export';
 import { scopeOf } from '../plugins/auth';
 import { listLinks } from './list-links';
+import { bytesAnswer, dataOf, listOf, noContent, recordSchema, refusals } from './responses';
 import {
   createRecord,
   findRecordOrFail,
@@ -59,12 +60,19 @@ function mountResource(app: FastifyInstance, definition: ResourceDefinition): vo
   const can = (action: Parameters<typeof permissionName>[0]) => permissionName(action, definition.permission);
   const tags = [definition.name];
   const noun = attributeName(definition.singular);
+  const record = recordSchema(definition);
+  const one = (description: string) => dataOf(record).describe(description);
 
   routes.get(
     base,
     {
       config: { permission: can('view') },
-      schema: { tags, summary: `List ${definition.plural.toLowerCase()}`, querystring: listParamsSchema(definition) },
+      schema: {
+        tags,
+        summary: `List ${definition.plural.toLowerCase()}`,
+        querystring: listParamsSchema(definition),
+        response: { 200: listOf(record).describe(`A page of ${definition.plural.toLowerCase()}`), ...refusals(401, 403, 422) },
+      },
     },
     async (request) => {
       const scope = scopeOf(request);
@@ -84,7 +92,15 @@ function mountResource(app: FastifyInstance, definition: ResourceDefinition): vo
     `${base}/export.csv`,
     {
       config: { permission: can('view') },
-      schema: { tags, summary: `Export ${definition.plural.toLowerCase()} as CSV`, querystring: listParamsSchema(definition) },
+      schema: {
+        tags,
+        summary: `Export ${definition.plural.toLowerCase()} as CSV`,
+        querystring: listParamsSchema(definition),
+        response: {
+          200: bytesAnswer(Readable, 'Every page of the list as CSV (UTF-8), references by name and money as plain decimals', ['text/csv']),
+          ...refusals(401, 403, 422),
+        },
+      },
     },
     async (request, reply) => {
       const lines = csvLines(request.server.db, scopeOf(request), definition, request.query as ListParams);
@@ -98,7 +114,15 @@ function mountResource(app: FastifyInstance, definition: ResourceDefinition): vo
 
   routes.get(
     `${base}/:id`,
-    { config: { permission: can('view') }, schema: { tags, summary: `View a ${noun}`, params: idParams } },
+    {
+      config: { permission: can('view') },
+      schema: {
+        tags,
+        summary: `View a ${noun}`,
+        params: idParams,
+        response: { 200: one(`The ${noun}, trashed or not`), ...refusals(401, 403, 404) },
+      },
+    },
     async (request, reply) => {
       const scope = scopeOf(request);
       const record = await findRecordOrFail(request.server.db, scope, definition, recordId(request.params.id));
@@ -112,7 +136,15 @@ function mountResource(app: FastifyInstance, definition: ResourceDefinition): vo
   const createBody = extraCreateFields ? createSchema(definition).extend(extraCreateFields) : createSchema(definition);
   routes.post(
     base,
-    { config: { permission: can('create') }, schema: { tags, summary: `Create a ${noun}`, body: createBody } },
+    {
+      config: { permission: can('create') },
+      schema: {
+        tags,
+        summary: `Create a ${noun}`,
+        body: createBody,
+        response: { 201: one(`The new ${noun}`), ...refusals(401, 403, 409, 422) },
+      },
+    },
     async (request, reply) => {
       const scope = scopeOf(request);
       return runWrite(request, reply, async (trx) => ({
@@ -129,7 +161,13 @@ function mountResource(app: FastifyInstance, definition: ResourceDefinition): vo
       `${base}/:id`,
       {
         config: { permission: can('update') },
-        schema: { tags, summary: `Update a ${noun}`, params: idParams, body: updateBody },
+        schema: {
+          tags,
+          summary: `Update a ${noun}`,
+          params: idParams,
+          body: updateBody,
+          response: { 200: one(`The ${noun} as updated`), ...refusals(401, 403, 404, 409, 412, 422) },
+        },
       },
       async (request, reply) => {
         const scope = scopeOf(request);
@@ -145,7 +183,15 @@ function mountResource(app: FastifyInstance, definition: ResourceDefinition): vo
 
   routes.delete(
     `${base}/:id`,
-    { config: { permission: can('delete') }, schema: { tags, summary: `Move a ${noun} to the trash`, params: idParams } },
+    {
+      config: { permission: can('delete') },
+      schema: {
+        tags,
+        summary: `Move a ${noun} to the trash`,
+        params: idParams,
+        response: { 200: one(`The ${noun}, in the trash`), ...refusals(401, 403, 404, 409, 422) },
+      },
+    },
     async (request, reply) => {
       const scope = scopeOf(request);
       const id = recordId(request.params.id);
@@ -155,7 +201,15 @@ function mountResource(app: FastifyInstance, definition: ResourceDefinition): vo
 
   routes.patch(
     `${base}/:id/restore`,
-    { config: { permission: can('restore') }, schema: { tags, summary: `Restore a ${noun} from the trash`, params: idParams } },
+    {
+      config: { permission: can('restore') },
+      schema: {
+        tags,
+        summary: `Restore a ${noun} from the trash`,
+        params: idParams,
+        response: { 200: one(`The ${noun}, out of the trash`), ...refusals(401, 403, 404, 409, 422) },
+      },
+    },
     async (request, reply) => {
       const scope = scopeOf(request);
       const id = recordId(request.params.id);
@@ -165,7 +219,15 @@ function mountResource(app: FastifyInstance, definition: ResourceDefinition): vo
 
   routes.delete(
     `${base}/:id/force-delete`,
-    { config: { permission: can('force-delete') }, schema: { tags, summary: `Delete a ${noun} permanently`, params: idParams } },
+    {
+      config: { permission: can('force-delete') },
+      schema: {
+        tags,
+        summary: `Delete a ${noun} permanently`,
+        params: idParams,
+        response: { 204: noContent(`The ${noun} is gone`), ...refusals(401, 403, 404, 409, 422) },
+      },
+    },
     async (request, reply) => {
       const scope = scopeOf(request);
       const id = recordId(request.params.id);

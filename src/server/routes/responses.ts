@@ -1,0 +1,195 @@
+import { z } from 'zod';
+import { MAX_FILE_BYTES } from '../../domain/attachments';
+import type { Field } from '../../domain/fields';
+import type { ListMeta } from '../../domain/list-params';
+import { readableFields, referenceKey, type ResourceDefinition } from '../../domain/resource';
+import { getResource } from '../../domain/resources/registry';
+import type { ApiRecord } from '../resources/codec';
+
+/**
+ * The answers of the API, as every route declares them in `schema.response`: the OpenAPI
+ * document (/api/docs) describes them, and each answer is checked against its schema as it is
+ * serialised — one that does not match is a server error, never a silently different answer.
+ *
+ * Objects stay open (`z.looseObject`): what a schema does not name is sent as it is. A record
+ * carries more than its fields (a document's lines, reference displays, role names …), and an
+ * answer must never lose a property because nobody named it here.
+ */
+
+/** The one error shape every refusal has (see plugins/errors.ts): a message, and messages per field. */
+const errorBody = z.looseObject({
+  message: z.string(),
+  errors: z.record(z.string(), z.array(z.string())).optional().describe('Messages per field (422, and some 413 and 415)'),
+});
+
+const REFUSALS = {
+  400: 'The body could not be read (a malformed form)',
+  401: 'Not signed in, or the session has ended',
+  403: 'Not allowed: a permission, a Business-ID naming a business of the user, or X-Requested-With on a change is missing',
+  404: 'No such record in the active business',
+  409: "The change conflicts with the record's state or with another record",
+  412: 'If-Match is malformed, or names another version than the record has',
+  413: `The file is larger than ${MAX_FILE_BYTES / 1024 / 1024} MB`,
+  415: 'Not a file that can be attached: images and PDF only, judged by their content',
+  422: 'Invalid input, with messages per field',
+  429: 'Too many attempts from this address; wait a minute',
+} as const;
+
+type Refusal = keyof typeof REFUSALS;
+
+/**
+ * The error answers of a route: those it gives by design, each described, and `4xx` for any
+ * other refusal (a malformed JSON body, too large a request …), in the same shape.
+ */
+export function refusals<C extends Refusal>(...codes: C[]): Record<C | '4xx', typeof errorBody> {
+  const answers = Object.fromEntries(codes.map((code) => [code, errorBody.describe(REFUSALS[code])]));
+  return { ...answers, '4xx': errorBody.describe('Any other refusal, in the same shape') } as Record<C | '4xx', typeof errorBody>;
+}
+
+/** An answer without a body (204). */
+export const noContent = (description: string) => z.undefined().describe(description);
+
+/**
+ * An answer sent as bytes rather than JSON — a stream or a buffer, which is never serialised:
+ * typed as what the handler sends, and described as a string in the given media types.
+ */
+export function bytesAnswer<T extends new (...args: never[]) => object>(
+  sent: T,
+  description: string,
+  mediaTypes: readonly string[],
+  format?: 'binary',
+) {
+  const schema = z.instanceof(sent).meta({ type: 'string', ...(format && { format }) });
+  return { description, content: Object.fromEntries(mediaTypes.map((type) => [type, { schema }])) };
+}
+
+/** `{ data }`: one record (or anything else) wrapped as every single answer is. */
+export const dataOf = <T extends z.ZodType>(schema: T) => z.looseObject({ data: schema });
+
+const count = z.number().int();
+
+/** A list's `meta` (see domain/list-params.ts). */
+const pageMeta: z.ZodType<ListMeta> = z.looseObject({
+  total: count,
+  per_page: count,
+  current_page: count,
+  last_page: count,
+  from: count.nullable().describe('The position of the first row on this page; null when it has none'),
+  to: count.nullable(),
+});
+
+/** A list's `links`: the same request at the first, last, previous and next page. */
+const pageLinks = z.looseObject({ first: z.string(), last: z.string(), prev: z.string().nullable(), next: z.string().nullable() });
+
+/** A page of rows with its `meta`: what the history and a stock's movements answer. */
+export const pageOf = <T extends z.ZodType>(row: T) => z.looseObject({ data: z.array(row), meta: pageMeta });
+
+/** A list as every `GET /api/{name}` answers it: a page of rows, its `meta` and its `links`. */
+export const listOf = <T extends z.ZodType>(row: T) => z.looseObject({ data: z.array(row), meta: pageMeta, links: pageLinks });
+
+/** A field's value as a read answers it (see resources/codec.ts): pesos, quantities and ids as numbers. */
+function fieldValue(field: Field): z.ZodType {
+  switch (field.kind) {
+    case 'integer':
+    case 'reference':
+      return z.number().int().describe(field.label);
+    case 'money':
+      return z.number().describe(`${field.label}, in pesos`);
+    case 'quantity':
+    case 'factor':
+      return z.number().describe(field.label);
+    case 'boolean':
+      return z.boolean().describe(field.label);
+    case 'discounts':
+      return z.array(z.looseObject({ quantity: z.number(), discount_percent: z.number() })).describe(field.label);
+    case 'select':
+      return z.string().describe(`${field.label}: ${(field.options ?? []).map((option) => option.value).join(', ')}`);
+    default:
+      return z.string().describe(field.label);
+  }
+}
+
+/** How a read names another record: `{ id, display }`, the display being the other's display field. */
+function referenceTo(resource: string): z.ZodType {
+  const target = getResource(resource);
+  const display = target.display === 'id' ? z.number().int() : fieldValue(target.fields[target.display]);
+  return z.looseObject({ id: z.number().int(), display: display.nullable() }).nullable();
+}
+
+/** A warehouse or branch named by a record that is at, or moves goods between, such places. */
+const location = z.looseObject({ id: z.number().int().nullable(), display: z.string().nullable() });
+
+const documentLine = z.looseObject({
+  id: z.number().int(),
+  item_id: z.number().int(),
+  item: z.looseObject({ id: z.number().int(), display: z.string(), sku: z.string() }).nullable(),
+  unit_of_measurement_id: z.number().int(),
+  unit: z.string().nullable().describe("The unit's abbreviation"),
+  quantity: z.number(),
+  unit_price: z.number().describe('In pesos'),
+  discount_percent: z.number(),
+  vatable: z.boolean(),
+  amount: z.number().describe('In pesos, after discount, before VAT'),
+  vat: z.number().describe('In pesos'),
+  source_line_id: z.number().int().nullable().describe("The source document's line this one fulfils"),
+  quantity_done: z.number().describe('How much of it later documents fulfilled'),
+});
+
+/** What a document adds to its fields: its lines, and the two places goods move between. */
+function documentShape(definition: ResourceDefinition): z.ZodRawShape {
+  const spec = definition.document;
+  if (!spec) return {};
+  return {
+    ...(spec.lines !== 'none' && { lines: z.array(documentLine) }),
+    ...(spec.twoLocations && { from_location: location, to_location: location }),
+  };
+}
+
+/** What a resource's store adds to its records beyond their fields (its `decorate`). */
+const DECORATIONS: Readonly<Record<string, z.ZodRawShape>> = {
+  roles: { permission_ids: z.array(z.number().int()), permission_names: z.array(z.string()) },
+  users: {
+    role_ids: z.array(z.number().int()),
+    role_names: z.array(z.string()).describe('Their roles in the active business'),
+    userable: location.nullable().describe('The branch or warehouse they work at'),
+    userable_from: z.string().nullable().describe('Where they work, as "Branch: Makati"'),
+  },
+  stocks: {
+    location,
+    unit: z.string().nullable().describe("The item's base unit"),
+    unit_of_measurement_id: z.number().int().nullable(),
+    reorder_level: z.number().nullable(),
+    reorder_level_reached: z.boolean(),
+  },
+};
+
+const schemaOfRecords = new WeakMap<ResourceDefinition, z.ZodType<ApiRecord>>();
+
+/**
+ * A record of the resource as reads answer it: its readable fields (a reference also as
+ * `{ id, display }` under its name without `_id`), what its kind or store adds, and its
+ * timestamps and version.
+ */
+export function recordSchema(definition: ResourceDefinition): z.ZodType<ApiRecord> {
+  const known = schemaOfRecords.get(definition);
+  if (known) return known;
+  const shape: Record<string, z.ZodType> = {};
+  for (const [name, field] of readableFields(definition)) {
+    shape[name] = field.kind === 'discounts' ? fieldValue(field) : fieldValue(field).nullable();
+    if (field.kind === 'reference') shape[referenceKey(name)] = referenceTo(field.references as string);
+  }
+  const schema: z.ZodType<ApiRecord> = z
+    .looseObject({
+      id: z.number().int(),
+      ...shape,
+      ...documentShape(definition),
+      ...DECORATIONS[definition.name],
+      created_at: z.string(),
+      updated_at: z.string(),
+      deleted_at: z.string().nullable().describe('When it went to the trash; null when it is not there'),
+      version: z.number().int().describe('Send it as If-Match to update only this version'),
+    })
+    .describe(`A ${definition.singular.toLowerCase()}`);
+  schemaOfRecords.set(definition, schema);
+  return schema;
+}
