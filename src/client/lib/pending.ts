@@ -1,7 +1,8 @@
 import { useSyncExternalStore } from 'react';
 import type { ResourceDefinition } from '../../domain/resource';
 import { referenceKey } from '../../domain/resource';
-import { outboxSnapshot, subscribeToOutbox, type OutboxAction, type OutboxEntry, type OutboxSnapshot } from './outbox';
+import type { OutboxAction, OutboxEntry } from './outbox-queue';
+import { outboxSnapshot, subscribeToOutbox, type OutboxSnapshot } from './outbox-snapshot';
 import type { ApiRecord } from './resource-queries';
 
 /**

@@ -1,0 +1,329 @@
+import { api, ApiError } from './api';
+import {
+  answered,
+  clientKey,
+  dueNow,
+  enqueue,
+  foldIntoCreate,
+  namedKeys,
+  queuedEntries,
+  removeEntry,
+  requeue,
+  resolveKeys,
+  targetOf,
+  type Change,
+  type OutboxDatabase,
+  type OutboxEntry,
+} from './outbox-queue';
+
+/**
+ * The replay engine of one user's outbox in one tab. It takes the screens' changes into the
+ * queue and sends the queue in order, one tab at a time (a Web Lock named after the user's
+ * database), each entry with its own `Idempotency-Key`, so a change is applied once however often
+ * it is sent. A network failure, a timeout, a 5xx, 408 or 429 stops the replay, which tries again
+ * later with a growing delay; a 401 keeps everything until the user signs in again; any other
+ * refusal parks the entry as "needs attention" with the server's message, and the later changes
+ * to its record wait behind it. Nothing is dropped without the user saying so. The screen that
+ * made a change learns how it ended, in this tab or another.
+ */
+
+/** How a change ended for the screen that made it. */
+export type Settled<T> = { sent: true; data: T } | { sent: false; message: string };
+
+type Outcome =
+  | { kind: 'sent'; data: unknown }
+  | { kind: 'kept'; message: string }
+  | { kind: 'refused'; status: number; message: string; errors: Record<string, string[]> };
+
+interface Announcement {
+  entry: OutboxEntry;
+  outcome: Outcome;
+}
+
+/** Why a replay stopped, and when to try again (never by itself: null). */
+type Stop = { message: string; delay: number | null };
+
+export const REPLAY_TIMEOUT_MS = 30_000;
+const FIRST_RETRY_MS = 1000;
+const RETRY_CEILING_MS = 60_000;
+
+export const KEPT_OFFLINE = 'Saved on this device. It will be sent when the connection returns.';
+export const KEPT_FOR_SIGN_IN = 'Saved on this device. Sign in again, and it will be sent.';
+export const KEPT_BEHIND =
+  'Saved on this device. It waits behind an earlier change to the same record that needs attention (see Pending changes).';
+
+export interface ReplayEvents {
+  /** A change reached the server, sent from this tab or another. */
+  sent(entry: OutboxEntry, data: unknown): void;
+  /** The server no longer knows the session: the rest waits until the user signs in. */
+  signInNeeded(): void;
+}
+
+export interface ReplayEngine {
+  /**
+   * Queues a change and waits for it: `{sent: true, data}` with the server's answer, or
+   * `{sent: false, message}` when it stays on this device for now. A refusal (422, 409, 412, 403,
+   * 404) throws the server's `ApiError`, and the change leaves the outbox: the screen shows it.
+   */
+  submit<T>(change: Change, key?: string): Promise<Settled<T>>;
+  /**
+   * Edits a create still on this device. Never sent, it takes `body` as its own; sent already (the
+   * server may hold it), the edit follows it as `update`, a change of its own.
+   */
+  amendCreate<T>(key: string, body: unknown, update: Change): Promise<Settled<T>>;
+  /** Removes an entry, and when it was a create, every later change to the record it would make. */
+  discard(key: string): Promise<void>;
+  /** Sends a parked entry again; `changes` edits it first (new body, a new base version). */
+  retry(key: string, changes?: Partial<Pick<OutboxEntry, 'body' | 'baseVersion'>>): Promise<void>;
+  /** Sends what is queued without waiting out the backoff: the connection came back, or the user asked. */
+  sendNow(): Promise<void>;
+  /** The same user signed in again: what a 401 held back is sent. */
+  resumeAfterSignIn(): void;
+  /** Sends what is queued, now (or as soon as the tab now sending lets go). */
+  kick(): void;
+  /** Sends nothing more: a send under way is abandoned, as a closed tab would leave it. */
+  stop(): void;
+}
+
+/** The delay before the `attempts`-th send of an entry that could not be sent: doubling from 1 s up to a minute, give or take a quarter. */
+function backoff(attempts: number): number {
+  return Math.min(RETRY_CEILING_MS, FIRST_RETRY_MS * 2 ** Math.max(0, attempts - 1)) * (0.75 + Math.random() * 0.5);
+}
+
+const isTemporary = (status: number) => status === 0 || status >= 500 || status === 408 || status === 429;
+
+/** The engine of the outbox kept in `database`, whose name `name` is (unique per user). */
+export function createReplayEngine(database: Promise<OutboxDatabase>, name: string, events: ReplayEvents): ReplayEngine {
+  let running = false;
+  let again = false;
+  let retryTimer: ReturnType<typeof setTimeout> | undefined;
+  let signInNeeded = false;
+  let stopped = false;
+  const sending = new AbortController();
+  const waiters = new Map<string, (outcome: Outcome) => void>();
+
+  function deliver({ entry, outcome }: Announcement): void {
+    const waiter = waiters.get(entry.key);
+    waiters.delete(entry.key);
+    waiter?.(outcome);
+    if (outcome.kind === 'sent') events.sent(entry, outcome.data);
+  }
+
+  const channel = typeof BroadcastChannel === 'function' ? new BroadcastChannel(`${name}-outbox`) : null;
+  const hear = (event: MessageEvent<Announcement>) => deliver(event.data);
+  channel?.addEventListener('message', hear);
+
+  /** Tells the screen waiting for the entry, here or in another tab. */
+  function announce(entry: OutboxEntry, outcome: Outcome): void {
+    deliver({ entry, outcome });
+    channel?.postMessage({ entry, outcome });
+  }
+
+  function waitFor(key: string): Promise<Outcome> {
+    return new Promise((resolve) => waiters.set(key, resolve));
+  }
+
+  /** Waits for the fate of one entry; a refusal hands it back to the screen, which shows why. */
+  async function settle<T>(key: string, waiting: Promise<Outcome>): Promise<Settled<T>> {
+    const outcome = await waiting;
+    if (outcome.kind === 'sent') return { sent: true, data: outcome.data as T };
+    if (outcome.kind === 'kept') return { sent: false, message: outcome.message };
+    await discard(key);
+    throw new ApiError(outcome.status, outcome.message, outcome.errors);
+  }
+
+  async function submit<T>(change: Change, key = clientKey()): Promise<Settled<T>> {
+    const waiting = waitFor(key);
+    try {
+      await enqueue(await database, change, key, !navigator.onLine);
+    } catch (error) {
+      waiters.delete(key);
+      throw error;
+    }
+    kick();
+    return settle<T>(key, waiting);
+  }
+
+  async function amendCreate<T>(key: string, body: unknown, update: Change): Promise<Settled<T>> {
+    if (!(await foldIntoCreate(await database, key, body))) return submit<T>(update);
+    const waiting = waitFor(key);
+    kick();
+    return settle<T>(key, waiting);
+  }
+
+  async function discard(key: string): Promise<void> {
+    await removeEntry(await database, key);
+    kick();
+  }
+
+  async function retry(key: string, changes: Partial<Pick<OutboxEntry, 'body' | 'baseVersion'>> = {}): Promise<void> {
+    await requeue(await database, key, changes);
+    kick();
+  }
+
+  async function sendNow(): Promise<void> {
+    await dueNow(await database);
+    kick();
+  }
+
+  function resumeAfterSignIn(): void {
+    signInNeeded = false;
+    kick();
+  }
+
+  function kick(): void {
+    if (stopped || signInNeeded) return;
+    if (running) {
+      again = true;
+      return;
+    }
+    running = true;
+    clearTimeout(retryTimer);
+    void underLock(async () => {
+      do {
+        again = false;
+        await replay();
+      } while (again && !signInNeeded && !stopped);
+    })
+      .catch((error: unknown) => {
+        if (!stopped) console.error('The outbox could not be sent.', error);
+      })
+      .finally(() => {
+        running = false;
+      });
+  }
+
+  function stop(): void {
+    stopped = true;
+    clearTimeout(retryTimer);
+    sending.abort();
+    channel?.removeEventListener('message', hear);
+    channel?.close();
+  }
+
+  async function underLock(work: () => Promise<void>): Promise<void> {
+    if (navigator.locks) await navigator.locks.request(`${name}-outbox`, work);
+    else await work();
+  }
+
+  /** One pass over the queue, in order. */
+  async function replay(): Promise<void> {
+    const db = await database;
+    const queue = await queuedEntries(db);
+    if (queue.length === 0 || stopped) return;
+    if (!navigator.onLine) {
+      for (const entry of queue) announce(entry, { kind: 'kept', message: KEPT_OFFLINE });
+      return;
+    }
+    const held = new Set<string>();
+    const creates = new Set(queue.filter((entry) => entry.action === 'create').map((entry) => entry.key));
+    for (const [index, queued] of queue.entries()) {
+      if (stopped) return;
+      const entry = await db.outbox.get(queued.seq!);
+      if (!entry) continue;
+      const target = targetOf(entry);
+      // A change waits behind a parked change to its record, and behind the creates it names.
+      const awaited = namedKeys(entry).some((key) => creates.has(key));
+      if (entry.state === 'needs-attention' || (target !== null && held.has(target)) || awaited) {
+        if (target !== null) held.add(target);
+        if (entry.state !== 'needs-attention') announce(entry, { kind: 'kept', message: KEPT_BEHIND });
+        continue;
+      }
+      if (entry.nextAttemptAt && entry.nextAttemptAt > Date.now()) {
+        holdBack(queue.slice(index), entry.message ?? KEPT_OFFLINE, entry.nextAttemptAt - Date.now());
+        return;
+      }
+      const halt = await send(db, entry);
+      if (halt) {
+        holdBack(queue.slice(index), halt.message, halt.delay);
+        return;
+      }
+      creates.delete(entry.key);
+    }
+  }
+
+  function holdBack(rest: OutboxEntry[], message: string, delay: number | null): void {
+    if (stopped) return;
+    for (const entry of rest) announce(entry, { kind: 'kept', message });
+    if (delay !== null) retryTimer = setTimeout(kick, delay);
+  }
+
+  /** Sends one entry (each send counts as an attempt); answers why the replay must stop, if it must. */
+  async function send(db: OutboxDatabase, entry: OutboxEntry): Promise<Stop | null> {
+    const attempt = { ...entry, state: 'syncing' as const, attempts: entry.attempts + 1 };
+    await db.outbox.update(entry.seq!, { state: attempt.state, attempts: attempt.attempts });
+    const headers: Record<string, string> = { 'Idempotency-Key': entry.key, 'X-Made-At': new Date(entry.createdAt).toISOString() };
+    if (entry.madeOffline) headers['X-Made-Offline'] = 'true';
+    if (entry.baseVersion !== undefined && entry.action === 'update') headers['If-Match'] = `"${entry.baseVersion}"`;
+    const timeout = new AbortController();
+    const abort = () => timeout.abort();
+    const timer = setTimeout(abort, REPLAY_TIMEOUT_MS);
+    sending.signal.addEventListener('abort', abort);
+    try {
+      const answer = await api<{ data?: Record<string, unknown> } | undefined>(entry.method, await resolveKeys(db, entry.path), {
+        body: await resolveKeys(db, entry.body),
+        headers,
+        businessId: entry.businessId,
+        signal: timeout.signal,
+      });
+      await answered(db, attempt, answer?.data);
+      announce(attempt, { kind: 'sent', data: answer });
+      return null;
+    } catch (error) {
+      // Stopped mid-send: the entry stays as it is, to be sent again by the next engine.
+      if (stopped) return { message: KEPT_OFFLINE, delay: null };
+      return refused(db, attempt, error instanceof ApiError ? error : new ApiError(0, 'The server cannot be reached.'));
+    } finally {
+      clearTimeout(timer);
+      sending.signal.removeEventListener('abort', abort);
+    }
+  }
+
+  async function refused(db: OutboxDatabase, entry: OutboxEntry, error: ApiError): Promise<Stop | null> {
+    if (isTemporary(error.status)) {
+      const delay = backoff(entry.attempts);
+      const message = error.status === 0 ? KEPT_OFFLINE : `The server could not take it now (${error.status}); it will be sent again.`;
+      // A change whose very first send found no network was made offline, whatever navigator.onLine said.
+      const madeOffline = entry.madeOffline || (error.status === 0 && entry.attempts === 1);
+      await db.outbox.update(entry.seq!, {
+        state: 'queued',
+        nextAttemptAt: Date.now() + delay,
+        status: error.status,
+        message,
+        madeOffline,
+      });
+      return { message, delay: navigator.onLine ? delay : null };
+    }
+    if (error.status === 401) {
+      signInNeeded = true;
+      await db.outbox.update(entry.seq!, { state: 'queued', status: 401, message: KEPT_FOR_SIGN_IN });
+      events.signInNeeded();
+      return { message: KEPT_FOR_SIGN_IN, delay: null };
+    }
+    const serverRecord = error.status === 412 ? await currentRecord(db, entry) : undefined;
+    await db.outbox.update(entry.seq!, {
+      state: 'needs-attention',
+      status: error.status,
+      message: error.message,
+      errors: error.errors,
+      serverRecord,
+    });
+    announce(entry, { kind: 'refused', status: error.status, message: error.message, errors: error.errors });
+    return null;
+  }
+
+  return { submit, amendCreate, discard, retry, sendNow, resumeAfterSignIn, kick, stop };
+}
+
+/** After a 412: the record as the server holds it now, to compare with the queued values. */
+async function currentRecord(db: OutboxDatabase, entry: OutboxEntry): Promise<Record<string, unknown> | undefined> {
+  try {
+    const path = await resolveKeys(db, `/api/${entry.resource}/${String(entry.recordId)}`);
+    const answer = await api<{ data: Record<string, unknown> }>('GET', path, {
+      businessId: entry.businessId,
+    });
+    return answer.data;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,73 @@
+import { queuedEntries, type OutboxDatabase, type OutboxEntry } from './outbox-queue';
+
+/**
+ * What the screens see of the outbox: the queue as every tab changes it, read again after any
+ * write to it in this tab or another — at most every OUTBOX_REFRESH_MS, so a replay of a thousand
+ * entries does not re-read the whole queue a thousand times.
+ */
+
+export interface OutboxSnapshot {
+  /** False until the outbox was read once: before that, "nothing queued" is not known. */
+  loaded: boolean;
+  /** Every queued change, oldest first. */
+  entries: OutboxEntry[];
+}
+
+const OUTBOX_REFRESH_MS = 100;
+const UNREAD: OutboxSnapshot = { loaded: false, entries: [] };
+
+let snapshot = UNREAD;
+const watchers = new Set<() => void>();
+
+/** The outbox as every tab changes it. For `useSyncExternalStore`. */
+export function outboxSnapshot(): OutboxSnapshot {
+  return snapshot;
+}
+
+export function subscribeToOutbox(watcher: () => void): () => void {
+  watchers.add(watcher);
+  return () => watchers.delete(watcher);
+}
+
+function publish(next: OutboxSnapshot): void {
+  snapshot = next;
+  for (const watcher of watchers) watcher();
+}
+
+/**
+ * Keeps the snapshot to the outbox in `database` (named `name`) until the answer is called; from
+ * then on the snapshot is unread again.
+ */
+export function watchOutbox(database: Promise<OutboxDatabase>, name: string): () => void {
+  let watching = true;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let unsubscribe: (() => void) | undefined;
+  publish(UNREAD);
+
+  const read = async () => {
+    timer = undefined;
+    const entries = await queuedEntries(await database);
+    if (watching) publish({ loaded: true, entries });
+  };
+  const report = (error: unknown) => console.error('The outbox cannot be read.', error);
+  const onMutated = (parts: Record<string, unknown>) => {
+    if (timer || !Object.keys(parts).some((part) => part.startsWith(`idb://${name}/outbox/`))) return;
+    timer = setTimeout(() => void read().catch(report), OUTBOX_REFRESH_MS);
+  };
+
+  import('dexie')
+    .then(({ default: Dexie }) => {
+      if (!watching) return;
+      Dexie.on('storagemutated', onMutated);
+      unsubscribe = () => Dexie.on.storagemutated.unsubscribe(onMutated);
+      return read();
+    })
+    .catch(report);
+
+  return () => {
+    watching = false;
+    clearTimeout(timer);
+    unsubscribe?.();
+    publish(UNREAD);
+  };
+}
