@@ -119,25 +119,30 @@ function ProvisionalNumbers({ definition, values }: { definition: ResourceDefini
 
   const picking = takesFromSource && link ? getResource(link.resource).singular.toLowerCase() : undefined;
   const waiting = (what: string) => (picking ? `Pick the ${picking} to see it.` : `Pick ${what} to see it.`);
-  const number = !online
-    ? 'Assigned when it syncs'
-    : !location
-      ? waiting(spec.twoLocations ? 'the from location' : 'a branch or warehouse')
-      : numbered.data
-        ? nextNumber(spec.prefix, { ...inputs, location }, numbered.data.total)
-        : numbered.isError
-          ? 'Could not be previewed'
-          : '…';
+  /** A number once its series' total is known; else what it waits for. */
+  const shown = (figure: (total: number) => string, answer: typeof numbered, missing: string | undefined) =>
+    !online ? (
+      'Assigned when it syncs'
+    ) : missing ? (
+      missing
+    ) : answer.data ? (
+      <span className="font-mono">{figure(answer.data.total)}</span>
+    ) : answer.isError ? (
+      'Could not be previewed'
+    ) : (
+      '…'
+    );
+  const number = shown(
+    (total) => nextNumber(spec.prefix, { ...inputs, location: location! }, total),
+    numbered,
+    location ? undefined : waiting(spec.twoLocations ? 'the from location' : 'a branch or warehouse'),
+  );
   const hasReference = 'contact_id' in definition.fields;
-  const reference = !online
-    ? 'Assigned when it syncs'
-    : !contactId
-      ? waiting(`the ${(spec.contact ?? 'contact').toLowerCase()}`)
-      : referenced.data
-        ? nextReferenceNumber({ ...inputs, contactId }, referenced.data.total)
-        : referenced.isError
-          ? 'Could not be previewed'
-          : '…';
+  const reference = shown(
+    (total) => nextReferenceNumber({ ...inputs, contactId: contactId! }, total),
+    referenced,
+    contactId ? undefined : waiting(`the ${(spec.contact ?? 'contact').toLowerCase()}`),
+  );
 
   return (
     <section aria-labelledby="provisional-heading" className="rounded-lg border border-dashed bg-muted/40 p-3 text-sm">
@@ -146,11 +151,11 @@ function ProvisionalNumbers({ definition, values }: { definition: ResourceDefini
       </h2>
       <dl className="mt-1 grid gap-x-4 gap-y-1 sm:grid-cols-[auto_1fr]">
         <dt className="text-muted-foreground">Number</dt>
-        <dd className="font-mono break-all">{number}</dd>
+        <dd className="break-all">{number}</dd>
         {hasReference && (
           <>
             <dt className="text-muted-foreground">Reference number</dt>
-            <dd className="font-mono break-all">{reference}</dd>
+            <dd className="break-all">{reference}</dd>
           </>
         )}
       </dl>
