@@ -48,6 +48,24 @@ export default tseslint.config(
       'better-sqlite3',
     ]),
   },
+  {
+    // The generic screens read what documents, files and features put into their slots, and never import them.
+    files: ['src/client/components/crud/**'],
+    rules: {
+      'import-x/no-restricted-paths': [
+        'error',
+        {
+          zones: [
+            {
+              target: './src/client/components/crud',
+              from: ['./src/client/components/documents', './src/client/components/files', './src/client/features'],
+              message: 'The generic screens take what is particular to a resource from slots (src/client/slots.tsx registers them).',
+            },
+          ],
+        },
+      ],
+    },
+  },
   { files: ['sw/**'], rules: boundary('The service worker imports only domain.', ['**/server/**', '**/client/**', 'react', 'react-dom']) },
   {
     files: ['src/client/**/*.tsx', 'src/client/**/*.ts'],

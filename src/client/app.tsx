@@ -5,6 +5,7 @@ import { RouterProvider } from '@tanstack/react-router';
 import { Toaster } from './components/ui/sonner';
 import { TooltipProvider } from './components/ui/tooltip';
 import { ApiError } from './lib/api';
+import { keepAccessOnRetrieval } from './lib/kept-access';
 import { onChangeSent, onSignInNeeded } from './lib/outbox';
 import { businessesQuery, checkSession, isUserQuery, retrieveAllBusinesses, SESSION_CACHE_DAYS } from './lib/session';
 import { makeRouter } from './router';
@@ -45,6 +46,8 @@ onChangeSent((entry) => {
     }
   }, INVALIDATE_AFTER_MS);
 });
+// The permission and role names kept in local storage follow every retrieval of the user.
+keepAccessOnRetrieval(window, localStorage);
 // The server forgot the session while sending: the user is asked to sign in; the outbox waits.
 onSignInNeeded(() => checkSession(queryClient));
 

@@ -3,6 +3,7 @@ import type { QueryClient } from '@tanstack/react-query';
 import { RootLayout } from './components/layout/root-layout';
 import { NotFoundScreen } from './components/layout/not-found-screen';
 import { activitySearch } from './features/activity/activity-search';
+import { redirectTarget } from './lib/route-names';
 
 /**
  * Code-based routes: the generic `$resource` screens serve every resource of the
@@ -15,7 +16,11 @@ const rootRoute = createRootRouteWithContext<{ queryClient: QueryClient }>()({
   notFoundComponent: () => <NotFoundScreen />,
 });
 
-const screen = <T extends Record<string, unknown>>(load: () => Promise<T>, name: keyof T & string) => lazyRouteComponent(load, name);
+const screen = <T extends Record<string, unknown>, K extends keyof T & string>(load: () => Promise<T>, name: K) =>
+  lazyRouteComponent(load, name);
+/** A screen that reads slots: what fills them (`slots.tsx`) is loaded first. */
+const slotted = <T extends Record<string, unknown>, K extends keyof T & string>(load: () => Promise<T>, name: K) =>
+  screen(() => import('./slots').then(load), name);
 
 const loginRoute = createRoute({
   getParentRoute: () => rootRoute,
@@ -49,7 +54,7 @@ const assignRolesRoute = createRoute({
 const pendingChangesRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/pending-changes',
-  component: screen(() => import('./features/pending/pending-changes-screen'), 'PendingChangesScreen'),
+  component: slotted(() => import('./features/pending/pending-changes-screen'), 'PendingChangesScreen'),
 });
 
 const activityRoute = createRoute({
@@ -62,18 +67,19 @@ const activityRoute = createRoute({
 const listRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/$resource',
-  component: screen(() => import('./components/crud/list-screen'), 'ListScreen'),
+  component: slotted(() => import('./components/crud/list-screen'), 'ListScreen'),
 });
 
 /**
- * `redirect_to` names a route (a path of this app) to go to after saving; `restock` a stock whose
- * item and place a new stock request or purchase order starts with.
+ * `redirect_to` names where to go after saving: a path of this app or a route name
+ * (`purchase-orders.view?id=12`), kept as the path it leads to; anything off this site is dropped.
+ * `restock` names a stock whose item and place a new stock request or purchase order starts with.
  */
 const createSearch = (search: Record<string, unknown>): { redirect_to?: string; restock?: number } => ({
-  redirect_to: typeof search.redirect_to === 'string' && search.redirect_to.startsWith('/') ? search.redirect_to : undefined,
+  redirect_to: redirectTarget(search.redirect_to),
   restock: /^\d{1,9}$/.test(String(search.restock ?? '')) ? Number(search.restock) : undefined,
 });
-const createScreen = screen(() => import('./components/crud/create-screen'), 'CreateScreen');
+const createScreen = slotted(() => import('./components/crud/create-screen'), 'CreateScreen');
 const createRouteForResource = createRoute({
   getParentRoute: () => rootRoute,
   path: '/$resource/create',
@@ -85,14 +91,14 @@ const transferFromRequestRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/stock-transfers/create/from-stock-request/$from',
   validateSearch: createSearch,
-  component: screen(() => import('./components/crud/create-screen'), 'TransferFromRequestScreen'),
+  component: slotted(() => import('./components/documents/document-create-screen'), 'TransferFromRequestScreen'),
 });
 /** A stock transfer made from a stock return, carrying the goods back. */
 const transferFromReturnRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/stock-transfers/create/from-stock-return/$from',
   validateSearch: createSearch,
-  component: screen(() => import('./components/crud/create-screen'), 'TransferFromReturnScreen'),
+  component: slotted(() => import('./components/documents/document-create-screen'), 'TransferFromReturnScreen'),
 });
 /** `/x/create/{id}`: a new record starting from a copy of record {id}. */
 const createFromRoute = createRoute({
@@ -105,13 +111,13 @@ const createFromRoute = createRoute({
 const viewRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/$resource/$id',
-  component: screen(() => import('./components/crud/view-screen'), 'ViewScreen'),
+  component: slotted(() => import('./components/crud/view-screen'), 'ViewScreen'),
 });
 
 const editRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/$resource/$id/edit',
-  component: screen(() => import('./components/crud/edit-screen'), 'EditScreen'),
+  component: slotted(() => import('./components/crud/edit-screen'), 'EditScreen'),
 });
 
 /** A nested file record, named by its record's id and its own. */

@@ -55,11 +55,19 @@ describe.skipIf(!chromiumAvailable)('documents in Chromium', { timeout: 120_000 
     await page.getByLabel('Unit price').fill('96');
     // 10 × ₱96 = ₱960, plus 12 % VAT = ₱1,075.2
     await page.getByText('₱1,075.2').first().waitFor();
+    // The numbers it will probably get, marked as such, are the ones it gets when saved.
+    const provisional = page.getByRole('region', { name: 'Provisional numbers' });
+    await provisional.getByText(/^PO-\d{8}-W00001-\d{8}$/).waitFor();
+    await provisional.getByText(/^RN-\d+-\d{8}-\d{4}$/).waitFor();
+    await provisional.getByText(/assigned when it is saved/).waitFor();
+    const number = await provisional.getByText(/^PO-/).innerText();
+    const reference = await provisional.getByText(/^RN-/).innerText();
     await page.getByRole('button', { name: 'Save Purchase Order' }).click();
     await page.getByText('Purchase Order created successfully.').waitFor();
 
     await page.locator('tbody tr').first().getByRole('link', { name: 'View' }).click();
-    await page.getByRole('heading', { name: /^Purchase Order PO-\d{8}-W00001-\d{8}/ }).waitFor();
+    await page.getByRole('heading', { name: `Purchase Order ${number}` }).waitFor();
+    expect(await page.locator('dt:has-text("Reference number") + dd').innerText()).toBe(reference);
     await page.getByText('Open', { exact: true }).first().waitFor();
     await page.getByRole('link', { name: 'Receive', exact: true }).click();
     await page.getByRole('heading', { name: 'Create Receive Order' }).waitFor();
@@ -85,6 +93,11 @@ describe.skipIf(!chromiumAvailable)('documents in Chromium', { timeout: 120_000 
     await page.getByRole('link', { name: 'Record payment' }).click();
     await page.getByRole('heading', { name: 'Create Bill Payment' }).waitFor();
     expect(await page.getByLabel('Amount').inputValue()).toBe('1075.2');
+    // A payment is numbered where its bill is.
+    await page
+      .getByRole('region', { name: 'Provisional numbers' })
+      .getByText(/^BP-\d{8}-W00001-\d{8}$/)
+      .waitFor();
     await page.getByLabel('Payment method').click();
     await page.getByRole('option', { name: 'GCash' }).press('Enter');
     await page.getByRole('button', { name: 'Save Bill Payment' }).click();

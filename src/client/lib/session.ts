@@ -2,6 +2,7 @@ import { queryOptions, useQuery, useQueryClient, type QueryClient } from '@tanst
 import { useEffect, useSyncExternalStore } from 'react';
 import { holdsAny } from '../../domain/permissions';
 import { activeBusinessId, api, ApiError, setActiveBusinessId, subscribeToBusiness } from './api';
+import { forgetKeptAccess, userRetrieved } from './kept-access';
 import { deleteOfflineStore, openOfflineStore } from './offline-store';
 import { startOutbox } from './outbox';
 
@@ -25,17 +26,12 @@ export interface CurrentUser {
 export const SESSION_CACHE_DAYS = 30;
 const SESSION_CACHE_MS = SESSION_CACHE_DAYS * 24 * 60 * 60 * 1000;
 
-/** The local-storage key of the permission names, refreshed whenever the user is retrieved. */
-const PERMISSIONS_KEY = 'permissions';
-export const USER_RETRIEVED = 'User-Retrieved';
-
 export const userQuery = (businessId: number | null) =>
   queryOptions({
     queryKey: ['session', 'user', businessId],
     queryFn: async () => {
       const user = await api<CurrentUser>('GET', '/api/auth/user');
-      localStorage.setItem(PERMISSIONS_KEY, JSON.stringify(user.permission_names));
-      window.dispatchEvent(new Event(USER_RETRIEVED));
+      window.dispatchEvent(userRetrieved(user));
       return user;
     },
     retry: false,
@@ -95,7 +91,7 @@ export function useSession(): SessionState {
   // next start asks to sign in too. The outbox and the offline copies wait for the next sign-in.
   useEffect(() => {
     if (!signedOut) return;
-    localStorage.removeItem(PERMISSIONS_KEY);
+    forgetKeptAccess(localStorage);
     queryClient.removeQueries({ queryKey: businessesQuery().queryKey });
   }, [signedOut, queryClient]);
   useEffect(() => {

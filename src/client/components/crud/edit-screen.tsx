@@ -1,16 +1,16 @@
 import { Navigate, useNavigate, useParams } from '@tanstack/react-router';
-import { permissionName } from '../../../domain/permissions';
 import { findResource } from '../../../domain/resources/registry';
 import { ApiError, describeError } from '../../lib/api';
 import { isNetworkFailure } from '../../lib/offline-store';
 import { isClientKey } from '../../lib/outbox';
-import { useCan } from '../../lib/session';
 import { NotFoundScreen, NotPermittedScreen } from '../layout/not-found-screen';
 import { ProgressBar } from '../ui/progress-bar';
 import { PendingBadge } from './pending-badge';
 import { RecordForm, startingValues } from './record-form';
 import { ResourceBreadcrumb } from './resource-breadcrumb';
+import { useScreenAccess } from './screen-access';
 import { useShownRecord } from './shown-record';
+import { renderSlot } from './slots';
 
 /**
  * `/x/{id}/edit`; without update permission (or for resources without edit), back to the index.
@@ -21,12 +21,13 @@ export function EditScreen() {
   const { resource, id } = useParams({ strict: false }) as { resource: string; id: string };
   const definition = findResource(resource);
   if (!definition) return <NotFoundScreen what="record" />;
-  return <EditRecord key={`${definition.name}-${id}`} definition={definition} id={id} />;
+  const key = `${definition.name}-${id}`;
+  return renderSlot(definition, 'edit', { key, id }) ?? <EditRecord key={key} definition={definition} id={id} />;
 }
 
 function EditRecord({ definition, id }: { definition: NonNullable<ReturnType<typeof findResource>>; id: string }) {
   const navigate = useNavigate();
-  const canUpdate = useCan(permissionName('update', definition.permission));
+  const canUpdate = useScreenAccess(definition, 'edit')('update');
   const shown = useShownRecord(definition, id);
 
   if (!canUpdate || !definition.editable || definition.readOnly)

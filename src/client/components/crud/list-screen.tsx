@@ -2,7 +2,6 @@ import { useQuery } from '@tanstack/react-query';
 import { Link, useNavigate, useParams, useSearch } from '@tanstack/react-router';
 import { ArrowDown, ArrowUp, ArrowUpDown, Plus, X } from 'lucide-react';
 import { useEffect, useEffectEvent, useState } from 'react';
-import { permissionName } from '../../../domain/permissions';
 import { referenceKey, type ResourceDefinition } from '../../../domain/resource';
 import { findResource, getResource } from '../../../domain/resources/registry';
 import { ApiError, describeError } from '../../lib/api';
@@ -10,7 +9,7 @@ import { displayValue } from '../../lib/format';
 import { isClientKey } from '../../lib/outbox';
 import { rowsWithPending, usePendingChanges } from '../../lib/pending';
 import { listQuery, type ApiRecord } from '../../lib/resource-queries';
-import { useActiveBusinessId, useCan } from '../../lib/session';
+import { useActiveBusinessId } from '../../lib/session';
 import { nextColumnSort } from '../../lib/sorting';
 import { cn } from '../../lib/utils';
 import { NotFoundScreen } from '../layout/not-found-screen';
@@ -30,13 +29,15 @@ import { Pager } from './pager';
 import { ReferencePicker } from './reference-picker';
 import { ResourceBreadcrumb } from './resource-breadcrumb';
 import { useRecordActions } from './record-actions';
+import { useScreenAccess } from './screen-access';
+import { renderSlot, slots } from './slots';
 
 /** `/x`: the generic list of any resource of the registry: search, filters, sorting, paging and row actions. */
 export function ListScreen() {
   const { resource } = useParams({ strict: false }) as { resource: string };
   const definition = findResource(resource);
   if (!definition) return <NotFoundScreen what="list" />;
-  return <ResourceList key={definition.name} definition={definition} />;
+  return renderSlot(definition, 'list', { key: definition.name }) ?? <ResourceList key={definition.name} definition={definition} />;
 }
 
 function columnLabel(definition: ResourceDefinition, name: string): string {
@@ -119,12 +120,12 @@ function ResourceList({ definition }: { definition: ResourceDefinition }) {
   const businessId = useActiveBusinessId();
   const query = useQuery(listQuery(businessId, definition, apiQuery(state)));
   const pending = usePendingChanges(businessId, definition);
-  const can = (action: Parameters<typeof permissionName>[0]) => permissionName(action, definition.permission);
-  const canView = useCan(can('view'));
-  const canCreate = useCan(can('create')) && !definition.readOnly;
-  const canUpdate = useCan(can('update')) && definition.editable && !definition.readOnly;
-  const canRestore = useCan(can('restore'));
-  const canForceDelete = useCan(can('force-delete'));
+  const allowed = useScreenAccess(definition, 'list');
+  const canView = allowed('view');
+  const canCreate = allowed('create') && !definition.readOnly;
+  const canUpdate = allowed('update') && definition.editable && !definition.readOnly;
+  const canRestore = allowed('restore');
+  const canForceDelete = allowed('force-delete');
   const actions = useRecordActions(definition, () => undefined);
   const [target, setTarget] = useState<ApiRecord | null>(null);
   const quickField = quickSearchField(definition);
@@ -147,12 +148,16 @@ function ResourceList({ definition }: { definition: ResourceDefinition }) {
     ? rowsWithPending(definition, answer.data, pending, { firstPage: state.page === 1, trashedOnly: state.only_trashed })
     : [];
   const createdHere = pending.filter((entry) => entry.action === 'create').length;
+  const smallTitle = slots.resolve(definition, 'list.small-title')?.(definition);
 
   return (
     <div className="space-y-4">
       <ResourceBreadcrumb definition={definition} current={`List of ${definition.plural}`} />
       <div className="flex flex-wrap items-center gap-2 print:block">
-        <h1 className="mr-auto text-2xl font-semibold tracking-tight">{definition.plural}</h1>
+        <div className="mr-auto">
+          {smallTitle && <p className="text-sm font-medium text-muted-foreground">{smallTitle}</p>}
+          <h1 className="text-2xl font-semibold tracking-tight">{definition.plural}</h1>
+        </div>
         {hasSearch && (
           <Button variant="outline" className="print:hidden" onClick={() => refine({ searches: {} })}>
             <X aria-hidden /> Clear Search
@@ -269,15 +274,11 @@ function ResourceList({ definition }: { definition: ResourceDefinition }) {
               <TableRow key={record.id} className={cn(record.deleted_at && 'text-muted-foreground')}>
                 {columns.map((name) => (
                   <TableCell key={name} className="max-w-72 truncate print:max-w-none print:whitespace-normal">
-                    {cellText(definition, name, record)}
+                    {renderSlot(definition, 'list.cell', { name, record, text: cellText(definition, name, record) }) ??
+                      cellText(definition, name, record)}
                     {name === 'id' && record.deleted_at && (
                       <Badge variant="outline" className="ml-2">
                         Trashed
-                      </Badge>
-                    )}
-                    {name === 'quantity_on_hand' && record.reorder_level_reached === true && (
-                      <Badge variant="warning" className="ml-2">
-                        Reorder
                       </Badge>
                     )}
                     {name === 'id' && record.pending && (
@@ -336,10 +337,9 @@ function ResourceList({ definition }: { definition: ResourceDefinition }) {
   );
 }
 
-/** A cell; a record created on this device has no id yet, and a document no number until it syncs. */
+/** A cell as text; a record created on this device has no id yet. */
 function cellText(definition: ResourceDefinition, name: string, record: ApiRecord): string {
   if (isClientKey(record.id) && name === 'id') return 'New';
-  if (isClientKey(record.id) && definition.document && name === 'number') return 'Number assigned on sync';
   return displayValue(name, definition.fields[name], record);
 }
 

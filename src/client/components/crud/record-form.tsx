@@ -1,6 +1,6 @@
 import { useRouter } from '@tanstack/react-router';
 import { ArrowLeft } from 'lucide-react';
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { createSchema, updatableFields, updateSchema, writableFields, type ResourceDefinition } from '../../../domain/resource';
 import { fieldErrors, validationSummary } from '../../../domain/validation';
 import { ApiError } from '../../lib/api';
@@ -11,9 +11,10 @@ import { Button } from '../ui/button';
 import { Checkbox } from '../ui/checkbox';
 import { Label } from '../ui/label';
 import { ProgressBar } from '../ui/progress-bar';
-import { emptyLine, LineItems, linesBody, rowsOf, type LineRow } from '../documents/line-items';
 import { FieldInput, initialValue, type FormValues } from './field-input';
+import { formButtons, type FormButton } from './form-buttons';
 import { reportFailure, reportSettled } from './record-actions';
+import { slots } from './slots';
 
 export function startingValues(definition: ResourceDefinition, record?: Record<string, unknown>, copy = false): FormValues {
   const values: FormValues = Object.fromEntries(
@@ -22,18 +23,10 @@ export function startingValues(definition: ResourceDefinition, record?: Record<s
       copy && field.unique ? initialValue(field, null) : initialValue(field, record?.[name]),
     ]),
   );
-  if (definition.document && definition.document.lines !== 'none') {
-    const stored = record?.lines as Parameters<typeof rowsOf>[0] | undefined;
-    values.lines = stored && stored.length > 0 ? rowsOf(stored) : [emptyLine()];
-  }
+  const section = slots.resolve(definition, 'form.section');
+  if (section?.holds(definition, false)) values[section.name] = section.start(record);
   return values;
 }
-
-/** A document's lines are typed when it is made, and edited later only where its document definition allows. */
-const editsLines = (definition: ResourceDefinition, editing: boolean) =>
-  definition.document !== undefined &&
-  definition.document.lines !== 'none' &&
-  (!editing || Boolean(definition.document.updatable?.includes('lines')));
 
 /** The body sent: what the form holds, with blank write-only fields (keep the secret) left out. */
 export function formBody(definition: ResourceDefinition, values: FormValues, editing: boolean): Record<string, unknown> {
@@ -44,7 +37,8 @@ export function formBody(definition: ResourceDefinition, values: FormValues, edi
     if (field.kind === 'select' && value === '') sent[name] = null;
     else sent[name] = value;
   }
-  if (editsLines(definition, editing)) sent.lines = linesBody(values.lines as LineRow[]);
+  const section = slots.resolve(definition, 'form.section');
+  if (section?.holds(definition, editing)) sent[section.name] = section.body(values[section.name]);
   return sent;
 }
 
@@ -103,10 +97,10 @@ export function messagesByField(errors: Record<string, string[]>): Record<string
 }
 
 /**
- * The generic create and edit form: fields from the definition, Back and
- * "Save {singular}" / "Update {singular}", a progress bar while busy. On success a toast, then
- * `onSaved`; with "Return here" checked a create clears the form instead. A refusal keeps what
- * was typed and shows the server's messages under their fields.
+ * The generic create and edit form: fields from the definition and the resource's form section
+ * (a document's lines), Back and "Save {singular}" / "Update {singular}", a progress bar while
+ * busy. On success a toast, then `onSaved`; with "Return here" checked a create clears the form
+ * instead. A refusal keeps what was typed and shows the server's messages under their fields.
  */
 export function RecordForm({
   definition,
@@ -114,6 +108,8 @@ export function RecordForm({
   initial,
   known,
   onSaved,
+  preface,
+  hide,
 }: {
   definition: ResourceDefinition;
   /** The record being edited; none when creating. */
@@ -123,6 +119,10 @@ export function RecordForm({
   known?: Record<string, unknown>;
   /** After the server took it, or it was queued on this device: the record's id (a client key until it syncs). */
   onSaved: (saved: { id: number | string }) => void;
+  /** Shown above the fields, given what the form holds now. */
+  preface?: (values: FormValues) => ReactNode;
+  /** Default buttons this screen does without. */
+  hide?: readonly FormButton[];
 }) {
   const editing = record !== undefined;
   // The change is based on the record as the form opened with it, whatever loads meanwhile.
@@ -134,8 +134,10 @@ export function RecordForm({
   const [busy, setBusy] = useState(false);
   const [returnHere, setReturnHere] = useState(false);
   const fieldErrors = messagesByField(errors);
-  const hasLines = editsLines(definition, editing);
-  const unplaced = Object.entries(fieldErrors).filter(([name]) => !(name in definition.fields) && !(hasLines && name === 'lines'));
+  const slot = slots.resolve(definition, 'form.section');
+  const section = slot?.holds(definition, editing) ? slot : undefined;
+  const unplaced = Object.entries(fieldErrors).filter(([name]) => !(name in definition.fields) && name !== section?.name);
+  const buttons = formButtons(editing, hide);
 
   const submit = async () => {
     setBusy(true);
@@ -171,6 +173,7 @@ export function RecordForm({
           {unplaced.length > 0 ? unplaced.flatMap(([, messages]) => messages).join(' ') : 'Please correct the fields marked below.'}
         </div>
       )}
+      {preface?.(values)}
       <div className="grid gap-x-6 gap-y-5 md:grid-cols-2">
         {(editing ? updatableFields(definition) : writableFields(definition)).map(([name, field]) => (
           <div key={name} className={field.kind === 'textarea' || field.kind === 'discounts' ? 'md:col-span-2' : undefined}>
@@ -186,23 +189,26 @@ export function RecordForm({
           </div>
         ))}
       </div>
-      {hasLines && (
-        <LineItems
-          rows={values.lines as LineRow[]}
-          onChange={(lines) => setValues((current) => ({ ...current, lines }))}
+      {section && (
+        <section.Editor
+          definition={definition}
+          value={values[section.name]}
+          onChange={(value) => setValues((current) => ({ ...current, [section.name]: value }))}
           errors={errors}
-          fromSource={(values.lines as LineRow[]).some((line) => line.source_line_id)}
-          priced={definition.document?.lines === 'priced'}
         />
       )}
       <div className="flex flex-wrap items-center gap-3 border-t pt-4">
-        <Button type="button" variant="outline" onClick={() => router.history.back()} disabled={busy}>
-          <ArrowLeft aria-hidden /> Back
-        </Button>
-        <Button type="submit" disabled={busy}>
-          {busy ? 'Saving…' : `${editing ? 'Update' : 'Save'} ${definition.singular}`}
-        </Button>
-        {!editing && (
+        {buttons.includes('back') && (
+          <Button type="button" variant="outline" onClick={() => router.history.back()} disabled={busy}>
+            <ArrowLeft aria-hidden /> Back
+          </Button>
+        )}
+        {buttons.includes('save') && (
+          <Button type="submit" disabled={busy}>
+            {busy ? 'Saving…' : `${editing ? 'Update' : 'Save'} ${definition.singular}`}
+          </Button>
+        )}
+        {buttons.includes('return-here') && (
           <div className="flex min-h-11 items-center gap-2">
             <Checkbox id="return-here" checked={returnHere} onCheckedChange={(checked) => setReturnHere(checked === true)} />
             <Label htmlFor="return-here" className="font-normal">

@@ -1,44 +1,38 @@
 import { Link, Navigate, useNavigate, useParams, useRouter } from '@tanstack/react-router';
-import { ArrowLeft, Copy, KeyRound, Pencil, Printer, RotateCcw, ShieldCheck, Trash2, Users } from 'lucide-react';
+import { ArrowLeft, Copy, KeyRound, Pencil, Printer, RotateCcw, Trash2 } from 'lucide-react';
 import { useState } from 'react';
 import { toast } from 'sonner';
-import { permissionName } from '../../../domain/permissions';
 import { readableFields, type ResourceDefinition } from '../../../domain/resource';
 import { findResource } from '../../../domain/resources/registry';
 import { ApiError, describeError } from '../../lib/api';
 import { isNetworkFailure } from '../../lib/offline-store';
 import { displayValue } from '../../lib/format';
 import { clientKey, discard, isClientKey, submitChange } from '../../lib/outbox';
-import type { ApiRecord } from '../../lib/resource-queries';
-import { useActiveBusinessId, useCan } from '../../lib/session';
+import { useActiveBusinessId } from '../../lib/session';
 import { NotFoundScreen, NotPermittedScreen } from '../layout/not-found-screen';
 import { OfflineNotice } from '../offline-notice';
 import { Badge } from '../ui/badge';
 import { Button } from '../ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '../ui/dialog';
 import { ProgressBar } from '../ui/progress-bar';
-import { deletable, DocumentActions, DocumentLines, RelatedDocuments, StatusBadge } from '../documents/document-view';
 import { ActivityTimeline } from '../activity/activity-timeline';
-import { StockMovements } from '../documents/stock-movements';
-import { FilesPanel } from '../files/files-panel';
 import { ConfirmDialog } from './confirm-dialog';
 import { DetailRow } from './detail-row';
 import { PendingBadge } from './pending-badge';
 import { reportFailure, useRecordActions } from './record-actions';
 import { ResourceBreadcrumb } from './resource-breadcrumb';
+import { useScreenAccess } from './screen-access';
 import { useShownRecord } from './shown-record';
+import { renderSlot, slots } from './slots';
 
 /** `/x/{id}`: a record's fields, referenced records by name, and its actions. */
 export function ViewScreen() {
   const { resource, id } = useParams({ strict: false }) as { resource: string; id: string };
   const definition = findResource(resource);
   if (!definition) return <NotFoundScreen what="record" />;
-  return <RecordView key={`${definition.name}-${id}`} definition={definition} id={id} />;
+  const key = `${definition.name}-${id}`;
+  return renderSlot(definition, 'view', { key, id }) ?? <RecordView key={key} definition={definition} id={id} />;
 }
-
-/** A stock is named by what and where: "Silver Swan Vinegar at Valenzuela Central". */
-const stockName = (record: ApiRecord) =>
-  `of ${(record.item as { display?: string } | null)?.display ?? '—'} at ${(record.location as { display?: string } | null)?.display ?? '—'}`;
 
 /** A priced document's totals show under its lines, not among its fields. */
 const TOTALS = ['subtotal', 'discount_total', 'vat_total', 'total'];
@@ -53,11 +47,11 @@ function RecordView({ definition, id }: { definition: ResourceDefinition; id: st
   const router = useRouter();
   const businessId = useActiveBusinessId();
   const shown = useShownRecord(definition, id);
-  const can = (action: Parameters<typeof permissionName>[0]) => permissionName(action, definition.permission);
-  const canUpdate = useCan(can('update')) && !definition.readOnly;
-  const canDelete = useCan(can('delete')) && !definition.readOnly;
-  const canRestore = useCan(can('restore')) && !definition.readOnly;
-  const canForceDelete = useCan(can('force-delete')) && !definition.readOnly;
+  const allowed = useScreenAccess(definition, 'view');
+  const canUpdate = allowed('update') && !definition.readOnly;
+  const canDelete = allowed('delete') && !definition.readOnly;
+  const canRestore = allowed('restore') && !definition.readOnly;
+  const canForceDelete = allowed('force-delete') && !definition.readOnly;
   const actions = useRecordActions(definition, () => void navigate({ to: '/$resource', params: { resource: definition.name } }));
   const [secret, setSecret] = useState<Secret | null>(null);
 
@@ -74,6 +68,8 @@ function RecordView({ definition, id }: { definition: ResourceDefinition; id: st
 
   const display = displayValue(definition.display, definition.fields[definition.display], record);
   const trashed = record.deleted_at !== null;
+  const title = slots.resolve(definition, 'view.title');
+  const deletable = slots.resolve(definition, 'view.deletable') ?? (() => true);
 
   const reset = (kind: 'password' | 'security-pin') => {
     const words = kind === 'password' ? 'password' : 'security pin';
@@ -121,10 +117,10 @@ function RecordView({ definition, id }: { definition: ResourceDefinition; id: st
       <ResourceBreadcrumb definition={definition} current={`View ${definition.singular}`} />
       <div className="flex flex-wrap items-center gap-3">
         <h1 className="text-2xl font-semibold tracking-tight">
-          {definition.singular} {definition.name === 'stocks' ? stockName(record) : display}
+          {definition.singular} {title ? title(record) : display}
         </h1>
         {trashed && <Badge variant="destructive">In the trash</Badge>}
-        {definition.document && <StatusBadge definition={definition} record={record} />}
+        {renderSlot(definition, 'view.badge', { record })}
         <PendingBadge entry={record.pending} />
       </div>
       {local && (
@@ -145,8 +141,7 @@ function RecordView({ definition, id }: { definition: ResourceDefinition; id: st
             </Link>
           </Button>
         )}
-        <AssignLink definition={definition} record={record} />
-        {definition.document && <DocumentActions definition={definition} record={record} />}
+        {renderSlot(definition, 'view.actions', { record, allowed })}
         {canDelete && !trashed && deletable(definition, record) && (
           <Button variant="destructive" onClick={() => actions.ask('delete', record.id, display)}>
             <Trash2 aria-hidden /> Delete {definition.singular}
@@ -162,7 +157,7 @@ function RecordView({ definition, id }: { definition: ResourceDefinition; id: st
             <Trash2 aria-hidden /> Delete {definition.singular} Permanently
           </Button>
         )}
-        {definition.resettableSecrets && !trashed && !local && (
+        {definition.resettableSecrets && canUpdate && !trashed && !local && (
           <>
             <Button variant="outline" onClick={() => reset('password')}>
               <KeyRound aria-hidden /> Reset {definition.singular} Password
@@ -184,17 +179,13 @@ function RecordView({ definition, id }: { definition: ResourceDefinition; id: st
           .map(([name, field]) => (
             <DetailRow key={name} label={field.label} value={displayValue(name, field, record)} />
           ))}
-        <Extras record={record} />
+        {renderSlot(definition, 'view.details', { record })}
         <DetailRow label="Created" value={displayValue('created_at', undefined, record)} />
         <DetailRow label="Updated" value={`${displayValue('updated_at', undefined, record)} (version ${record.version})`} />
         {trashed && <DetailRow label="Deleted" value={displayValue('deleted_at', undefined, record)} />}
       </dl>
-      {definition.document && <DocumentLines definition={definition} record={record} />}
-      {definition.document && <RelatedDocuments definition={definition} record={record} />}
-      {definition.name === 'stocks' && !local && (
-        <StockMovements stockId={Number(record.id)} unit={(record.unit as string | null) ?? null} />
-      )}
-      {definition.attachments && !local && <FilesPanel definition={definition} recordId={Number(record.id)} recordTrashed={trashed} />}
+      {renderSlot(definition, 'view.sections', { record })}
+      {!local && renderSlot(definition, 'view.files', { record })}
       {!local && <ActivityTimeline definition={definition} recordId={Number(record.id)} />}
 
       <ConfirmDialog
@@ -226,51 +217,4 @@ function RecordView({ definition, id }: { definition: ResourceDefinition; id: st
       </Dialog>
     </div>
   );
-}
-
-/** What a store adds beyond the fields: a user's roles, a role's permissions, a stock's reorder level. */
-function Extras({ record }: { record: ApiRecord }) {
-  const list = (value: unknown) => (Array.isArray(value) && value.length > 0 ? value.join(', ') : '—');
-  return (
-    <>
-      {'role_names' in record && <DetailRow label="Roles" value={list(record.role_names)} />}
-      {'permission_names' in record && <DetailRow label="Permissions" value={list(record.permission_names)} />}
-      {'reorder_level_reached' in record && (
-        <DetailRow
-          label="Reorder level"
-          value={
-            record.reorder_level === null
-              ? '—'
-              : `${String(record.reorder_level)}${record.reorder_level_reached ? ' — reached: time to request or order more' : ''}`
-          }
-        />
-      )}
-    </>
-  );
-}
-
-/** Roles lead to their permissions, users to their roles, for those who may change them. */
-function AssignLink({ definition, record }: { definition: ResourceDefinition; record: ApiRecord }) {
-  const canRoles = useCan('update-roles');
-  const canUsers = useCan('update-users');
-  if (record.deleted_at || isClientKey(record.id)) return null;
-  if (definition.name === 'roles' && canRoles) {
-    return (
-      <Button asChild variant="outline">
-        <Link to="/roles/$id/assign-permissions" params={{ id: String(record.id) }}>
-          <ShieldCheck aria-hidden /> Assign Permissions
-        </Link>
-      </Button>
-    );
-  }
-  if (definition.name === 'users' && canUsers) {
-    return (
-      <Button asChild variant="outline">
-        <Link to="/users/$id/assign-roles" params={{ id: String(record.id) }}>
-          <Users aria-hidden /> Assign Roles
-        </Link>
-      </Button>
-    );
-  }
-  return null;
 }

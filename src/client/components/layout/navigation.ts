@@ -112,6 +112,10 @@ export const NAVIGATION: NavigationGroup[] = [
   },
 ];
 
+/** The label of the sidebar group that links a resource's list; none for a resource it does not link. */
+export const navigationGroupOf = (resource: string): string | undefined =>
+  NAVIGATION.find((group) => group.links.some((link) => link.resource === resource))?.label;
+
 /** The groups and links this user may see: a link by its permission, a group when a link is. */
 export function visibleNavigation(can: (permission: string) => boolean): NavigationGroup[] {
   return NAVIGATION.map((group) => ({ ...group, links: group.links.filter((link) => !link.permission || can(link.permission)) })).filter(

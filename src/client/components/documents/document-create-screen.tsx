@@ -1,0 +1,169 @@
+import { useQuery } from '@tanstack/react-query';
+import { Navigate, useParams, useSearch } from '@tanstack/react-router';
+import type { ResourceDefinition } from '../../../domain/resource';
+import { getResource } from '../../../domain/resources/registry';
+import { api } from '../../lib/api';
+import { useOnline } from '../../lib/online';
+import { recordQuery, type ApiRecord } from '../../lib/resource-queries';
+import { useActiveBusinessId } from '../../lib/session';
+import { CreateHeading, useAfterCreate } from '../crud/create-screen';
+import type { FormValues } from '../crud/field-input';
+import { RecordForm } from '../crud/record-form';
+import { useScreenAccess } from '../crud/screen-access';
+import { ProgressBar } from '../ui/progress-bar';
+import { nextNumber, nextReferenceNumber, numberCountBody, numberingInputs, referenceCountBody } from './number-preview';
+import { documentStartingValues, restockDisplays, restocks, restockValues, sourceDisplays, type SourceLink } from './prefill';
+
+/** `/stock-transfers/create/from-stock-request/{id}`: the transfer screen, made from the request. */
+export function TransferFromRequestScreen() {
+  return <DocumentCreateScreen definition={getResource('stock-transfers')} />;
+}
+
+/** `/stock-transfers/create/from-stock-return/{id}`: the transfer carrying a return's goods back. */
+export function TransferFromReturnScreen() {
+  return (
+    <DocumentCreateScreen
+      definition={getResource('stock-transfers')}
+      sourceLink={{ field: 'stock_return_id', resource: 'stock-returns' }}
+    />
+  );
+}
+
+/**
+ * `/x/create` of a document, and `/x/create/{id}` made from its source document (a receive order
+ * from its purchase order), or `?restock={stock id}` for a low stock. It shows the numbers the
+ * document will probably get. `sourceLink`: what `{id}` names when not the document's usual
+ * source (a transfer made from a return rather than a request).
+ */
+export function DocumentCreateScreen({ definition, sourceLink }: { definition: ResourceDefinition; sourceLink?: SourceLink }) {
+  const { from } = useParams({ strict: false }) as { from?: string };
+  const { restock } = useSearch({ strict: false }) as { restock?: number };
+  const businessId = useActiveBusinessId();
+  const allowed = useScreenAccess(definition, 'create');
+  const afterCreate = useAfterCreate(definition);
+  const fromId = from && /^\d+$/.test(from) ? Number(from) : undefined;
+  const link = sourceLink ?? definition.document?.source;
+  const sourceDefinition = link ? getResource(link.resource) : definition;
+  const source = useQuery({ ...recordQuery(businessId, sourceDefinition, fromId ?? 0), enabled: fromId !== undefined });
+  const restocking = Boolean(restocks(definition) && restock && !fromId);
+  const stock = useQuery({ ...recordQuery(businessId, getResource('stocks'), restock ?? 0), enabled: restocking });
+
+  if (!allowed('create')) return <Navigate to="/$resource" params={{ resource: definition.name }} replace />;
+  if (fromId && !source.data && !source.error) return <ProgressBar active />;
+  if (restocking && !stock.data && !stock.error) return <ProgressBar active />;
+  const restocked = restocking ? stock.data : undefined;
+
+  return (
+    <div className="max-w-4xl space-y-4">
+      <CreateHeading definition={definition} />
+      {fromId && source.data && (
+        <p className="text-sm text-muted-foreground">
+          From {sourceDefinition.singular} {String(source.data.number ?? `#${fromId}`)}.
+        </p>
+      )}
+      {restocked && (
+        <p className="text-sm text-muted-foreground">
+          To restock {String((restocked.item as { display?: string } | null)?.display ?? '')} at{' '}
+          {String((restocked.location as { display?: string } | null)?.display ?? '')}: {String(restocked.quantity_on_hand)} on hand,
+          reorder level {String(restocked.reorder_level)}.
+        </p>
+      )}
+      <RecordForm
+        key={fromId ?? (restocked ? `restock-${restock}` : 'new')}
+        definition={definition}
+        known={restocked ? restockDisplays(definition, restocked) : sourceDisplays(definition, source.data, link)}
+        initial={restocked ? restockValues(definition, restocked) : documentStartingValues(definition, source.data, link)}
+        onSaved={afterCreate}
+        preface={(values) => <ProvisionalNumbers definition={definition} values={values} />}
+        // Another of the same would start blank, without the document it was made from.
+        hide={fromId ? ['return-here'] : undefined}
+      />
+    </div>
+  );
+}
+
+/**
+ * The number and reference number the document will probably get, refreshed as its date, place
+ * and contact change: the server assigns them when it saves the document (offline: when it syncs),
+ * and another document saved first takes the next one.
+ */
+function ProvisionalNumbers({ definition, values }: { definition: ResourceDefinition; values: FormValues }) {
+  const spec = definition.document;
+  const businessId = useActiveBusinessId();
+  const online = useOnline();
+  // A payment's party and place are its bill's, a receipt's its transfer's: read from the one picked.
+  const link = spec?.source;
+  const takesFromSource = ['contact_id', 'branch_id', 'from_location_type'].some((name) => definition.fields[name]?.computed);
+  const linkedId = link ? Number(values[link.field] ?? 0) : 0;
+  const linked = useQuery({
+    ...recordQuery(businessId, getResource(link?.resource ?? definition.name), linkedId),
+    enabled: Boolean(link && takesFromSource && linkedId > 0),
+  });
+  const inputs = numberingInputs(definition, values, linked.data as ApiRecord | undefined);
+  const { location, contactId } = inputs;
+  const numbered = useQuery({
+    queryKey: [businessId, definition.name, 'number-total', location],
+    queryFn: () =>
+      api<{ total: number }>('POST', '/api/documents/get-number-total-count/', { body: numberCountBody(spec?.type ?? '', location!) }),
+    enabled: Boolean(spec && location && online),
+  });
+  const referenced = useQuery({
+    queryKey: [businessId, definition.name, 'reference-number-total', contactId],
+    queryFn: () =>
+      api<{ total: number }>('POST', '/api/documents/get-reference-number-total-count/', {
+        body: referenceCountBody(spec?.type ?? '', contactId!),
+      }),
+    enabled: Boolean(spec && contactId && online),
+  });
+  if (!spec) return null;
+
+  const picking = takesFromSource && link ? getResource(link.resource).singular.toLowerCase() : undefined;
+  const waiting = (what: string) => (picking ? `Pick the ${picking} to see it.` : `Pick ${what} to see it.`);
+  /** A number once its series' total is known; else what it waits for. */
+  const shown = (figure: (total: number) => string, answer: typeof numbered, missing: string | undefined) =>
+    !online ? (
+      'Assigned when it syncs'
+    ) : missing ? (
+      missing
+    ) : answer.data ? (
+      <span className="font-mono">{figure(answer.data.total)}</span>
+    ) : answer.isError ? (
+      'Could not be previewed'
+    ) : (
+      '…'
+    );
+  const number = shown(
+    (total) => nextNumber(spec.prefix, { ...inputs, location: location! }, total),
+    numbered,
+    location ? undefined : waiting(spec.twoLocations ? 'the from location' : 'a branch or warehouse'),
+  );
+  const hasReference = 'contact_id' in definition.fields;
+  const reference = shown(
+    (total) => nextReferenceNumber({ ...inputs, contactId: contactId! }, total),
+    referenced,
+    contactId ? undefined : waiting(`the ${(spec.contact ?? 'contact').toLowerCase()}`),
+  );
+
+  return (
+    <section aria-labelledby="provisional-heading" className="rounded-lg border border-dashed bg-muted/40 p-3 text-sm">
+      <h2 id="provisional-heading" className="font-medium">
+        Provisional numbers
+      </h2>
+      <dl className="mt-1 grid gap-x-4 gap-y-1 sm:grid-cols-[auto_1fr]">
+        <dt className="text-muted-foreground">Number</dt>
+        <dd className="break-all">{number}</dd>
+        {hasReference && (
+          <>
+            <dt className="text-muted-foreground">Reference number</dt>
+            <dd className="break-all">{reference}</dd>
+          </>
+        )}
+      </dl>
+      <p className="mt-1 text-muted-foreground">
+        {online
+          ? 'Probable only: the numbers are assigned when it is saved, and a document saved first takes the next one.'
+          : 'Offline: the numbers are assigned when it syncs with the server.'}
+      </p>
+    </section>
+  );
+}
