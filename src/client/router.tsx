@@ -75,9 +75,21 @@ const listRoute = createRoute({
  * (`purchase-orders.view?id=12`), kept as the path it leads to; anything off this site is dropped.
  * `restock` names a stock whose item and place a new stock request or purchase order starts with.
  */
-const createSearch = (search: Record<string, unknown>): { redirect_to?: string; restock?: number } => ({
+/** Field values (or their shown names) a link starts a create screen with: `{ document_id: 12 }`. */
+const fieldMap = (value: unknown): Record<string, string | number> | undefined => {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
+  const kept = Object.entries(value).filter(
+    ([name, given]) => /^[a-z][a-z0-9_]{0,63}$/.test(name) && (typeof given === 'string' || typeof given === 'number'),
+  );
+  return kept.length > 0 ? Object.fromEntries(kept) : undefined;
+};
+const createSearch = (
+  search: Record<string, unknown>,
+): { redirect_to?: string; restock?: number; values?: Record<string, string | number>; names?: Record<string, string | number> } => ({
   redirect_to: redirectTarget(search.redirect_to),
   restock: /^\d{1,9}$/.test(String(search.restock ?? '')) ? Number(search.restock) : undefined,
+  values: fieldMap(search.values),
+  names: fieldMap(search.names),
 });
 const createScreen = slotted(() => import('./components/crud/create-screen'), 'CreateScreen');
 const createRouteForResource = createRoute({

@@ -4,6 +4,7 @@ import type { ComponentProps } from 'react';
 import { DetailRow } from './components/crud/detail-row';
 import { slots, type ActionProps, type CellProps, type FormSection, type RecordProps } from './components/crud/slots';
 import { DocumentCreateScreen } from './components/documents/document-create-screen';
+import { DocumentMemos } from './components/documents/document-memos';
 import { deletable, DocumentActions, DocumentLines, RelatedDocuments, StatusBadge } from './components/documents/document-view';
 import { emptyLine, LineItems, linesBody, rowsOf, type DocumentLine, type LineRow } from './components/documents/line-items';
 import { StockMovements } from './components/documents/stock-movements';
@@ -58,6 +59,7 @@ function DocumentSections({ definition, record }: RecordProps) {
     <>
       <DocumentLines definition={definition} record={record} />
       <RelatedDocuments definition={definition} record={record} />
+      <DocumentMemos definition={definition} record={record} />
     </>
   );
 }

@@ -1,11 +1,12 @@
 import { useQuery } from '@tanstack/react-query';
 import { Navigate, useNavigate, useParams, useRouter, useSearch } from '@tanstack/react-router';
-import type { ResourceDefinition } from '../../../domain/resource';
+import { referenceKey, writableFields, type ResourceDefinition } from '../../../domain/resource';
 import { findResource } from '../../../domain/resources/registry';
 import { recordQuery } from '../../lib/resource-queries';
 import { useActiveBusinessId } from '../../lib/session';
 import { NotFoundScreen } from '../layout/not-found-screen';
 import { ProgressBar } from '../ui/progress-bar';
+import { initialValue } from './field-input';
 import { RecordForm, startingValues } from './record-form';
 import { ResourceBreadcrumb } from './resource-breadcrumb';
 import { useScreenAccess } from './screen-access';
@@ -43,9 +44,29 @@ export function CreateHeading({ definition }: { definition: ResourceDefinition }
   );
 }
 
+/**
+ * What a link starts the form with (`?values={"document_type":"bill","document_id":12}`), only
+ * for fields the form takes, and the names its pickers show for the references among them
+ * (`?names={"document_id":"B-…"}`): a memo written from its document's screen.
+ */
+function given(definition: ResourceDefinition, values?: Record<string, string | number>, names?: Record<string, string | number>) {
+  const fields = new Map(writableFields(definition));
+  const start = Object.entries(values ?? {}).filter(([name]) => fields.has(name));
+  return {
+    values: Object.fromEntries(start.map(([name, value]) => [name, initialValue(fields.get(name)!, value)])),
+    known: Object.fromEntries(
+      start
+        .filter(([name]) => names?.[name] !== undefined)
+        .map(([name, value]) => [referenceKey(name), { id: value, display: String(names![name]) }]),
+    ),
+  };
+}
+
 /** A new record, or one starting from a copy of record {id}; without create permission, back to the index. */
 function CopyOrCreate({ definition }: { definition: ResourceDefinition }) {
   const { from } = useParams({ strict: false }) as { from?: string };
+  const search = useSearch({ strict: false }) as { values?: Record<string, string | number>; names?: Record<string, string | number> };
+  const start = given(definition, search.values, search.names);
   const businessId = useActiveBusinessId();
   const allowed = useScreenAccess(definition, 'create');
   const afterCreate = useAfterCreate(definition);
@@ -63,7 +84,8 @@ function CopyOrCreate({ definition }: { definition: ResourceDefinition }) {
       <RecordForm
         key={fromId ?? 'new'}
         definition={definition}
-        initial={startingValues(definition, source.data, true)}
+        initial={{ ...startingValues(definition, source.data, true), ...start.values }}
+        known={start.known}
         onSaved={afterCreate}
       />
     </div>

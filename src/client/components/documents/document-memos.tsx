@@ -43,7 +43,11 @@ export function DocumentMemos({ definition, record }: { definition: ResourceDefi
             <Link
               to="/$resource/create"
               params={{ resource: memos.name }}
-              search={{ redirect_to: `/${definition.name}/${String(record.id)}` }}
+              search={{
+                redirect_to: `/${definition.name}/${String(record.id)}`,
+                values: { document_type: type!, document_id: Number(record.id) },
+                names: { document_id: String(record.number ?? record.id) },
+              }}
             >
               <Plus aria-hidden="true" /> Add memo
             </Link>
