@@ -1,7 +1,7 @@
 import { readEnvironment } from '../src/server/config';
 import { openDatabase } from '../src/server/db/dialect';
 import { AUDIT_CHECKS, auditDatabase, auditedRecords } from '../src/server/documents/audit';
-import type { Db } from '../src/server/resources/store';
+import type { Db } from '../src/server/db/scope';
 
 /**
  * `npm run check:stock`: audits the database of DATABASE_URL (the app's own by default) — every

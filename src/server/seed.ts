@@ -13,7 +13,7 @@ import { isPostgres, nowIso } from './db/dialect';
 import type { Database } from './db/schema';
 import type { ApiRecord } from './resources/codec';
 import { createRecord } from './resources/record-service';
-import type { Scope, Trx } from './resources/store';
+import type { Scope, Trx } from './db/scope';
 import { provisionBusiness } from './services/business-provisioning.service';
 
 /** Adds any permission of the domain's list that the database lacks; safe to run on every start. */

@@ -10,7 +10,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { databaseKinds } from '../../tests/support/test-app';
 import { openDatabase } from './db/dialect';
 import { auditDatabase } from './documents/audit';
-import type { Db } from './resources/store';
+import type { Db } from './db/scope';
 
 /**
  * The real server, stopped with SIGTERM in the middle of a burst of writes over keep-alive

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Db } from '../../src/server/resources/store';
+import type { Db } from '../../src/server/db/scope';
 import { chromiumAvailable, PHONE, signedIn, startE2E, type E2E } from './browser';
 import { png } from '../support/png';
 

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { strFromU8, unzipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Db } from '../../src/server/resources/store';
+import type { Db } from '../../src/server/db/scope';
 import { chromiumAvailable, signedIn, startE2E, type E2E } from './browser';
 
 /** Leaving with one's data: a master downloads the business's zip from the account menu. */

@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ledgerDiscrepancies } from '../../src/server/documents/ledger';
-import type { Db } from '../../src/server/resources/store';
+import type { Db } from '../../src/server/db/scope';
 import { chromiumAvailable, signedIn, startE2E, type E2E } from './browser';
 
 /** Purchasing and sales from the screens alone, and the stock following them. */

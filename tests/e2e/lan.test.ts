@@ -2,7 +2,7 @@ import { createHash, X509Certificate } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Db } from '../../src/server/resources/store';
+import type { Db } from '../../src/server/db/scope';
 import { selfSignedCertificate, type Certificate } from '../support/certificate';
 import { chromiumAvailable, PASSWORD, readyForOffline, startE2E, type E2E } from './browser';
 

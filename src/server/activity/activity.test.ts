@@ -10,7 +10,7 @@ import {
 } from '../../../tests/support/test-app';
 import type { ActivityEntry } from '../../domain/activity';
 import { todayInManila } from '../../domain/documents';
-import type { Db } from '../resources/store';
+import type { Db } from '../db/scope';
 
 /**
  * The activity log through the API, on each database: one entry per change, in the change's

@@ -9,7 +9,7 @@ import { ADMIN_EMAIL, databaseKinds, demoBusinessIds, startTestApp, type Session
 import { centavosToPesos, formatPesos } from '../../domain/money';
 import { nowIso, openDatabase } from '../db/dialect';
 import { seed } from '../seed';
-import type { Db } from '../resources/store';
+import type { Db } from '../db/scope';
 import { auditDatabase, type AuditFinding } from './audit';
 
 /**

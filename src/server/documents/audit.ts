@@ -4,7 +4,7 @@ import { centavosToPesos, formatPesos } from '../../domain/money';
 import { fromThousandths } from '../../domain/quantity';
 import { registry } from '../../domain/resources/registry';
 import { storeFor } from '../resources/stores';
-import type { Db } from '../resources/store';
+import type { Db } from '../db/scope';
 import { ledgerDiscrepancies } from './ledger';
 
 /**

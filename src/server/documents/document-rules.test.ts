@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { sampleBody } from '../../../tests/support/samples';
 import { ADMIN_EMAIL, databaseKinds, demoBusinessIds, startTestApp, type Session, type TestApp } from '../../../tests/support/test-app';
 import { getResource } from '../../domain/resources/registry';
-import type { Db } from '../resources/store';
+import type { Db } from '../db/scope';
 import { auditDatabase } from './audit';
 
 /**

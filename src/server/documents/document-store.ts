@@ -6,7 +6,8 @@ import { linesInput, type LineInput } from '../../domain/resources/document-fiel
 import { forUpdate } from '../db/dialect';
 import { conflict } from '../errors';
 import type { ApiRecord } from '../resources/codec';
-import { businessTableStore, type Db, type ResourceStore, type Scope, type Trx } from '../resources/store';
+import { businessTableStore, type ResourceStore } from '../resources/store';
+import type { Db, Scope, Trx } from '../db/scope';
 import type { DocumentRef } from './ledger';
 import { insertLines, storedLines, type PricedLines } from './lines';
 import { nextDocumentNumber, nextReferenceNumber } from './numbering';

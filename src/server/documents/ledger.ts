@@ -4,7 +4,7 @@ import type { Location } from '../../domain/documents';
 import { nowIso } from '../db/dialect';
 import { conflict } from '../errors';
 import { adjustCount } from '../resources/resource-counts';
-import type { Db, Scope, Trx } from '../resources/store';
+import type { Db, Scope, Trx } from '../db/scope';
 
 /**
  * The stock ledger: a balance per item and location (`stocks`) and the movements that sum to it

@@ -12,7 +12,7 @@ import { centavosToPesos, formatPesos, pesosToCentavos } from '../../domain/mone
 import { fromThousandths, MAX_LINE_THOUSANDTHS, toThousandths } from '../../domain/quantity';
 import type { LineInput } from '../../domain/resources/document-fields';
 import { validationError } from '../errors';
-import type { Db, Scope, Trx } from '../resources/store';
+import type { Db, Scope, Trx } from '../db/scope';
 
 /**
  * Document lines as stored: quantities in thousandths (also converted to the item's base unit),

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { documentNumber, referenceNumber, type Location } from '../../domain/documents';
-import type { Db, Scope, Trx } from '../resources/store';
+import type { Db, Scope, Trx } from '../db/scope';
 
 /**
  * Document numbers and reference numbers, unique per business and readable at a glance. Each series — a document type at a location,

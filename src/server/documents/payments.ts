@@ -3,7 +3,8 @@ import { centavosToPesos, formatPesos } from '../../domain/money';
 import type { ResourceDefinition } from '../../domain/resource';
 import { nowIso } from '../db/dialect';
 import { conflict, validationError } from '../errors';
-import type { ResourceStore, Scope, Trx } from '../resources/store';
+import type { ResourceStore } from '../resources/store';
+import type { Scope, Trx } from '../db/scope';
 import { documentStore, liveSource, type DocumentAction } from './document-store';
 
 /**

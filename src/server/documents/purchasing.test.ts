@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_EMAIL, databaseKinds, demoBusinessIds, startTestApp, type Session, type TestApp } from '../../../tests/support/test-app';
-import type { Db } from '../resources/store';
+import type { Db } from '../db/scope';
 import { todayInManila } from '../../domain/documents';
 import { ledgerDiscrepancies } from './ledger';
 

@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import type { AttachedFile } from '../../domain/attachments';
 import { toIsoTimestamp } from '../db/dialect';
 import type { Database } from '../db/schema';
-import type { Db, Scope } from '../resources/store';
+import type { Db, Scope } from '../db/scope';
 
 /**
  * Files attached to records: metadata in `files`, bytes in `file_contents` (read only by a

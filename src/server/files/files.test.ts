@@ -10,7 +10,7 @@ import {
   type TestApp,
 } from '../../../tests/support/test-app';
 import { MAX_FILE_BYTES } from '../../domain/attachments';
-import type { Db } from '../resources/store';
+import type { Db } from '../db/scope';
 import { removeFilesOf } from './file-store';
 import { png } from '../../../tests/support/png';
 

@@ -15,7 +15,7 @@ import {
 import { PERMISSION_ACTIONS, PERMISSION_PREFIXES, permissionName, VIEW_ACTIVITY_PERMISSION } from '../../domain/permissions';
 import { openDatabase } from '../db/dialect';
 import { auditDatabase } from '../documents/audit';
-import type { Db } from '../resources/store';
+import type { Db } from '../db/scope';
 import { claimScheduledBackup, recordBackup, runTool } from './backup';
 import { restoreDatabase } from './restore';
 

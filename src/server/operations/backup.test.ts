@@ -21,7 +21,7 @@ import { readEnvironment, type AppConfig } from '../config';
 import { openDatabase, type DatabaseConfig } from '../db/dialect';
 import { MIGRATION_NAMES } from '../db/migrate';
 import { auditDatabase } from '../documents/audit';
-import type { Db } from '../resources/store';
+import type { Db } from '../db/scope';
 import { seed } from '../seed';
 import { recentBackups, takeBackup, type BackupOutcome } from './backup';
 import { restoreDatabase, RestoreRefused } from './restore';

@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import { databaseKind, openDatabase, type DatabaseConfig, type DatabaseKind } from '../db/dialect';
 import { appliedMigrations, migrateToLatest, pendingMigrations } from '../db/migrate';
 import { auditDatabase, type AuditFinding } from '../documents/audit';
-import type { Db, Trx } from '../resources/store';
+import type { Db, Trx } from '../db/scope';
 
 /**
  * Copies a whole Bodega database into a new, empty one — SQLite to PostgreSQL when a business

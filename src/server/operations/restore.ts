@@ -7,7 +7,7 @@ import pg from 'pg';
 import { databaseKind, openDatabase, serverApplicationName, type DatabaseConfig } from '../db/dialect';
 import { MIGRATION_NAMES } from '../db/migrate';
 import { auditedRecords } from '../documents/audit';
-import type { Db } from '../resources/store';
+import type { Db } from '../db/scope';
 import { copySqlite, fileTime, postgresToolMissing, runPostgresTool, runTool, sqliteFile } from './backup';
 import { serverMarkPath, serverOnDatabase } from './server-marker';
 

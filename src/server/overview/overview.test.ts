@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { todayInManila } from '../../domain/documents';
 import { ADMIN_EMAIL, databaseKinds, startTestApp, userWithPermissions, type Session, type TestApp } from '../../../tests/support/test-app';
-import type { Db } from '../resources/store';
+import type { Db } from '../db/scope';
 import { addDays } from './calendar';
 
 /**

@@ -3,7 +3,7 @@ import { holdsAny, permissionName } from '../../domain/permissions';
 import type { ResourceDefinition } from '../../domain/resource';
 import { registry } from '../../domain/resources/registry';
 import { toIsoTimestamp } from '../db/dialect';
-import type { Db, Scope } from '../resources/store';
+import type { Db, Scope } from '../db/scope';
 import { pesos } from './live-documents';
 
 const documents = registry.filter((definition) => definition.document);

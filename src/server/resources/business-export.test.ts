@@ -19,7 +19,7 @@ import {
 } from '../../../tests/support/test-app';
 import { businessZip } from './business-export';
 import { recount } from './resource-counts';
-import type { Db, Scope } from './store';
+import type { Db, Scope } from '../db/scope';
 
 /** Every resource but the global permission list, and a lines file per kind of document with items. */
 const EXPECTED_FILES = [

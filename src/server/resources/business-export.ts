@@ -7,7 +7,7 @@ import { fromThousandths } from '../../domain/quantity';
 import type { ResourceDefinition } from '../../domain/resource';
 import { getResource, registry } from '../../domain/resources/registry';
 import { BYTE_ORDER_MARK, csvLines, csvRow, inert } from './csv-export';
-import type { Db, Scope } from './store';
+import type { Db, Scope } from '../db/scope';
 
 /**
  * One business's data to take away, as a zip: a CSV per resource of the business, with the

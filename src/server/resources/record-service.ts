@@ -10,7 +10,8 @@ import { conflict, HttpError, notFound, validationError } from '../errors';
 import { removeFilesOf } from '../files/file-store';
 import { REFERENCE_DISPLAY_SUFFIX, searchValueToStorage, storableInteger, serializeRow, toStorage, type ApiRecord } from './codec';
 import { adjustCount, readCount, type TrashFilter } from './resource-counts';
-import type { Db, Query, ResourceStore, Scope, Trx, Usage } from './store';
+import type { Query, ResourceStore, Usage } from './store';
+import type { Db, Scope, Trx } from '../db/scope';
 import { storeFor } from './stores';
 
 /**

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { ResourceDefinition } from '../../domain/resource';
-import type { Db, Trx } from './store';
+import type { Db, Trx } from '../db/scope';
 
 /**
  * Active and trashed totals per business and resource, kept in the same transaction as every

@@ -1,28 +1,10 @@
-import type { Kysely, SelectQueryBuilder, Transaction } from 'kysely';
+import type { SelectQueryBuilder } from 'kysely';
 import type { z } from 'zod';
 import type { ResourceDefinition } from '../../domain/resource';
 import { forUpdate } from '../db/dialect';
+import type { Db, Scope, Trx } from '../db/scope';
 import type { ApiRecord } from './codec';
 
-/** Who is asking, in which business: every query of a store is scoped by it. */
-export interface Scope {
-  businessId: number;
-  userId: number;
-  permissions: ReadonlySet<string>;
-  /** When a change replayed from a device's outbox was made there, and whether it was offline. */
-  origin?: ChangeOrigin;
-  /** The token hash of the session making the request: a password change keeps it and ends the others. */
-  sessionTokenHash?: string;
-}
-
-export interface ChangeOrigin {
-  /** ISO 8601, the device's clock. */
-  madeAt: string;
-  offline: boolean;
-}
-
-export type Db = Kysely<any>;
-export type Trx = Transaction<any>;
 export type Query = SelectQueryBuilder<any, any, any>;
 
 /** What a force delete would orphan: `{ label, count }` pairs, empty when nothing uses it. */

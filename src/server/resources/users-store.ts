@@ -11,7 +11,8 @@ import {
   replaceUserRoles,
 } from '../services/access.service';
 import type { ApiRecord } from './codec';
-import type { Db, ResourceStore, Scope, Trx } from './store';
+import type { ResourceStore } from './store';
+import type { Db, Scope, Trx } from '../db/scope';
 
 const IDENTITY_COLUMNS = ['name', 'email', 'username'] as const;
 const MEMBERSHIP_COLUMNS = ['deleted_at', 'userable_type', 'userable_id'] as const;

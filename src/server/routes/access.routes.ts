@@ -11,7 +11,7 @@ import { nowIso } from '../db/dialect';
 import { runWrite } from '../idempotency';
 import { scopeOf } from '../plugins/auth';
 import { findRecordOrFail } from '../resources/record-service';
-import type { Scope, Trx } from '../resources/store';
+import type { Scope, Trx } from '../db/scope';
 import { assertManagesIdentity, assertManagesUser, replaceRolePermissions, replaceUserRoles } from '../services/access.service';
 
 const idParams = z.object({ id: z.string().regex(/^\d{1,9}$/, 'The id must be a whole number.') });

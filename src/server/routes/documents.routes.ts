@@ -20,7 +20,7 @@ import { logisticsActions } from '../documents/logistics';
 import { memorandaActions } from '../documents/memoranda';
 import { salesActions } from '../documents/sales';
 import { findRecordOrFail } from '../resources/record-service';
-import type { Db } from '../resources/store';
+import type { Db } from '../db/scope';
 
 /**
  * Document routes beyond the generic CRUD: the previews of the next document number, and void / cancel,

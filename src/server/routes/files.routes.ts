@@ -17,7 +17,7 @@ import { findFile, insertFile, listFiles, readFileContent, removeFile, setFileTr
 import { runWrite } from '../idempotency';
 import { scopeOf } from '../plugins/auth';
 import { listLinks } from './list-links';
-import type { Db, Scope, Trx } from '../resources/store';
+import type { Db, Scope, Trx } from '../db/scope';
 import { storeFor } from '../resources/stores';
 
 /**

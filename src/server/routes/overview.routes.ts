@@ -12,7 +12,7 @@ import { salesAndPurchases } from '../overview/sales-purchases';
 import { stockValue } from '../overview/stock-value';
 import { topItems } from '../overview/top-items';
 import { scopeOf } from '../plugins/auth';
-import type { Db } from '../resources/store';
+import type { Db } from '../db/scope';
 
 /**
  * The overview dashboard's cards, one GET each, for the active business and only from what the
