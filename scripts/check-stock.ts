@@ -1,3 +1,4 @@
+import { composeEngine } from '../src/server/composition';
 import { readEnvironment } from '../src/server/config';
 import { openDatabase } from '../src/server/db/dialect';
 import { AUDIT_CHECKS, auditDatabase, auditedRecords } from '../src/server/documents/audit';
@@ -11,6 +12,7 @@ import type { Db } from '../src/server/db/scope';
  * when anything does.
  */
 
+composeEngine();
 const env = readEnvironment();
 const db = openDatabase({ url: env.DATABASE_URL }).db as unknown as Db;
 try {

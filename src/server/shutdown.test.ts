@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { databaseKinds } from '../../tests/support/test-app';
+import { composeEngine } from './composition';
 import { openDatabase } from './db/dialect';
 import { auditDatabase } from './documents/audit';
 import type { Db } from './db/scope';
@@ -70,6 +71,9 @@ function startServer(url: string, port: number): { child: ChildProcess; exited: 
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   return { child, exited, stderr: () => stderr };
 }
+
+// The audit reads the engine's stores, composed here without an app.
+composeEngine();
 
 describe.each(databaseKinds)('a graceful stop on %s', (kind) => {
   it('finishes what is in flight, refuses the rest, and leaves no half-written document', { timeout: 120_000 }, async () => {

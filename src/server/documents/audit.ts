@@ -428,9 +428,6 @@ async function settlement(db: Db): Promise<Pending[]> {
   return findings;
 }
 
-/** Resources whose active and trashed totals are kept in resource_counts rather than counted. */
-const COUNTED = registry.filter((definition) => storeFor(definition).countsMaintained);
-
 /** The kept active and trashed totals of each business and resource against its rows. */
 async function counts(db: Db): Promise<Pending[]> {
   const findings: Pending[] = [];
@@ -438,7 +435,8 @@ async function counts(db: Db): Promise<Pending[]> {
   for (const row of await db.selectFrom('resource_counts').select(['business_id', 'resource', 'active', 'trashed']).execute()) {
     kept.set(`${String(row.resource)}:${Number(row.business_id)}`, { active: Number(row.active), trashed: Number(row.trashed) });
   }
-  for (const definition of COUNTED) {
+  // Resources whose active and trashed totals are kept in resource_counts rather than counted.
+  for (const definition of registry.filter((resource) => storeFor(resource).countsMaintained)) {
     const real = new Map<number, { active: number; trashed: number }>();
     for (const row of await db
       .selectFrom(definition.table)

@@ -13,6 +13,7 @@ import {
   type TestApp,
 } from '../../../tests/support/test-app';
 import { PERMISSION_ACTIONS, PERMISSION_PREFIXES, permissionName, VIEW_ACTIVITY_PERMISSION } from '../../domain/permissions';
+import { composeEngine } from '../composition';
 import { openDatabase } from '../db/dialect';
 import { auditDatabase } from '../documents/audit';
 import type { Db } from '../db/scope';
@@ -29,6 +30,9 @@ afterAll(() => rmSync(workDir, { recursive: true, force: true }));
 
 const EVERY_HOUR = { label: '1h', ms: 3_600_000 };
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+// The audit reads the engine's stores, composed here without an app.
+composeEngine();
 
 describe.each(databaseKinds)('backups seen by masters on %s', (kind) => {
   let test: TestApp;

@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { sql } from 'kysely';
+import { composeEngine } from '../composition';
 import { databaseKind, openDatabase, type DatabaseConfig, type DatabaseKind } from '../db/dialect';
 import { appliedMigrations, migrateToLatest, pendingMigrations } from '../db/migrate';
 import { auditDatabase, type AuditFinding } from '../documents/audit';
@@ -108,6 +109,7 @@ export async function copyDatabase(from: DatabaseConfig, to: DatabaseConfig): Pr
     const sourceCounts = await countRows(source, tables);
     const targetCounts = await countRows(target, tables);
     const counts = tables.map((table, index) => ({ table, source: sourceCounts[index].rows, target: targetCounts[index].rows }));
+    composeEngine();
     const findings = await auditDatabase(target.db);
     return {
       tables: counts,

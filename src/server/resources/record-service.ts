@@ -7,7 +7,6 @@ import { recordActivity } from '../activity/activity-log';
 import { changedValues, initialValues, secretsChanged } from '../activity/record-changes';
 import { containsIgnoringCase, fullTextContains, isPostgres, nowIso } from '../db/dialect';
 import { conflict, HttpError, notFound, validationError } from '../errors';
-import { removeFilesOf } from '../files/file-store';
 import { REFERENCE_DISPLAY_SUFFIX, searchValueToStorage, storableInteger, serializeRow, toStorage, type ApiRecord } from './codec';
 import { adjustCount, readCount, type TrashFilter } from './resource-counts';
 import type { Query, ResourceStore, Usage } from './store';
@@ -21,6 +20,19 @@ import { storeFor } from './stores';
 
 /** The window count's column on a searched page; not a field of any record. */
 const TOTAL_COLUMN = '__total';
+
+/**
+ * What a permanent delete does beyond the store's own rows (removing the record's attached files),
+ * in the same transaction, after the rows are gone. Registered where the app is composed.
+ */
+export type ForceDeleteHook = (trx: Trx, scope: Scope, definition: ResourceDefinition, id: number) => Promise<void>;
+
+const forceDeleteHooks = new Set<ForceDeleteHook>();
+
+/** Adds a hook every permanent delete runs; adding the same hook again changes nothing. */
+export function onForceDelete(hook: ForceDeleteHook): void {
+  forceDeleteHooks.add(hook);
+}
 
 export interface ListResult {
   records: ApiRecord[];
@@ -372,7 +384,7 @@ export async function forceDeleteRecord(trx: Trx, scope: Scope, definition: Reso
     throw conflict(`This ${name} cannot be deleted permanently: it is still used by ${uses}.`);
   }
   await store.remove(trx, scope, id);
-  if (definition.attachments) await removeFilesOf(trx, scope, { resource: definition.name, recordId: id });
+  for (const hook of forceDeleteHooks) await hook(trx, scope, definition, id);
   if (store.countsMaintained) await adjustCount(trx, scope.businessId, definition.name, 0, -1);
   // The record is gone: its name in the entry keeps its history searchable.
   const display = current[definition.display];

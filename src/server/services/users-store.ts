@@ -3,24 +3,14 @@ import { z } from 'zod';
 import { hashSecret } from '../auth/secrets';
 import { forUpdate } from '../db/dialect';
 import { conflict } from '../errors';
-import {
-  assertAssignableRoles,
-  assertManagesIdentity,
-  assertManagesUser,
-  keepingAMaster,
-  replaceUserRoles,
-} from '../services/access.service';
-import type { ApiRecord } from './codec';
-import type { ResourceStore } from './store';
+import { assertAssignableRoles, assertManagesIdentity, assertManagesUser, keepingAMaster, replaceUserRoles } from './access.service';
+import type { ApiRecord } from '../resources/codec';
+import type { ResourceStore } from '../resources/store';
 import type { Db, Scope, Trx } from '../db/scope';
 
 const IDENTITY_COLUMNS = ['name', 'email', 'username'] as const;
 const MEMBERSHIP_COLUMNS = ['deleted_at', 'userable_type', 'userable_id'] as const;
 const SECRET_INPUTS = ['email', 'username', 'password', 'security_pin'] as const;
-
-function membershipOf(scope: Scope) {
-  return (join: any) => join.onRef('memberships.user_id', '=', 'users.id').on('memberships.business_id', '=', scope.businessId);
-}
 
 async function secretColumns(input: Record<string, unknown>): Promise<Record<string, unknown>> {
   const columns: Record<string, unknown> = {};
@@ -76,7 +66,12 @@ async function setMembershipTrashed(trx: Trx, scope: Scope, id: number, deletedA
 export const usersStore: ResourceStore = {
   countsMaintained: false,
   createFields: { role_ids: z.array(z.number().int().positive()).max(100).optional() },
-  query: (db, scope) => db.selectFrom('users').innerJoin('memberships', membershipOf(scope)),
+  query: (db, scope) =>
+    db
+      .selectFrom('users')
+      .innerJoin('memberships', (join) =>
+        join.onRef('memberships.user_id', '=', 'users.id').on('memberships.business_id', '=', scope.businessId),
+      ),
   select: (query) =>
     query.select([
       'users.id',
