@@ -11,7 +11,6 @@ import { databaseKinds } from '../../tests/support/test-app';
 import { composeEngine } from './composition';
 import { openDatabase } from './db/dialect';
 import { auditDatabase } from './documents/audit';
-import type { Db } from './db/scope';
 
 /**
  * The real server, stopped with SIGTERM in the middle of a burst of writes over keep-alive
@@ -207,7 +206,7 @@ describe.each(databaseKinds)('a graceful stop on %s', (kind) => {
       expect(new Set(refused.map((outcome) => outcome.status))).toEqual(new Set(refused.length > 0 ? [503] : []));
       expect(unanswered.every((outcome) => outcome.error !== undefined)).toBe(true);
 
-      const db = openDatabase({ url: database.url }).db as unknown as Db;
+      const db = openDatabase({ url: database.url }).db;
       try {
         const brands = new Set(
           (await db.selectFrom('brands').select('name').where('name', 'like', 'stop-%').execute()).map((row) => row.name),

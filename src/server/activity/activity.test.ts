@@ -30,7 +30,7 @@ describe.each(databaseKinds)('activity log on %s', (kind) => {
     test = await startTestApp(kind);
     [main, second] = await demoBusinessIds(test);
     admin = await test.signIn(ADMIN_EMAIL, undefined, main);
-    db = test.app.db as unknown as Db;
+    db = test.app.db;
     adminId = (await db.selectFrom('users').select('id').where('email', '=', ADMIN_EMAIL).executeTakeFirstOrThrow()).id as number;
   });
   afterAll(() => test.close());

@@ -1,4 +1,5 @@
 import type { Kysely, Transaction } from 'kysely';
+import type { Database } from './schema';
 
 /**
  * What every server module shares about a request's work on the database: who asks, in which
@@ -22,5 +23,16 @@ export interface ChangeOrigin {
   offline: boolean;
 }
 
-export type Db = Kysely<any>;
-export type Trx = Transaction<any>;
+export type Db = Kysely<Database>;
+export type Trx = Transaction<Database>;
+
+/**
+ * The same connection or transaction with its tables unchecked. Only for the generic engine,
+ * which reaches a resource's table and columns by the names its definition holds, known only at
+ * run time; every query whose tables are known where it is written goes through `Db` / `Trx`.
+ */
+export function untyped(db: Trx): Transaction<any>;
+export function untyped(db: Db): Kysely<any>;
+export function untyped(db: Db): Kysely<any> {
+  return db as Kysely<any>;
+}

@@ -4,7 +4,7 @@ import { centavosToPesos, formatPesos } from '../../domain/money';
 import { fromThousandths } from '../../domain/quantity';
 import { registry } from '../../domain/resources/registry';
 import { storeFor } from '../resources/stores';
-import type { Db } from '../db/scope';
+import { untyped, type Db } from '../db/scope';
 import { ledgerDiscrepancies } from './ledger';
 
 /**
@@ -343,7 +343,7 @@ async function documentNumbers(db: Db, documents: { type: string; id: number }[]
     if (!definition) continue;
     const ids = [...new Set(documents.filter((document) => document.type === type).map((document) => document.id))];
     for (let start = 0; start < ids.length; start += 500) {
-      for (const row of await db
+      for (const row of await untyped(db)
         .selectFrom(definition.table)
         .select(['id', 'number'])
         .where('id', 'in', ids.slice(start, start + 500))
@@ -438,7 +438,7 @@ async function counts(db: Db): Promise<Pending[]> {
   // Resources whose active and trashed totals are kept in resource_counts rather than counted.
   for (const definition of registry.filter((resource) => storeFor(resource).countsMaintained)) {
     const real = new Map<number, { active: number; trashed: number }>();
-    for (const row of await db
+    for (const row of await untyped(db)
       .selectFrom(definition.table)
       .select(['business_id', sql<number>`count(*) - count(deleted_at)`.as('active'), sql<number>`count(deleted_at)`.as('trashed')])
       .groupBy('business_id')
@@ -516,7 +516,7 @@ export async function auditedRecords(db: Db): Promise<AuditedRecords> {
   const rows = async (table: string) =>
     Number(
       (
-        await db
+        await untyped(db)
           .selectFrom(table)
           .select(sql<number>`count(*)`.as('count'))
           .executeTakeFirstOrThrow()

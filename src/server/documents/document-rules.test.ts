@@ -18,7 +18,7 @@ describe.each(databaseKinds)('document rules on %s', (kind) => {
     test = await startTestApp(kind);
     const [main] = await demoBusinessIds(test);
     admin = await test.signIn(ADMIN_EMAIL, undefined, main);
-    db = test.app.db as unknown as Db;
+    db = test.app.db;
   });
   afterAll(() => test.close());
   afterEach(async () => {

@@ -7,7 +7,7 @@ import { forUpdate } from '../db/dialect';
 import { conflict } from '../errors';
 import type { ApiRecord } from '../resources/codec';
 import { businessTableStore, type ResourceStore } from '../resources/store';
-import type { Db, Scope, Trx } from '../db/scope';
+import { untyped, type Db, type Scope, type Trx } from '../db/scope';
 import type { DocumentRef } from './ledger';
 import { insertLines, storedLines, type PricedLines } from './lines';
 import { nextDocumentNumber, nextReferenceNumber } from './numbering';
@@ -55,7 +55,12 @@ export interface DocumentAction {
 export async function liveSource(trx: Trx, scope: Scope, table: string, id: number): Promise<Record<string, unknown> | undefined> {
   return (await forUpdate(
     trx,
-    trx.selectFrom(table).selectAll().where('id', '=', id).where('business_id', '=', scope.businessId).where('deleted_at', 'is', null),
+    untyped(trx)
+      .selectFrom(table)
+      .selectAll()
+      .where('id', '=', id)
+      .where('business_id', '=', scope.businessId)
+      .where('deleted_at', 'is', null),
   ).executeTakeFirst()) as Record<string, unknown> | undefined;
 }
 
@@ -171,7 +176,7 @@ export function documentStore(definition: ResourceDefinition, hooks: DocumentHoo
     updateFields: hooks.relines ? { lines: linesInput.optional() } : undefined,
     async update(trx, scope, id, columns, input) {
       if (input.lines && hooks.relines) {
-        const row = await trx.selectFrom(definition.table).selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+        const row = await untyped(trx).selectFrom(definition.table).selectAll().where('id', '=', id).executeTakeFirstOrThrow();
         const priced = await hooks.relines(trx, scope, { ...row, ...columns }, input.lines as LineInput[]);
         await trx.deleteFrom('document_lines').where('document_type', '=', spec.type).where('document_id', '=', id).execute();
         await insertLines(trx, scope, spec.type, id, priced.lines);
@@ -203,7 +208,7 @@ export function documentStore(definition: ResourceDefinition, hooks: DocumentHoo
       return id;
     },
     async beforeTrash(trx, scope, id) {
-      const row = await trx
+      const row = await untyped(trx)
         .selectFrom(definition.table)
         .selectAll()
         .where('id', '=', id)

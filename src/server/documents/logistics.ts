@@ -9,7 +9,7 @@ import { stockTransfers } from '../../domain/resources/stock-transfers';
 import { nowIso } from '../db/dialect';
 import { conflict, validationError } from '../errors';
 import type { ResourceStore } from '../resources/store';
-import type { Trx } from '../db/scope';
+import { untyped, type Trx } from '../db/scope';
 import { documentStore, liveSource, type DocumentAction } from './document-store';
 import { move } from './ledger';
 import { priceLines, storedLines, type StoredLine } from './lines';
@@ -77,7 +77,7 @@ async function follow(trx: Trx, table: string, type: string, id: number, [none, 
     : fulfilled.some((line) => line.quantity_done > 0)
       ? part
       : none;
-  await trx
+  await untyped(trx)
     .updateTable(table)
     .set({ status, updated_at: nowIso(), version: sql`version + 1` })
     .where('id', '=', id)

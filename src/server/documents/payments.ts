@@ -21,9 +21,12 @@ export type Settlement = 'amount_paid' | 'amount_adjusted';
  * never goes below zero. Returns false (nothing changed) when it would. Then the status follows:
  * unpaid → partially_paid → paid (settled by payments and memoranda together).
  */
+/** What payments and memoranda settle. */
+export type PaidTable = 'bills' | 'invoices';
+
 export async function followBalance(
   trx: Trx,
-  table: string,
+  table: PaidTable,
   id: number,
   delta: number,
   settlement: Settlement = 'amount_paid',
@@ -53,8 +56,8 @@ export async function followBalance(
 }
 
 interface Paid {
-  /** The table of what is paid: `bills`, `invoices`. */
-  table: string;
+  /** The table of what is paid. */
+  table: PaidTable;
   /** The payment's field naming it: `bill_id`, `invoice_id`. */
   field: string;
   /** How a message names it: "Bill", "Invoice". */
@@ -101,7 +104,7 @@ export function paymentStore(definition: ResourceDefinition, paid: Paid): Resour
 /** Voiding a bill or an invoice: only once its payments are voided; nothing is owed on it after. */
 export function balanceVoid(
   noun: string,
-  table: string,
+  table: PaidTable,
   undo?: (trx: Trx, scope: Scope, row: Record<string, unknown>) => Promise<void>,
 ): DocumentAction {
   return {
@@ -120,7 +123,7 @@ export function balanceVoid(
 }
 
 /** Voiding a payment (or a memorandum): what it settled is owed again. */
-export function paymentVoid(noun: string, table: string, field: string, settlement: Settlement = 'amount_paid'): DocumentAction {
+export function paymentVoid(noun: string, table: PaidTable, field: string, settlement: Settlement = 'amount_paid'): DocumentAction {
   return {
     name: 'void',
     status: 'void',

@@ -23,7 +23,7 @@ describe.each(databaseKinds)('purchasing on %s', (kind) => {
     test = await startTestApp(kind);
     const [main] = await demoBusinessIds(test);
     admin = await test.signIn(ADMIN_EMAIL, undefined, main);
-    db = test.app.db as unknown as Db;
+    db = test.app.db;
     supplierId = (await admin.send('GET', '/api/contacts?limit=1&order_by=asc')).body.data[0].id;
     warehouseId = (await admin.send('GET', '/api/warehouses?limit=1&order_by=asc')).body.data[0].id;
     // One vatable item and one not (made here: every demo item is vatable), for the VAT arithmetic below.

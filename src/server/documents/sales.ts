@@ -7,7 +7,7 @@ import { quotations } from '../../domain/resources/quotations';
 import { nowIso } from '../db/dialect';
 import { conflict, validationError } from '../errors';
 import type { ResourceStore } from '../resources/store';
-import type { Scope, Trx } from '../db/scope';
+import { untyped, type Scope, type Trx } from '../db/scope';
 import { documentStore, liveSource, locationOf, type DocumentAction } from './document-store';
 import { move } from './ledger';
 import { priceLines, storedLines } from './lines';
@@ -27,7 +27,7 @@ const salePricing = (columns: Record<string, unknown>) => ({
 });
 
 async function setStatus(trx: Trx, table: string, id: number, status: string): Promise<void> {
-  await trx
+  await untyped(trx)
     .updateTable(table)
     .set({ status, updated_at: nowIso(), version: sql`version + 1` })
     .where('id', '=', id)

@@ -66,7 +66,7 @@ describe.each(databaseKinds)('attachments on %s', (kind) => {
     test = await startTestApp(kind);
     const [main] = await demoBusinessIds(test);
     admin = await test.signIn(ADMIN_EMAIL, undefined, main);
-    db = test.app.db as unknown as Db;
+    db = test.app.db;
     const orders = (await admin.send('GET', '/api/receive-orders?limit=2')).body.data;
     [receiveOrderId, otherReceiveOrderId] = orders.map((order: { id: number }) => order.id);
   });

@@ -2,7 +2,7 @@ import type { SelectQueryBuilder } from 'kysely';
 import type { z } from 'zod';
 import type { ResourceDefinition } from '../../domain/resource';
 import { forUpdate } from '../db/dialect';
-import type { Db, Scope, Trx } from '../db/scope';
+import { untyped, type Db, type Scope, type Trx } from '../db/scope';
 import type { ApiRecord } from './codec';
 
 export type Query = SelectQueryBuilder<any, any, any>;
@@ -65,20 +65,23 @@ export function businessTableStore(definition: ResourceDefinition): ResourceStor
   const { table } = definition;
   return {
     countsMaintained: true,
-    query: (db, scope) => db.selectFrom(table).where(`${table}.business_id`, '=', scope.businessId),
+    query: (db, scope) => untyped(db).selectFrom(table).where(`${table}.business_id`, '=', scope.businessId),
     select: (query) => query.selectAll(table),
     column: (name) => `${table}.${name}`,
     async lock(trx, scope, id) {
-      await forUpdate(trx, trx.selectFrom(table).select('id').where('id', '=', id).where('business_id', '=', scope.businessId)).execute();
+      await forUpdate(
+        trx,
+        untyped(trx).selectFrom(table).select('id').where('id', '=', id).where('business_id', '=', scope.businessId),
+      ).execute();
     },
     async findDuplicate(db, scope, field, value, exceptId) {
-      let query = db.selectFrom(table).select('id').where('business_id', '=', scope.businessId).where(field, '=', value);
+      let query = untyped(db).selectFrom(table).select('id').where('business_id', '=', scope.businessId).where(field, '=', value);
       if (exceptId !== undefined) query = query.where('id', '!=', exceptId);
       const row = await query.executeTakeFirst();
       return row?.id as number | undefined;
     },
     async insert(trx, scope, columns) {
-      const row = await trx
+      const row = await untyped(trx)
         .insertInto(table)
         .values({ ...columns, business_id: scope.businessId })
         .returning('id')
@@ -86,7 +89,7 @@ export function businessTableStore(definition: ResourceDefinition): ResourceStor
       return Number(row.id);
     },
     async update(trx, scope, id, columns) {
-      await trx
+      await untyped(trx)
         .updateTable(table)
         .set((eb) => ({ ...columns, version: eb(`${table}.version`, '+', 1) }))
         .where('id', '=', id)
@@ -97,7 +100,7 @@ export function businessTableStore(definition: ResourceDefinition): ResourceStor
       await this.update(trx, scope, id, { deleted_at: deletedAt, updated_at: new Date().toISOString() }, {});
     },
     async remove(trx, scope, id) {
-      await trx.deleteFrom(table).where('id', '=', id).where('business_id', '=', scope.businessId).execute();
+      await untyped(trx).deleteFrom(table).where('id', '=', id).where('business_id', '=', scope.businessId).execute();
     },
   };
 }

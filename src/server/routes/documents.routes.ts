@@ -20,7 +20,7 @@ import { logisticsActions } from '../documents/logistics';
 import { memorandaActions } from '../documents/memoranda';
 import { salesActions } from '../documents/sales';
 import { findRecordOrFail } from '../resources/record-service';
-import type { Db } from '../db/scope';
+import { untyped, type Db } from '../db/scope';
 
 /**
  * Document routes beyond the generic CRUD: the previews of the next document number, and void / cancel,
@@ -138,7 +138,7 @@ export async function documentRoutes(app: FastifyInstance): Promise<void> {
           const row = await liveSource(trx, scope, definition.table, id);
           if (!row) throw notFound(definition.singular.toLowerCase());
           await action.undo(trx, scope, row);
-          const settled = await trx
+          const settled = await untyped(trx)
             .updateTable(definition.table)
             .set({ status: action.status, updated_at: nowIso(), version: sql`version + 1` })
             .where('id', '=', id)

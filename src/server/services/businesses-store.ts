@@ -1,13 +1,15 @@
-import { sql } from 'kysely';
+import { sql, type Insertable } from 'kysely';
 import { registry } from '../../domain/resources/registry';
 import { forUpdate } from '../db/dialect';
 import { conflict } from '../errors';
 import type { ResourceStore } from '../resources/store';
 import { assertHoldsIn } from './access.service';
 import { provisionBusiness } from './business-provisioning.service';
+import { untyped } from '../db/scope';
+import type { BusinessesTable } from '../db/schema';
 
 /** Tables a new business is provisioned with (see business-provisioning.service.ts). */
-const PROVISIONED = ['roles', 'contact_types', 'item_types'];
+const PROVISIONED = ['roles', 'contact_types', 'item_types'] as const;
 
 /**
  * Businesses: global rows, each seen by its members only; a new one is provisioned for its creator.
@@ -35,7 +37,11 @@ export const businessesStore: ResourceStore = {
   },
   findDuplicate: async () => undefined,
   async insert(trx, scope, columns) {
-    const row = await trx.insertInto('businesses').values(columns).returning('id').executeTakeFirstOrThrow();
+    const row = await trx
+      .insertInto('businesses')
+      .values(columns as Insertable<BusinessesTable>)
+      .returning('id')
+      .executeTakeFirstOrThrow();
     await provisionBusiness(trx, Number(row.id), scope.userId);
     return Number(row.id);
   },
@@ -62,8 +68,8 @@ export const businessesStore: ResourceStore = {
   async extraUsage(db, _scope, id) {
     const usage = [];
     for (const definition of registry) {
-      if (definition.tenancy !== 'business' || PROVISIONED.includes(definition.table)) continue;
-      const row = await db
+      if (definition.tenancy !== 'business' || (PROVISIONED as readonly string[]).includes(definition.table)) continue;
+      const row = await untyped(db)
         .selectFrom(definition.table)
         .select(sql<number>`count(*)`.as('count'))
         .where('business_id', '=', id)
@@ -80,7 +86,7 @@ export const businessesStore: ResourceStore = {
     await trx.deleteFrom('user_roles').where('role_id', 'in', roles).execute();
     await trx.deleteFrom('role_permissions').where('role_id', 'in', roles).execute();
     for (const table of PROVISIONED) await trx.deleteFrom(table).where('business_id', '=', id).execute();
-    for (const table of ['memberships', 'resource_counts', 'idempotency_keys', 'activity_log'])
+    for (const table of ['memberships', 'resource_counts', 'idempotency_keys', 'activity_log'] as const)
       await trx.deleteFrom(table).where('business_id', '=', id).execute();
     await trx.deleteFrom('businesses').where('id', '=', id).execute();
   },
