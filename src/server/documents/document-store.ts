@@ -74,7 +74,7 @@ export async function locationNames(db: Db, locations: readonly { type: unknown;
     const ids = [...new Set(locations.filter((location) => location.type === type).map((location) => Number(location.id)))];
     if (ids.length === 0) continue;
     for (const row of await db.selectFrom(table).select(['id', 'name']).where('id', 'in', ids).execute()) {
-      names.set(`${type}:${String(row.id)}`, String(row.name));
+      names.set(`${type}:${row.id}`, row.name);
     }
   }
   return names;
@@ -133,14 +133,14 @@ async function decorateLines(db: Db, definition: ResourceDefinition, records: Ap
       .select(['id', 'name', 'sku'])
       .where('id', 'in', [...new Set(lines.map((line) => line.item_id))])
       .execute()) {
-      items.set(Number(row.id), { name: String(row.name), sku: String(row.sku) });
+      items.set(row.id, { name: row.name, sku: row.sku });
     }
     for (const row of await db
       .selectFrom('unit_of_measurements')
       .select(['id', 'abbreviation'])
       .where('id', 'in', [...new Set(lines.map((line) => line.unit_of_measurement_id))])
       .execute()) {
-      units.set(Number(row.id), String(row.abbreviation));
+      units.set(row.id, row.abbreviation);
     }
   }
   const byDocument = new Map<number, unknown[]>();

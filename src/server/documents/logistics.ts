@@ -206,7 +206,7 @@ export const stockReturnsStore: ResourceStore = documentStore(stockReturns, {
       .where('stock_returns.deleted_at', 'is', null)
       .groupBy('document_lines.source_line_id')
       .execute();
-    const already = new Map(returned.map((row) => [Number(row.source_line_id), Number(row.quantity)]));
+    const already = new Map(returned.map((row) => [Number(row.source_line_id), row.quantity]));
     const returnable = (await storedLines(trx, 'stock-transfer', [Number(transfer.id)])).map((line) => ({
       ...line,
       quantity: line.quantity_done,

@@ -140,7 +140,7 @@ async function billedOf(trx: Trx, orderId: number): Promise<Map<number, number>>
     .where('document_lines.source_line_id', 'is not', null)
     .groupBy('document_lines.source_line_id')
     .execute();
-  return new Map(rows.map((row) => [Number(row.source_line_id), Number(row.quantity)]));
+  return new Map(rows.map((row) => [Number(row.source_line_id), row.quantity]));
 }
 
 /**
