@@ -37,6 +37,22 @@ export default tseslint.config(
   },
   { files: ['src/server/**'], rules: boundary('The server never imports the client.', ['**/client/**', '**/sw/**', 'react', 'react-dom']) },
   {
+    // The generic record engine knows no resource by name: the app's composition registers what it adds.
+    files: ['src/server/resources/**'],
+    rules: {
+      'import-x/no-restricted-paths': [
+        'error',
+        {
+          zones: ['src/server/documents', 'src/server/services', 'src/server/files'].map((from) => ({
+            target: './src/server/resources',
+            from: `./${from}`,
+            message: 'The record engine imports no documents, services or files: register stores and hooks in src/server/composition.ts.',
+          })),
+        },
+      ],
+    },
+  },
+  {
     files: ['src/client/**'],
     rules: boundary('The client never imports the server.', [
       '**/server/**',

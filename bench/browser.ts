@@ -12,7 +12,7 @@ import { getResource } from '../src/domain/resources/registry';
 import { buildApp } from '../src/server/app';
 import { nowIso } from '../src/server/db/dialect';
 import { recount } from '../src/server/resources/resource-counts';
-import type { Db } from '../src/server/resources/store';
+import type { Db } from '../src/server/db/scope';
 import { seed } from '../src/server/seed';
 import { BUSINESS_ID, DATA_DIR, itemNames } from './bench-database';
 

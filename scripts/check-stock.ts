@@ -1,7 +1,7 @@
+import { composeEngine } from '../src/server/composition';
 import { readEnvironment } from '../src/server/config';
 import { openDatabase } from '../src/server/db/dialect';
 import { AUDIT_CHECKS, auditDatabase, auditedRecords } from '../src/server/documents/audit';
-import type { Db } from '../src/server/resources/store';
 
 /**
  * `npm run check:stock`: audits the database of DATABASE_URL (the app's own by default) — every
@@ -11,8 +11,9 @@ import type { Db } from '../src/server/resources/store';
  * when anything does.
  */
 
+composeEngine();
 const env = readEnvironment();
-const db = openDatabase({ url: env.DATABASE_URL }).db as unknown as Db;
+const db = openDatabase({ url: env.DATABASE_URL }).db;
 try {
   const findings = await auditDatabase(db);
   if (findings.length === 0) {

@@ -8,6 +8,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { composeEngine } from './composition';
 import type { AppConfig } from './config';
 import { openDatabase } from './db/dialect';
 import { migrateToLatest, requireMigrated } from './db/migrate';
@@ -32,6 +33,7 @@ import { ensurePermissions } from './seed';
  * `app.inject()`; main.ts only reads the environment, seeds and listens.
  */
 export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
+  composeEngine();
   const { db, kind } = openDatabase(config.database);
   const schema = kind === 'postgres' ? (config.database.schema ?? 'public') : undefined;
   const unmarkDatabase = markServerOnDatabase(config.database);

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { constraintViolation, nowIso, transientFailure } from './db/dialect';
 import { HttpError, validationError } from './errors';
-import type { Trx } from './resources/store';
+import type { Trx } from './db/scope';
 
 export interface WriteResult {
   status: number;

@@ -9,11 +9,12 @@ import {
 } from '../domain/permissions';
 import { getResource } from '../domain/resources/registry';
 import { hashSecret, temporaryPassword } from './auth/secrets';
+import { composeEngine } from './composition';
 import { isPostgres, nowIso } from './db/dialect';
 import type { Database } from './db/schema';
 import type { ApiRecord } from './resources/codec';
 import { createRecord } from './resources/record-service';
-import type { Scope, Trx } from './resources/store';
+import type { Scope, Trx } from './db/scope';
 import { provisionBusiness } from './services/business-provisioning.service';
 
 /** Adds any permission of the domain's list that the database lacks; safe to run on every start. */
@@ -145,6 +146,7 @@ const SEED_LOCK = 4_206_001;
  * with the admin's password.
  */
 export async function seed(db: Kysely<Database>, options: SeedOptions): Promise<SeedResult> {
+  composeEngine();
   const anyone = await db.selectFrom('users').select('id').limit(1).executeTakeFirst();
   if (anyone) return { seeded: false };
   const password = options.adminPassword ?? temporaryPassword();

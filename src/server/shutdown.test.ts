@@ -8,9 +8,9 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { databaseKinds } from '../../tests/support/test-app';
+import { composeEngine } from './composition';
 import { openDatabase } from './db/dialect';
 import { auditDatabase } from './documents/audit';
-import type { Db } from './resources/store';
 
 /**
  * The real server, stopped with SIGTERM in the middle of a burst of writes over keep-alive
@@ -70,6 +70,9 @@ function startServer(url: string, port: number): { child: ChildProcess; exited: 
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   return { child, exited, stderr: () => stderr };
 }
+
+// The audit reads the engine's stores, composed here without an app.
+composeEngine();
 
 describe.each(databaseKinds)('a graceful stop on %s', (kind) => {
   it('finishes what is in flight, refuses the rest, and leaves no half-written document', { timeout: 120_000 }, async () => {
@@ -203,7 +206,7 @@ describe.each(databaseKinds)('a graceful stop on %s', (kind) => {
       expect(new Set(refused.map((outcome) => outcome.status))).toEqual(new Set(refused.length > 0 ? [503] : []));
       expect(unanswered.every((outcome) => outcome.error !== undefined)).toBe(true);
 
-      const db = openDatabase({ url: database.url }).db as unknown as Db;
+      const db = openDatabase({ url: database.url }).db;
       try {
         const brands = new Set(
           (await db.selectFrom('brands').select('name').where('name', 'like', 'stop-%').execute()).map((row) => row.name),

@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Db } from '../../src/server/resources/store';
 import { chromiumAvailable, signedIn, startE2E, type E2E } from './browser';
 
 /**
@@ -16,7 +15,7 @@ describe.skipIf(!chromiumAvailable)('the history of a record', { timeout: 120_00
   afterAll(() => e2e?.close());
 
   it('shows an edit made offline, with its old and new value, once it is sent', async () => {
-    const db = e2e.app.db as unknown as Db;
+    const db = e2e.app.db;
     const item = await db.selectFrom('items').select(['id', 'name']).where('business_id', '=', 1).orderBy('id').executeTakeFirstOrThrow();
     const { context, page } = await signedIn(e2e, 'admin@example.com');
     // The service worker in control and the item seen once, so its edit screen opens offline.

@@ -4,7 +4,6 @@ import { join } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Db } from '../../src/server/resources/store';
 import { chromiumAvailable, PHONE, signedIn, startE2E, type E2E } from './browser';
 import { png } from '../support/png';
 
@@ -29,7 +28,7 @@ describe.skipIf(!chromiumAvailable)('attachments in Chromium', { timeout: 120_00
     writeFileSync(photoPath, photo);
     // The admin's first business, where they land after signing in.
     const business = await e2e.app.db.selectFrom('businesses').select('id').orderBy('id').executeTakeFirstOrThrow();
-    const order = await (e2e.app.db as unknown as Db)
+    const order = await e2e.app.db
       .selectFrom('receive_orders')
       .select('id')
       .where('business_id', '=', business.id)

@@ -1,7 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { strFromU8, unzipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Db } from '../../src/server/resources/store';
 import { chromiumAvailable, signedIn, startE2E, type E2E } from './browser';
 
 /** Leaving with one's data: a master downloads the business's zip from the account menu. */
@@ -15,7 +14,7 @@ describe.skipIf(!chromiumAvailable)('all data as a zip in Chromium', { timeout: 
 
   it('downloads the business’s zip from the account menu, with every item in its items CSV', async () => {
     const { context, page } = await signedIn(e2e, 'admin@example.com');
-    const db = e2e.app.db as unknown as Db;
+    const db = e2e.app.db;
     const businessId = Number(await page.evaluate(() => localStorage.getItem('business_id')));
     const business = await db.selectFrom('businesses').where('id', '=', businessId).select('name').executeTakeFirstOrThrow();
 

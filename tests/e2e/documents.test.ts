@@ -1,7 +1,6 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ledgerDiscrepancies } from '../../src/server/documents/ledger';
-import type { Db } from '../../src/server/resources/store';
 import { chromiumAvailable, signedIn, startE2E, type E2E } from './browser';
 
 /** Purchasing and sales from the screens alone, and the stock following them. */
@@ -12,7 +11,7 @@ describe.skipIf(!chromiumAvailable)('documents in Chromium', { timeout: 120_000 
     e2e = await startE2E();
   });
   afterAll(async () => {
-    if (e2e) expect(await ledgerDiscrepancies(e2e.app.db as unknown as Db)).toEqual([]);
+    if (e2e) expect(await ledgerDiscrepancies(e2e.app.db)).toEqual([]);
     await e2e?.close();
   });
 

@@ -2,7 +2,6 @@ import { createHash, X509Certificate } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Db } from '../../src/server/resources/store';
 import { selfSignedCertificate, type Certificate } from '../support/certificate';
 import { chromiumAvailable, PASSWORD, readyForOffline, startE2E, type E2E } from './browser';
 
@@ -61,7 +60,7 @@ describe.skipIf(!chromiumAvailable)('plain http under a network name in Chromium
     await context.setOffline(false);
     await page.reload();
     await page.getByRole('link', { name: 'Pending changes: 0' }).waitFor();
-    const brand = await (e2e.app.db as unknown as Db).selectFrom('brands').select('name').where('id', '=', 1).executeTakeFirstOrThrow();
+    const brand = await e2e.app.db.selectFrom('brands').select('name').where('id', '=', 1).executeTakeFirstOrThrow();
     expect(brand.name).toBe('Alaska on the LAN');
 
     // Dismissed, it stays away for the rest of this tab's session.

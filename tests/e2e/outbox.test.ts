@@ -3,11 +3,10 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Db } from '../../src/server/resources/store';
 import { chromiumAvailable, type E2E, PASSWORD, readyForOffline, signedIn, startE2E } from './browser';
 
 /** Resource tables are typed by their definitions, not in the schema: read them untyped. */
-const brands = (e2e: E2E) => e2e.app.db as unknown as Db;
+const brands = (e2e: E2E) => e2e.app.db;
 
 /**
  * The outbox in a real browser (docs/architecture.md, "Offline"): changes made without a network

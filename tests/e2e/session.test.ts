@@ -1,10 +1,9 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Db } from '../../src/server/resources/store';
 import { chromiumAvailable, type E2E, PASSWORD, readyForOffline, signedIn, startE2E } from './browser';
 
 /** Resource tables are typed by their definitions, not in the schema: read them untyped. */
-const records = (e2e: E2E) => e2e.app.db as unknown as Db;
+const records = (e2e: E2E) => e2e.app.db;
 
 /** What this page keeps of anyone: localStorage, and the names and contents of its IndexedDB databases. */
 async function keptOnDevice(page: Page): Promise<{ localStorage: Record<string, string>; databases: Record<string, unknown[]> }> {

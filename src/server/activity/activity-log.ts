@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import { nowIso, toIsoTimestamp } from '../db/dialect';
 import type { Database } from '../db/schema';
 import type { ActivityEntry, FieldChanges } from '../../domain/activity';
-import type { Scope, Trx } from '../resources/store';
+import type { Scope, Trx } from '../db/scope';
 
 /**
  * The activity log: who did what to which record, and when. Every write of the API records one

@@ -10,7 +10,7 @@ import {
 } from '../../../tests/support/test-app';
 import type { ActivityEntry } from '../../domain/activity';
 import { todayInManila } from '../../domain/documents';
-import type { Db } from '../resources/store';
+import type { Db } from '../db/scope';
 
 /**
  * The activity log through the API, on each database: one entry per change, in the change's
@@ -30,7 +30,7 @@ describe.each(databaseKinds)('activity log on %s', (kind) => {
     test = await startTestApp(kind);
     [main, second] = await demoBusinessIds(test);
     admin = await test.signIn(ADMIN_EMAIL, undefined, main);
-    db = test.app.db as unknown as Db;
+    db = test.app.db;
     adminId = (await db.selectFrom('users').select('id').where('email', '=', ADMIN_EMAIL).executeTakeFirstOrThrow()).id as number;
   });
   afterAll(() => test.close());

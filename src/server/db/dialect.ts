@@ -77,7 +77,7 @@ export function serverApplicationName(config: DatabaseConfig): string {
  * ours changed; a fresh read no longer lists it.
  */
 class CatalogRetryingPostgresDialect extends PostgresDialect {
-  override createIntrospector(db: Kysely<any>): DatabaseIntrospector {
+  override createIntrospector(db: Parameters<PostgresDialect['createIntrospector']>[0]): DatabaseIntrospector {
     const catalog = new PostgresIntrospector(db);
     const again = async <T>(read: () => Promise<T>): Promise<T> => {
       for (let attempt = 1; ; attempt++) {
@@ -127,12 +127,15 @@ function reusingStatements(raw: SQLite.Database): SqliteDatabase {
   };
 }
 
-export function isPostgres(db: Kysely<any>): boolean {
+/** A connection or a transaction over any tables: all that telling the two databases apart needs. */
+type Connection = Pick<Kysely<unknown>, 'getExecutor'>;
+
+export function isPostgres(db: Connection): boolean {
   return db.getExecutor().adapter instanceof PostgresAdapter;
 }
 
 /** Case-insensitive "contains", with LIKE's wildcards in the term taken literally. */
-export function containsIgnoringCase(db: Kysely<unknown>, column: string, term: string): RawBuilder<boolean> {
+export function containsIgnoringCase(db: Connection, column: string, term: string): RawBuilder<boolean> {
   const pattern = `%${term.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
   return isPostgres(db)
     ? sql<boolean>`${sql.ref(column)} ilike ${pattern} escape '\\'`
@@ -154,7 +157,7 @@ function tilingTrigrams(term: string): string[] {
  * (an AND of a third of its trigrams, without positions: cheaper than the phrase), then LIKE
  * keeps those that really contain it. Terms under three characters have no trigram to ask for.
  */
-export function fullTextContains(db: Kysely<unknown>, table: string, column: string, term: string): RawBuilder<boolean> {
+export function fullTextContains(db: Connection, table: string, column: string, term: string): RawBuilder<boolean> {
   const contains = containsIgnoringCase(db, `${table}.${column}`, term);
   if (isPostgres(db) || [...term].length < 3) return contains;
   const ftsTable = sql.table(`${table}_${column}_fts`);
@@ -170,7 +173,7 @@ export function fullTextContains(db: Kysely<unknown>, table: string, column: str
  * to commit and then reads what it left. PostgreSQL only: SQLite runs one writer at a time, and a
  * better-sqlite3 transaction holds the one connection from BEGIN to COMMIT, so it needs none.
  */
-export function forUpdate<Q extends { forUpdate(): Q }>(db: Kysely<any>, query: Q): Q {
+export function forUpdate<Q extends { forUpdate(): Q }>(db: Connection, query: Q): Q {
   return isPostgres(db) ? query.forUpdate() : query;
 }
 

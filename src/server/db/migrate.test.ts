@@ -4,7 +4,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { sql, type Kysely } from 'kysely';
+import { sql } from 'kysely';
+import type { Db } from './scope';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { databaseKinds } from '../../../tests/support/test-app';
@@ -58,7 +59,7 @@ const ALL = MIGRATION_NAMES.length;
 const FIRST = MIGRATION_NAMES[0];
 const LAST = MIGRATION_NAMES[ALL - 1];
 
-async function recordFutureMigration(db: Kysely<any>, schema: string | undefined): Promise<void> {
+async function recordFutureMigration(db: Db, schema: string | undefined): Promise<void> {
   const table = schema ? `${schema}.kysely_migration` : 'kysely_migration';
   await sql`insert into ${sql.table(table)} (name, timestamp) values (${FUTURE}, ${new Date().toISOString()})`.execute(db);
 }

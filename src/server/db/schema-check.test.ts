@@ -1,10 +1,11 @@
-import { sql, type Kysely } from 'kysely';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databaseKinds, startTestApp, type TestApp } from '../../../tests/support/test-app';
 import { PERMISSION_ACTIONS, permissionName } from '../../domain/permissions';
 import type { ResourceDefinition } from '../../domain/resource';
 import { registry } from '../../domain/resources/registry';
 import type { DatabaseKind } from './dialect';
+import type { Db } from './scope';
 
 /**
  * What the migrations must build for each definition of the registry, read from the migrated
@@ -31,7 +32,7 @@ interface IndexShape {
   columns: string[];
 }
 
-async function columnsOf(db: Kysely<any>, kind: DatabaseKind, table: string): Promise<string[]> {
+async function columnsOf(db: Db, kind: DatabaseKind, table: string): Promise<string[]> {
   const rows =
     kind === 'sqlite'
       ? (await sql<{ name: string }>`select name from pragma_table_info(${table})`.execute(db)).rows
@@ -43,7 +44,7 @@ async function columnsOf(db: Kysely<any>, kind: DatabaseKind, table: string): Pr
 }
 
 /** The table's whole (not partial) indexes, each with its columns in order. */
-async function indexesOf(db: Kysely<any>, kind: DatabaseKind, table: string): Promise<IndexShape[]> {
+async function indexesOf(db: Db, kind: DatabaseKind, table: string): Promise<IndexShape[]> {
   if (kind === 'sqlite') {
     const list = (
       await sql<{ name: string; unique: number; partial: number }>`select name, "unique", partial from pragma_index_list(${table})`.execute(
@@ -72,7 +73,7 @@ async function indexesOf(db: Kysely<any>, kind: DatabaseKind, table: string): Pr
 }
 
 /** SQLite: the FTS5 trigram table over the column and the three triggers that keep it in step. */
-async function sqliteFullTextProblems(db: Kysely<any>, table: string, column: string): Promise<string[]> {
+async function sqliteFullTextProblems(db: Db, table: string, column: string): Promise<string[]> {
   const fts = `${table}_${column}_fts`;
   const objects = (
     await sql<{ type: string; name: string; tbl_name: string; sql: string }>`select type, name, tbl_name, sql from sqlite_master
@@ -98,7 +99,7 @@ async function sqliteFullTextProblems(db: Kysely<any>, table: string, column: st
 }
 
 /** PostgreSQL: a pg_trgm GIN (or GiST) index on the column alone. */
-async function postgresFullTextProblems(db: Kysely<any>, table: string, column: string): Promise<string[]> {
+async function postgresFullTextProblems(db: Db, table: string, column: string): Promise<string[]> {
   const found = await sql<{ name: string }>`
     select i.relname as name
     from pg_index ix
@@ -114,7 +115,7 @@ async function postgresFullTextProblems(db: Kysely<any>, table: string, column: 
 }
 
 /** Everything the migrated database lacks of what `definition` promises, in words. */
-async function schemaProblems(db: Kysely<any>, kind: DatabaseKind, definition: ResourceDefinition): Promise<string[]> {
+async function schemaProblems(db: Db, kind: DatabaseKind, definition: ResourceDefinition): Promise<string[]> {
   const problems: string[] = [];
   const columns = await columnsOf(db, kind, definition.table);
   if (columns.length === 0) return [`${definition.name}: no table ${definition.table}`];

@@ -1,12 +1,17 @@
 import type { Generated } from 'kysely';
 
 /**
- * Typed tables of identity, tenancy and bookkeeping. The resource tables (brands, items, …) are
- * reached by the generic engine through their definitions and are not typed here.
- * Timestamps are ISO strings on SQLite and Date on PostgreSQL; see `toIsoTimestamp`.
+ * Every table the migrations create, as the queries see it. Timestamps are ISO strings on SQLite
+ * and Date on PostgreSQL (see `toIsoTimestamp`); dates are `YYYY-MM-DD` text on both. Money
+ * (centavos), quantities (thousandths) and counts are numbers on both: PostgreSQL's bigints are
+ * parsed as numbers (see `openDatabase`). Flags are 0 or 1. A column with a default is
+ * `Generated`: an insert may leave it out.
  */
 
 type Timestamp = string | Date;
+/** A `YYYY-MM-DD` day. */
+type Day = string;
+type Flag = number;
 
 interface RecordColumns {
   id: Generated<number>;
@@ -22,7 +27,7 @@ export interface BusinessesTable extends RecordColumns {
   address: string | null;
   phone: string | null;
   email: string | null;
-  vat_registered: number;
+  vat_registered: Generated<Flag>;
 }
 
 export interface UsersTable extends RecordColumns {
@@ -82,8 +87,8 @@ export interface IdempotencyKeysTable {
 export interface ResourceCountsTable {
   business_id: number;
   resource: string;
-  active: number;
-  trashed: number;
+  active: Generated<number>;
+  trashed: Generated<number>;
 }
 
 /** One change of a record; rows are only ever inserted. `changes` is JSON text. */
@@ -98,7 +103,7 @@ export interface ActivityLogTable {
   summary: string | null;
   happened_at: Timestamp;
   made_at: Timestamp | null;
-  made_offline: number;
+  made_offline: Generated<Flag>;
 }
 
 /** A file attached to a record of `resource`; its bytes are in `file_contents`. */
@@ -118,6 +123,282 @@ export interface FileContentsTable {
   content: Buffer;
 }
 
+interface BusinessRecordColumns extends RecordColumns {
+  business_id: number;
+}
+
+/** A record with a name and a description: brands, item classifications and types, contact types. */
+export interface DescribedTable extends BusinessRecordColumns {
+  name: string;
+  description: string | null;
+}
+
+/** Measuring masses and units of measurement. */
+export interface AbbreviatedTable extends BusinessRecordColumns {
+  name: string;
+  abbreviation: string;
+}
+
+export interface BranchesTable extends BusinessRecordColumns {
+  code: string;
+  name: string;
+  address: string | null;
+  phone: string | null;
+  email: string | null;
+}
+
+export interface WarehousesTable extends BusinessRecordColumns {
+  code: string;
+  name: string;
+  address: string | null;
+  phone: string | null;
+}
+
+export interface ContactsTable extends BusinessRecordColumns {
+  contact_type_id: number;
+  name: string;
+  company_name: string | null;
+  tin: string | null;
+  email: string | null;
+  phone: string | null;
+  mobile: string | null;
+  address: string | null;
+  payment_terms_days: number | null;
+  credit_limit: number | null;
+}
+
+export interface ItemsTable extends BusinessRecordColumns {
+  sku: string;
+  barcode: string | null;
+  name: string;
+  description: string | null;
+  brand_id: number | null;
+  item_type_id: number | null;
+  item_classification_id: number | null;
+  unit_of_measurement_id: number;
+  measuring_mass_id: number | null;
+  mass_value: number | null;
+  reorder_level: number | null;
+  vatable: Generated<Flag>;
+  /** JSON text: the quantity breaks. */
+  purchase_discounts: Generated<string>;
+  sale_discounts: Generated<string>;
+}
+
+export interface ConversionsTable extends BusinessRecordColumns {
+  item_id: number | null;
+  from_unit_id: number;
+  to_unit_id: number;
+  factor: number;
+}
+
+export interface PurchaseItemPricesTable extends BusinessRecordColumns {
+  item_id: number;
+  contact_id: number | null;
+  unit_of_measurement_id: number;
+  price: number;
+  effective_date: Day;
+}
+
+export interface SaleItemPricesTable extends BusinessRecordColumns {
+  item_id: number;
+  branch_id: number | null;
+  unit_of_measurement_id: number;
+  price: number;
+  effective_date: Day;
+}
+
+export interface ServicesTable extends BusinessRecordColumns {
+  code: string;
+  name: string;
+  description: string | null;
+}
+
+export interface ServicePricesTable extends BusinessRecordColumns {
+  service_id: number;
+  branch_id: number | null;
+  price: number;
+  effective_date: Day;
+}
+
+/** One counter per business and numbering series. */
+export interface DocumentCountersTable {
+  business_id: number;
+  series: string;
+  value: number;
+}
+
+/** A balance per item and location; the movements sum to it. */
+export interface StocksTable extends BusinessRecordColumns {
+  item_id: number;
+  location_type: string;
+  location_id: number;
+  quantity_on_hand: Generated<number>;
+  quantity_in_transit: Generated<number>;
+}
+
+/** Rows are only ever inserted: deltas in the item's base unit. */
+export interface StockMovementsTable {
+  id: Generated<number>;
+  business_id: number;
+  stock_id: number;
+  item_id: number;
+  location_type: string;
+  location_id: number;
+  quantity: number;
+  in_transit: Generated<number>;
+  document_type: string;
+  document_id: number;
+  document_number: string;
+  document_date: Day;
+  moved_at: Timestamp;
+}
+
+/** A line of any document with items, by document type and id. */
+export interface DocumentLinesTable {
+  id: Generated<number>;
+  business_id: number;
+  document_type: string;
+  document_id: number;
+  position: number;
+  item_id: number;
+  unit_of_measurement_id: number;
+  quantity: number;
+  base_quantity: number;
+  unit_price: number;
+  /** Hundredths of a percent. */
+  discount_percent: Generated<number>;
+  vatable: Generated<Flag>;
+  amount: number;
+  vat: number;
+  source_line_id: number | null;
+  quantity_done: Generated<number>;
+}
+
+/** The columns every purchasing and sales document has. */
+interface DocumentHeader extends BusinessRecordColumns {
+  number: string;
+  reference_number: string | null;
+  contact_id: number;
+  branch_id: number | null;
+  warehouse_id: number | null;
+  date: Day;
+  notes: string | null;
+  status: string;
+  created_by: number | null;
+}
+
+interface Totals {
+  subtotal: Generated<number>;
+  discount_total: Generated<number>;
+  vat_total: Generated<number>;
+  total: Generated<number>;
+}
+
+/** What was paid of a bill or an invoice, what memoranda took off it, and what is left. */
+interface Balance {
+  amount_paid: Generated<number>;
+  amount_adjusted: Generated<number>;
+  balance: Generated<number>;
+}
+
+interface Payment {
+  amount: number;
+  payment_method: string;
+  payment_reference: string | null;
+}
+
+export interface PurchaseOrdersTable extends DocumentHeader, Totals {
+  expected_date: Day | null;
+}
+
+export interface ReceiveOrdersTable extends DocumentHeader, Totals {
+  purchase_order_id: number | null;
+}
+
+export interface BillsTable extends DocumentHeader, Totals, Balance {
+  purchase_order_id: number | null;
+  due_date: Day | null;
+}
+
+export interface BillPaymentsTable extends DocumentHeader, Payment {
+  bill_id: number;
+}
+
+export interface QuotationsTable extends DocumentHeader, Totals {
+  valid_until: Day | null;
+}
+
+export interface InvoicesTable extends DocumentHeader, Totals, Balance {
+  quotation_id: number | null;
+  due_date: Day | null;
+}
+
+export interface InvoicePaymentsTable extends DocumentHeader, Payment {
+  invoice_id: number;
+}
+
+export interface CreditMemorandaTable extends DocumentHeader {
+  invoice_id: number;
+  amount: number;
+  reason: string;
+}
+
+export interface DebitMemorandaTable extends DocumentHeader {
+  bill_id: number;
+  amount: number;
+  reason: string;
+}
+
+/** The columns of a logistics document: goods between two locations. */
+interface TwoLocations extends BusinessRecordColumns {
+  number: string;
+  from_location_type: string;
+  from_location_id: number;
+  to_location_type: string;
+  to_location_id: number;
+  date: Day;
+  notes: string | null;
+  status: string;
+  created_by: number | null;
+}
+
+export interface StockRequestsTable extends TwoLocations {
+  needed_by: Day | null;
+}
+
+export interface StockTransfersTable extends TwoLocations {
+  stock_request_id: number | null;
+  stock_return_id: number | null;
+}
+
+export interface StockReceivesTable extends TwoLocations {
+  stock_transfer_id: number;
+}
+
+export interface StockReturnsTable extends TwoLocations {
+  stock_transfer_id: number;
+  reason: string;
+}
+
+/** One row per backup taken or failed. */
+export interface BackupsTable {
+  id: Generated<number>;
+  kind: string;
+  started_at: Timestamp;
+  duration_ms: number;
+  file: string | null;
+  bytes: number | null;
+  error: string | null;
+}
+
+/** One row (id 1) that the servers sharing a database claim before a scheduled backup. */
+export interface BackupScheduleTable {
+  id: number;
+  last_started_at: Timestamp | null;
+  started_by: string | null;
+}
+
 export interface Database {
   businesses: BusinessesTable;
   users: UsersTable;
@@ -132,4 +413,38 @@ export interface Database {
   files: FilesTable;
   file_contents: FileContentsTable;
   activity_log: ActivityLogTable;
+  branches: BranchesTable;
+  warehouses: WarehousesTable;
+  contact_types: DescribedTable;
+  contacts: ContactsTable;
+  brands: DescribedTable;
+  item_classifications: DescribedTable;
+  item_types: DescribedTable;
+  measuring_masses: AbbreviatedTable;
+  unit_of_measurements: AbbreviatedTable;
+  items: ItemsTable;
+  conversions: ConversionsTable;
+  purchase_item_prices: PurchaseItemPricesTable;
+  sale_item_prices: SaleItemPricesTable;
+  services: ServicesTable;
+  service_prices: ServicePricesTable;
+  document_counters: DocumentCountersTable;
+  stocks: StocksTable;
+  stock_movements: StockMovementsTable;
+  document_lines: DocumentLinesTable;
+  purchase_orders: PurchaseOrdersTable;
+  receive_orders: ReceiveOrdersTable;
+  bills: BillsTable;
+  bill_payments: BillPaymentsTable;
+  quotations: QuotationsTable;
+  invoices: InvoicesTable;
+  invoice_payments: InvoicePaymentsTable;
+  credit_memoranda: CreditMemorandaTable;
+  debit_memoranda: DebitMemorandaTable;
+  stock_requests: StockRequestsTable;
+  stock_transfers: StockTransfersTable;
+  stock_receives: StockReceivesTable;
+  stock_returns: StockReturnsTable;
+  backups: BackupsTable;
+  backup_schedule: BackupScheduleTable;
 }

@@ -4,12 +4,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Insertable } from 'kysely';
 import { buildApp } from '../app';
 import { ADMIN_EMAIL, databaseKinds, demoBusinessIds, startTestApp, type Session, type TestApp } from '../../../tests/support/test-app';
 import { centavosToPesos, formatPesos } from '../../domain/money';
 import { nowIso, openDatabase } from '../db/dialect';
 import { seed } from '../seed';
-import type { Db } from '../resources/store';
+import type { Db } from '../db/scope';
+import type { StockMovementsTable } from '../db/schema';
 import { auditDatabase, type AuditFinding } from './audit';
 
 /**
@@ -46,7 +48,7 @@ describe.each(databaseKinds)('the database audit on %s', (kind) => {
 
   beforeAll(async () => {
     test = await startTestApp(kind);
-    db = test.app.db as unknown as Db;
+    db = test.app.db;
     [main] = await demoBusinessIds(test);
     admin = await test.signIn(ADMIN_EMAIL, undefined, main);
     warehouse = (await admin.send('GET', '/api/warehouses?limit=1&order_by=asc')).body.data[0];
@@ -120,8 +122,8 @@ describe.each(databaseKinds)('the database audit on %s', (kind) => {
   }
 
   /** Writes one more movement for a document, with its balance following, as `move` would. */
-  async function extraMovement(trx: Db, movement: Record<string, unknown>): Promise<void> {
-    const { id: _id, moved_at: _movedAt, ...copy } = movement;
+  async function extraMovement(trx: Db, movement: Omit<Insertable<StockMovementsTable>, 'moved_at'>): Promise<void> {
+    const { id: _id, ...copy } = movement;
     await trx
       .insertInto('stock_movements')
       .values({ ...copy, moved_at: nowIso() })
@@ -363,7 +365,7 @@ describe('the check:stock script', () => {
       /^Database is sound: \d+ documents \(\d+ lines\), \d+ stock movements, \d+ stock balances and \d+ kept counts agree/,
     );
 
-    const db = openDatabase({ url }).db as unknown as Db;
+    const db = openDatabase({ url }).db;
     const invoice = await db.selectFrom('invoices').select(['id', 'number']).where('status', '=', 'unpaid').executeTakeFirstOrThrow();
     await db.updateTable('invoices').set({ amount_paid: 100, balance: 0 }).where('id', '=', invoice.id).execute();
     await db.destroy();

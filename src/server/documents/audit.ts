@@ -4,7 +4,7 @@ import { centavosToPesos, formatPesos } from '../../domain/money';
 import { fromThousandths } from '../../domain/quantity';
 import { registry } from '../../domain/resources/registry';
 import { storeFor } from '../resources/stores';
-import type { Db } from '../resources/store';
+import { untyped, type Db } from '../db/scope';
 import { ledgerDiscrepancies } from './ledger';
 
 /**
@@ -214,11 +214,11 @@ async function balances(db: Db): Promise<Pending[]> {
           wrong.map((row) => row.stockId),
         )
         .execute()
-    ).map((row) => [Number(row.id), row]),
+    ).map((row) => [row.id, row]),
   );
   return wrong.map((row) => {
     const stock = stocks.get(row.stockId)!;
-    const place = { type: stock.location_type as LocationType, id: Number(stock.location_id) };
+    const place = { type: stock.location_type as LocationType, id: stock.location_id };
     const differences = [
       row.onHand === row.movementsOnHand
         ? ''
@@ -232,7 +232,7 @@ async function balances(db: Db): Promise<Pending[]> {
       items: [row.itemId],
       places: [place],
       message: (names) =>
-        `Stock of ${names.item(row.itemId)} at ${names.place(place)} (business ${Number(stock.business_id)}): ${differences.join('; ')}.`,
+        `Stock of ${names.item(row.itemId)} at ${names.place(place)} (business ${stock.business_id}): ${differences.join('; ')}.`,
     };
   });
 }
@@ -343,7 +343,7 @@ async function documentNumbers(db: Db, documents: { type: string; id: number }[]
     if (!definition) continue;
     const ids = [...new Set(documents.filter((document) => document.type === type).map((document) => document.id))];
     for (let start = 0; start < ids.length; start += 500) {
-      for (const row of await db
+      for (const row of await untyped(db)
         .selectFrom(definition.table)
         .select(['id', 'number'])
         .where('id', 'in', ids.slice(start, start + 500))
@@ -428,24 +428,22 @@ async function settlement(db: Db): Promise<Pending[]> {
   return findings;
 }
 
-/** Resources whose active and trashed totals are kept in resource_counts rather than counted. */
-const COUNTED = registry.filter((definition) => storeFor(definition).countsMaintained);
-
 /** The kept active and trashed totals of each business and resource against its rows. */
 async function counts(db: Db): Promise<Pending[]> {
   const findings: Pending[] = [];
   const kept = new Map<string, { active: number; trashed: number }>();
   for (const row of await db.selectFrom('resource_counts').select(['business_id', 'resource', 'active', 'trashed']).execute()) {
-    kept.set(`${String(row.resource)}:${Number(row.business_id)}`, { active: Number(row.active), trashed: Number(row.trashed) });
+    kept.set(`${row.resource}:${row.business_id}`, { active: row.active, trashed: row.trashed });
   }
-  for (const definition of COUNTED) {
+  // Resources whose active and trashed totals are kept in resource_counts rather than counted.
+  for (const definition of registry.filter((resource) => storeFor(resource).countsMaintained)) {
     const real = new Map<number, { active: number; trashed: number }>();
-    for (const row of await db
+    for (const row of await untyped(db)
       .selectFrom(definition.table)
       .select(['business_id', sql<number>`count(*) - count(deleted_at)`.as('active'), sql<number>`count(deleted_at)`.as('trashed')])
       .groupBy('business_id')
       .execute()) {
-      real.set(Number(row.business_id), { active: Number(row.active), trashed: Number(row.trashed) });
+      real.set(Number(row.business_id), { active: row.active, trashed: row.trashed });
     }
     const businesses = new Set([
       ...real.keys(),
@@ -481,7 +479,7 @@ async function resolveNames(db: Db, pending: Pending[]): Promise<AuditFinding[]>
       .select(['id', 'name', 'sku'])
       .where('id', 'in', itemIds.slice(start, start + 500))
       .execute();
-    for (const row of rows) items.set(Number(row.id), `${String(row.name)} (${String(row.sku)})`);
+    for (const row of rows) items.set(row.id, `${row.name} (${row.sku})`);
   }
   for (const [type, table] of [
     ['branch', 'branches'],
@@ -494,7 +492,7 @@ async function resolveNames(db: Db, pending: Pending[]): Promise<AuditFinding[]>
         .select(['id', 'name'])
         .where('id', 'in', ids.slice(start, start + 500))
         .execute();
-      for (const row of rows) places.set(`${type}:${Number(row.id)}`, `${type} ${String(row.name)}`);
+      for (const row of rows) places.set(`${type}:${row.id}`, `${type} ${row.name}`);
     }
   }
   const names: Names = {
@@ -516,14 +514,12 @@ export interface AuditedRecords {
 /** How much an audit goes through, for saying what a sound database was checked for. */
 export async function auditedRecords(db: Db): Promise<AuditedRecords> {
   const rows = async (table: string) =>
-    Number(
-      (
-        await db
-          .selectFrom(table)
-          .select(sql<number>`count(*)`.as('count'))
-          .executeTakeFirstOrThrow()
-      ).count,
-    );
+    (
+      await untyped(db)
+        .selectFrom(table)
+        .select(sql<number>`count(*)`.as('count'))
+        .executeTakeFirstOrThrow()
+    ).count;
   let documents = 0;
   for (const definition of singular.values()) documents += await rows(definition.table);
   return {

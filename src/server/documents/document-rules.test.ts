@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { sampleBody } from '../../../tests/support/samples';
 import { ADMIN_EMAIL, databaseKinds, demoBusinessIds, startTestApp, type Session, type TestApp } from '../../../tests/support/test-app';
 import { getResource } from '../../domain/resources/registry';
-import type { Db } from '../resources/store';
+import type { Db } from '../db/scope';
 import { auditDatabase } from './audit';
 
 /**
@@ -18,7 +18,7 @@ describe.each(databaseKinds)('document rules on %s', (kind) => {
     test = await startTestApp(kind);
     const [main] = await demoBusinessIds(test);
     admin = await test.signIn(ADMIN_EMAIL, undefined, main);
-    db = test.app.db as unknown as Db;
+    db = test.app.db;
   });
   afterAll(() => test.close());
   afterEach(async () => {

@@ -8,7 +8,8 @@ import { registry } from '../../domain/resources/registry';
 import { forUpdate } from '../db/dialect';
 import { conflict } from '../errors';
 import type { ApiRecord } from '../resources/codec';
-import { businessTableStore, type Db, type ResourceStore, type Scope, type Trx } from '../resources/store';
+import { businessTableStore, type ResourceStore } from '../resources/store';
+import { untyped, type Db, type Scope, type Trx } from '../db/scope';
 import type { DocumentRef } from './ledger';
 import { insertLines, storedLines, type PricedLines } from './lines';
 import { nextDocumentNumber, nextReferenceNumber } from './numbering';
@@ -65,7 +66,12 @@ function sourcesOf(definition: ResourceDefinition) {
 export async function liveSource(trx: Trx, scope: Scope, table: string, id: number): Promise<Record<string, unknown> | undefined> {
   return (await forUpdate(
     trx,
-    trx.selectFrom(table).selectAll().where('id', '=', id).where('business_id', '=', scope.businessId).where('deleted_at', 'is', null),
+    untyped(trx)
+      .selectFrom(table)
+      .selectAll()
+      .where('id', '=', id)
+      .where('business_id', '=', scope.businessId)
+      .where('deleted_at', 'is', null),
   ).executeTakeFirst()) as Record<string, unknown> | undefined;
 }
 
@@ -79,7 +85,7 @@ export async function locationNames(db: Db, locations: readonly { type: unknown;
     const ids = [...new Set(locations.filter((location) => location.type === type).map((location) => Number(location.id)))];
     if (ids.length === 0) continue;
     for (const row of await db.selectFrom(table).select(['id', 'name']).where('id', 'in', ids).execute()) {
-      names.set(`${type}:${String(row.id)}`, String(row.name));
+      names.set(`${type}:${row.id}`, row.name);
     }
   }
   return names;
@@ -138,14 +144,14 @@ async function decorateLines(db: Db, definition: ResourceDefinition, records: Ap
       .select(['id', 'name', 'sku'])
       .where('id', 'in', [...new Set(lines.map((line) => line.item_id))])
       .execute()) {
-      items.set(Number(row.id), { name: String(row.name), sku: String(row.sku) });
+      items.set(row.id, { name: row.name, sku: row.sku });
     }
     for (const row of await db
       .selectFrom('unit_of_measurements')
       .select(['id', 'abbreviation'])
       .where('id', 'in', [...new Set(lines.map((line) => line.unit_of_measurement_id))])
       .execute()) {
-      units.set(Number(row.id), String(row.abbreviation));
+      units.set(row.id, row.abbreviation);
     }
   }
   const byDocument = new Map<number, unknown[]>();
@@ -182,7 +188,7 @@ export function documentStore(definition: ResourceDefinition, hooks: DocumentHoo
     updateFields: hooks.relines ? { lines: linesInput.optional() } : undefined,
     async update(trx, scope, id, columns, input) {
       if (input.lines && hooks.relines) {
-        const row = await trx.selectFrom(definition.table).selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+        const row = await untyped(trx).selectFrom(definition.table).selectAll().where('id', '=', id).executeTakeFirstOrThrow();
         const priced = await hooks.relines(trx, scope, { ...row, ...columns }, input.lines as LineInput[]);
         await trx.deleteFrom('document_lines').where('document_type', '=', spec.type).where('document_id', '=', id).execute();
         await insertLines(trx, scope, spec.type, id, priced.lines);
@@ -225,7 +231,7 @@ export function documentStore(definition: ResourceDefinition, hooks: DocumentHoo
       return id;
     },
     async beforeTrash(trx, scope, id) {
-      const row = await trx
+      const row = await untyped(trx)
         .selectFrom(definition.table)
         .select(['number', 'status'])
         .where('id', '=', id)

@@ -4,7 +4,7 @@ import type { Location } from '../../domain/documents';
 import { nowIso } from '../db/dialect';
 import { conflict } from '../errors';
 import { adjustCount } from '../resources/resource-counts';
-import type { Db, Scope, Trx } from '../resources/store';
+import type { Db, Scope, Trx } from '../db/scope';
 
 /**
  * The stock ledger: a balance per item and location (`stocks`) and the movements that sum to it
@@ -50,7 +50,7 @@ async function stockRow(trx: Trx, scope: Scope, itemId: number, location: Locati
     .executeTakeFirst();
   if (created) {
     await adjustCount(trx, scope.businessId, 'stocks', 1, 0);
-    return Number(created.id);
+    return created.id;
   }
   const row = await trx
     .selectFrom('stocks')
@@ -60,7 +60,7 @@ async function stockRow(trx: Trx, scope: Scope, itemId: number, location: Locati
     .where('location_type', '=', location.type)
     .where('location_id', '=', location.id)
     .executeTakeFirstOrThrow();
-  return Number(row.id);
+  return row.id;
 }
 
 /**
@@ -122,14 +122,14 @@ async function refuseMove(trx: Trx, stockId: number, movement: Movement): Promis
     .executeTakeFirstOrThrow();
   const place = movement.location.type === 'branch' ? 'branch' : 'warehouse';
   const beyond =
-    Number(row.quantity_on_hand) + movement.quantity > MAX_STOCK_THOUSANDTHS ||
-    Number(row.quantity_in_transit) + (movement.inTransit ?? 0) > MAX_STOCK_THOUSANDTHS;
+    row.quantity_on_hand + movement.quantity > MAX_STOCK_THOUSANDTHS ||
+    row.quantity_in_transit + (movement.inTransit ?? 0) > MAX_STOCK_THOUSANDTHS;
   if (beyond) {
-    throw conflict(`${String(row.name)} (${String(row.sku)}) at this ${place} would hold more than a stock balance can count.`);
+    throw conflict(`${row.name} (${row.sku}) at this ${place} would hold more than a stock balance can count.`);
   }
   throw conflict(
-    `Not enough ${String(row.name)} (${String(row.sku)}) in stock at this ${place}: ` +
-      `${fromThousandths(Number(row.quantity_on_hand))} on hand, ${fromThousandths(-movement.quantity)} needed.`,
+    `Not enough ${row.name} (${row.sku}) in stock at this ${place}: ` +
+      `${fromThousandths(row.quantity_on_hand)} on hand, ${fromThousandths(-movement.quantity)} needed.`,
   );
 }
 
@@ -168,14 +168,14 @@ export async function ledgerDiscrepancies(db: Db): Promise<Discrepancy[]> {
     ])
     .execute();
   return rows
-    .filter((row) => Number(row.quantity_on_hand) !== Number(row.moved) || Number(row.quantity_in_transit) !== Number(row.moved_in_transit))
+    .filter((row) => row.quantity_on_hand !== row.moved || row.quantity_in_transit !== row.moved_in_transit)
     .map((row) => ({
-      stockId: Number(row.id),
-      itemId: Number(row.item_id),
-      location: `${String(row.location_type)} ${String(row.location_id)}`,
-      onHand: Number(row.quantity_on_hand),
-      movementsOnHand: Number(row.moved),
-      inTransit: Number(row.quantity_in_transit),
-      movementsInTransit: Number(row.moved_in_transit),
+      stockId: row.id,
+      itemId: row.item_id,
+      location: `${row.location_type} ${row.location_id}`,
+      onHand: row.quantity_on_hand,
+      movementsOnHand: row.moved,
+      inTransit: row.quantity_in_transit,
+      movementsInTransit: row.moved_in_transit,
     }));
 }

@@ -12,7 +12,7 @@ import { centavosToPesos, formatPesos, pesosToCentavos } from '../../domain/mone
 import { fromThousandths, MAX_LINE_THOUSANDTHS, toThousandths } from '../../domain/quantity';
 import type { LineInput } from '../../domain/resources/document-fields';
 import { validationError } from '../errors';
-import type { Db, Scope, Trx } from '../resources/store';
+import type { Db, Scope, Trx } from '../db/scope';
 
 /**
  * Document lines as stored: quantities in thousandths (also converted to the item's base unit),
@@ -57,7 +57,7 @@ async function baseFactor(db: Db, scope: Scope, item: Pick<ItemRow, 'id' | 'unit
     // The item's own conversion wins over the general one.
     .orderBy(sql`case when item_id is null then 1 else 0 end`)
     .executeTakeFirst();
-  return row ? Number(row.factor) / 1_000_000 : undefined;
+  return row ? row.factor / 1_000_000 : undefined;
 }
 
 export type PriceList = 'purchase' | 'sale';
@@ -86,7 +86,7 @@ async function listedPrice(
     .orderBy('effective_date', 'desc')
     .orderBy('id', 'desc')
     .executeTakeFirst();
-  return row ? Number(row.price) : undefined;
+  return row ? row.price : undefined;
 }
 
 export interface PricingContext {
@@ -227,7 +227,7 @@ export interface StoredLine {
 
 export async function storedLines(db: Db, documentType: string, documentIds: readonly number[]): Promise<StoredLine[]> {
   if (documentIds.length === 0) return [];
-  const rows = await db
+  return db
     .selectFrom('document_lines')
     .selectAll()
     .where('document_type', '=', documentType)
@@ -235,19 +235,4 @@ export async function storedLines(db: Db, documentType: string, documentIds: rea
     .orderBy('document_id')
     .orderBy('position')
     .execute();
-  return rows.map((row) => ({
-    ...(row as StoredLine),
-    id: Number(row.id),
-    document_id: Number(row.document_id),
-    item_id: Number(row.item_id),
-    unit_of_measurement_id: Number(row.unit_of_measurement_id),
-    quantity: Number(row.quantity),
-    base_quantity: Number(row.base_quantity),
-    unit_price: Number(row.unit_price),
-    discount_percent: Number(row.discount_percent),
-    amount: Number(row.amount),
-    vat: Number(row.vat),
-    source_line_id: row.source_line_id === null ? null : Number(row.source_line_id),
-    quantity_done: Number(row.quantity_done),
-  }));
 }

@@ -1,6 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_EMAIL, databaseKinds, demoBusinessIds, startTestApp, type Session, type TestApp } from '../../../tests/support/test-app';
-import type { Db } from '../resources/store';
 import { ledgerDiscrepancies } from './ledger';
 
 /** Logistics through the API, on each database: request → transfer (out of the source, in transit) → receives (on hand at the destination). */
@@ -21,7 +20,7 @@ describe.each(databaseKinds)('logistics on %s', (kind) => {
   });
   afterAll(() => test.close());
   afterEach(async () => {
-    expect(await ledgerDiscrepancies(test.app.db as unknown as Db)).toEqual([]);
+    expect(await ledgerDiscrepancies(test.app.db)).toEqual([]);
   });
 
   const stock = async (type: 'warehouse' | 'branch', id: number) => {

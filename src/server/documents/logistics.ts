@@ -8,7 +8,8 @@ import { stockReturns } from '../../domain/resources/stock-returns';
 import { stockTransfers } from '../../domain/resources/stock-transfers';
 import { nowIso } from '../db/dialect';
 import { validationError } from '../errors';
-import type { ResourceStore, Trx } from '../resources/store';
+import type { ResourceStore } from '../resources/store';
+import { untyped, type Trx } from '../db/scope';
 import { documentStore, liveSource, type Reversals } from './document-store';
 import { move } from './ledger';
 import { priceLines, storedLines, type StoredLine } from './lines';
@@ -76,7 +77,7 @@ async function follow(trx: Trx, table: string, type: string, id: number, [none, 
     : fulfilled.some((line) => line.quantity_done > 0)
       ? part
       : none;
-  await trx
+  await untyped(trx)
     .updateTable(table)
     .set({ status, updated_at: nowIso(), version: sql`version + 1` })
     .where('id', '=', id)
@@ -190,7 +191,7 @@ export const stockReturnsStore: ResourceStore = documentStore(stockReturns, {
       .where('stock_returns.deleted_at', 'is', null)
       .groupBy('document_lines.source_line_id')
       .execute();
-    const already = new Map(returned.map((row) => [Number(row.source_line_id), Number(row.quantity)]));
+    const already = new Map(returned.map((row) => [Number(row.source_line_id), row.quantity]));
     const returnable = (await storedLines(trx, 'stock-transfer', [Number(transfer.id)])).map((line) => ({
       ...line,
       quantity: line.quantity_done,

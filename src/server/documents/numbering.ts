@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { documentNumber, referenceNumber, type Location } from '../../domain/documents';
-import type { Db, Scope, Trx } from '../resources/store';
+import type { Db, Scope, Trx } from '../db/scope';
 
 /**
  * Document numbers and reference numbers, unique per business and readable at a glance. Each series — a document type at a location,
@@ -19,7 +19,7 @@ async function bump(trx: Trx, businessId: number, series: string): Promise<numbe
     .onConflict((conflict) => conflict.columns(['business_id', 'series']).doUpdateSet({ value: sql`document_counters.value + 1` }))
     .returning('value')
     .executeTakeFirstOrThrow();
-  return Number(row.value);
+  return row.value;
 }
 
 async function current(db: Db, businessId: number, series: string): Promise<number> {
@@ -29,7 +29,7 @@ async function current(db: Db, businessId: number, series: string): Promise<numb
     .where('business_id', '=', businessId)
     .where('series', '=', series)
     .executeTakeFirst();
-  return Number(row?.value ?? 0);
+  return row?.value ?? 0;
 }
 
 export async function nextDocumentNumber(trx: Trx, scope: Scope, type: string, prefix: string, date: string, location: Location) {

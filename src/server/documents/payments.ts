@@ -3,7 +3,8 @@ import { centavosToPesos, formatPesos } from '../../domain/money';
 import type { ResourceDefinition } from '../../domain/resource';
 import { nowIso } from '../db/dialect';
 import { conflict, validationError } from '../errors';
-import type { ResourceStore, Trx } from '../resources/store';
+import type { ResourceStore } from '../resources/store';
+import type { Trx } from '../db/scope';
 import { documentStore, liveSource, type Reversal } from './document-store';
 
 /**
@@ -20,9 +21,12 @@ export type Settlement = 'amount_paid' | 'amount_adjusted';
  * never goes below zero. Returns false (nothing changed) when it would. Then the status follows:
  * unpaid → partially_paid → paid (settled by payments and memoranda together).
  */
+/** What payments and memoranda settle. */
+export type PaidTable = 'bills' | 'invoices';
+
 export async function followBalance(
   trx: Trx,
-  table: string,
+  table: PaidTable,
   id: number,
   delta: number,
   settlement: Settlement = 'amount_paid',
@@ -52,8 +56,8 @@ export async function followBalance(
 }
 
 interface Paid {
-  /** The table of what is paid: `bills`, `invoices`. */
-  table: string;
+  /** The table of what is paid. */
+  table: PaidTable;
   /** The payment's field naming it: `bill_id`, `invoice_id`. */
   field: string;
   /** How a message names it: "Bill", "Invoice". */
@@ -91,7 +95,7 @@ export function paymentStore(definition: ResourceDefinition, paid: Paid): Resour
 }
 
 /** Voiding a bill or an invoice: only once its payments are voided; nothing is owed on it after. */
-export function balanceVoid(noun: string, table: string, undo?: Reversal): Reversal {
+export function balanceVoid(noun: string, table: PaidTable, undo?: Reversal): Reversal {
   return async (trx, scope, row) => {
     if (Number(row.amount_paid) > 0 || Number(row.amount_adjusted) > 0) {
       throw conflict(`${noun} ${String(row.number)} has payments or memoranda: void them first.`);
@@ -102,7 +106,7 @@ export function balanceVoid(noun: string, table: string, undo?: Reversal): Rever
 }
 
 /** Voiding a payment (or a memorandum): what it settled is owed again. */
-export function paymentVoid(noun: string, table: string, field: string, settlement: Settlement = 'amount_paid'): Reversal {
+export function paymentVoid(noun: string, table: PaidTable, field: string, settlement: Settlement = 'amount_paid'): Reversal {
   return async (trx, _scope, row) => {
     if (!(await followBalance(trx, table, Number(row[field]), -Number(row.amount), settlement))) {
       throw conflict(`${noun} ${String(row.number)} cannot be voided: what it settled is no longer counted on its document.`);

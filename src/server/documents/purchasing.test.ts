@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_EMAIL, databaseKinds, demoBusinessIds, startTestApp, type Session, type TestApp } from '../../../tests/support/test-app';
-import type { Db } from '../resources/store';
+import type { Db } from '../db/scope';
 import { todayInManila } from '../../domain/documents';
 import { ledgerDiscrepancies } from './ledger';
 
@@ -23,7 +23,7 @@ describe.each(databaseKinds)('purchasing on %s', (kind) => {
     test = await startTestApp(kind);
     const [main] = await demoBusinessIds(test);
     admin = await test.signIn(ADMIN_EMAIL, undefined, main);
-    db = test.app.db as unknown as Db;
+    db = test.app.db;
     supplierId = (await admin.send('GET', '/api/contacts?limit=1&order_by=asc')).body.data[0].id;
     warehouseId = (await admin.send('GET', '/api/warehouses?limit=1&order_by=asc')).body.data[0].id;
     // One vatable item and one not (made here: every demo item is vatable), for the VAT arithmetic below.

@@ -9,7 +9,8 @@ import { purchaseOrders } from '../../domain/resources/purchase-orders';
 import { receiveOrders } from '../../domain/resources/receive-orders';
 import { nowIso } from '../db/dialect';
 import { conflict, validationError } from '../errors';
-import type { ResourceStore, Scope, Trx } from '../resources/store';
+import type { ResourceStore } from '../resources/store';
+import type { Scope, Trx } from '../db/scope';
 import { documentStore, liveSource, locationOf, type Reversals } from './document-store';
 import { move } from './ledger';
 import { priceLines, storedLines, type StoredLine } from './lines';
@@ -132,7 +133,7 @@ async function billedOf(trx: Trx, orderId: number): Promise<Map<number, number>>
     .where('document_lines.source_line_id', 'is not', null)
     .groupBy('document_lines.source_line_id')
     .execute();
-  return new Map(rows.map((row) => [Number(row.source_line_id), Number(row.quantity)]));
+  return new Map(rows.map((row) => [Number(row.source_line_id), row.quantity]));
 }
 
 /**

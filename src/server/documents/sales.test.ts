@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_EMAIL, databaseKinds, demoBusinessIds, startTestApp, type Session, type TestApp } from '../../../tests/support/test-app';
-import type { Db } from '../resources/store';
+import type { Db } from '../db/scope';
 import { ledgerDiscrepancies } from './ledger';
 
 /**
@@ -19,7 +19,7 @@ describe.each(databaseKinds)('sales on %s', (kind) => {
     test = await startTestApp(kind);
     const [main] = await demoBusinessIds(test);
     admin = await test.signIn(ADMIN_EMAIL, undefined, main);
-    db = test.app.db as unknown as Db;
+    db = test.app.db;
     customerId = (await admin.send('GET', '/api/contacts?limit=1&order_by=desc')).body.data[0].id;
     branchId = (await admin.send('GET', '/api/branches?limit=1&order_by=asc')).body.data[0].id;
     // A new item, so the stock at the branch is known exactly: 10, received here.

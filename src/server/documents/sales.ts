@@ -6,7 +6,8 @@ import { invoices } from '../../domain/resources/invoices';
 import { quotations } from '../../domain/resources/quotations';
 import { nowIso } from '../db/dialect';
 import { validationError } from '../errors';
-import type { ResourceStore, Scope, Trx } from '../resources/store';
+import type { ResourceStore } from '../resources/store';
+import { untyped, type Scope, type Trx } from '../db/scope';
 import { documentStore, liveSource, locationOf, type Reversals } from './document-store';
 import { move } from './ledger';
 import { priceLines, storedLines } from './lines';
@@ -26,7 +27,7 @@ const salePricing = (columns: Record<string, unknown>) => ({
 });
 
 async function setStatus(trx: Trx, table: string, id: number, status: string): Promise<void> {
-  await trx
+  await untyped(trx)
     .updateTable(table)
     .set({ status, updated_at: nowIso(), version: sql`version + 1` })
     .where('id', '=', id)

@@ -17,7 +17,7 @@ export const stocksStore: ResourceStore = {
       const wanted = ids(type);
       if (wanted.length === 0) continue;
       for (const row of await db.selectFrom(table).select(['id', 'name']).where('id', 'in', wanted).execute()) {
-        names.set(`${type}:${String(row.id)}`, String(row.name));
+        names.set(`${type}:${row.id}`, row.name);
       }
     }
     const items = new Map<number, { reorder: number | null; unit: string | null; unitId: number | null }>();
@@ -28,10 +28,10 @@ export const stocksStore: ResourceStore = {
       .select(['items.id', 'items.reorder_level', 'items.unit_of_measurement_id', 'unit_of_measurements.abbreviation'])
       .where('items.id', 'in', itemIds)
       .execute()) {
-      items.set(Number(row.id), {
-        reorder: row.reorder_level === null ? null : fromThousandths(Number(row.reorder_level)),
-        unit: row.abbreviation === null ? null : String(row.abbreviation),
-        unitId: row.unit_of_measurement_id === null ? null : Number(row.unit_of_measurement_id),
+      items.set(row.id, {
+        reorder: row.reorder_level === null ? null : fromThousandths(row.reorder_level),
+        unit: row.abbreviation,
+        unitId: row.unit_of_measurement_id,
       });
     }
     for (const record of records) {

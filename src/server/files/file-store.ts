@@ -1,17 +1,13 @@
-import { sql, type Kysely } from 'kysely';
+import { sql } from 'kysely';
 import type { AttachedFile } from '../../domain/attachments';
 import { toIsoTimestamp } from '../db/dialect';
-import type { Database } from '../db/schema';
-import type { Db, Scope } from '../resources/store';
+import type { Db, Scope } from '../db/scope';
 
 /**
  * Files attached to records: metadata in `files`, bytes in `file_contents` (read only by a
  * download). Every query is scoped by business, parent resource and parent record, so a file is
  * found only through the record it belongs to.
  */
-
-/** Handlers pass the untyped `Db` / `Trx` of the generic engine; these two tables are typed. */
-const typed = (db: Db) => db as Kysely<Database>;
 
 /** The parent a file hangs on: a record of `resource` in the scope's business. */
 export interface FileParent {
@@ -31,7 +27,7 @@ export interface FileListQuery {
 }
 
 function filesOf(db: Db, scope: Scope, parent: FileParent) {
-  return typed(db)
+  return db
     .selectFrom('files')
     .where('files.business_id', '=', scope.businessId)
     .where('files.resource', '=', parent.resource)
@@ -110,7 +106,7 @@ export interface NewFile {
 }
 
 export async function insertFile(trx: Db, scope: Scope, parent: FileParent, file: NewFile, now: string): Promise<number> {
-  const row = await typed(trx)
+  const row = await trx
     .insertInto('files')
     .values({
       business_id: scope.businessId,
@@ -129,13 +125,13 @@ export async function insertFile(trx: Db, scope: Scope, parent: FileParent, file
     .returning('id')
     .executeTakeFirstOrThrow();
   const id = Number(row.id);
-  await typed(trx).insertInto('file_contents').values({ file_id: id, content: file.content }).execute();
+  await trx.insertInto('file_contents').values({ file_id: id, content: file.content }).execute();
   return id;
 }
 
 /** Sets or clears the trashed mark, bumping the version. */
 export async function setFileTrashed(trx: Db, scope: Scope, fileId: number, deletedAt: string | null, now: string) {
-  await typed(trx)
+  await trx
     .updateTable('files')
     .set((eb) => ({ deleted_at: deletedAt, updated_at: now, version: eb('version', '+', 1) }))
     .where('id', '=', fileId)
@@ -144,18 +140,18 @@ export async function setFileTrashed(trx: Db, scope: Scope, fileId: number, dele
 }
 
 export async function removeFile(trx: Db, scope: Scope, fileId: number): Promise<void> {
-  const owned = typed(trx).selectFrom('files').select('id').where('id', '=', fileId).where('business_id', '=', scope.businessId);
-  await typed(trx).deleteFrom('file_contents').where('file_id', 'in', owned).execute();
-  await typed(trx).deleteFrom('files').where('id', '=', fileId).where('business_id', '=', scope.businessId).execute();
+  const owned = trx.selectFrom('files').select('id').where('id', '=', fileId).where('business_id', '=', scope.businessId);
+  await trx.deleteFrom('file_contents').where('file_id', 'in', owned).execute();
+  await trx.deleteFrom('files').where('id', '=', fileId).where('business_id', '=', scope.businessId).execute();
 }
 
 /** Every file of a record, bytes and all: what goes with the record when it is deleted permanently. */
 export async function removeFilesOf(trx: Db, scope: Scope, parent: FileParent): Promise<void> {
-  await typed(trx)
+  await trx
     .deleteFrom('file_contents')
     .where('file_id', 'in', filesOf(trx, scope, parent).select('files.id'))
     .execute();
-  await typed(trx)
+  await trx
     .deleteFrom('files')
     .where('business_id', '=', scope.businessId)
     .where('resource', '=', parent.resource)

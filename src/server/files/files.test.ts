@@ -10,7 +10,7 @@ import {
   type TestApp,
 } from '../../../tests/support/test-app';
 import { MAX_FILE_BYTES } from '../../domain/attachments';
-import type { Db } from '../resources/store';
+import type { Db } from '../db/scope';
 import { removeFilesOf } from './file-store';
 import { png } from '../../../tests/support/png';
 
@@ -66,7 +66,7 @@ describe.each(databaseKinds)('attachments on %s', (kind) => {
     test = await startTestApp(kind);
     const [main] = await demoBusinessIds(test);
     admin = await test.signIn(ADMIN_EMAIL, undefined, main);
-    db = test.app.db as unknown as Db;
+    db = test.app.db;
     const orders = (await admin.send('GET', '/api/receive-orders?limit=2')).body.data;
     [receiveOrderId, otherReceiveOrderId] = orders.map((order: { id: number }) => order.id);
   });

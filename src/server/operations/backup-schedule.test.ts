@@ -13,9 +13,9 @@ import {
   type TestApp,
 } from '../../../tests/support/test-app';
 import { PERMISSION_ACTIONS, PERMISSION_PREFIXES, permissionName, VIEW_ACTIVITY_PERMISSION } from '../../domain/permissions';
+import { composeEngine } from '../composition';
 import { openDatabase } from '../db/dialect';
 import { auditDatabase } from '../documents/audit';
-import type { Db } from '../resources/store';
 import { claimScheduledBackup, recordBackup, runTool } from './backup';
 import { restoreDatabase } from './restore';
 
@@ -29,6 +29,9 @@ afterAll(() => rmSync(workDir, { recursive: true, force: true }));
 
 const EVERY_HOUR = { label: '1h', ms: 3_600_000 };
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+// The audit reads the engine's stores, composed here without an app.
+composeEngine();
 
 describe.each(databaseKinds)('backups seen by masters on %s', (kind) => {
   let test: TestApp;
@@ -146,7 +149,7 @@ describe.skipIf(!databaseKinds.includes('postgres'))('scheduled backups of a Pos
 
   it('lets one server claim each due backup when both ask at the same moment', async () => {
     for (let round = 0; round < 10; round++) {
-      await (test.app.db as unknown as Db).updateTable('backup_schedule').set({ last_started_at: null }).execute();
+      await test.app.db.updateTable('backup_schedule').set({ last_started_at: null }).execute();
       const claims = await Promise.all([
         claimScheduledBackup(test.app.db, EVERY_HOUR, 'first'),
         claimScheduledBackup(twin.app.db, EVERY_HOUR, 'second'),
@@ -160,7 +163,7 @@ describe.skipIf(!databaseKinds.includes('postgres'))('scheduled backups of a Pos
   it('restores the backup into the schema once no server uses it', async () => {
     const admin = await test.signIn(ADMIN_EMAIL);
     const [file] = readdirSync(dir).filter((name) => name.startsWith('bodega-'));
-    const before = await (test.app.db as unknown as Db).selectFrom('brands').select('name').orderBy('id').execute();
+    const before = await test.app.db.selectFrom('brands').select('name').orderBy('id').execute();
     const later = await admin.send('POST', '/api/brands', { name: 'Made after the backup' });
     expect(later.status).toBe(201);
     const database = { url: process.env.TEST_DATABASE_URL as string, schema };
@@ -178,7 +181,7 @@ describe.skipIf(!databaseKinds.includes('postgres'))('scheduled backups of a Pos
     ]);
     expect(report.keptAside).toMatch(new RegExp(`\\.${schema}\\.before-restore-.*\\.pgdump$`));
     expect(report.businesses).toBe(2);
-    const db = openDatabase(database).db as unknown as Db;
+    const db = openDatabase(database).db;
     try {
       expect(await db.selectFrom('brands').select('name').orderBy('id').execute()).toEqual(before);
       expect(await auditDatabase(db)).toEqual([]);

@@ -22,7 +22,6 @@ import { readEnvironment, type AppConfig } from '../config';
 import { openDatabase, type DatabaseConfig } from '../db/dialect';
 import { MIGRATION_NAMES } from '../db/migrate';
 import { auditDatabase } from '../documents/audit';
-import type { Db } from '../resources/store';
 import { seed } from '../seed';
 import { recentBackups, takeBackup, type BackupOutcome } from './backup';
 import { restoreDatabase, RestoreRefused } from './restore';
@@ -157,7 +156,7 @@ describe('backup and restore of a SQLite file', () => {
       expect(report.checked[0]).toBe("SQLite's integrity check: ok");
       expect(report.keptAside).toMatch(/bodega\.sqlite\.before-restore-\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}Z$/);
       expect(report.businesses).toBe(2);
-      const db = openDatabase(database).db as unknown as Db;
+      const db = openDatabase(database).db;
       try {
         const present = async (table: 'brands' | 'invoices', ids: number[]) =>
           (await db.selectFrom(table).select('id').where('id', 'in', ids).execute()).length;

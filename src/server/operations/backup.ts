@@ -4,7 +4,7 @@ import { createRequire } from 'node:module';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { sql, type Generated, type Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { databaseKind, isPostgres, toIsoTimestamp, type DatabaseConfig, type DatabaseKind } from '../db/dialect';
 import { MIGRATION_NAMES } from '../db/migrate';
 import type { Database } from '../db/schema';
@@ -44,20 +44,6 @@ export interface BackupOutcome {
   bytes?: number;
   error?: string;
 }
-
-/** The tables of the backups migration, for queries on the app's database. */
-type BackupTables = {
-  backups: {
-    id: Generated<number>;
-    kind: string;
-    started_at: string | Date;
-    duration_ms: number;
-    file: string | null;
-    bytes: number | null;
-    error: string | null;
-  };
-  backup_schedule: { id: number; last_started_at: string | Date | null; started_by: string | null };
-};
 
 /** `bodega-2026-11-23T19-05-12Z.sqlite`: sorts by time, and needs no quoting on any system. */
 const BACKUP_FILE = /^bodega-(\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}Z)(-before-migrations)?\.(sqlite|pgdump)$/;
@@ -201,7 +187,6 @@ async function dumpPostgres(database: DatabaseConfig, destination: string): Prom
 /** Saves the outcome in the `backups` table, for the master's overview. */
 export async function recordBackup(db: Kysely<Database>, outcome: BackupOutcome): Promise<void> {
   await db
-    .withTables<BackupTables>()
     .insertInto('backups')
     .values({
       kind: outcome.kind,
@@ -236,11 +221,10 @@ export function logBackup(log: Logger, outcome: BackupOutcome): void {
  * one early. PostgreSQL reads time off its own clock, so servers whose clocks differ still agree.
  */
 export async function claimScheduledBackup(db: Kysely<Database>, every: BackupInterval, by: string): Promise<boolean> {
-  const postgres = isPostgres(db as Kysely<unknown>);
+  const postgres = isPostgres(db);
   const now = postgres ? sql<Date>`now()` : new Date().toISOString();
   const dueBefore = postgres ? sql<Date>`now() - make_interval(secs => ${every.ms / 1000})` : new Date(Date.now() - every.ms).toISOString();
   const result = await db
-    .withTables<BackupTables>()
     .updateTable('backup_schedule')
     .set({ last_started_at: now, started_by: by })
     .where('id', '=', 1)
@@ -328,8 +312,7 @@ export async function recentBackups(
   db: Kysely<Database>,
   limit: number,
 ): Promise<{ data: BackupRecord[]; last_succeeded: BackupRecord | null }> {
-  const backups = db.withTables<BackupTables>();
-  const newest = backups.selectFrom('backups').selectAll().orderBy('started_at', 'desc').orderBy('id', 'desc');
+  const newest = db.selectFrom('backups').selectAll().orderBy('started_at', 'desc').orderBy('id', 'desc');
   const [rows, succeeded] = await Promise.all([
     newest.limit(limit).execute(),
     newest.where('error', 'is', null).limit(1).executeTakeFirst(),

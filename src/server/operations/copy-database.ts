@@ -1,9 +1,10 @@
 import { existsSync } from 'node:fs';
 import { sql } from 'kysely';
+import { composeEngine } from '../composition';
 import { databaseKind, openDatabase, type DatabaseConfig, type DatabaseKind } from '../db/dialect';
 import { appliedMigrations, migrateToLatest, pendingMigrations } from '../db/migrate';
 import { auditDatabase, type AuditFinding } from '../documents/audit';
-import type { Db, Trx } from '../resources/store';
+import { untyped, type Db, type Trx } from '../db/scope';
 
 /**
  * Copies a whole Bodega database into a new, empty one — SQLite to PostgreSQL when a business
@@ -57,7 +58,7 @@ interface Side {
 
 function open(config: DatabaseConfig): Side {
   const { db, kind } = openDatabase(config);
-  return { db: db as unknown as Db, kind, schema: kind === 'postgres' ? (config.schema ?? 'public') : undefined };
+  return { db: db, kind, schema: kind === 'postgres' ? (config.schema ?? 'public') : undefined };
 }
 
 export async function copyDatabase(from: DatabaseConfig, to: DatabaseConfig): Promise<CopyReport> {
@@ -96,7 +97,7 @@ export async function copyDatabase(from: DatabaseConfig, to: DatabaseConfig): Pr
       try {
         await target.db.transaction().execute(async (write) => {
           const restore = await setAside(write, target);
-          for (const table of WRITTEN_BY_MIGRATIONS) if (tables.includes(table)) await write.deleteFrom(table).execute();
+          for (const table of WRITTEN_BY_MIGRATIONS) if (tables.includes(table)) await untyped(write).deleteFrom(table).execute();
           for (const table of tables) await copyTable(read, source.kind, write, target.kind, table, columns[table]);
           await restore();
         });
@@ -108,6 +109,7 @@ export async function copyDatabase(from: DatabaseConfig, to: DatabaseConfig): Pr
     const sourceCounts = await countRows(source, tables);
     const targetCounts = await countRows(target, tables);
     const counts = tables.map((table, index) => ({ table, source: sourceCounts[index].rows, target: targetCounts[index].rows }));
+    composeEngine();
     const findings = await auditDatabase(target.db);
     return {
       tables: counts,
@@ -204,7 +206,7 @@ async function insertIntoSqlite(write: Trx, table: string, columns: string[], ro
   const perInsert = Math.max(1, Math.floor(SQLITE_VALUES_PER_INSERT / columns.length));
   const values = rows.map(forSqlite);
   for (let at = 0; at < values.length; at += perInsert) {
-    await write
+    await untyped(write)
       .insertInto(table)
       .values(values.slice(at, at + perInsert))
       .execute();

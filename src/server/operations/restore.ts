@@ -7,7 +7,6 @@ import pg from 'pg';
 import { databaseKind, openDatabase, serverApplicationName, type DatabaseConfig } from '../db/dialect';
 import { MIGRATION_NAMES } from '../db/migrate';
 import { auditedRecords } from '../documents/audit';
-import type { Db } from '../resources/store';
 import { copySqlite, fileTime, postgresToolMissing, runPostgresTool, runTool, sqliteFile } from './backup';
 import { serverMarkPath, serverOnDatabase } from './server-marker';
 
@@ -216,7 +215,7 @@ async function holdings(database: DatabaseConfig): Promise<{ businesses: number;
   const { db } = openDatabase(database);
   try {
     const businesses = await sql<{ count: number }>`select count(*) as count from businesses where deleted_at is null`.execute(db);
-    const { documents } = await auditedRecords(db as unknown as Db);
+    const { documents } = await auditedRecords(db);
     return { businesses: Number(businesses.rows[0].count), documents };
   } finally {
     await db.destroy();

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
-import type { Db, Query } from '../resources/store';
+import type { Query } from '../resources/store';
+import type { Db } from '../db/scope';
 
 /** Bills and invoices: what the overview's money figures are made of. */
 export type BalanceTable = 'invoices' | 'bills';

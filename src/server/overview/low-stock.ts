@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { Db } from '../resources/store';
+import type { Db } from '../db/scope';
 import { quantity } from './live-documents';
 import { locationNames } from './stock-value';
 

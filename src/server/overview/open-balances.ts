@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { Db } from '../resources/store';
+import type { Db } from '../db/scope';
 import { addDays, daysBetween } from './calendar';
 import { liveDocuments, pesos, type BalanceTable } from './live-documents';
 

@@ -3,7 +3,7 @@ import { holdsAny, permissionName } from '../../domain/permissions';
 import type { ResourceDefinition } from '../../domain/resource';
 import { registry } from '../../domain/resources/registry';
 import { toIsoTimestamp } from '../db/dialect';
-import type { Db, Scope } from '../resources/store';
+import { untyped, type Db, type Scope } from '../db/scope';
 import { pesos } from './live-documents';
 
 const documents = registry.filter((definition) => definition.document);
@@ -17,7 +17,7 @@ const documents = registry.filter((definition) => definition.document);
 function newestOf(db: Db, definition: ResourceDefinition, businessId: number, limit: number) {
   const { table, fields } = definition;
   const amount = 'total' in fields ? 'total' : 'amount' in fields ? 'amount' : null;
-  return db
+  return untyped(db)
     .selectFrom(table)
     .select([
       sql.lit(definition.name).as('resource'),

@@ -1,4 +1,4 @@
-import type { Db } from '../resources/store';
+import type { Db } from '../db/scope';
 import { monthOf, periodsOf, type Interval } from './calendar';
 import { liveDocuments, pesos, type BalanceTable } from './live-documents';
 

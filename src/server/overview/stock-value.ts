@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { LocationType } from '../../domain/documents';
-import type { Db } from '../resources/store';
+import type { Db } from '../db/scope';
 import { pesos } from './live-documents';
 
 /** Names of the business's warehouses and branches, keyed `warehouse:3`. */

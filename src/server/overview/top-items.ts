@@ -1,4 +1,4 @@
-import type { Db } from '../resources/store';
+import type { Db } from '../db/scope';
 import { liveDocuments, pesos, quantity } from './live-documents';
 
 /**

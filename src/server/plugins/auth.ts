@@ -5,7 +5,7 @@ import { hashToken } from '../auth/secrets';
 import { nowIso } from '../db/dialect';
 import type { Database } from '../db/schema';
 import { forbidden, unauthenticated } from '../errors';
-import type { ChangeOrigin, Scope } from '../resources/store';
+import type { ChangeOrigin, Scope } from '../db/scope';
 
 /**
  * Who is calling and for which business, settled before a handler runs:

@@ -19,7 +19,7 @@ import {
 } from '../../../tests/support/test-app';
 import { businessZip } from './business-export';
 import { recount } from './resource-counts';
-import type { Db, Scope } from './store';
+import { untyped, type Db, type Scope } from '../db/scope';
 
 /** Every resource but the global permission list, and a lines file per kind of document with items. */
 const EXPECTED_FILES = [
@@ -57,7 +57,7 @@ describe.each(databaseKinds)('a business’s data as a zip on %s', (kind) => {
 
   beforeAll(async () => {
     test = await startTestApp(kind);
-    db = test.app.db as unknown as Db;
+    db = test.app.db;
     businesses = await demoBusinessIds(test);
     admin = await test.signIn(ADMIN_EMAIL, undefined, businesses[0]);
     const brand = await admin.send('POST', '/api/brands', { name: 'Trashed before the export' });
@@ -101,7 +101,7 @@ describe.each(databaseKinds)('a business’s data as a zip on %s', (kind) => {
           .executeTakeFirstOrThrow();
         count = Number(row.count);
       } else {
-        const row = await db
+        const row = await untyped(db)
           .selectFrom(definition.table)
           .select((eb) => eb.fn.countAll().as('count'))
           .where('business_id', '=', businesses[0])
@@ -212,7 +212,7 @@ describe.each(databaseKinds)('the zip of a business with 20,000 items on %s', (k
 
   beforeAll(async () => {
     test = await startTestApp(kind);
-    db = test.app.db as unknown as Db;
+    db = test.app.db;
     [businessId, otherBusinessId] = await demoBusinessIds(test);
     directory = mkdtempSync(join(tmpdir(), 'bodega-export-'));
     const unit = await db.selectFrom('unit_of_measurements').select('id').where('business_id', '=', businessId).executeTakeFirstOrThrow();

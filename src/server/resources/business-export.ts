@@ -7,7 +7,7 @@ import { fromThousandths } from '../../domain/quantity';
 import type { ResourceDefinition } from '../../domain/resource';
 import { getResource, registry } from '../../domain/resources/registry';
 import { BYTE_ORDER_MARK, csvLines, csvRow, inert } from './csv-export';
-import type { Db, Scope } from './store';
+import { untyped, type Db, type Scope } from '../db/scope';
 
 /**
  * One business's data to take away, as a zip: a CSV per resource of the business, with the
@@ -126,7 +126,7 @@ async function* documentLines(db: Db, businessId: number, definition: ResourceDe
   const source = sourceOf(definition);
   let last: { documentId: number; position: number } | undefined;
   for (;;) {
-    let query = db
+    let query = untyped(db)
       .selectFrom('document_lines as dl')
       .innerJoin(`${definition.table} as doc`, 'doc.id', 'dl.document_id')
       .innerJoin('items as item', 'item.id', 'dl.item_id')

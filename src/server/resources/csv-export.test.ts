@@ -11,7 +11,7 @@ import {
   type TestApp,
 } from '../../../tests/support/test-app';
 import { allRecordsInListOrder, listRecords } from './record-service';
-import type { Scope } from './store';
+import type { Scope } from '../db/scope';
 
 describe.each(databaseKinds)('CSV export of a list on %s', (kind) => {
   let test: TestApp;

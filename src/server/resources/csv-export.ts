@@ -3,7 +3,7 @@ import type { ListParams } from '../../domain/list-params';
 import { readableFields, referenceKey, type ResourceDefinition } from '../../domain/resource';
 import type { ApiRecord } from './codec';
 import { allRecordsInListOrder } from './record-service';
-import type { Db, Scope } from './store';
+import type { Db, Scope } from '../db/scope';
 
 /**
  * A list as CSV (RFC 4180, UTF-8 with a byte-order mark so spreadsheet programs read "ñ"), for

@@ -7,11 +7,11 @@ import { recordActivity } from '../activity/activity-log';
 import { changedValues, initialValues, secretsChanged } from '../activity/record-changes';
 import { containsIgnoringCase, fullTextContains, isPostgres, nowIso } from '../db/dialect';
 import { conflict, HttpError, notFound, validationError } from '../errors';
-import { removeFilesOf } from '../files/file-store';
 import { REFERENCE_DISPLAY_SUFFIX, searchValueToStorage, storableInteger, serializeRow, toStorage, type ApiRecord } from './codec';
 import { nameReferencesBy, referencesByErrors } from './references-by';
 import { adjustCount, readCount, type TrashFilter } from './resource-counts';
-import type { Db, Query, ResourceStore, Scope, Trx, Usage } from './store';
+import type { Query, ResourceStore, Usage } from './store';
+import type { Db, Scope, Trx } from '../db/scope';
 import { storeFor } from './stores';
 
 /**
@@ -21,6 +21,19 @@ import { storeFor } from './stores';
 
 /** The window count's column on a searched page; not a field of any record. */
 const TOTAL_COLUMN = '__total';
+
+/**
+ * What a permanent delete does beyond the store's own rows (removing the record's attached files),
+ * in the same transaction, after the rows are gone. Registered where the app is composed.
+ */
+export type ForceDeleteHook = (trx: Trx, scope: Scope, definition: ResourceDefinition, id: number) => Promise<void>;
+
+const forceDeleteHooks = new Set<ForceDeleteHook>();
+
+/** Adds a hook every permanent delete runs; adding the same hook again changes nothing. */
+export function onForceDelete(hook: ForceDeleteHook): void {
+  forceDeleteHooks.add(hook);
+}
 
 export interface ListResult {
   records: ApiRecord[];
@@ -84,8 +97,7 @@ async function decorated(db: Db, scope: Scope, definition: ResourceDefinition, s
 }
 
 /** The records a list's trash filter and searches select, in no order yet. */
-function matching(db: Db, scope: Scope, definition: ResourceDefinition, params: ListParams): Query {
-  const store = storeFor(definition);
+function matching(db: Db, scope: Scope, definition: ResourceDefinition, store: ResourceStore, params: ListParams): Query {
   let query = whereTrashed(store, store.query(db, scope), trashFilter(params));
   for (const [name, value] of activeSearches(definition, params)) {
     query = whereSearch(db, definition, store, query, name, value, params.is_strict);
@@ -104,9 +116,8 @@ function inListOrder(store: ResourceStore, params: ListParams) {
  * in SQL: asked to order by the list's sort field, SQLite walks that field's whole index looking
  * for the ids rather than picking them out by primary key.
  */
-async function recordsWithIds(db: Db, scope: Scope, definition: ResourceDefinition, ids: number[]) {
+async function recordsWithIds(db: Db, scope: Scope, definition: ResourceDefinition, store: ResourceStore, ids: number[]) {
   if (ids.length === 0) return [];
-  const store = storeFor(definition);
   const rows = await withReferenceDisplays(definition, store, store.query(db, scope).where(store.column('id'), 'in', ids)).execute();
   const position = new Map(ids.map((id, index) => [id, index]));
   rows.sort((a, b) => (position.get(Number(a.id)) ?? 0) - (position.get(Number(b.id)) ?? 0));
@@ -117,7 +128,7 @@ export async function listRecords(db: Db, scope: Scope, definition: ResourceDefi
   const store = storeFor(definition);
   const filter = trashFilter(params);
   const searches = activeSearches(definition, params);
-  const query = matching(db, scope, definition, params);
+  const query = matching(db, scope, definition, store, params);
 
   const perPage = params.limit ?? params.per_page;
   const page = params.limit ? 1 : params.page;
@@ -141,7 +152,7 @@ export async function listRecords(db: Db, scope: Scope, definition: ResourceDefi
     .offset((page - 1) * perPage)
     .execute();
   const ids = matched.map((row) => Number(row.matched_id));
-  const records = await recordsWithIds(db, scope, definition, ids);
+  const records = await recordsWithIds(db, scope, definition, store, ids);
   let total: number;
   if (matched.length > 0) total = Number(matched[0][TOTAL_COLUMN]);
   else total = page === 1 ? 0 : Number((await query.select(sql<number>`count(*)`.as('total')).executeTakeFirstOrThrow()).total);
@@ -176,7 +187,7 @@ export async function* allRecordsInListOrder(
   for (const walk of walks) {
     let last: { value: unknown; id: number } | undefined;
     for (;;) {
-      let query = matching(db, scope, definition, params).where(sortColumn, walk === 'nulls' ? 'is' : 'is not', null);
+      let query = matching(db, scope, definition, store, params).where(sortColumn, walk === 'nulls' ? 'is' : 'is not', null);
       if (last && walk === 'nulls') query = query.where(sql<boolean>`${sql.ref(idColumn)} ${forward} ${last.id}`);
       if (last && walk === 'values') {
         query = query.where(sql<boolean>`(${sql.ref(sortColumn)}, ${sql.ref(idColumn)}) ${forward} (${last.value}, ${last.id})`);
@@ -184,7 +195,7 @@ export async function* allRecordsInListOrder(
       const keyed = query.select([`${idColumn} as key_id`, `${sortColumn} as key_value`]);
       const keys = await inListOrder(store, params)(keyed).limit(batchSize).execute();
       const ids = keys.map((row) => Number(row.key_id));
-      if (ids.length > 0) yield await recordsWithIds(db, scope, definition, ids);
+      if (ids.length > 0) yield await recordsWithIds(db, scope, definition, store, ids);
       if (keys.length < batchSize) break;
       const final = keys[keys.length - 1];
       last = { value: final.key_value, id: Number(final.key_id) };
@@ -199,18 +210,11 @@ export async function findRecord(
   id: number,
   filter: TrashFilter = 'all',
 ): Promise<ApiRecord | undefined> {
-  const store = storeFor(definition);
-  const query = whereTrashed(store, store.query(db, scope), filter).where(store.column('id'), '=', id);
-  const row = await withReferenceDisplays(definition, store, query).executeTakeFirst();
-  if (!row) return undefined;
-  const [record] = await decorated(db, scope, definition, store, [row]);
-  return record;
+  return find(db, scope, definition, storeFor(definition), id, filter);
 }
 
 export async function findRecordOrFail(db: Db, scope: Scope, definition: ResourceDefinition, id: number, filter?: TrashFilter) {
-  const record = await findRecord(db, scope, definition, id, filter);
-  if (!record) throw notFound(attributeName(definition.singular));
-  return record;
+  return findOrFail(db, scope, definition, storeFor(definition), id, filter);
 }
 
 /**
@@ -220,16 +224,47 @@ export async function findRecordOrFail(db: Db, scope: Scope, definition: Resourc
  * longer applies is refused rather than applied twice.
  */
 export async function lockedRecord(trx: Trx, scope: Scope, definition: ResourceDefinition, id: number): Promise<ApiRecord> {
-  await storeFor(definition).lock(trx, scope, id);
-  return findRecordOrFail(trx, scope, definition, id);
+  return locked(trx, scope, definition, storeFor(definition), id);
+}
+
+async function find(db: Db, scope: Scope, definition: ResourceDefinition, store: ResourceStore, id: number, filter: TrashFilter) {
+  const query = whereTrashed(store, store.query(db, scope), filter).where(store.column('id'), '=', id);
+  const row = await withReferenceDisplays(definition, store, query).executeTakeFirst();
+  if (!row) return undefined;
+  const [record] = await decorated(db, scope, definition, store, [row]);
+  return record;
+}
+
+async function findOrFail(
+  db: Db,
+  scope: Scope,
+  definition: ResourceDefinition,
+  store: ResourceStore,
+  id: number,
+  filter: TrashFilter = 'all',
+) {
+  const record = await find(db, scope, definition, store, id, filter);
+  if (!record) throw notFound(attributeName(definition.singular));
+  return record;
+}
+
+async function locked(trx: Trx, scope: Scope, definition: ResourceDefinition, store: ResourceStore, id: number): Promise<ApiRecord> {
+  await store.lock(trx, scope, id);
+  return findOrFail(trx, scope, definition, store, id);
 }
 
 /**
  * Field messages for references that are not live records of this business, and duplicates.
  * `current`: the record an update changes.
  */
-async function checkValues(db: Db, scope: Scope, definition: ResourceDefinition, values: Record<string, unknown>, current?: ApiRecord) {
-  const store = storeFor(definition);
+async function checkValues(
+  db: Db,
+  scope: Scope,
+  definition: ResourceDefinition,
+  store: ResourceStore,
+  values: Record<string, unknown>,
+  current?: ApiRecord,
+) {
   const exceptId = current?.id;
   const errors: Record<string, string[]> = await referencesByErrors(db, scope, definition, values, current);
   for (const [name, value] of Object.entries(values)) {
@@ -265,14 +300,14 @@ export async function createRecord(
   values: Record<string, unknown>,
 ): Promise<ApiRecord> {
   const store = storeFor(definition);
-  await checkValues(trx, scope, definition, values);
+  await checkValues(trx, scope, definition, store, values);
   const now = nowIso();
   const complete = Object.fromEntries(writableFields(definition).map(([name]) => [name, values[name] ?? null]));
   const authored = Object.entries(definition.fields).flatMap(([name, field]) => (field.author ? [[name, scope.userId || null]] : []));
   const columns = { ...toColumns(definition, complete), ...Object.fromEntries(authored), created_at: now, updated_at: now, version: 1 };
   const id = await store.insert(trx, scope, columns, values);
   if (store.countsMaintained) await adjustCount(trx, scope.businessId, definition.name, 1, 0);
-  const created = await findRecordOrFail(trx, scope, definition, id);
+  const created = await findOrFail(trx, scope, definition, store, id);
   await recordActivity(trx, scope, {
     resource: definition.name,
     recordId: id,
@@ -305,7 +340,7 @@ export async function updateRecord(
   expectedVersion?: number,
 ): Promise<ApiRecord> {
   const store = storeFor(definition);
-  const current = await lockedRecord(trx, scope, definition, id);
+  const current = await locked(trx, scope, definition, store, id);
   if (current.deleted_at) throw conflict(`This ${attributeName(definition.singular)} is in the trash; restore it before editing.`);
   if (expectedVersion !== undefined && expectedVersion !== current.version) {
     throw new HttpError(
@@ -314,11 +349,11 @@ export async function updateRecord(
     );
   }
   // Checked even when nothing would change: whether the caller may change the record at all is among them.
-  await checkValues(trx, scope, definition, values, current);
+  await checkValues(trx, scope, definition, store, values, current);
   if (!changesAnything(definition, current, values)) return current;
   const columns = toColumns(definition, values);
   await store.update(trx, scope, id, { ...columns, updated_at: nowIso() }, values);
-  const updated = await findRecordOrFail(trx, scope, definition, id);
+  const updated = await findOrFail(trx, scope, definition, store, id);
   await recordActivity(trx, scope, {
     resource: definition.name,
     recordId: id,
@@ -331,27 +366,27 @@ export async function updateRecord(
 
 export async function trashRecord(trx: Trx, scope: Scope, definition: ResourceDefinition, id: number): Promise<ApiRecord> {
   const store = storeFor(definition);
-  const current = await lockedRecord(trx, scope, definition, id);
+  const current = await locked(trx, scope, definition, store, id);
   if (current.deleted_at) throw conflict(`This ${attributeName(definition.singular)} is already in the trash.`);
   if (store.beforeTrash) await store.beforeTrash(trx, scope, id);
   await store.setTrashed(trx, scope, id, nowIso());
   if (store.countsMaintained) await adjustCount(trx, scope.businessId, definition.name, -1, 1);
   await recordActivity(trx, scope, { resource: definition.name, recordId: id, action: 'deleted' });
-  return findRecordOrFail(trx, scope, definition, id);
+  return findOrFail(trx, scope, definition, store, id);
 }
 
 export async function restoreRecord(trx: Trx, scope: Scope, definition: ResourceDefinition, id: number): Promise<ApiRecord> {
   const store = storeFor(definition);
-  const current = await lockedRecord(trx, scope, definition, id);
+  const current = await locked(trx, scope, definition, store, id);
   if (!current.deleted_at) throw conflict(`This ${attributeName(definition.singular)} is not in the trash.`);
   await store.setTrashed(trx, scope, id, null);
   if (store.countsMaintained) await adjustCount(trx, scope.businessId, definition.name, 1, -1);
   await recordActivity(trx, scope, { resource: definition.name, recordId: id, action: 'restored' });
-  return findRecordOrFail(trx, scope, definition, id);
+  return findOrFail(trx, scope, definition, store, id);
 }
 
 /** What still points at a record: other resources' reference fields, and the store's own links. */
-async function usageOf(db: Db, scope: Scope, definition: ResourceDefinition, id: number): Promise<Usage[]> {
+async function usageOf(db: Db, scope: Scope, definition: ResourceDefinition, store: ResourceStore, id: number): Promise<Usage[]> {
   const usage: Usage[] = [];
   for (const other of registry) {
     const fields = Object.entries(other.fields).filter(([, field]) => field.kind === 'reference' && field.references === definition.name);
@@ -362,24 +397,23 @@ async function usageOf(db: Db, scope: Scope, definition: ResourceDefinition, id:
     const row = await query.select(sql<number>`count(*)`.as('count')).executeTakeFirstOrThrow();
     if (Number(row.count) > 0) usage.push({ label: other.plural.toLowerCase(), count: Number(row.count) });
   }
-  const store = storeFor(definition);
   if (store.extraUsage) usage.push(...(await store.extraUsage(db, scope, id)));
   return usage.filter((entry) => entry.count > 0);
 }
 
 export async function forceDeleteRecord(trx: Trx, scope: Scope, definition: ResourceDefinition, id: number): Promise<ApiRecord> {
   const store = storeFor(definition);
-  const current = await lockedRecord(trx, scope, definition, id);
+  const current = await locked(trx, scope, definition, store, id);
   const name = attributeName(definition.singular);
   if (!current.deleted_at) throw conflict(`Move this ${name} to the trash before deleting it permanently.`);
   if (store.beforeForceDelete) await store.beforeForceDelete(trx, scope, id);
-  const usage = await usageOf(trx, scope, definition, id);
+  const usage = await usageOf(trx, scope, definition, store, id);
   if (usage.length > 0) {
     const uses = usage.map((entry) => `${entry.count} ${entry.label}`).join(', ');
     throw conflict(`This ${name} cannot be deleted permanently: it is still used by ${uses}.`);
   }
   await store.remove(trx, scope, id);
-  if (definition.attachments) await removeFilesOf(trx, scope, { resource: definition.name, recordId: id });
+  for (const hook of forceDeleteHooks) await hook(trx, scope, definition, id);
   if (store.countsMaintained) await adjustCount(trx, scope.businessId, definition.name, 0, -1);
   // The record is gone: its name in the entry keeps its history searchable.
   const display = current[definition.display];

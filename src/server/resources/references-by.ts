@@ -2,7 +2,7 @@ import { attributeName, type Field } from '../../domain/fields';
 import { referenceKey, type ResourceDefinition } from '../../domain/resource';
 import { getResource } from '../../domain/resources/registry';
 import type { ApiRecord } from './codec';
-import type { Db, Scope } from './store';
+import type { Db, Scope } from '../db/scope';
 import { storeFor } from './stores';
 
 /**

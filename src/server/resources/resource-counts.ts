@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { ResourceDefinition } from '../../domain/resource';
-import type { Db, Trx } from './store';
+import { untyped, type Db, type Trx } from '../db/scope';
 
 /**
  * Active and trashed totals per business and resource, kept in the same transaction as every
@@ -37,7 +37,7 @@ export async function readCount(db: Db, businessId: number, resource: string, fi
 
 /** Counts a business table afresh (after bulk loads, and to prove the kept totals right). */
 export async function recount(db: Db, definition: ResourceDefinition, businessId: number): Promise<void> {
-  const row = await db
+  const row = await untyped(db)
     .selectFrom(definition.table)
     .select([sql<number>`count(*) - count(deleted_at)`.as('active'), sql<number>`count(deleted_at)`.as('trashed')])
     .where('business_id', '=', businessId)

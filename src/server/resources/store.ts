@@ -1,28 +1,10 @@
-import type { Kysely, SelectQueryBuilder, Transaction } from 'kysely';
+import type { SelectQueryBuilder } from 'kysely';
 import type { z } from 'zod';
 import type { ResourceDefinition } from '../../domain/resource';
 import { forUpdate } from '../db/dialect';
+import { untyped, type Db, type Scope, type Trx } from '../db/scope';
 import type { ApiRecord } from './codec';
 
-/** Who is asking, in which business: every query of a store is scoped by it. */
-export interface Scope {
-  businessId: number;
-  userId: number;
-  permissions: ReadonlySet<string>;
-  /** When a change replayed from a device's outbox was made there, and whether it was offline. */
-  origin?: ChangeOrigin;
-  /** The token hash of the session making the request: a password change keeps it and ends the others. */
-  sessionTokenHash?: string;
-}
-
-export interface ChangeOrigin {
-  /** ISO 8601, the device's clock. */
-  madeAt: string;
-  offline: boolean;
-}
-
-export type Db = Kysely<any>;
-export type Trx = Transaction<any>;
 export type Query = SelectQueryBuilder<any, any, any>;
 
 /** What a force delete would orphan: `{ label, count }` pairs, empty when nothing uses it. */
@@ -83,20 +65,23 @@ export function businessTableStore(definition: ResourceDefinition): ResourceStor
   const { table } = definition;
   return {
     countsMaintained: true,
-    query: (db, scope) => db.selectFrom(table).where(`${table}.business_id`, '=', scope.businessId),
+    query: (db, scope) => untyped(db).selectFrom(table).where(`${table}.business_id`, '=', scope.businessId),
     select: (query) => query.selectAll(table),
     column: (name) => `${table}.${name}`,
     async lock(trx, scope, id) {
-      await forUpdate(trx, trx.selectFrom(table).select('id').where('id', '=', id).where('business_id', '=', scope.businessId)).execute();
+      await forUpdate(
+        trx,
+        untyped(trx).selectFrom(table).select('id').where('id', '=', id).where('business_id', '=', scope.businessId),
+      ).execute();
     },
     async findDuplicate(db, scope, field, value, exceptId) {
-      let query = db.selectFrom(table).select('id').where('business_id', '=', scope.businessId).where(field, '=', value);
+      let query = untyped(db).selectFrom(table).select('id').where('business_id', '=', scope.businessId).where(field, '=', value);
       if (exceptId !== undefined) query = query.where('id', '!=', exceptId);
       const row = await query.executeTakeFirst();
       return row?.id as number | undefined;
     },
     async insert(trx, scope, columns) {
-      const row = await trx
+      const row = await untyped(trx)
         .insertInto(table)
         .values({ ...columns, business_id: scope.businessId })
         .returning('id')
@@ -104,7 +89,7 @@ export function businessTableStore(definition: ResourceDefinition): ResourceStor
       return Number(row.id);
     },
     async update(trx, scope, id, columns) {
-      await trx
+      await untyped(trx)
         .updateTable(table)
         .set((eb) => ({ ...columns, version: eb(`${table}.version`, '+', 1) }))
         .where('id', '=', id)
@@ -115,7 +100,7 @@ export function businessTableStore(definition: ResourceDefinition): ResourceStor
       await this.update(trx, scope, id, { deleted_at: deletedAt, updated_at: new Date().toISOString() }, {});
     },
     async remove(trx, scope, id) {
-      await trx.deleteFrom(table).where('id', '=', id).where('business_id', '=', scope.businessId).execute();
+      await untyped(trx).deleteFrom(table).where('id', '=', id).where('business_id', '=', scope.businessId).execute();
     },
   };
 }

@@ -11,7 +11,7 @@ import { nowIso } from '../db/dialect';
 import { runWrite } from '../idempotency';
 import { scopeOf } from '../plugins/auth';
 import { findRecordOrFail } from '../resources/record-service';
-import type { Scope, Trx } from '../resources/store';
+import type { Scope, Trx } from '../db/scope';
 import { dataOf, recordSchema, refusals } from './responses';
 import { assertManagesIdentity, assertManagesUser, replaceRolePermissions, replaceUserRoles } from '../services/access.service';
 

@@ -13,7 +13,7 @@ import {
   type TestApp,
 } from '../../../tests/support/test-app';
 import { auditDatabase } from '../documents/audit';
-import type { Db } from '../resources/store';
+import type { Db } from '../db/scope';
 
 /**
  * Every transition of every resource and document, fired RACERS times at once: exactly one

@@ -21,7 +21,7 @@ import { logisticsReversals } from '../documents/logistics';
 import { memorandaReversals } from '../documents/memoranda';
 import { salesReversals } from '../documents/sales';
 import { findRecordOrFail } from '../resources/record-service';
-import type { Db } from '../resources/store';
+import { untyped, type Db } from '../db/scope';
 import { dataOf, pageOf, recordSchema, refusals } from './responses';
 
 /**
@@ -171,7 +171,7 @@ export async function documentRoutes(app: FastifyInstance): Promise<void> {
               );
             }
             await reverse?.(trx, scope, row);
-            const settled = await trx
+            const settled = await untyped(trx)
               .updateTable(definition.table)
               .set({ status: transition.to, updated_at: nowIso(), version: sql`version + 1` })
               .where('id', '=', id)

@@ -17,8 +17,8 @@ import { findFile, insertFile, listFiles, readFileContent, removeFile, setFileTr
 import { runWrite } from '../idempotency';
 import { scopeOf } from '../plugins/auth';
 import { listLinks } from './list-links';
+import type { Db, Scope, Trx } from '../db/scope';
 import { bytesAnswer, dataOf, listOf, noContent, refusals } from './responses';
-import type { Db, Scope, Trx } from '../resources/store';
 import { storeFor } from '../resources/stores';
 
 /**

@@ -12,7 +12,7 @@ import { salesAndPurchases, type PeriodTotals } from '../overview/sales-purchase
 import { stockValue } from '../overview/stock-value';
 import { topItems } from '../overview/top-items';
 import { scopeOf } from '../plugins/auth';
-import type { Db } from '../resources/store';
+import type { Db } from '../db/scope';
 import { refusals } from './responses';
 
 /**

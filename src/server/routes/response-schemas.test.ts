@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listParamsSchema, type ListParams } from '../../domain/list-params';
 import { registry } from '../../domain/resources/registry';
 import { findRecordOrFail, listRecords } from '../resources/record-service';
-import type { Scope } from '../resources/store';
+import type { Scope } from '../db/scope';
 import { ADMIN_EMAIL, databaseKinds, demoBusinessIds, startTestApp, type Session, type TestApp } from '../../../tests/support/test-app';
 
 /**

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { holdsAny, MASTER_PERMISSION } from '../../domain/permissions';
 import { isPostgres, nowIso } from '../db/dialect';
 import { conflict, forbidden, notFound, validationError } from '../errors';
-import type { Db, Scope, Trx } from '../resources/store';
+import type { Db, Scope, Trx } from '../db/scope';
 
 /**
  * Who may do what: the permission names a user holds in a business, and the two assignments

@@ -1,7 +1,7 @@
 import { MASTER_PERMISSION } from '../../domain/permissions';
 import { nowIso } from '../db/dialect';
 import { adjustCount } from '../resources/resource-counts';
-import type { Trx } from '../resources/store';
+import type { Trx } from '../db/scope';
 
 export const SEEDED_CONTACT_TYPES = ['Supplier', 'Customer', 'Employee', 'Other'];
 export const SEEDED_ITEM_TYPES = ['Inventory', 'Non-inventory', 'Consumable'];

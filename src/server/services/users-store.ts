@@ -1,25 +1,17 @@
-import { sql } from 'kysely';
+import { sql, type Insertable } from 'kysely';
 import { z } from 'zod';
 import { hashSecret } from '../auth/secrets';
 import { forUpdate } from '../db/dialect';
 import { conflict } from '../errors';
-import {
-  assertAssignableRoles,
-  assertManagesIdentity,
-  assertManagesUser,
-  keepingAMaster,
-  replaceUserRoles,
-} from '../services/access.service';
-import type { ApiRecord } from './codec';
-import type { Db, ResourceStore, Scope, Trx } from './store';
+import { assertAssignableRoles, assertManagesIdentity, assertManagesUser, keepingAMaster, replaceUserRoles } from './access.service';
+import type { UsersTable } from '../db/schema';
+import type { ApiRecord } from '../resources/codec';
+import type { ResourceStore } from '../resources/store';
+import type { Db, Scope, Trx } from '../db/scope';
 
 const IDENTITY_COLUMNS = ['name', 'email', 'username'] as const;
 const MEMBERSHIP_COLUMNS = ['deleted_at', 'userable_type', 'userable_id'] as const;
 const SECRET_INPUTS = ['email', 'username', 'password', 'security_pin'] as const;
-
-function membershipOf(scope: Scope) {
-  return (join: any) => join.onRef('memberships.user_id', '=', 'users.id').on('memberships.business_id', '=', scope.businessId);
-}
 
 async function secretColumns(input: Record<string, unknown>): Promise<Record<string, unknown>> {
   const columns: Record<string, unknown> = {};
@@ -75,7 +67,12 @@ async function setMembershipTrashed(trx: Trx, scope: Scope, id: number, deletedA
 export const usersStore: ResourceStore = {
   countsMaintained: false,
   createFields: { role_ids: z.array(z.number().int().positive()).max(100).optional() },
-  query: (db, scope) => db.selectFrom('users').innerJoin('memberships', membershipOf(scope)),
+  query: (db, scope) =>
+    db
+      .selectFrom('users')
+      .innerJoin('memberships', (join) =>
+        join.onRef('memberships.user_id', '=', 'users.id').on('memberships.business_id', '=', scope.businessId),
+      ),
   select: (query) =>
     query.select([
       'users.id',
@@ -97,7 +94,10 @@ export const usersStore: ResourceStore = {
   },
 
   async findDuplicate(db, _scope, field, value, exceptId) {
-    let query = db.selectFrom('users').select('id').where(field, '=', value);
+    let query = db
+      .selectFrom('users')
+      .select('id')
+      .where(field as 'email' | 'username', '=', value as string);
     if (exceptId !== undefined) query = query.where('id', '!=', exceptId);
     return (await query.executeTakeFirst())?.id as number | undefined;
   },
@@ -125,10 +125,10 @@ export const usersStore: ResourceStore = {
   },
 
   async insert(trx, scope, columns, input) {
-    const stamps = { created_at: columns.created_at, updated_at: columns.updated_at, version: 1 };
+    const stamps = { created_at: columns.created_at as string, updated_at: columns.updated_at as string, version: 1 };
     const user = await trx
       .insertInto('users')
-      .values({ ...pick(columns, IDENTITY_COLUMNS), ...(await secretColumns(input)), ...stamps })
+      .values({ ...pick(columns, IDENTITY_COLUMNS), ...(await secretColumns(input)), ...stamps } as Insertable<UsersTable>)
       .returning('id')
       .executeTakeFirstOrThrow();
     const userId = Number(user.id);
@@ -138,8 +138,8 @@ export const usersStore: ResourceStore = {
       .values({
         user_id: userId,
         business_id: scope.businessId,
-        userable_type: userable ? columns.userable_type : 'none',
-        userable_id: userable ? columns.userable_id : null,
+        userable_type: userable ? (columns.userable_type as string) : 'none',
+        userable_id: userable ? (columns.userable_id as number | null) : null,
         ...stamps,
       })
       .execute();
@@ -153,7 +153,7 @@ export const usersStore: ResourceStore = {
       .updateTable('users')
       .set((eb) => ({
         ...pick(columns, IDENTITY_COLUMNS),
-        updated_at: columns.updated_at,
+        updated_at: columns.updated_at as string,
         version: eb('version', '+', 1),
       }))
       .set(await secretColumns(input))
@@ -174,7 +174,7 @@ export const usersStore: ResourceStore = {
     if (Object.keys(membership).length > 0) {
       await trx
         .updateTable('memberships')
-        .set({ ...membership, updated_at: columns.updated_at })
+        .set({ ...membership, updated_at: columns.updated_at as string })
         .where('user_id', '=', id)
         .where('business_id', '=', scope.businessId)
         .execute();
