@@ -3,6 +3,7 @@ import { purchaseOrders } from '../domain/resources/purchase-orders';
 import { registry } from '../domain/resources/registry';
 import { users } from '../domain/resources/users';
 import { composeEngine } from './composition';
+import { registerReversals, reversalOf } from './documents/document-store';
 import { storeFor } from './resources/stores';
 
 describe('composing the engine', () => {
@@ -30,5 +31,15 @@ describe('composing the engine', () => {
   it('refuses a resource that is not a business table and has no store of its own', () => {
     const unregistered = { ...users, name: 'unregistered-people' };
     expect(() => composeEngine([unregistered])).toThrow('The membership resource "unregistered-people" has no store registered.');
+  });
+
+  it("registers what each document kind's transitions reverse, and only transitions its lifecycle declares", () => {
+    composeEngine();
+    expect(reversalOf('receive-orders', 'void')).toBeTypeOf('function');
+    // A quotation's cancel changes its status only.
+    expect(reversalOf('quotations', 'cancel')).toBeUndefined();
+    expect(() => registerReversals({ 'purchase-orders': { void: async () => {} } })).toThrow(
+      'purchase-orders has a void reversal, but its lifecycle declares no void transition.',
+    );
   });
 });

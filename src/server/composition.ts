@@ -20,10 +20,11 @@ import { stockTransfers } from '../domain/resources/stock-transfers';
 import { stocks } from '../domain/resources/stocks';
 import { users } from '../domain/resources/users';
 import type { Scope, Trx } from './db/scope';
-import { stockReceivesStore, stockRequestsStore, stockReturnsStore, stockTransfersStore } from './documents/logistics';
-import { creditMemorandaStore, debitMemorandaStore } from './documents/memoranda';
-import { billPaymentsStore, billsStore, purchaseOrdersStore, receiveOrdersStore } from './documents/purchasing';
-import { invoicePaymentsStore, invoicesStore, quotationsStore } from './documents/sales';
+import { registerReversals } from './documents/document-store';
+import { logisticsReversals, stockReceivesStore, stockRequestsStore, stockReturnsStore, stockTransfersStore } from './documents/logistics';
+import { creditMemorandaStore, debitMemorandaStore, memorandaReversals } from './documents/memoranda';
+import { billPaymentsStore, billsStore, purchaseOrdersStore, purchasingReversals, receiveOrdersStore } from './documents/purchasing';
+import { invoicePaymentsStore, invoicesStore, quotationsStore, salesReversals } from './documents/sales';
 import { stocksStore } from './documents/stocks-store';
 import { removeFilesOf } from './files/file-store';
 import { conversionsStore } from './resources/conversions-store';
@@ -38,7 +39,8 @@ import { usersStore } from './services/users-store';
 /**
  * Puts the record engine together. The engine (`resources/`) knows nothing of documents, files or
  * users; here each resource with rules of its own gets its store, every other business table the
- * generic one, and a permanent delete its work beyond the record's rows. `buildApp` composes it
+ * generic one, each document kind what its transitions reverse, and a permanent delete its work
+ * beyond the record's rows. `buildApp` composes it
  * before registering any route; whatever uses the engine without building the app (the seeder,
  * the audit's callers) composes it too. Composing again changes nothing.
  */
@@ -77,5 +79,6 @@ async function removeAttachedFiles(trx: Trx, scope: Scope, definition: ResourceD
 export function composeEngine(definitions: readonly ResourceDefinition[] = registry): void {
   for (const [definition, store] of SPECIAL_STORES) registerStore(definition, store);
   registerPlainStores(definitions);
+  for (const kinds of [purchasingReversals, salesReversals, memorandaReversals, logisticsReversals]) registerReversals(kinds);
   onForceDelete(removeAttachedFiles);
 }

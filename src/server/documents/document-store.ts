@@ -46,6 +46,28 @@ export type Reversal = (trx: Trx, scope: Scope, row: Record<string, unknown>) =>
 /** Each kind's reversals, by resource name and transition name. */
 export type Reversals = Record<string, Partial<Record<'void' | 'cancel', Reversal>>>;
 
+const reversals = new Map<string, Reversal>();
+
+/**
+ * Registers what the kinds' transitions reverse (where the app is composed). Each must be a
+ * transition its kind's lifecycle declares; registering one again changes nothing.
+ */
+export function registerReversals(kinds: Reversals): void {
+  for (const [resource, byTransition] of Object.entries(kinds)) {
+    const declared = registry.find((definition) => definition.name === resource)?.document?.lifecycle.transitions ?? [];
+    for (const [name, reversal] of Object.entries(byTransition)) {
+      if (!declared.some((transition) => transition.name === name)) {
+        throw new Error(`${resource} has a ${name} reversal, but its lifecycle declares no ${name} transition.`);
+      }
+      reversals.set(`${resource}/${name}`, reversal!);
+    }
+  }
+}
+
+/** What a transition of a kind reverses beyond its status; none when it only changes the status (a quotation's cancel). */
+export const reversalOf = (resource: string, transition: 'void' | 'cancel'): Reversal | undefined =>
+  reversals.get(`${resource}/${transition}`);
+
 /**
  * The documents a kind may be made from, as their lifecycles declare it: a receive order from a
  * purchase order (named by `purchase_order_id`) while the order is open or partially received.

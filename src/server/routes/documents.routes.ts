@@ -14,12 +14,8 @@ import { nowIso, toIsoTimestamp } from '../db/dialect';
 import { conflict, notFound, validationError } from '../errors';
 import { runWrite } from '../idempotency';
 import { scopeOf } from '../plugins/auth';
-import { liveSource, locationOf } from '../documents/document-store';
+import { liveSource, locationOf, reversalOf } from '../documents/document-store';
 import { numberTotal, referenceNumberTotal } from '../documents/numbering';
-import { purchasingReversals } from '../documents/purchasing';
-import { logisticsReversals } from '../documents/logistics';
-import { memorandaReversals } from '../documents/memoranda';
-import { salesReversals } from '../documents/sales';
 import { findRecordOrFail } from '../resources/record-service';
 import { untyped, type Db } from '../db/scope';
 import { dataOf, pageOf, recordSchema, refusals } from './responses';
@@ -136,10 +132,8 @@ export async function documentRoutes(app: FastifyInstance): Promise<void> {
   );
 
   // Each transition every document kind's lifecycle declares: PATCH /api/{resource}/{id}/{void|cancel}.
-  const reversals = { ...purchasingReversals, ...salesReversals, ...memorandaReversals, ...logisticsReversals };
   for (const definition of registry) {
     for (const transition of definition.document?.lifecycle.transitions ?? []) {
-      const reverse = reversals[definition.name]?.[transition.name];
       const noun = definition.singular.toLowerCase();
       routes.patch(
         `/api/${definition.name}/:id/${transition.name}`,
@@ -170,7 +164,7 @@ export async function documentRoutes(app: FastifyInstance): Promise<void> {
                 `${definition.singular} ${String(row.number)} is ${statusLabel(status).toLowerCase()}: it can be ${pastTense(transition.name)} only while ${from}.`,
               );
             }
-            await reverse?.(trx, scope, row);
+            await reversalOf(definition.name, transition.name)?.(trx, scope, row);
             const settled = await untyped(trx)
               .updateTable(definition.table)
               .set({ status: transition.to, updated_at: nowIso(), version: sql`version + 1` })

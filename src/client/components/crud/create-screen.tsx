@@ -51,13 +51,19 @@ export function CreateHeading({ definition }: { definition: ResourceDefinition }
  */
 function given(definition: ResourceDefinition, values?: Record<string, string | number>, names?: Record<string, string | number>) {
   const fields = new Map(writableFields(definition));
-  const start = Object.entries(values ?? {}).filter(([name]) => fields.has(name));
+  const start = Object.entries(values ?? {})
+    .filter(([name]) => fields.has(name))
+    .map(([name, value]) => [name, initialValue(fields.get(name)!, value)] as const);
   return {
-    values: Object.fromEntries(start.map(([name, value]) => [name, initialValue(fields.get(name)!, value)])),
+    values: Object.fromEntries(start),
+    // As a record would carry them: the id, and beside it what it names.
     known: Object.fromEntries(
       start
         .filter(([name]) => names?.[name] !== undefined)
-        .map(([name, value]) => [referenceKey(name), { id: value, display: String(names![name]) }]),
+        .flatMap(([name, value]) => [
+          [name, value],
+          [referenceKey(name), { id: value, display: String(names![name]) }],
+        ]),
     ),
   };
 }

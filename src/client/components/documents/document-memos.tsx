@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { Plus } from 'lucide-react';
+import { todayInManila } from '../../../domain/documents';
 import { permissionName } from '../../../domain/permissions';
 import type { ResourceDefinition } from '../../../domain/resource';
 import { getResource } from '../../../domain/resources/registry';
@@ -45,7 +46,7 @@ export function DocumentMemos({ definition, record }: { definition: ResourceDefi
               params={{ resource: memos.name }}
               search={{
                 redirect_to: `/${definition.name}/${String(record.id)}`,
-                values: { document_type: type!, document_id: Number(record.id) },
+                values: { document_type: type!, document_id: Number(record.id), date: todayInManila() },
                 names: { document_id: String(record.number ?? record.id) },
               }}
             >
