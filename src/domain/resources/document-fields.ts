@@ -83,6 +83,13 @@ export function transferredLifecycle({
   };
 }
 
+/** Goods that arrived (a receive order, a stock receive): received when made; voided, `reverses`. */
+export const receivedLifecycle = (reverses: string): Lifecycle => ({
+  statuses: { received: 'complete', void: 'undone' },
+  transitions: [{ name: 'void', from: ['received'], to: 'void', permission: 'delete', reverses }],
+  trashable: ['void'],
+});
+
 /** A payment or a memorandum: posted when made; voided, what it settled is owed again. */
 const settlementLifecycle = (settled: string): Lifecycle => ({
   statuses: { posted: 'complete', void: 'undone' },

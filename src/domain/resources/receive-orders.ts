@@ -1,21 +1,9 @@
 import { reference } from '../fields';
-import { statusValues, type Lifecycle } from '../lifecycle';
+import { statusValues } from '../lifecycle';
 import { defineResource } from '../resource';
-import { DOCUMENT_SEARCH, documentHeader, documentTotals } from './document-fields';
+import { DOCUMENT_SEARCH, documentHeader, documentTotals, receivedLifecycle } from './document-fields';
 
-const lifecycle: Lifecycle = {
-  statuses: { received: 'complete', void: 'undone' },
-  transitions: [
-    {
-      name: 'void',
-      from: ['received'],
-      to: 'void',
-      permission: 'delete',
-      reverses: 'Its goods leave stock again; what it received of a purchase order is open again on the order.',
-    },
-  ],
-  trashable: ['void'],
-};
+const lifecycle = receivedLifecycle('Its goods leave stock again; what it received of a purchase order is open again on the order.');
 
 /** Goods arriving, against a purchase order or without one: stock in at its location. */
 export const receiveOrders = defineResource({

@@ -1,21 +1,9 @@
 import { reference } from '../fields';
-import { statusValues, type Lifecycle } from '../lifecycle';
+import { statusValues } from '../lifecycle';
 import { defineResource } from '../resource';
-import { TRANSFER_SEARCH, transferHeader } from './document-fields';
+import { TRANSFER_SEARCH, transferHeader, receivedLifecycle } from './document-fields';
 
-const lifecycle: Lifecycle = {
-  statuses: { received: 'complete', void: 'undone' },
-  transitions: [
-    {
-      name: 'void',
-      from: ['received'],
-      to: 'void',
-      permission: 'delete',
-      reverses: 'Its goods are in transit again, and what it received is open again on its transfer.',
-    },
-  ],
-  trashable: ['void'],
-};
+const lifecycle = receivedLifecycle('Its goods are in transit again, and what it received is open again on its transfer.');
 
 /** Goods of a transfer arriving: out of transit, on hand at the transfer's destination. */
 export const stockReceives = defineResource({

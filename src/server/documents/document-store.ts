@@ -1,4 +1,4 @@
-import type { Location } from '../../domain/documents';
+import { todayInManila, type Location } from '../../domain/documents';
 import { centavosToPesos } from '../../domain/money';
 import { fromThousandths } from '../../domain/quantity';
 import { statusLabel, trashableIn, trashRefusal } from '../../domain/lifecycle';
@@ -10,8 +10,8 @@ import { conflict } from '../errors';
 import type { ApiRecord } from '../resources/codec';
 import { businessTableStore, type ResourceStore } from '../resources/store';
 import { untyped, type Db, type Scope, type Trx } from '../db/scope';
-import type { DocumentRef } from './ledger';
-import { insertLines, storedLines, type PricedLines } from './lines';
+import { move, type DocumentRef } from './ledger';
+import { insertLines, storedLines, type PricedLines, type StoredLine } from './lines';
 import { nextDocumentNumber, nextReferenceNumber } from './numbering';
 
 /**
@@ -140,6 +140,22 @@ export function locationOf(columns: Record<string, unknown>): Location | undefin
   if (columns.branch_id) return { type: 'branch', id: Number(columns.branch_id) };
   if (columns.warehouse_id) return { type: 'warehouse', id: Number(columns.warehouse_id) };
   return undefined;
+}
+
+/**
+ * A void moving the goods of a document at one place back, dated today: what a receipt put in
+ * stock leaves it (`-1`), what an invoice took out returns (`+1`). Answers the document's lines.
+ */
+export async function moveBack(trx: Trx, scope: Scope, row: Record<string, unknown>, type: string, sign: 1 | -1): Promise<StoredLine[]> {
+  const location = locationOf(row)!;
+  const lines = await storedLines(trx, type, [Number(row.id)]);
+  await move(
+    trx,
+    scope,
+    { type, id: Number(row.id), number: String(row.number), date: todayInManila() },
+    lines.map((line) => ({ itemId: line.item_id, location, quantity: sign * line.base_quantity })),
+  );
+  return lines;
 }
 
 /** A document is at a branch or a warehouse — exactly one. */

@@ -143,29 +143,27 @@ export interface Discrepancy {
   movementsInTransit: number;
 }
 
+/** A stock row as the ledger check reads it, beside the sums of its movements. */
+const STOCK_COLUMNS = [
+  'stocks.id',
+  'stocks.item_id',
+  'stocks.location_type',
+  'stocks.location_id',
+  'stocks.quantity_on_hand',
+  'stocks.quantity_in_transit',
+] as const;
+
 /** Every balance that does not equal the sum of its movements (none, when the ledger is sound). */
 export async function ledgerDiscrepancies(db: Db): Promise<Discrepancy[]> {
   const rows = await db
     .selectFrom('stocks')
     .leftJoin('stock_movements', 'stock_movements.stock_id', 'stocks.id')
     .select([
-      'stocks.id',
-      'stocks.item_id',
-      'stocks.location_type',
-      'stocks.location_id',
-      'stocks.quantity_on_hand',
-      'stocks.quantity_in_transit',
+      ...STOCK_COLUMNS,
       sql<number>`coalesce(sum(stock_movements.quantity), 0)`.as('moved'),
       sql<number>`coalesce(sum(stock_movements.in_transit), 0)`.as('moved_in_transit'),
     ])
-    .groupBy([
-      'stocks.id',
-      'stocks.item_id',
-      'stocks.location_type',
-      'stocks.location_id',
-      'stocks.quantity_on_hand',
-      'stocks.quantity_in_transit',
-    ])
+    .groupBy([...STOCK_COLUMNS])
     .execute();
   return rows
     .filter((row) => row.quantity_on_hand !== row.moved || row.quantity_in_transit !== row.moved_in_transit)

@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { sql, type Selectable } from 'kysely';
 import {
   documentTotals,
   lineFigures,
@@ -12,6 +12,7 @@ import { centavosToPesos, formatPesos, pesosToCentavos } from '../../domain/mone
 import { fromThousandths, MAX_LINE_THOUSANDTHS, toThousandths } from '../../domain/quantity';
 import type { LineInput } from '../../domain/resources/document-fields';
 import { validationError } from '../errors';
+import type { DocumentLinesTable } from '../db/schema';
 import type { Db, Scope, Trx } from '../db/scope';
 
 /**
@@ -208,22 +209,8 @@ export async function insertLines(trx: Trx, scope: Scope, documentType: string, 
   }
 }
 
-export interface StoredLine {
-  id: number;
-  document_id: number;
-  position: number;
-  item_id: number;
-  unit_of_measurement_id: number;
-  quantity: number;
-  base_quantity: number;
-  unit_price: number;
-  discount_percent: number;
-  vatable: number;
-  amount: number;
-  vat: number;
-  source_line_id: number | null;
-  quantity_done: number;
-}
+/** A line as it is stored: quantities in thousandths, money in centavos. */
+export type StoredLine = Selectable<DocumentLinesTable>;
 
 export async function storedLines(db: Db, documentType: string, documentIds: readonly number[]): Promise<StoredLine[]> {
   if (documentIds.length === 0) return [];

@@ -1,5 +1,4 @@
 import { sql } from 'kysely';
-import { todayInManila } from '../../domain/documents';
 import { centavosToPesos } from '../../domain/money';
 import { fromThousandths, toThousandths } from '../../domain/quantity';
 import type { LineInput } from '../../domain/resources/document-fields';
@@ -11,7 +10,7 @@ import { nowIso } from '../db/dialect';
 import { conflict, validationError } from '../errors';
 import type { ResourceStore } from '../resources/store';
 import type { Scope, Trx } from '../db/scope';
-import { documentStore, liveSource, locationOf, type Reversals } from './document-store';
+import { documentStore, liveSource, locationOf, moveBack, type Reversals } from './document-store';
 import { move } from './ledger';
 import { priceLines, storedLines, type StoredLine } from './lines';
 import { balanceVoid, paymentStore, paymentVoid } from './payments';
@@ -213,14 +212,7 @@ export const purchasingReversals: Reversals = {
     async void(trx, scope, row) {
       // The order first, as a receipt made from it locks it first: never the two in opposite orders.
       if (row.purchase_order_id !== null) await liveSource(trx, scope, 'purchase_orders', Number(row.purchase_order_id));
-      const location = locationOf(row)!;
-      const received = await storedLines(trx, 'receive-order', [Number(row.id)]);
-      await move(
-        trx,
-        scope,
-        { type: 'receive-order', id: Number(row.id), number: String(row.number), date: todayInManila() },
-        received.map((line) => ({ itemId: line.item_id, location, quantity: -line.base_quantity })),
-      );
+      const received = await moveBack(trx, scope, row, 'receive-order', -1);
       if (row.purchase_order_id === null) return;
       for (const line of received) {
         if (line.source_line_id === null) continue;

@@ -1,5 +1,4 @@
 import { sql } from 'kysely';
-import { todayInManila } from '../../domain/documents';
 import type { LineInput } from '../../domain/resources/document-fields';
 import { invoicePayments } from '../../domain/resources/invoice-payments';
 import { invoices } from '../../domain/resources/invoices';
@@ -8,9 +7,9 @@ import { nowIso } from '../db/dialect';
 import { validationError } from '../errors';
 import type { ResourceStore } from '../resources/store';
 import { untyped, type Scope, type Trx } from '../db/scope';
-import { documentStore, liveSource, locationOf, type Reversals } from './document-store';
+import { documentStore, liveSource, locationOf, moveBack, type Reversals } from './document-store';
 import { move } from './ledger';
-import { priceLines, storedLines } from './lines';
+import { priceLines } from './lines';
 import { balanceVoid, paymentStore, paymentVoid } from './payments';
 
 /**
@@ -73,14 +72,7 @@ export const invoicePaymentsStore: ResourceStore = paymentStore(invoicePayments,
 async function returnInvoicedGoods(trx: Trx, scope: Scope, row: Record<string, unknown>): Promise<void> {
   // The quotation first, as an invoice made from it locks it first.
   if (row.quotation_id !== null) await liveSource(trx, scope, 'quotations', Number(row.quotation_id));
-  const location = locationOf(row)!;
-  const sold = await storedLines(trx, 'invoice', [Number(row.id)]);
-  await move(
-    trx,
-    scope,
-    { type: 'invoice', id: Number(row.id), number: String(row.number), date: todayInManila() },
-    sold.map((line) => ({ itemId: line.item_id, location, quantity: line.base_quantity })),
-  );
+  await moveBack(trx, scope, row, 'invoice', 1);
   if (row.quotation_id !== null) await setStatus(trx, 'quotations', Number(row.quotation_id), 'open');
 }
 
