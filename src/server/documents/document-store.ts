@@ -30,7 +30,11 @@ export interface Prepared {
 export interface DocumentHooks {
   /** Checks the document against what it draws on (its purchase order, its bill) and prices it. */
   prepare(trx: Trx, scope: Scope, columns: Record<string, unknown>, input: Record<string, unknown>): Promise<Prepared>;
-  /** Moves stock or money, once the document and its lines exist. */
+  /**
+   * What it does beyond its own rows once they exist: money onto a balance, a source's lines
+   * fulfilled, goods between two places. (Goods in or out at its one place, as its spec's `stock`
+   * says, are moved before.)
+   */
   apply?(trx: Trx, scope: Scope, document: DocumentRef, prepared: Prepared, columns: Record<string, unknown>): Promise<void>;
   /** Replaces the lines of a document that allows it (a purchase order nothing was received against), or refuses. */
   relines?(trx: Trx, scope: Scope, row: Record<string, unknown>, lines: LineInput[]): Promise<PricedLines>;
@@ -265,7 +269,18 @@ export function documentStore(definition: ResourceDefinition, hooks: DocumentHoo
       const reference = 'contact_id' in definition.fields ? { reference_number: referenceNumber } : {};
       const id = await base.insert(trx, scope, { ...row, ...money, ...reference, number, created_by: scope.userId || null }, input);
       if (prepared.lines) await insertLines(trx, scope, spec.type, id, prepared.lines.lines);
-      await hooks.apply?.(trx, scope, { type: spec.type, id, number, date }, prepared, row);
+      const document = { type: spec.type, id, number, date };
+      // A document at one place moves its goods there as its spec says: in (a receipt), out (a sale).
+      if (spec.stock && !spec.twoLocations && prepared.lines) {
+        const sign = spec.stock === 'in' ? 1 : -1;
+        await move(
+          trx,
+          scope,
+          document,
+          prepared.lines.lines.map((line) => ({ itemId: line.itemId, location, quantity: sign * line.baseQuantity })),
+        );
+      }
+      await hooks.apply?.(trx, scope, document, prepared, row);
       return id;
     },
     async beforeTrash(trx, scope, id) {

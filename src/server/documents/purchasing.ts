@@ -10,8 +10,7 @@ import { nowIso } from '../db/dialect';
 import { conflict, validationError } from '../errors';
 import type { ResourceStore } from '../resources/store';
 import type { Scope, Trx } from '../db/scope';
-import { documentStore, liveSource, locationOf, moveBack, type Reversals } from './document-store';
-import { move } from './ledger';
+import { documentStore, liveSource, moveBack, type Reversals } from './document-store';
 import { priceLines, storedLines, type StoredLine } from './lines';
 import { balanceVoid, paymentStore, paymentVoid } from './payments';
 
@@ -157,14 +156,7 @@ export const receiveOrdersStore: ResourceStore = documentStore(receiveOrders, {
     });
     return { columns: { status: 'received' }, lines: priced };
   },
-  async apply(trx, scope, document, prepared, columns) {
-    const location = locationOf(columns)!;
-    await move(
-      trx,
-      scope,
-      document,
-      prepared.lines!.lines.map((line) => ({ itemId: line.itemId, location, quantity: line.baseQuantity })),
-    );
+  async apply(trx, _scope, _document, prepared, columns) {
     if (columns.purchase_order_id === null) return;
     for (const [index, line] of prepared.lines!.lines.entries()) {
       if (line.sourceLineId === null) continue;

@@ -7,8 +7,7 @@ import { nowIso } from '../db/dialect';
 import { validationError } from '../errors';
 import type { ResourceStore } from '../resources/store';
 import { untyped, type Scope, type Trx } from '../db/scope';
-import { documentStore, liveSource, locationOf, moveBack, type Reversals } from './document-store';
-import { move } from './ledger';
+import { documentStore, liveSource, moveBack, type Reversals } from './document-store';
 import { priceLines } from './lines';
 import { balanceVoid, paymentStore, paymentVoid } from './payments';
 
@@ -48,14 +47,7 @@ export const invoicesStore: ResourceStore = documentStore(invoices, {
     const priced = await priceLines(trx, scope, lines(input), salePricing(columns));
     return { columns: { status: 'unpaid', amount_paid: 0, balance: priced.totals.total }, lines: priced };
   },
-  async apply(trx, scope, document, prepared, columns) {
-    const location = locationOf(columns)!;
-    await move(
-      trx,
-      scope,
-      document,
-      prepared.lines!.lines.map((line) => ({ itemId: line.itemId, location, quantity: -line.baseQuantity })),
-    );
+  async apply(trx, _scope, _document, _prepared, columns) {
     if (columns.quotation_id !== null && columns.quotation_id !== undefined) {
       await setStatus(trx, 'quotations', Number(columns.quotation_id), 'invoiced');
     }
