@@ -38,7 +38,9 @@ describe('every document kind declares a lifecycle that holds together', () => {
 
   it('says why a document cannot be trashed, and what to do when it can be done', () => {
     const bills = getResource('bills').document!.lifecycle;
-    expect(trashRefusal(bills, 'Bill', 'B-1', 'partially_paid')).toBe('Bill B-1 is partially paid: void it before deleting it.');
+    expect(trashRefusal(bills, 'Bill', 'B-1', 'unpaid')).toBe('Bill B-1 is unpaid: void it before deleting it.');
+    // Paid in part, it cannot be voided until its payments are.
+    expect(trashRefusal(bills, 'Bill', 'B-1', 'partially_paid')).toBe('Bill B-1 is partially paid.');
     const orders = getResource('purchase-orders').document!.lifecycle;
     expect(trashRefusal(orders, 'Purchase order', 'PO-1', 'received')).toBe('Purchase order PO-1 is received.');
   });

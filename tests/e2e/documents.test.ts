@@ -107,6 +107,21 @@ describe.skipIf(!chromiumAvailable)('documents in Chromium', { timeout: 120_000 
     await page.getByText('Paid', { exact: true }).first().waitFor();
     await page.getByRole('heading', { name: 'Related documents' }).waitFor();
     await page.getByRole('link', { name: /^BP-/ }).waitFor();
+    // A paid bill is voided only once its payment is: its lifecycle offers no void, nor the trash.
+    expect(await page.getByRole('button', { name: 'Void Bill' }).count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Delete' }).count()).toBe(0);
+
+    // A memo about the bill, written from it: the form names the bill, and saving comes back to it.
+    const billHeading = await page.getByRole('heading', { name: /^Bill B-/ }).innerText();
+    await page.getByRole('link', { name: 'Add memo' }).click();
+    await page.getByRole('heading', { name: 'Create Document Memo' }).waitFor();
+    expect(await page.getByRole('combobox', { name: /^Document\s*\*?$/ }).inputValue()).toBe(billHeading.replace(/^Bill /, ''));
+    await page.getByLabel('Subject').fill('Supplier promised to replace 3 damaged cartons');
+    await page.getByLabel('Body').fill('Replacement comes with the next delivery.');
+    await page.getByRole('button', { name: 'Save Document Memo' }).click();
+    await page.getByText('Document Memo created successfully.').waitFor();
+    await page.getByRole('heading', { name: billHeading }).waitFor();
+    await page.getByRole('link', { name: 'Supplier promised to replace 3 damaged cartons' }).waitFor();
     await context.close();
   });
 

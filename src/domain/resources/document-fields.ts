@@ -34,7 +34,7 @@ export const documentTotals = (): Record<string, Field> => ({
 
 /**
  * The lifecycle of a bill or an invoice: owed until its payments and memoranda settle it; voided
- * (only once they are voided) it owes nothing. Payments and memoranda are made from it while
+ * (only while unpaid: once they are voided) it owes nothing. Payments and memoranda are made from it while
  * something is owed, each starting with the balance.
  */
 export function balanceLifecycle({
@@ -52,10 +52,11 @@ export function balanceLifecycle({
     transitions: [
       {
         name: 'void',
-        from: [...owing, 'paid'],
+        // Anything paid or adjusted is voided first, which leaves it unpaid again.
+        from: ['unpaid'],
         to: 'void',
         permission: 'delete',
-        reverses: `${voidReverses} One with payments or memoranda is voided only once they are.`,
+        reverses: voidReverses,
       },
     ],
     trashable: ['void'],

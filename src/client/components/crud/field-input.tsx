@@ -88,7 +88,8 @@ export function initialValue(field: Field, stored: unknown): unknown {
       discount_percent: String(entry.discount_percent),
     }));
   }
-  if (field.kind === 'reference') return stored ?? null;
+  // A picked id stays a number, whichever resource it names.
+  if (field.kind === 'reference' || field.referencesBy) return stored ?? null;
   return stored === null || stored === undefined ? '' : String(stored);
 }
 
