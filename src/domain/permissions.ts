@@ -14,7 +14,7 @@ export type PermissionAction = (typeof PERMISSION_ACTIONS)[number];
 
 /**
  * Every prefix that carries the six per-resource permissions: each definition's `permission`, in
- * registry order. Every prefix the spec lists is a resource today (`service-prices` included: it
+ * registry order. Every prefix the product has is a resource today (`service-prices` included: it
  * has its six as well as the single sidebar name above), so no prefix is kept by hand; one that is
  * not a resource would be appended here, with a note saying why.
  */

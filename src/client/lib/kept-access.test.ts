@@ -40,7 +40,7 @@ describe('the permissions and roles kept in local storage', () => {
     expect(storage.items.size).toBe(0);
   });
 
-  it('fires under the name the spec gives it', () => {
+  it('fires under the name other code listens for', () => {
     expect(USER_RETRIEVED).toBe('User-Retrieved');
     expect(userRetrieved({ permission_names: [], role_names: [] }).type).toBe('User-Retrieved');
   });

@@ -32,7 +32,7 @@ export function reportFailure(error: unknown): void {
   else toast.error(describeError(error));
 }
 
-/** Says what became of a change: the spec's toast when the server took it, else that it waits on this device. */
+/** Says what became of a change: the success toast when the server took it, else that it waits on this device. */
 export function reportSettled(settled: Settled<unknown>, success: string): void {
   if (settled.sent) toast.success(success);
   else toast.info(settled.message);
