@@ -75,7 +75,7 @@ export default tseslint.config(
             {
               target: './src/client/components/crud',
               from: ['./src/client/components/documents', './src/client/components/files', './src/client/features'],
-              message: 'The generic screens take what is particular to a resource from slots (src/client/slots.tsx registers them).',
+              message: 'The generic screens take what is particular to a resource from slots (src/client/screen-parts.tsx registers them).',
             },
           ],
         },

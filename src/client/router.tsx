@@ -18,9 +18,9 @@ const rootRoute = createRootRouteWithContext<{ queryClient: QueryClient }>()({
 
 const screen = <T extends Record<string, unknown>, K extends keyof T & string>(load: () => Promise<T>, name: K) =>
   lazyRouteComponent(load, name);
-/** A screen that reads slots: what fills them (`slots.tsx`) is loaded first. */
+/** A screen that reads slots: what fills them (`screen-parts.tsx`) is loaded first. */
 const slotted = <T extends Record<string, unknown>, K extends keyof T & string>(load: () => Promise<T>, name: K) =>
-  screen(() => import('./slots').then(load), name);
+  screen(() => import('./screen-parts').then(load), name);
 
 const loginRoute = createRoute({
   getParentRoute: () => rootRoute,

@@ -128,7 +128,7 @@ export function createSlotRegistry(): SlotRegistry {
   };
 }
 
-/** The app's slots, filled in by `src/client/slots.tsx` before any generic screen renders. */
+/** The app's slots, filled in by `src/client/screen-parts.tsx` before any generic screen renders. */
 export const slots = createSlotRegistry();
 
 /** Slots that hold a component, rendered in their place by `renderSlot`. */
