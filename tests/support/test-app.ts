@@ -139,6 +139,20 @@ export async function demoBusinessIds(test: TestApp): Promise<[number, number]> 
   return [rows[0].id, rows[1].id];
 }
 
+/** An app with the demo data, its two demo businesses, and the admin signed in to the first. */
+export interface Demo {
+  test: TestApp;
+  admin: Session;
+  businesses: [number, number];
+}
+
+/** The start most suites make: `startTestApp(kind, options)`, the demo businesses, the admin signed in to the first. */
+export async function startDemo(kind: DatabaseKind, options?: Parameters<typeof startTestApp>[1]): Promise<Demo> {
+  const test = await startTestApp(kind, options);
+  const businesses = await demoBusinessIds(test);
+  return { test, admin: await test.signIn(ADMIN_EMAIL, undefined, businesses[0]), businesses };
+}
+
 /**
  * A user in `businessId` holding exactly `permissions` through a role of their own; returns a
  * signed-in session and a setter that swaps the role's permissions between requests.

@@ -1,13 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  ADMIN_EMAIL,
-  databaseKinds,
-  demoBusinessIds,
-  startTestApp,
-  userWithPermissions,
-  type Session,
-  type TestApp,
-} from '../../../tests/support/test-app';
+import { ADMIN_EMAIL, databaseKinds, startDemo, userWithPermissions, type Session, type TestApp } from '../../../tests/support/test-app';
 import type { ActivityEntry } from '../../domain/activity';
 import { todayInManila } from '../../domain/documents';
 import type { Db } from '../db/scope';
@@ -27,9 +19,11 @@ describe.each(databaseKinds)('activity log on %s', (kind) => {
   let adminId: number;
 
   beforeAll(async () => {
-    test = await startTestApp(kind);
-    [main, second] = await demoBusinessIds(test);
-    admin = await test.signIn(ADMIN_EMAIL, undefined, main);
+    ({
+      test,
+      admin,
+      businesses: [main, second],
+    } = await startDemo(kind));
     db = test.app.db;
     adminId = (await db.selectFrom('users').select('id').where('email', '=', ADMIN_EMAIL).executeTakeFirstOrThrow()).id as number;
   });

@@ -1,18 +1,17 @@
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { sql } from 'kysely';
 import type { Db } from './scope';
 import pg from 'pg';
+import { freshDatabases } from '../../../tests/support/fresh-databases';
 import { afterAll, describe, expect, it } from 'vitest';
 import { databaseKinds } from '../../../tests/support/test-app';
 import { buildApp } from '../app';
 import { seed } from '../seed';
 import type { AppConfig } from '../config';
-import { openDatabase, type DatabaseConfig, type DatabaseKind } from './dialect';
+import { openDatabase, type DatabaseConfig } from './dialect';
 import { appliedMigrations, migrateToLatest, MIGRATION_NAMES, requireMigrated } from './migrate';
 
 /**
@@ -20,30 +19,11 @@ import { appliedMigrations, migrateToLatest, MIGRATION_NAMES, requireMigrated } 
  * and a database that a newer Bodega migrated: refused, with a message, before anything reads it.
  */
 
-const directory = mkdtempSync(join(tmpdir(), 'bodega-migrate-'));
-const schemas: string[] = [];
-afterAll(async () => {
-  rmSync(directory, { recursive: true, force: true });
-  if (schemas.length === 0) return;
-  const client = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
-  await client.connect();
-  for (const schema of schemas) await client.query(`drop schema ${schema} cascade`);
-  await client.end();
-});
-
+const databases = freshDatabases('migrate');
+afterAll(() => databases.removeAll());
+const { directory } = databases;
 /** A database no one has migrated: a new SQLite file, or a new PostgreSQL schema. */
-async function freshDatabase(kind: DatabaseKind): Promise<DatabaseConfig> {
-  const tag = randomBytes(6).toString('hex');
-  if (kind === 'sqlite') return { url: `file:${join(directory, `${tag}.sqlite`)}` };
-  const url = process.env.TEST_DATABASE_URL as string;
-  const schema = `bodega_migrate_${tag}`;
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  await client.query(`create schema ${schema}`);
-  await client.end();
-  schemas.push(schema);
-  return { url, schema };
-}
+const freshDatabase = databases.fresh;
 
 const appConfig = (database: DatabaseConfig, migrate?: boolean): AppConfig => ({
   database,

@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Insertable } from 'kysely';
 import { buildApp } from '../app';
-import { ADMIN_EMAIL, databaseKinds, demoBusinessIds, startTestApp, type Session, type TestApp } from '../../../tests/support/test-app';
+import { ADMIN_EMAIL, databaseKinds, startDemo, type Session, type TestApp } from '../../../tests/support/test-app';
 import { centavosToPesos, formatPesos } from '../../domain/money';
 import { nowIso, openDatabase } from '../db/dialect';
 import { seed } from '../seed';
@@ -47,10 +47,12 @@ describe.each(databaseKinds)('the database audit on %s', (kind) => {
   });
 
   beforeAll(async () => {
-    test = await startTestApp(kind);
+    ({
+      test,
+      admin,
+      businesses: [main],
+    } = await startDemo(kind));
     db = test.app.db;
-    [main] = await demoBusinessIds(test);
-    admin = await test.signIn(ADMIN_EMAIL, undefined, main);
     warehouse = (await admin.send('GET', '/api/warehouses?limit=1&order_by=asc')).body.data[0];
     branch = (await admin.send('GET', '/api/branches?limit=1&order_by=asc')).body.data[0];
     const supplierId = (await admin.send('GET', '/api/contacts?limit=1&order_by=asc')).body.data[0].id;

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { sampleBody } from '../../../tests/support/samples';
-import { ADMIN_EMAIL, databaseKinds, demoBusinessIds, startTestApp, type Session, type TestApp } from '../../../tests/support/test-app';
+import { databaseKinds, startDemo, type Session, type TestApp } from '../../../tests/support/test-app';
 import { getResource } from '../../domain/resources/registry';
 import type { Db } from '../db/scope';
 import { auditDatabase } from './audit';
@@ -15,9 +15,7 @@ describe.each(databaseKinds)('document rules on %s', (kind) => {
   let db: Db;
 
   beforeAll(async () => {
-    test = await startTestApp(kind);
-    const [main] = await demoBusinessIds(test);
-    admin = await test.signIn(ADMIN_EMAIL, undefined, main);
+    ({ test, admin } = await startDemo(kind));
     db = test.app.db;
   });
   afterAll(() => test.close());

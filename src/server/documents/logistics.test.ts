@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_EMAIL, databaseKinds, demoBusinessIds, startTestApp, type Session, type TestApp } from '../../../tests/support/test-app';
+import { databaseKinds, startDemo, type Session, type TestApp } from '../../../tests/support/test-app';
 import { ledgerDiscrepancies } from './ledger';
 
 /** Logistics through the API, on each database: request → transfer (out of the source, in transit) → receives (on hand at the destination). */
@@ -11,9 +11,7 @@ describe.each(databaseKinds)('logistics on %s', (kind) => {
   let item: { id: number; unit_of_measurement_id: number };
 
   beforeAll(async () => {
-    test = await startTestApp(kind);
-    const [main] = await demoBusinessIds(test);
-    admin = await test.signIn(ADMIN_EMAIL, undefined, main);
+    ({ test, admin } = await startDemo(kind));
     warehouseId = (await admin.send('GET', '/api/warehouses?limit=1&order_by=asc')).body.data[0].id;
     branchId = (await admin.send('GET', '/api/branches?limit=1&order_by=asc')).body.data[0].id;
     item = (await admin.send('GET', '/api/items?limit=1&order_by=asc')).body.data[0];

@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_EMAIL, databaseKinds, demoBusinessIds, startTestApp, type Session, type TestApp } from '../../../tests/support/test-app';
+import { databaseKinds, startDemo, type Session, type TestApp } from '../../../tests/support/test-app';
 import type { Db } from '../db/scope';
 import { todayInManila } from '../../domain/documents';
 import { ledgerDiscrepancies } from './ledger';
@@ -20,9 +20,7 @@ describe.each(databaseKinds)('purchasing on %s', (kind) => {
   let eggs: { id: number; unit_of_measurement_id: number; vatable: boolean };
 
   beforeAll(async () => {
-    test = await startTestApp(kind);
-    const [main] = await demoBusinessIds(test);
-    admin = await test.signIn(ADMIN_EMAIL, undefined, main);
+    ({ test, admin } = await startDemo(kind));
     db = test.app.db;
     supplierId = (await admin.send('GET', '/api/contacts?limit=1&order_by=asc')).body.data[0].id;
     warehouseId = (await admin.send('GET', '/api/warehouses?limit=1&order_by=asc')).body.data[0].id;

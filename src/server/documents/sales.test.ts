@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_EMAIL, databaseKinds, demoBusinessIds, startTestApp, type Session, type TestApp } from '../../../tests/support/test-app';
+import { databaseKinds, startDemo, type Session, type TestApp } from '../../../tests/support/test-app';
 import type { Db } from '../db/scope';
 import { ledgerDiscrepancies } from './ledger';
 
@@ -16,9 +16,7 @@ describe.each(databaseKinds)('sales on %s', (kind) => {
   let item: { id: number; name: string; sku: string; unit_of_measurement_id: number };
 
   beforeAll(async () => {
-    test = await startTestApp(kind);
-    const [main] = await demoBusinessIds(test);
-    admin = await test.signIn(ADMIN_EMAIL, undefined, main);
+    ({ test, admin } = await startDemo(kind));
     db = test.app.db;
     customerId = (await admin.send('GET', '/api/contacts?limit=1&order_by=desc')).body.data[0].id;
     branchId = (await admin.send('GET', '/api/branches?limit=1&order_by=asc')).body.data[0].id;

@@ -1,10 +1,9 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  ADMIN_EMAIL,
   databaseKinds,
   demoBusinessIds,
-  startTestApp,
+  startDemo,
   userWithPermissions,
   type Session,
   type TestApp,
@@ -63,9 +62,7 @@ describe.each(databaseKinds)('attachments on %s', (kind) => {
   const photo = png(40, 30);
 
   beforeAll(async () => {
-    test = await startTestApp(kind);
-    const [main] = await demoBusinessIds(test);
-    admin = await test.signIn(ADMIN_EMAIL, undefined, main);
+    ({ test, admin } = await startDemo(kind));
     db = test.app.db;
     const orders = (await admin.send('GET', '/api/receive-orders?limit=2')).body.data;
     [receiveOrderId, otherReceiveOrderId] = orders.map((order: { id: number }) => order.id);

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   ADMIN_EMAIL,
   databaseKinds,
-  demoBusinessIds,
+  startDemo,
   startTestApp,
   userWithPermissions,
   type Session,
@@ -39,9 +39,11 @@ describe.each(databaseKinds)('backups seen by masters on %s', (kind) => {
   let businessId: number;
 
   beforeAll(async () => {
-    test = await startTestApp(kind, { demoData: true });
-    [businessId] = await demoBusinessIds(test);
-    admin = await test.signIn(ADMIN_EMAIL, undefined, businessId);
+    ({
+      test,
+      admin,
+      businesses: [businessId],
+    } = await startDemo(kind, { demoData: true }));
   });
   afterAll(() => test.close());
 

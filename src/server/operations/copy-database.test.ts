@@ -1,9 +1,6 @@
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
-import pg from 'pg';
+import { freshDatabases } from '../../../tests/support/fresh-databases';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { png } from '../../../tests/support/png';
 import { databaseKinds } from '../../../tests/support/test-app';
@@ -22,31 +19,10 @@ import { copyDatabase, type CopyReport } from './copy-database';
 const ADMIN = { email: 'admin@example.com', password: 'copy-password' };
 const BOUNDARY = '----bodega-copy-boundary';
 const attachment = Buffer.concat([png(20, 10), Buffer.from([0, 1, 2, 254, 255])]);
-const directory = mkdtempSync(join(tmpdir(), 'bodega-copy-'));
-const schemas: string[] = [];
+const databases = freshDatabases('copy');
+afterAll(() => databases.removeAll());
+const { directory, sqliteFile, postgresSchema } = databases;
 const postgres = databaseKinds.includes('postgres');
-
-const sqliteFile = (): DatabaseConfig => ({ url: `file:${join(directory, `${randomBytes(6).toString('hex')}.sqlite`)}` });
-
-async function postgresSchema(): Promise<DatabaseConfig> {
-  const url = process.env.TEST_DATABASE_URL as string;
-  const schema = `bodega_copy_${randomBytes(6).toString('hex')}`;
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  await client.query(`create schema ${schema}`);
-  await client.end();
-  schemas.push(schema);
-  return { url, schema };
-}
-
-afterAll(async () => {
-  rmSync(directory, { recursive: true, force: true });
-  if (schemas.length === 0) return;
-  const client = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
-  await client.connect();
-  for (const schema of schemas) await client.query(`drop schema ${schema} cascade`);
-  await client.end();
-});
 
 /** An app on the database, signed in as the demo admin in the first business. */
 async function signedIn(database: DatabaseConfig) {

@@ -9,9 +9,9 @@ import { allPermissions, MASTER_PERMISSION } from '../../domain/permissions';
 import { items } from '../../domain/resources/items';
 import { registry } from '../../domain/resources/registry';
 import {
-  ADMIN_EMAIL,
   databaseKinds,
   demoBusinessIds,
+  startDemo,
   startTestApp,
   userWithPermissions,
   type Session,
@@ -56,10 +56,8 @@ describe.each(databaseKinds)('a business’s data as a zip on %s', (kind) => {
   let foreignBrand: string;
 
   beforeAll(async () => {
-    test = await startTestApp(kind);
+    ({ test, admin, businesses } = await startDemo(kind));
     db = test.app.db;
-    businesses = await demoBusinessIds(test);
-    admin = await test.signIn(ADMIN_EMAIL, undefined, businesses[0]);
     const brand = await admin.send('POST', '/api/brands', { name: 'Trashed before the export' });
     trashedBrand = brand.body.data.id;
     expect((await admin.send('DELETE', `/api/brands/${trashedBrand}`)).status).toBe(200);

@@ -1,15 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listParamsSchema } from '../../domain/list-params';
 import { contacts } from '../../domain/resources/contacts';
-import {
-  ADMIN_EMAIL,
-  databaseKinds,
-  demoBusinessIds,
-  startTestApp,
-  userWithPermissions,
-  type Session,
-  type TestApp,
-} from '../../../tests/support/test-app';
+import { databaseKinds, startDemo, userWithPermissions, type Session, type TestApp } from '../../../tests/support/test-app';
 import { allRecordsInListOrder, listRecords } from './record-service';
 import type { Scope } from '../db/scope';
 
@@ -21,9 +13,7 @@ describe.each(databaseKinds)('CSV export of a list on %s', (kind) => {
   const ids: Record<string, number> = {};
 
   beforeAll(async () => {
-    test = await startTestApp(kind);
-    businesses = await demoBusinessIds(test);
-    admin = await test.signIn(ADMIN_EMAIL, undefined, businesses[0]);
+    ({ test, admin, businesses } = await startDemo(kind));
     typeId = (await admin.send('POST', '/api/contact-types', { name: 'Exported' })).body.data.id;
     const people = [
       { name: 'Zeta Exportable, Inc.', company_name: 'Acme', credit_limit: 1500.5, mobile: '0917 555 0101' },

@@ -1,13 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  ADMIN_EMAIL,
-  databaseKinds,
-  demoBusinessIds,
-  startTestApp,
-  userWithPermissions,
-  type Session,
-  type TestApp,
-} from '../../../tests/support/test-app';
+import { ADMIN_EMAIL, databaseKinds, startDemo, userWithPermissions, type Session, type TestApp } from '../../../tests/support/test-app';
 
 describe.each(databaseKinds)('roles, user roles and secrets on %s', (kind) => {
   let test: TestApp;
@@ -15,9 +7,7 @@ describe.each(databaseKinds)('roles, user roles and secrets on %s', (kind) => {
   let businesses: [number, number];
 
   beforeAll(async () => {
-    test = await startTestApp(kind);
-    businesses = await demoBusinessIds(test);
-    admin = await test.signIn(ADMIN_EMAIL, undefined, businesses[0]);
+    ({ test, admin, businesses } = await startDemo(kind));
   });
   afterAll(() => test.close());
 

@@ -4,10 +4,9 @@ import { updatableFields } from '../../domain/resource';
 import { getResource, registry } from '../../domain/resources/registry';
 import {
   ADMIN_EMAIL,
-  PASSWORD,
   databaseKinds,
-  demoBusinessIds,
-  startTestApp,
+  PASSWORD,
+  startDemo,
   userWithPermissions,
   type Session,
   type TestApp,
@@ -41,9 +40,11 @@ describe.each(databaseKinds)('authorization on %s', (kind) => {
   let adminId: number;
 
   beforeAll(async () => {
-    test = await startTestApp(kind);
-    [main, second] = await demoBusinessIds(test);
-    admin = await test.signIn(ADMIN_EMAIL, undefined, main);
+    ({
+      test,
+      admin,
+      businesses: [main, second],
+    } = await startDemo(kind));
     adminId = (await test.app.db.selectFrom('users').select('id').where('email', '=', ADMIN_EMAIL).executeTakeFirstOrThrow()).id;
   });
   afterAll(() => test.close());

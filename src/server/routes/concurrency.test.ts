@@ -3,15 +3,7 @@ import { updatableFields, type ResourceDefinition } from '../../domain/resource'
 import { getResource, registry } from '../../domain/resources/registry';
 import { pastTense, transitionsFrom } from '../../domain/lifecycle';
 import { sampleBody, undoBeforeDelete, unique } from '../../../tests/support/samples';
-import {
-  ADMIN_EMAIL,
-  databaseKinds,
-  demoBusinessIds,
-  startTestApp,
-  type Answer,
-  type Session,
-  type TestApp,
-} from '../../../tests/support/test-app';
+import { databaseKinds, startDemo, type Answer, type Session, type TestApp } from '../../../tests/support/test-app';
 import { auditDatabase } from '../documents/audit';
 import type { Db } from '../db/scope';
 
@@ -139,9 +131,7 @@ describe.each(databaseKinds)('concurrent transitions on %s', (kind) => {
   let twin: Awaited<ReturnType<TestApp['secondInstance']>> | undefined;
 
   beforeAll(async () => {
-    test = await startTestApp(kind);
-    const [main] = await demoBusinessIds(test);
-    admin = await test.signIn(ADMIN_EMAIL, undefined, main);
+    ({ test, admin } = await startDemo(kind));
     if (kind === 'postgres') twin = await test.secondInstance();
   });
   afterAll(async () => {

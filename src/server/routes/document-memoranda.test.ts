@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getResource } from '../../domain/resources/registry';
-import { ADMIN_EMAIL, databaseKinds, demoBusinessIds, startTestApp, type Session, type TestApp } from '../../../tests/support/test-app';
+import { ADMIN_EMAIL, databaseKinds, startDemo, type Session, type TestApp } from '../../../tests/support/test-app';
 import { sampleBody } from '../../../tests/support/samples';
 
 /**
@@ -34,9 +34,11 @@ describe.each(databaseKinds)('document memoranda on %s', (kind) => {
   });
 
   beforeAll(async () => {
-    test = await startTestApp(kind);
-    const [main, second] = await demoBusinessIds(test);
-    admin = await test.signIn(ADMIN_EMAIL, undefined, main);
+    const {
+      businesses: [, second],
+      ...demo
+    } = await startDemo(kind);
+    ({ test, admin } = demo);
     otherBusiness = second;
     me = await test.app.db.selectFrom('users').select(['id', 'name']).where('email', '=', ADMIN_EMAIL).executeTakeFirstOrThrow();
     orders = [await newDocument(admin, 'purchase-orders'), await newDocument(admin, 'purchase-orders')];

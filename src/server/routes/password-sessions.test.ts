@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_EMAIL, databaseKinds, demoBusinessIds, startTestApp, type Session, type TestApp } from '../../../tests/support/test-app';
+import { ADMIN_EMAIL, databaseKinds, startDemo, type Session, type TestApp } from '../../../tests/support/test-app';
 
 /**
  * A password changed through `PATCH /api/users/{id}` ends the user's sessions, as a reset does;
@@ -10,9 +10,7 @@ describe.each(databaseKinds)('sessions after a password change on %s', (kind) =>
   let admin: Session;
 
   beforeAll(async () => {
-    test = await startTestApp(kind);
-    const [business] = await demoBusinessIds(test);
-    admin = await test.signIn(ADMIN_EMAIL, undefined, business);
+    ({ test, admin } = await startDemo(kind));
   });
   afterAll(() => test.close());
 

@@ -2,15 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PERMISSION_ACTIONS, permissionName } from '../../domain/permissions';
 import { updatableFields, type ResourceDefinition } from '../../domain/resource';
 import { getResource, registry } from '../../domain/resources/registry';
-import {
-  ADMIN_EMAIL,
-  databaseKinds,
-  demoBusinessIds,
-  startTestApp,
-  userWithPermissions,
-  type Session,
-  type TestApp,
-} from '../../../tests/support/test-app';
+import { databaseKinds, startDemo, userWithPermissions, type Session, type TestApp } from '../../../tests/support/test-app';
 import { sampleBody, undoBeforeDelete, unique } from '../../../tests/support/samples';
 
 /**
@@ -42,9 +34,11 @@ describe.each(databaseKinds)('resource contract on %s', (kind) => {
   let otherBusiness: number;
 
   beforeAll(async () => {
-    test = await startTestApp(kind);
-    const [main, second] = await demoBusinessIds(test);
-    admin = await test.signIn(ADMIN_EMAIL, undefined, main);
+    const {
+      businesses: [, second],
+      ...demo
+    } = await startDemo(kind);
+    ({ test, admin } = demo);
     otherBusiness = second;
   });
   afterAll(() => test.close());

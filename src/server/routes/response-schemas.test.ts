@@ -3,7 +3,7 @@ import { listParamsSchema, type ListParams } from '../../domain/list-params';
 import { registry } from '../../domain/resources/registry';
 import { findRecordOrFail, listRecords } from '../resources/record-service';
 import type { Scope } from '../db/scope';
-import { ADMIN_EMAIL, databaseKinds, demoBusinessIds, startTestApp, type Session, type TestApp } from '../../../tests/support/test-app';
+import { databaseKinds, startDemo, type Session, type TestApp } from '../../../tests/support/test-app';
 
 /**
  * Every route declares its answers (`schema.response`): the OpenAPI document describes each
@@ -33,9 +33,7 @@ describe.each(databaseKinds)('response schemas on %s', (kind) => {
   let paths: Record<string, Record<string, Operation>>;
 
   beforeAll(async () => {
-    test = await startTestApp(kind);
-    const [main] = await demoBusinessIds(test);
-    admin = await test.signIn(ADMIN_EMAIL, undefined, main);
+    ({ test, admin } = await startDemo(kind));
     const docs = await test.app.inject({ method: 'GET', url: '/api/docs/json' });
     expect(docs.statusCode).toBe(200);
     paths = docs.json().paths;
