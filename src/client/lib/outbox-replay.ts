@@ -1,4 +1,5 @@
 import { api, ApiError } from './api';
+import { refreshOutbox } from './outbox-snapshot';
 import {
   answered,
   clientKey,
@@ -140,12 +141,14 @@ export function createReplayEngine(database: Promise<OutboxDatabase>, name: stri
       waiters.delete(key);
       throw error;
     }
+    refreshOutbox();
     kick();
     return settle<T>(key, waiting);
   }
 
   async function amendCreate<T>(key: string, body: unknown, update: Change): Promise<Settled<T>> {
     if (!(await foldIntoCreate(await database, key, body))) return submit<T>(update);
+    refreshOutbox();
     const waiting = waitFor(key);
     kick();
     return settle<T>(key, waiting);
@@ -190,6 +193,8 @@ export function createReplayEngine(database: Promise<OutboxDatabase>, name: stri
       })
       .finally(() => {
         running = false;
+        // A kick that came after the last pass ended, while the lock was being let go, is not lost.
+        if (again) kick();
       });
   }
 

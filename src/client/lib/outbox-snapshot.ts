@@ -29,6 +29,16 @@ export function subscribeToOutbox(watcher: () => void): () => void {
   return () => watchers.delete(watcher);
 }
 
+let readSoon: (() => void) | undefined;
+
+/**
+ * Reads the outbox again now, after this tab changed it: the storage events that tell every
+ * tab may come late, and a screen opened meanwhile must not show the queue as it was.
+ */
+export function refreshOutbox(): void {
+  readSoon?.();
+}
+
 function publish(next: OutboxSnapshot): void {
   snapshot = next;
   for (const watcher of watchers) watcher();
@@ -44,16 +54,21 @@ export function watchOutbox(database: Promise<OutboxDatabase>, name: string): ()
   let unsubscribe: (() => void) | undefined;
   publish(UNREAD);
 
+  let reads = 0;
   const read = async () => {
     timer = undefined;
+    // Reads may finish out of order: only the last one started tells what the outbox holds now.
+    const mine = ++reads;
     const entries = await queuedEntries(await database);
-    if (watching) publish({ loaded: true, entries });
+    if (watching && mine === reads) publish({ loaded: true, entries });
   };
   const report = (error: unknown) => console.error('The outbox cannot be read.', error);
   const onMutated = (parts: Record<string, unknown>) => {
     if (timer || !Object.keys(parts).some((part) => part.startsWith(`idb://${name}/outbox/`))) return;
     timer = setTimeout(() => void read().catch(report), OUTBOX_REFRESH_MS);
   };
+
+  readSoon = () => void read().catch(report);
 
   import('dexie')
     .then(({ default: Dexie }) => {
@@ -66,6 +81,7 @@ export function watchOutbox(database: Promise<OutboxDatabase>, name: string): ()
 
   return () => {
     watching = false;
+    readSoon = undefined;
     clearTimeout(timer);
     unsubscribe?.();
     publish(UNREAD);
