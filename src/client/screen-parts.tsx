@@ -7,6 +7,7 @@ import { DocumentCreateScreen } from './components/documents/document-create-scr
 import { DocumentMemos } from './components/documents/document-memos';
 import { deletable, DocumentActions, DocumentLines, RelatedDocuments, StatusBadge } from './components/documents/document-view';
 import { emptyLine, LineItems, linesBody, rowsOf, type DocumentLine, type LineRow } from './components/documents/line-items';
+import { lineContext } from './components/documents/line-pricing';
 import { StockMovements } from './components/documents/stock-movements';
 import { FilesPanel } from './components/files/files-panel';
 import { navigationGroupOf } from './components/layout/navigation';
@@ -41,7 +42,7 @@ const documentLines: FormSection = {
   Editor: DocumentLinesEditor,
 };
 
-function DocumentLinesEditor({ definition, value, onChange, errors }: ComponentProps<FormSection['Editor']>) {
+function DocumentLinesEditor({ definition, value, onChange, errors, values }: ComponentProps<FormSection['Editor']>) {
   const rows = value as LineRow[];
   return (
     <LineItems
@@ -50,6 +51,7 @@ function DocumentLinesEditor({ definition, value, onChange, errors }: ComponentP
       errors={errors}
       fromSource={rows.some((line) => line.source_line_id)}
       priced={definition.document?.lines === 'priced'}
+      context={lineContext(definition.document, values)}
     />
   );
 }

@@ -50,6 +50,8 @@ export interface Field {
   computed: boolean;
   /** Set by the server, on create, to the signed-in user (who wrote a memo). */
   author?: boolean;
+  /** A contact picker's contact type, by name ("Customer", "Supplier"): it lists only those, and the server refuses the other kind. */
+  contactType?: 'Customer' | 'Supplier';
   /** Validates a present, non-empty value. */
   value: z.ZodType;
 }
@@ -92,6 +94,7 @@ function build(kind: FieldKind, label: string, value: z.ZodType, options: FieldO
     references: options.references,
     referencesBy: options.referencesBy,
     author: options.author,
+    contactType: options.contactType,
     options: options.options,
   };
 }
@@ -211,7 +214,7 @@ export function select(label: string, options: readonly SelectOption[], fieldOpt
 }
 
 /** A foreign key to another resource of the same business; existence is checked by the server. */
-export function reference(label: string, resource: string, options: FieldOptions = {}): Field {
+export function reference(label: string, resource: string, options: FieldOptions & Pick<Field, 'contactType'> = {}): Field {
   return build('reference', label, recordId(label), { ...options, references: resource });
 }
 

@@ -62,6 +62,7 @@ export function listParamsSchema(definition: ResourceDefinition) {
     only_trashed: flag('only_trashed'),
     is_strict: flag('is_strict'),
     limit: wholeNumber('limit', 1, 100).optional(),
+    ...(definition.pickerFields ? { q: z.string().max(255, 'The q field must not be greater than 255 characters.').optional() } : {}),
   });
 }
 

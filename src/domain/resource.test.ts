@@ -84,10 +84,10 @@ describe('resource input schemas', () => {
 });
 
 describe('the item picker', () => {
-  it('looks a scanned barcode up strictly, a SKU and a name by contains', () => {
+  it('looks a scanned barcode up strictly, and anything else in the name, SKU or barcode by any part', () => {
     expect(items.pickerSearch?.('4800100000013')).toEqual({ field: 'barcode', strict: true });
-    expect(items.pickerSearch?.(' CT-155 ')).toEqual({ field: 'sku', strict: false });
-    expect(items.pickerSearch?.('Century Tuna')).toEqual({ field: 'name', strict: false });
-    expect(items.pickerSearch?.('155')).toEqual({ field: 'name', strict: false });
+    expect(items.pickerSearch?.(' CT-155 ')).toEqual({ field: 'q', strict: false });
+    expect(items.pickerSearch?.('BLG')).toEqual({ field: 'q', strict: false });
+    expect(items.pickerFields).toEqual(['name', 'sku', 'barcode']);
   });
 });

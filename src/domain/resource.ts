@@ -49,8 +49,10 @@ export interface ResourceDefinition {
    * Every document has them; others say so.
    */
   attachments: boolean;
-  /** Which field a picker searches for what was typed (or scanned), when not the display's. */
+  /** Which field a picker searches for what was typed (or scanned), when not the display's (`q`: any of `pickerFields`). */
   pickerSearch?: (typed: string) => { field: string; strict: boolean };
+  /** The fields a picker's search (`?q=`) matches by any part, case-insensitively: an item's name, SKU or barcode. */
+  pickerFields?: readonly string[];
 }
 
 type DefinitionInput = Omit<

@@ -8,6 +8,7 @@ import {
   VIEW_ACTIVITY_PERMISSION,
 } from '../domain/permissions';
 import { getResource } from '../domain/resources/registry';
+import { jobPermissions } from '../domain/role-needs';
 import { hashSecret, temporaryPassword } from './auth/secrets';
 import { composeEngine } from './composition';
 import { isPostgres, nowIso } from './db/dialect';
@@ -43,8 +44,6 @@ export interface SeedResult {
 }
 
 const views = (prefixes: readonly string[]) => prefixes.map((prefix) => permissionName('view', prefix));
-const manages = (prefixes: readonly string[]) =>
-  prefixes.flatMap((prefix) => (['view', 'create', 'update'] as const).map((action) => permissionName(action, prefix)));
 const CATALOGUE = [
   'brands',
   'measuring-masses',
@@ -56,42 +55,77 @@ const CATALOGUE = [
   'stocks',
 ];
 
-/** The demo roles beside Administrator, and what each may do. */
-export const DEMO_ROLES: { name: string; email: string; description: string; permissions: string[] }[] = [
+/**
+ * The demo roles beside Administrator: what each makes, and where its user works. Each role may
+ * also read everything those documents' forms look up (`jobPermissions`), so no picker of its
+ * forms answers "You do not have permission to do this."
+ */
+export const DEMO_ROLES: {
+  name: string;
+  email: string;
+  description: string;
+  worksAt: 'branch' | 'warehouse' | 'none';
+  permissions: string[];
+}[] = [
   {
     name: 'Warehouse Staff',
     email: 'warehouse@example.com',
     description: 'Receives, stores and moves goods between locations.',
+    worksAt: 'warehouse',
     permissions: [
       ...views(CATALOGUE),
-      ...views(['warehouses', 'branches']),
-      ...manages(['items', 'receive-orders', 'stock-requests', 'stock-transfers', 'stock-receives', 'stock-returns', 'document-memoranda']),
+      ...jobPermissions([
+        'items',
+        'receive-orders',
+        'stock-requests',
+        'stock-transfers',
+        'stock-receives',
+        'stock-returns',
+        'document-memoranda',
+      ]),
     ],
   },
   {
     name: 'Branch Cashier',
     email: 'cashier@example.com',
     description: 'Sells at a branch and takes payments.',
+    worksAt: 'branch',
     permissions: [
       ...views(['items', 'stocks', 'sale-item-prices', 'services', 'service-prices', 'branches']),
       SERVICE_PRICES_PERMISSION,
-      ...manages(['quotations', 'invoices', 'invoice-payments', 'contacts', 'document-memoranda']),
+      ...jobPermissions(['quotations', 'invoices', 'invoice-payments', 'contacts', 'document-memoranda']),
     ],
+  },
+  {
+    name: 'Branch Staff',
+    email: 'branch@example.com',
+    description: 'Asks the warehouse for stock and receives what it sends, at a branch.',
+    worksAt: 'branch',
+    permissions: [...views(['items', 'stocks']), ...jobPermissions(['stock-requests', 'stock-receives', 'document-memoranda'])],
   },
   {
     name: 'Purchasing',
     email: 'purchasing@example.com',
     description: 'Buys from suppliers and pays their bills.',
+    worksAt: 'none',
     permissions: [
       ...views(CATALOGUE),
-      ...views(['warehouses', 'branches', 'contact-types']),
-      ...manages(['purchase-item-prices', 'purchase-orders', 'receive-orders', 'bills', 'bill-payments', 'contacts', 'document-memoranda']),
+      ...jobPermissions([
+        'purchase-item-prices',
+        'purchase-orders',
+        'receive-orders',
+        'bills',
+        'bill-payments',
+        'contacts',
+        'document-memoranda',
+      ]),
     ],
   },
   {
     name: 'Viewer',
     email: 'viewer@example.com',
     description: 'Sees everything, changes nothing.',
+    worksAt: 'none',
     permissions: [...views(PERMISSION_PREFIXES), VIEW_ACTIVITY_PERMISSION],
   },
 ];
@@ -172,17 +206,28 @@ export async function seed(db: Kysely<Database>, options: SeedOptions): Promise<
       address: '45 Osmeña Boulevard, Cebu City',
       phone: '+63 32 234 5678',
     });
+    await seedCatalogue(trx, main, MAIN_CATALOGUE);
+    await seedCatalogue(trx, second, HARDWARE_CATALOGUE);
     for (const role of DEMO_ROLES) {
-      const roleId = await createRole(trx, main, role.name, role.description, role.permissions);
+      const roleId = await createRole(trx, main, role.name, role.description, [...new Set(role.permissions)]);
       const userId = await createUser(trx, role.name, role.email, passwordHash);
       const now = nowIso();
+      const workplace =
+        role.worksAt === 'none'
+          ? undefined
+          : await trx
+              .selectFrom(role.worksAt === 'branch' ? 'branches' : 'warehouses')
+              .select('id')
+              .where('business_id', '=', main)
+              .orderBy('id')
+              .executeTakeFirst();
       await trx
         .insertInto('memberships')
         .values({
           user_id: userId,
           business_id: main,
-          userable_type: 'none',
-          userable_id: null,
+          userable_type: workplace ? role.worksAt : 'none',
+          userable_id: workplace?.id ?? null,
           created_at: now,
           updated_at: now,
           version: 1,
@@ -190,8 +235,6 @@ export async function seed(db: Kysely<Database>, options: SeedOptions): Promise<
         .execute();
       await trx.insertInto('user_roles').values({ user_id: userId, role_id: roleId }).execute();
     }
-    await seedCatalogue(trx, main, MAIN_CATALOGUE);
-    await seedCatalogue(trx, second, HARDWARE_CATALOGUE);
     return true;
   });
   if (!seeded) return { seeded: false };

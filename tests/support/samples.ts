@@ -14,8 +14,11 @@ let counter = 0;
 export const unique = () => `${Date.now().toString(36)}${(counter++).toString(36)}`;
 
 /** Ids of live records of `resource` in the session's business, to point references at. */
-async function existingIds(admin: Session, resource: string): Promise<number[]> {
-  const answer = await admin.send('GET', `/api/${resource}?per_page=15&order_by=asc`);
+async function existingIds(admin: Session, resource: string, contactType?: string): Promise<number[]> {
+  const type = contactType
+    ? (await admin.send('GET', `/api/contact-types?name=${contactType}&is_strict=1&limit=1`)).body.data[0]
+    : undefined;
+  const answer = await admin.send('GET', `/api/${resource}?per_page=15&order_by=asc${type ? `&contact_type_id=${type.id}` : ''}`);
   expect(answer.status, `listing ${resource} for references`).toBe(200);
   return answer.body.data.map((row: { id: number }) => row.id);
 }
@@ -74,7 +77,8 @@ export async function sampleBody(admin: Session, definition: ResourceDefinition)
         const target = field.references as string;
         const index = usedPerTarget.get(target) ?? 0;
         usedPerTarget.set(target, index + 1);
-        const ids = await existingIds(admin, target);
+        // A document's contact is of its kind: a customer on an invoice, a supplier on an order.
+        const ids = await existingIds(admin, target, field.contactType);
         body[name] = ids[index];
         break;
       }

@@ -153,6 +153,12 @@ export async function startDemo(kind: DatabaseKind, options?: Parameters<typeof 
   return { test, admin: await test.signIn(ADMIN_EMAIL, undefined, businesses[0]), businesses };
 }
 
+/** The first contact of a type ("Customer", "Supplier") in the session's business: documents take only their own kind. */
+export async function contactOfType(session: Session, type: 'Customer' | 'Supplier'): Promise<number> {
+  const types = (await session.send('GET', `/api/contact-types?name=${type}&is_strict=1&limit=1`)).body.data;
+  return (await session.send('GET', `/api/contacts?contact_type_id=${types[0].id}&limit=1&order_by=asc`)).body.data[0].id;
+}
+
 /**
  * A user in `businessId` holding exactly `permissions` through a role of their own; returns a
  * signed-in session and a setter that swaps the role's permissions between requests.

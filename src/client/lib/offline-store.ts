@@ -5,8 +5,9 @@ import { ApiError } from './api';
 /**
  * What this device has seen, for reading back without a network: every successful list and
  * record answer, in one IndexedDB database per signed-in user, keyed by business so that one
- * business never shows another's rows. Records are also kept one by one, so a picker can search
- * them offline. Dexie loads on demand, so the first screen does not wait for it.
+ * business never shows another's rows. Records are also kept one by one, so that offline a list or
+ * a picker can be searched by its own fields among them (`kept-search.ts`). Dexie loads on
+ * demand, so the first screen does not wait for it.
  */
 
 interface SavedAnswer {
@@ -23,8 +24,6 @@ interface SavedRecord {
   key: string;
   businessId: number;
   resource: string;
-  /** The record's display value, lower-cased, for searching. */
-  text: string;
   record: Record<string, unknown>;
   savedAt: number;
 }
@@ -143,7 +142,6 @@ export async function saveAnswer(
   resource: string,
   body: unknown,
   records: Record<string, unknown>[],
-  display: string,
 ): Promise<void> {
   if (!opening) return;
   const savedAt = Date.now();
@@ -156,7 +154,6 @@ export async function saveAnswer(
           key: `${businessId}|${resource}|${String(record.id)}`,
           businessId,
           resource,
-          text: String(record[display] ?? '').toLowerCase(),
           record,
           savedAt,
         })),
@@ -180,18 +177,10 @@ export async function readRecord(
   return opening?.then((database) => database.records.get(`${businessId}|${resource}|${id}`)).catch(() => undefined);
 }
 
-/** Up to `limit` kept records of a resource whose display contains `term`. */
-export async function searchRecords(businessId: number, resource: string, term: string, limit: number): Promise<Record<string, unknown>[]> {
+/** Every record of a resource kept on this device for the business, as last seen. */
+export async function keptRecords(businessId: number, resource: string): Promise<Record<string, unknown>[]> {
   if (!opening) return [];
-  const folded = term.trim().toLowerCase();
-  const rows = await (
-    await opening
-  ).records
-    .where('[businessId+resource]')
-    .equals([businessId, resource])
-    .filter((row) => row.text.includes(folded) && !row.record.deleted_at)
-    .limit(limit)
-    .toArray();
+  const rows = await (await opening).records.where('[businessId+resource]').equals([businessId, resource]).toArray();
   return rows.map((row) => row.record);
 }
 

@@ -1,16 +1,9 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
-import { activeSearches, listMeta, type ListMeta } from '../../domain/list-params';
+import { listMeta, type ListMeta } from '../../domain/list-params';
 import type { ResourceDefinition } from '../../domain/resource';
 import { api, queryString, type Query } from './api';
-import {
-  isNetworkFailure,
-  NotAvailableOffline,
-  readAnswer,
-  readRecord,
-  saveAnswer,
-  searchRecords,
-  type OutboxEntry,
-} from './offline-store';
+import { searchKept } from './kept-search';
+import { isNetworkFailure, NotAvailableOffline, readAnswer, keptRecords, readRecord, saveAnswer, type OutboxEntry } from './offline-store';
 
 /** When a screen shows a copy kept on this device because the network failed: the time it was saved. */
 export interface ReadBack {
@@ -46,23 +39,22 @@ export const listQuery = (businessId: number | null, definition: ResourceDefinit
       const key = `${businessId}|${definition.name}|list|${queryString(params)}`;
       try {
         const answer = await api<ListAnswer>('GET', `/api/${definition.name}`, { query: params, signal });
-        if (businessId !== null) void saveAnswer(key, businessId, definition.name, answer, answer.data, definition.display);
+        if (businessId !== null) void saveAnswer(key, businessId, definition.name, answer, answer.data);
         return answer;
       } catch (error) {
         if (!isNetworkFailure(error) || businessId === null) throw error;
         const saved = await readAnswer(key);
         if (saved) return { ...(saved.body as ListAnswer), savedOffline: saved.savedAt };
-        if (params.limit !== undefined && params.limit !== null) {
-          const [, term = ''] = activeSearches(definition, params as Record<string, unknown>)[0] ?? [];
-          const rows = (await searchRecords(businessId, definition.name, term, Number(params.limit))) as ApiRecord[];
-          return {
-            data: rows,
-            meta: listMeta(rows.length, 1, Number(params.limit), rows.length),
-            links: { first: '', last: '', prev: null, next: null },
-            savedOffline: Date.now(),
-          };
-        }
-        throw new NotAvailableOffline(`this list of ${definition.plural.toLowerCase()}`);
+        // A list or search not seen as such: the records this device kept, searched by the list's own fields.
+        const kept = await keptRecords(businessId, definition.name);
+        if (kept.length === 0) throw new NotAvailableOffline(`this list of ${definition.plural.toLowerCase()}`);
+        const found = searchKept(definition, params as Record<string, unknown>, kept);
+        return {
+          data: found.rows as ApiRecord[],
+          meta: listMeta(found.total, found.page, found.perPage, found.rows.length),
+          links: { first: '', last: '', prev: null, next: null },
+          savedOffline: Date.now(),
+        };
       }
     },
     networkMode: 'always',
@@ -78,7 +70,7 @@ export const recordQuery = (businessId: number | null, definition: ResourceDefin
       const key = `${businessId}|${definition.name}|record|${id}`;
       try {
         const record = (await api<{ data: ApiRecord }>('GET', `/api/${definition.name}/${id}`, { signal })).data;
-        if (businessId !== null) void saveAnswer(key, businessId, definition.name, record, [record], definition.display);
+        if (businessId !== null) void saveAnswer(key, businessId, definition.name, record, [record]);
         return record;
       } catch (error) {
         if (!isNetworkFailure(error) || businessId === null) throw error;

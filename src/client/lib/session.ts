@@ -17,6 +17,9 @@ export interface CurrentUser {
   email: string;
   business_id: number | null;
   userable_from: string | null;
+  /** Where they work in this business: a branch, a warehouse, or none. Absent from a profile kept before it was sent. */
+  userable_type?: 'branch' | 'warehouse' | 'none' | null;
+  userable_id?: number | null;
   role_names: string[];
   permission_names: string[];
   businesses: Business[];
@@ -119,6 +122,15 @@ export function useSession(): SessionState {
   const selected = list.some((business) => business.id === businessId) ? businessId : (list[0]?.id ?? null);
   if (selected !== null && user.data.business_id !== selected) return { status: 'loading' };
   return { status: 'signed-in', user: user.data, businesses: list, businessId: selected };
+}
+
+/** The branch or warehouse the signed-in user works at in the active business; none when they work at no one place. */
+export function useWorkplace(): { type: 'branch' | 'warehouse'; id: number; name: string } | undefined {
+  const user = useQuery(userQuery(useActiveBusinessId())).data;
+  if (!user?.userable_id || (user.userable_type !== 'branch' && user.userable_type !== 'warehouse')) return undefined;
+  // "Branch: Makati" → "Makati"
+  const name = user.userable_from?.replace(/^[^:]*:\s*/, '') ?? `#${user.userable_id}`;
+  return { type: user.userable_type, id: user.userable_id, name };
 }
 
 /** The signed-in user's permission names in the active business (empty while unknown). */

@@ -20,6 +20,9 @@ export const contacts = defineResource({
     credit_limit: money('Credit limit'),
   },
   search: ['id', 'contact_type_id', 'name', 'company_name', 'tin', 'email', 'mobile'],
+  // A supplier is as often known by its company as by its contact person.
+  pickerSearch: () => ({ field: 'q', strict: false }),
+  pickerFields: ['name', 'company_name'],
   sort: ['name', 'company_name'],
   columns: ['name', 'contact_type_id', 'company_name', 'mobile', 'email'],
 });

@@ -16,7 +16,7 @@ export function documentHeader(contact: 'Supplier' | 'Customer', statuses: reado
   return {
     number: text('Number', { computed: true }),
     reference_number: text('Reference number', { computed: true }),
-    contact_id: reference(contact, 'contacts', { required: true }),
+    contact_id: reference(contact, 'contacts', { required: true, contactType: contact }),
     branch_id: reference('Branch', 'branches'),
     warehouse_id: reference('Warehouse', 'warehouses'),
     date: date('Date', { required: true }),
@@ -130,8 +130,9 @@ const lineNumber = (label: string, { min, max }: { min: number; max: number }) =
 export const linesInput = z
   .array(
     z.object({
-      item_id: recordId('Item').optional(),
-      unit_of_measurement_id: recordId('Unit').optional(),
+      // A blank line (no item yet) is refused by the pricing, in words: "Pick an item, or remove this line."
+      item_id: recordId('Item').nullish(),
+      unit_of_measurement_id: recordId('Unit').nullish(),
       quantity: lineNumber('Quantity', { min: 0.001, max: 1_000_000_000 }),
       unit_price: lineNumber('Unit price', { min: 0, max: 1_000_000_000 }).nullish(),
       discount_percent: lineNumber('Discount percent', { min: 0, max: 100 }).nullish(),

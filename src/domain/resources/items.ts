@@ -24,13 +24,10 @@ export const items = defineResource({
     sale_discounts: discounts('Sale discounts'),
   },
   search: ['id', 'sku', 'barcode', 'name', 'brand_id', 'item_type_id', 'item_classification_id', 'vatable'],
-  // A scanner types a barcode (all digits); a SKU has a dash and no spaces (CT-155); else a name.
-  pickerSearch: (typed) => {
-    const text = typed.trim();
-    if (/^\d{8,14}$/.test(text)) return { field: 'barcode', strict: true };
-    if (/^\S+-\S+$/.test(text)) return { field: 'sku', strict: false };
-    return { field: 'name', strict: false };
-  },
+  // A scanner types a whole barcode (all digits), looked up as it is; anything else is found in the
+  // name, the SKU or the barcode by any part ("BLG" finds LM-BLG).
+  pickerSearch: (typed) => (/^\d{8,14}$/.test(typed.trim()) ? { field: 'barcode', strict: true } : { field: 'q', strict: false }),
+  pickerFields: ['name', 'sku', 'barcode'],
   sort: ['sku', 'name', 'reorder_level'],
   columns: ['sku', 'name', 'brand_id', 'unit_of_measurement_id', 'reorder_level', 'vatable'],
 });

@@ -19,7 +19,9 @@ interface DocumentLine {
 
 function fieldValue(definition: ResourceDefinition, record: ApiRecord, name: string): unknown {
   const value = record[name];
-  if (value === null || definition.fields[name]?.kind !== 'reference') return value ?? null;
+  const field = definition.fields[name];
+  // A reference, or a place named by its type and id (a transfer's from location), by its name then.
+  if (value === null || !(field?.kind === 'reference' || field?.referencesBy)) return value ?? null;
   return record[referenceKey(name)] ?? value;
 }
 

@@ -31,7 +31,8 @@ describe.each(databaseKinds)('document rules on %s', (kind) => {
     const made = await admin.send('POST', '/api/invoices', await sampleBody(admin, getResource('invoices')));
     expect(made.status, JSON.stringify(made.body)).toBe(201);
     const invoice = made.body.data;
-    const [otherCustomer] = (await admin.send('GET', `/api/contacts?per_page=15&order_by=desc`)).body.data;
+    const customers = (await admin.send('GET', `/api/contacts?per_page=100`)).body.data as { id: number }[];
+    const otherCustomer = customers.find((contact) => contact.id !== invoice.contact_id)!;
     const refused = await admin.send('PATCH', `/api/invoices/${invoice.id}`, {
       contact_id: otherCustomer.id,
       date: '2026-01-02',

@@ -120,15 +120,22 @@ async function refuseMove(trx: Trx, stockId: number, movement: Movement): Promis
     .select(['items.name', 'items.sku', 'stocks.quantity_on_hand', 'stocks.quantity_in_transit'])
     .where('stocks.id', '=', stockId)
     .executeTakeFirstOrThrow();
-  const place = movement.location.type === 'branch' ? 'branch' : 'warehouse';
+  const kind = movement.location.type === 'branch' ? 'branch' : 'warehouse';
+  const named = await trx
+    .selectFrom(movement.location.type === 'branch' ? 'branches' : 'warehouses')
+    .select('name')
+    .where('id', '=', movement.location.id)
+    .executeTakeFirst();
+  // The place by its name: a cashier may sell at one branch and a clerk ship from several warehouses.
+  const place = named ? named.name : `this ${kind}`;
   const beyond =
     row.quantity_on_hand + movement.quantity > MAX_STOCK_THOUSANDTHS ||
     row.quantity_in_transit + (movement.inTransit ?? 0) > MAX_STOCK_THOUSANDTHS;
   if (beyond) {
-    throw conflict(`${row.name} (${row.sku}) at this ${place} would hold more than a stock balance can count.`);
+    throw conflict(`${row.name} (${row.sku}) at ${place} would hold more than a stock balance can count.`);
   }
   throw conflict(
-    `Not enough ${row.name} (${row.sku}) in stock at this ${place}: ` +
+    `Not enough ${row.name} (${row.sku}) in stock at ${place}: ` +
       `${fromThousandths(row.quantity_on_hand)} on hand, ${fromThousandths(-movement.quantity)} needed.`,
   );
 }

@@ -1,19 +1,22 @@
-import { sql, type Selectable } from 'kysely';
-import {
-  documentTotals,
-  lineFigures,
-  MAX_DOCUMENT_AMOUNT,
-  quantityDiscount,
-  type DocumentTotals,
-  type LineFigures,
-} from '../../domain/documents';
+import type { Selectable } from 'kysely';
+import { documentTotals, type DocumentTotals, type LineFigures } from '../../domain/documents';
 import type { DiscountEntry } from '../../domain/fields';
-import { centavosToPesos, formatPesos, pesosToCentavos } from '../../domain/money';
-import { fromThousandths, MAX_LINE_THOUSANDTHS, toThousandths } from '../../domain/quantity';
+import { pesosToCentavos } from '../../domain/money';
+import {
+  baseFactor,
+  documentTotalRefusal,
+  isRefusal,
+  listedPrice,
+  priceLine,
+  type ConversionRow,
+  type ListedPriceRow,
+  type PriceList,
+} from '../../domain/pricing';
+import { toThousandths } from '../../domain/quantity';
 import type { LineInput } from '../../domain/resources/document-fields';
 import { validationError } from '../errors';
 import type { DocumentLinesTable } from '../db/schema';
-import type { Db, Scope, Trx } from '../db/scope';
+import { untyped, type Db, type Scope, type Trx } from '../db/scope';
 
 /**
  * Document lines as stored: quantities in thousandths (also converted to the item's base unit),
@@ -44,27 +47,23 @@ interface ItemRow {
   sale_discounts: string;
 }
 
-/** How many base units one `unitId` is, for the item: 1 when it is the base unit; undefined when no conversion says. */
-async function baseFactor(db: Db, scope: Scope, item: Pick<ItemRow, 'id' | 'unit_of_measurement_id'>, unitId: number) {
-  if (unitId === item.unit_of_measurement_id) return 1;
-  const row = await db
+/** The conversions that may take `unitId` to the item's base unit: its own and the general ones. */
+async function conversionsFor(db: Db, scope: Scope, item: ItemRow, unitId: number): Promise<ConversionRow[]> {
+  if (unitId === item.unit_of_measurement_id) return [];
+  const rows = await db
     .selectFrom('conversions')
-    .select(['factor', 'item_id'])
+    .select(['item_id', 'from_unit_id', 'to_unit_id', 'factor'])
     .where('business_id', '=', scope.businessId)
     .where('deleted_at', 'is', null)
     .where('from_unit_id', '=', unitId)
     .where('to_unit_id', '=', item.unit_of_measurement_id)
     .where((eb) => eb.or([eb('item_id', '=', item.id), eb('item_id', 'is', null)]))
-    // The item's own conversion wins over the general one.
-    .orderBy(sql`case when item_id is null then 1 else 0 end`)
-    .executeTakeFirst();
-  return row ? row.factor / 1_000_000 : undefined;
+    .execute();
+  return rows.map((row) => ({ itemId: row.item_id, fromUnitId: row.from_unit_id, toUnitId: row.to_unit_id, factor: row.factor }));
 }
 
-export type PriceList = 'purchase' | 'sale';
-
-/** The latest price on or before `date` for the item and unit, from the purchase or sale price list. */
-async function listedPrice(
+/** The price list's rows that may hold for the item in the unit on `date`, for the party or every party. */
+async function priceRows(
   db: Db,
   scope: Scope,
   list: PriceList,
@@ -72,25 +71,29 @@ async function listedPrice(
   unitId: number,
   date: string,
   partyId: number | null,
-): Promise<number | undefined> {
+): Promise<ListedPriceRow[]> {
   const table = list === 'purchase' ? 'purchase_item_prices' : 'sale_item_prices';
   const party = list === 'purchase' ? 'contact_id' : 'branch_id';
-  const row = await db
+  const rows = await untyped(db)
     .selectFrom(table)
-    .select('price')
+    .select(['id', 'unit_of_measurement_id', `${party} as party`, 'effective_date', 'price'])
     .where('business_id', '=', scope.businessId)
     .where('deleted_at', 'is', null)
     .where('item_id', '=', itemId)
     .where('unit_of_measurement_id', '=', unitId)
     .where('effective_date', '<=', date)
     .where((eb) => (partyId === null ? eb(party, 'is', null) : eb.or([eb(party, '=', partyId), eb(party, 'is', null)])))
-    .orderBy('effective_date', 'desc')
-    .orderBy('id', 'desc')
-    .executeTakeFirst();
-  return row ? row.price : undefined;
+    .execute();
+  return rows.map((row) => ({
+    id: Number(row.id),
+    unitId: Number(row.unit_of_measurement_id),
+    party: row.party === null ? null : Number(row.party),
+    effectiveDate: String(row.effective_date),
+    price: Number(row.price),
+  }));
 }
 
-export interface PricingContext {
+export interface LinesContext {
   /** The price list lines are priced from; none for goods moved between locations. */
   list: PriceList | null;
   date: string;
@@ -102,17 +105,23 @@ export interface PricingContext {
 
 /**
  * Checks and prices lines: live items of the business, units they convert from, a price (given
- * or listed) and a discount (given or the item's quantity break). Refusals are field messages
- * under `lines.{n}.…`; all of them are reported at once.
+ * or listed) and a discount (given or the item's quantity break), by the rules of
+ * `domain/pricing.ts`, which the line editor shares. Refusals are field messages under
+ * `lines.{n}.…`; all of them are reported at once.
  */
-export async function priceLines(db: Db, scope: Scope, inputs: readonly LineInput[], context: PricingContext): Promise<PricedLines> {
+export async function priceLines(db: Db, scope: Scope, inputs: readonly LineInput[], context: LinesContext): Promise<PricedLines> {
   const errors: Record<string, string[]> = {};
   const lines: Line[] = [];
   for (const [index, input] of inputs.entries()) {
     const at = (field: string, message: string) => (errors[`lines.${index}.${field}`] ??= []).push(message);
-    if (input.item_id === undefined) at('item_id', 'The item field is required.');
-    if (input.unit_of_measurement_id === undefined) at('unit_of_measurement_id', 'The unit field is required.');
-    if (input.item_id === undefined || input.unit_of_measurement_id === undefined) continue;
+    if (input.item_id === undefined || input.item_id === null) {
+      at('item_id', 'Pick an item, or remove this line.');
+      continue;
+    }
+    if (input.unit_of_measurement_id === undefined || input.unit_of_measurement_id === null) {
+      at('unit_of_measurement_id', 'The unit field is required.');
+      continue;
+    }
     const item = (await db
       .selectFrom('items')
       .select(['id', 'name', 'unit_of_measurement_id', 'vatable', 'purchase_discounts', 'sale_discounts'])
@@ -124,64 +133,40 @@ export async function priceLines(db: Db, scope: Scope, inputs: readonly LineInpu
       at('item_id', 'The selected item is invalid.');
       continue;
     }
-    const factor = await baseFactor(db, scope, item, input.unit_of_measurement_id);
-    if (factor === undefined) {
-      at('unit_of_measurement_id', `${item.name} has no conversion from this unit to its base unit.`);
-      continue;
-    }
-    const quantity = toThousandths(input.quantity);
-    if (Math.round(quantity * factor) > MAX_LINE_THOUSANDTHS) {
-      at(
-        'quantity',
-        `This line is more than ${fromThousandths(MAX_LINE_THOUSANDTHS).toLocaleString('en-US')} of ${item.name}'s base unit, the most a line may move.`,
-      );
-      continue;
-    }
-    const list = context.list;
-    // Goods moved between locations are counted, not priced.
-    const unitPrice =
-      list === null
-        ? 0
-        : input.unit_price === null || input.unit_price === undefined
-          ? await listedPrice(db, scope, list, item.id, input.unit_of_measurement_id, context.date, context.partyId)
-          : pesosToCentavos(input.unit_price);
-    if (unitPrice === undefined) {
-      at('unit_price', `No ${list} price is listed for ${item.name} in this unit on ${context.date}; enter the unit price.`);
-      continue;
-    }
+    const unitId = input.unit_of_measurement_id;
+    const factor = baseFactor(
+      await conversionsFor(db, scope, item, unitId),
+      { id: item.id, baseUnitId: item.unit_of_measurement_id },
+      unitId,
+    );
+    const { list } = context;
+    const typedPrice = input.unit_price === null || input.unit_price === undefined ? null : pesosToCentavos(input.unit_price);
+    const listed =
+      list === null || typedPrice !== null || factor === undefined
+        ? undefined
+        : listedPrice(
+            await priceRows(db, scope, list, item.id, unitId, context.date, context.partyId),
+            unitId,
+            context.date,
+            context.partyId,
+          );
     const breaks =
       list === null ? [] : (JSON.parse(list === 'purchase' ? item.purchase_discounts : item.sale_discounts) as DiscountEntry[]);
-    const percent =
-      (list === null ? 0 : input.discount_percent) ?? quantityDiscount(breaks, fromThousandths(Math.round(quantity * factor)));
-    const discountHundredths = Math.round(percent * 100);
-    const vatable = list !== null && Boolean(item.vatable);
-    const figures = lineFigures(quantity, unitPrice, discountHundredths, vatable);
-    if (figures.gross + figures.vat > MAX_DOCUMENT_AMOUNT) {
-      at(
-        'quantity',
-        `This line comes to more than ${formatPesos(centavosToPesos(MAX_DOCUMENT_AMOUNT))}, the most a line may; split it over documents.`,
-      );
+    const priced = priceLine(
+      { name: item.name, vatable: Boolean(item.vatable), breaks },
+      { quantity: toThousandths(input.quantity), factor, unitPrice: typedPrice, listed, discountPercent: input.discount_percent ?? null },
+      context,
+    );
+    if (isRefusal(priced)) {
+      at(priced.field, priced.message);
       continue;
     }
-    lines.push({
-      itemId: item.id,
-      unitId: input.unit_of_measurement_id,
-      quantity,
-      baseQuantity: Math.round(quantity * factor),
-      unitPrice,
-      discountHundredths,
-      vatable,
-      sourceLineId: context.fulfils ? (input.source_line_id ?? null) : null,
-      ...figures,
-    });
+    lines.push({ itemId: item.id, unitId, sourceLineId: context.fulfils ? (input.source_line_id ?? null) : null, ...priced });
   }
   if (Object.keys(errors).length > 0) throw validationError(errors);
-  const totals = documentTotals(lines);
-  if (totals.subtotal + totals.vat_total > MAX_DOCUMENT_AMOUNT) {
-    const most = formatPesos(centavosToPesos(MAX_DOCUMENT_AMOUNT));
-    throw validationError({ lines: [`The lines come to more than ${most}, the most a document may total; split them over documents.`] });
-  }
-  return { lines, totals };
+  const refusal = documentTotalRefusal(lines);
+  if (refusal) throw validationError({ lines: [refusal] });
+  return { lines, totals: documentTotals(lines) };
 }
 
 export async function insertLines(trx: Trx, scope: Scope, documentType: string, documentId: number, lines: readonly Line[]) {

@@ -151,6 +151,7 @@ describe.each(databaseKinds)('logistics on %s', (kind) => {
       lines: [{ item_id: item.id, unit_of_measurement_id: item.unit_of_measurement_id, quantity: onHand + 1 }],
     });
     expect(tooMuch.status).toBe(409);
-    expect(tooMuch.body.message).toMatch(/^Not enough .+ in stock at this warehouse/);
+    const warehouse = (await admin.send('GET', `/api/warehouses/${warehouseId}`)).body.data;
+    expect(tooMuch.body.message).toMatch(new RegExp(`^Not enough .+ in stock at ${warehouse.name}: `));
   });
 });

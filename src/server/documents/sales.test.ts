@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { databaseKinds, startDemo, type Session, type TestApp } from '../../../tests/support/test-app';
+import { contactOfType, databaseKinds, startDemo, type Session, type TestApp } from '../../../tests/support/test-app';
 import type { Db } from '../db/scope';
 import { ledgerDiscrepancies } from './ledger';
 
@@ -18,7 +18,8 @@ describe.each(databaseKinds)('sales on %s', (kind) => {
   beforeAll(async () => {
     ({ test, admin } = await startDemo(kind));
     db = test.app.db;
-    customerId = (await admin.send('GET', '/api/contacts?limit=1&order_by=desc')).body.data[0].id;
+    customerId = await contactOfType(admin, 'Customer');
+    const supplierId = await contactOfType(admin, 'Supplier');
     branchId = (await admin.send('GET', '/api/branches?limit=1&order_by=asc')).body.data[0].id;
     // A new item, so the stock at the branch is known exactly: 10, received here.
     const created = await admin.send('POST', '/api/items', {
@@ -30,7 +31,7 @@ describe.each(databaseKinds)('sales on %s', (kind) => {
     expect(created.status).toBe(201);
     item = created.body.data;
     const received = await admin.send('POST', '/api/receive-orders', {
-      contact_id: customerId,
+      contact_id: supplierId,
       branch_id: branchId,
       date: '2026-11-01',
       lines: [{ item_id: item.id, unit_of_measurement_id: item.unit_of_measurement_id, quantity: 10, unit_price: 20 }],
@@ -90,10 +91,11 @@ describe.each(databaseKinds)('sales on %s', (kind) => {
 
   it('refuses to sell more than is on hand, naming the item, and changes nothing', async () => {
     const before = await onHand();
+    const branch = (await admin.send('GET', `/api/branches/${branchId}`)).body.data;
     const refused = await invoice(before + 1);
     expect(refused.status).toBe(409);
     expect(refused.body.message).toBe(
-      `Not enough ${item.name} (${item.sku}) in stock at this branch: ${before} on hand, ${before + 1} needed.`,
+      `Not enough ${item.name} (${item.sku}) in stock at ${branch.name}: ${before} on hand, ${before + 1} needed.`,
     );
     expect(await onHand()).toBe(before);
     const invoicesAfter = await admin.send('GET', `/api/invoices?contact_id=${customerId}&is_strict=1&per_page=100`);

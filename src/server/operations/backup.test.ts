@@ -100,13 +100,17 @@ describe('backup and restore of a SQLite file', () => {
     const { database, backups } = place();
     const app = await startSeeded(database, backups);
     const send = await adminOf(app);
-    const customer = (await send('GET', '/api/contacts?order_by=desc')).body.data[0].id;
+    const typeId = async (name: string) => (await send('GET', `/api/contact-types?name=${name}&is_strict=1&limit=1`)).body.data[0].id;
+    const contactOf = async (type: string) =>
+      (await send('GET', `/api/contacts?contact_type_id=${await typeId(type)}&limit=1`)).body.data[0].id;
+    const customer = await contactOf('Customer');
+    const supplier = await contactOf('Supplier');
     const branch = (await send('GET', '/api/branches?order_by=asc')).body.data[0].id;
     const item = (
       await send('POST', '/api/items', { sku: 'BACKUP-1', name: 'Backup Sardines 155g', unit_of_measurement_id: 1, vatable: true })
     ).body.data;
     const stocked = await send('POST', '/api/receive-orders', {
-      contact_id: customer,
+      contact_id: supplier,
       branch_id: branch,
       date: '2026-11-01',
       lines: [{ item_id: item.id, unit_of_measurement_id: item.unit_of_measurement_id, quantity: 100000, unit_price: 20 }],

@@ -102,6 +102,16 @@ function matching(db: Db, scope: Scope, definition: ResourceDefinition, store: R
   for (const [name, value] of activeSearches(definition, params)) {
     query = whereSearch(db, definition, store, query, name, value, params.is_strict);
   }
+  const anyPart = typeof params.q === 'string' ? params.q.trim() : '';
+  if (definition.pickerFields && anyPart !== '') {
+    // A picker's search: any of its fields holds what was typed, by any part.
+    const matches = definition.pickerFields.map((name) =>
+      definition.fields[name]?.fullText
+        ? fullTextContains(db, definition.table, name, anyPart)
+        : containsIgnoringCase(db, store.column(name), anyPart),
+    );
+    query = query.where(sql<boolean>`(${sql.join(matches, sql` or `)})`);
+  }
   return query;
 }
 

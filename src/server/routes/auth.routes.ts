@@ -36,6 +36,8 @@ const profile: z.ZodType<Record<string, unknown>> = z
     username: z.string().nullable(),
     business_id: z.number().int().nullable().describe('The business this profile is for; null when the user belongs to none'),
     userable_from: z.string().nullable().describe('Where they work there, as "Branch: Makati"'),
+    userable_type: z.enum(['branch', 'warehouse', 'none']).nullable().describe('The kind of place they work at there'),
+    userable_id: z.number().int().nullable().describe('The branch or warehouse they work at there'),
     role_names: z.array(z.string()),
     permission_names: z.array(z.string()).describe('What they may do there'),
     businesses: z.array(recordSchema(businesses)).describe('Every business they belong to'),
@@ -51,7 +53,17 @@ export async function userProfile(db: Kysely<Database>, userId: number, requeste
     businessId = await memberBusinessId(db, userId, requestedBusiness);
     if (businessId === null) throw forbidden('You are not a member of this business.');
   }
-  if (businessId === null) return { ...user, business_id: null, userable_from: null, role_names: [], permission_names: [], businesses };
+  if (businessId === null)
+    return {
+      ...user,
+      business_id: null,
+      userable_from: null,
+      userable_type: null,
+      userable_id: null,
+      role_names: [],
+      permission_names: [],
+      businesses,
+    };
   // Read through the users resource, which names where the user works and their roles there.
   const scope = { businessId, userId, permissions: new Set<string>() };
   const member = await findRecordOrFail(db, scope, users, userId, 'active');
@@ -59,6 +71,8 @@ export async function userProfile(db: Kysely<Database>, userId: number, requeste
     ...user,
     business_id: businessId,
     userable_from: member.userable_from,
+    userable_type: member.userable_type,
+    userable_id: member.userable_id,
     role_names: member.role_names,
     permission_names: await permissionNamesOf(db, userId, businessId),
     businesses,

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { items } from '../../../domain/resources/items';
 import { saleItemPrices } from '../../../domain/resources/sale-item-prices';
+import { stockTransfers } from '../../../domain/resources/stock-transfers';
 import { actionWords, actorName, changeLines, entryNote } from './activity-entry';
 
 describe('activity entries in words', () => {
@@ -37,5 +38,13 @@ describe('activity entries in words', () => {
     expect([price.from, price.to]).toEqual(['₱12.5', '₱13.75']);
     const [created] = changeLines(saleItemPrices, { action: 'created', changes: { price: { from: null, to: 1250 } } });
     expect([created.from, created.to]).toEqual([null, '₱1,250']);
+  });
+
+  it('names a place given by its type and id, as it was called then', () => {
+    const [from] = changeLines(stockTransfers, {
+      action: 'created',
+      changes: { from_location_id: { from: null, to: { id: 2, display: 'Valenzuela Central' } } },
+    });
+    expect(from.to).toBe('Valenzuela Central');
   });
 });

@@ -63,7 +63,7 @@ export function changeValue(definition: ResourceDefinition | undefined, name: st
   if (value === null || value === undefined) return '—';
   const field = definition?.fields[name];
   if (!field) return typeof value === 'object' ? JSON.stringify(value) : String(value);
-  if (field.kind === 'reference' && typeof value === 'object') {
+  if ((field.kind === 'reference' || field.referencesBy) && typeof value === 'object') {
     const reference = value as { id: unknown; display: unknown };
     return displayValue(name, field, { [name]: reference.id, [referenceKey(name)]: reference });
   }

@@ -1,7 +1,10 @@
+import { useQuery } from '@tanstack/react-query';
 import { Minus, Plus } from 'lucide-react';
 import type { Field } from '../../../domain/fields';
 import { referenceKey } from '../../../domain/resource';
 import { getResource } from '../../../domain/resources/registry';
+import { listQuery } from '../../lib/resource-queries';
+import { useActiveBusinessId } from '../../lib/session';
 import { Button } from '../ui/button';
 import { Checkbox } from '../ui/checkbox';
 import { Input } from '../ui/input';
@@ -11,6 +14,21 @@ import { Textarea } from '../ui/textarea';
 import { ReferencePicker } from './reference-picker';
 
 export type FormValues = Record<string, unknown>;
+
+/**
+ * A contact field that takes one kind of contact (customers on an invoice, suppliers on an order)
+ * searches only contacts of that type, found by its name among the business's contact types; a
+ * business without such a type searches every contact.
+ */
+function useContactTypeFilter(contactType: Field['contactType']): Record<string, number> | undefined {
+  const businessId = useActiveBusinessId();
+  const types = useQuery({
+    ...listQuery(businessId, getResource('contact-types'), { name: contactType ?? '', is_strict: 1, limit: 1 }),
+    enabled: contactType !== undefined,
+  });
+  const type = types.data?.data[0];
+  return type ? { contact_type_id: Number(type.id) } : undefined;
+}
 
 interface DiscountRow {
   quantity: string;
@@ -118,6 +136,7 @@ export function FieldInput({
   const common = { id, 'aria-invalid': invalid || undefined, 'aria-describedby': invalid ? errorId : undefined };
   const required = field.required && !(editing && field.writeOnly);
   const referenceResource = field.references ?? field.referencesBy?.resources[String(values[field.referencesBy.field])];
+  const contactTypeFilter = useContactTypeFilter(field.contactType);
 
   let control;
   if (referenceResource) {
@@ -133,6 +152,7 @@ export function FieldInput({
         required={required}
         invalid={invalid}
         describedBy={invalid ? errorId : undefined}
+        filter={contactTypeFilter}
       />
     );
   } else if (field.referencesBy) {
@@ -162,7 +182,8 @@ export function FieldInput({
     control = (
       <Select value={String(value || '') || '__none'} onValueChange={(next) => onChange(name, next === '__none' ? '' : next)}>
         <SelectTrigger {...common} className="w-full">
-          <SelectValue />
+          {/* The chosen option's label, written out: the trigger must not look empty while it holds a value. */}
+          <SelectValue>{field.options?.find((option) => option.value === value)?.label ?? '—'}</SelectValue>
         </SelectTrigger>
         <SelectContent>
           {!field.required && <SelectItem value="__none">—</SelectItem>}

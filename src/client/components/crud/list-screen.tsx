@@ -6,6 +6,7 @@ import { referenceKey, type ResourceDefinition } from '../../../domain/resource'
 import { findResource, getResource } from '../../../domain/resources/registry';
 import { ApiError, describeError } from '../../lib/api';
 import { displayValue } from '../../lib/format';
+import { TABLE_WIDTH, useMediaQuery } from '../../lib/media';
 import { isClientKey } from '../../lib/outbox';
 import { rowsWithPending, usePendingChanges } from '../../lib/pending';
 import { listQuery, type ApiRecord } from '../../lib/resource-queries';
@@ -22,6 +23,7 @@ import { Table, TableBody, TableCaption, TableCell, TableHead, TableHeader, Tabl
 import { Toggle } from '../ui/toggle';
 import { AdvancedSearchDialog } from './advanced-search-dialog';
 import { ConfirmDialog } from './confirm-dialog';
+import { ListCards } from './list-cards';
 import { ListTakeaway, PrintedListHeading } from './list-takeaway';
 import { PendingBadge } from './pending-badge';
 import { apiQuery, quickSearchField, quickSearchReference, readListState, urlSearch, type ListState } from './list-state';
@@ -149,6 +151,26 @@ function ResourceList({ definition }: { definition: ResourceDefinition }) {
     : [];
   const createdHere = pending.filter((entry) => entry.action === 'create').length;
   const smallTitle = slots.resolve(definition, 'list.small-title')?.(definition);
+  // Below a tablet's width a table's last columns would be off-screen: each record is a card.
+  const wide = useMediaQuery(TABLE_WIDTH);
+  const caption = `List of ${definition.plural} - Total ${answer?.meta.total ?? '…'}${
+    createdHere > 0 ? ` (and ${createdHere} created on this device, not yet synced)` : ''
+  }`;
+  const emptyText = hasSearch ? `No ${definition.plural.toLowerCase()} match this search.` : `No ${definition.plural.toLowerCase()} yet.`;
+  const rowActions = (record: ApiRecord, withView: boolean) => (
+    <RowActions
+      definition={definition}
+      record={record}
+      canView={withView}
+      canUpdate={canUpdate}
+      canRestore={canRestore}
+      canForceDelete={canForceDelete}
+      onAsk={(action) => {
+        setTarget(record);
+        actions.ask(action, record.id, displayValue(definition.display, definition.fields[definition.display], record));
+      }}
+    />
+  );
 
   return (
     <div className="space-y-4">
@@ -228,91 +250,100 @@ function ResourceList({ definition }: { definition: ResourceDefinition }) {
           </Button>
         </div>
       ) : (
-        <Table className="[&_tbody_tr:nth-child(even)]:bg-muted/40">
-          <TableCaption className="caption-top pb-2 text-left">
-            List of {definition.plural} - Total {answer?.meta.total ?? '…'}
-            {createdHere > 0 && ` (and ${createdHere} created on this device, not yet synced)`}
-          </TableCaption>
-          <TableHeader>
-            <TableRow>
-              {columns.map((name) => {
-                const sortable = definition.sort.includes(name);
-                const active = state.order_by_field_name === name;
-                const Icon = !active ? ArrowUpDown : state.order_by === 'asc' ? ArrowUp : ArrowDown;
-                return (
-                  <TableHead
-                    key={name}
-                    aria-sort={active ? (state.order_by === 'asc' ? 'ascending' : 'descending') : undefined}
-                    className="whitespace-nowrap"
-                  >
-                    {sortable ? (
-                      <Button
-                        variant="ghost"
-                        size="sm"
-                        className="-ml-2 h-9"
-                        onClick={() => {
-                          const sort = nextColumnSort({ field: state.order_by_field_name, order: state.order_by }, name);
-                          go({ ...state, order_by_field_name: sort.field, order_by: sort.order });
-                        }}
+        <>
+          {!wide && (
+            <ListCards
+              definition={definition}
+              rows={rows}
+              caption={caption}
+              empty={answer && rows.length === 0 ? emptyText : undefined}
+              canView={canView}
+              actionsOf={(record) => rowActions(record, false)}
+            />
+          )}
+          {wide && (
+            <Table className="[&_tbody_tr:nth-child(even)]:bg-muted/40">
+              <TableCaption className="caption-top pb-2 text-left">{caption}</TableCaption>
+              <TableHeader>
+                <TableRow>
+                  {columns.map((name) => {
+                    const sortable = definition.sort.includes(name);
+                    const active = state.order_by_field_name === name;
+                    const Icon = !active ? ArrowUpDown : state.order_by === 'asc' ? ArrowUp : ArrowDown;
+                    return (
+                      <TableHead
+                        key={name}
+                        aria-sort={active ? (state.order_by === 'asc' ? 'ascending' : 'descending') : undefined}
+                        className="whitespace-nowrap"
                       >
-                        {columnLabel(definition, name)}
-                        <Icon className={cn('size-4 print:hidden', !active && 'opacity-40')} aria-hidden />
-                      </Button>
-                    ) : (
-                      columnLabel(definition, name)
-                    )}
+                        {sortable ? (
+                          <Button
+                            variant="ghost"
+                            size="sm"
+                            className="-ml-2 h-9"
+                            onClick={() => {
+                              const sort = nextColumnSort({ field: state.order_by_field_name, order: state.order_by }, name);
+                              go({ ...state, order_by_field_name: sort.field, order_by: sort.order });
+                            }}
+                          >
+                            {columnLabel(definition, name)}
+                            <Icon className={cn('size-4 print:hidden', !active && 'opacity-40')} aria-hidden />
+                          </Button>
+                        ) : (
+                          columnLabel(definition, name)
+                        )}
+                      </TableHead>
+                    );
+                  })}
+                  <TableHead className={cn('text-right print:hidden', STICKY_END)}>
+                    <span className="sr-only">Actions</span>
                   </TableHead>
-                );
-              })}
-              <TableHead className="text-right print:hidden">
-                <span className="sr-only">Actions</span>
-              </TableHead>
-            </TableRow>
-          </TableHeader>
-          <TableBody>
-            {rows.map((record) => (
-              <TableRow key={record.id} className={cn(record.deleted_at && 'text-muted-foreground')}>
-                {columns.map((name) => (
-                  <TableCell key={name} className="max-w-72 truncate print:max-w-none print:whitespace-normal">
-                    {renderSlot(definition, 'list.cell', { name, record, text: cellText(definition, name, record) }) ??
-                      cellText(definition, name, record)}
-                    {name === 'id' && record.deleted_at && (
-                      <Badge variant="outline" className="ml-2">
-                        Trashed
-                      </Badge>
-                    )}
-                    {name === 'id' && record.pending && (
-                      <span className="ml-2">
-                        <PendingBadge entry={record.pending} />
-                      </span>
-                    )}
-                  </TableCell>
-                ))}
-                <TableCell className="text-right whitespace-nowrap print:hidden">
-                  <RowActions
-                    definition={definition}
-                    record={record}
-                    canView={canView}
-                    canUpdate={canUpdate}
-                    canRestore={canRestore}
-                    canForceDelete={canForceDelete}
-                    onAsk={(action) => {
-                      setTarget(record);
-                      actions.ask(action, record.id, displayValue(definition.display, definition.fields[definition.display], record));
+                </TableRow>
+              </TableHeader>
+              <TableBody>
+                {rows.map((record) => (
+                  <TableRow
+                    key={record.id}
+                    className={cn(record.deleted_at && 'text-muted-foreground', canView && 'cursor-pointer')}
+                    onClick={(event) => {
+                      // The whole row opens the record; its own links and buttons, and selecting its text, keep theirs.
+                      const within = (event.target as HTMLElement).closest('a, button, input, label, [role="checkbox"]');
+                      if (!canView || within || window.getSelection()?.toString()) return;
+                      void navigate({ to: '/$resource/$id', params: { resource: definition.name, id: String(record.id) } });
                     }}
-                  />
-                </TableCell>
-              </TableRow>
-            ))}
-            {answer && rows.length === 0 && (
-              <TableRow>
-                <TableCell colSpan={columns.length + 1} className="py-10 text-center text-muted-foreground">
-                  {hasSearch ? `No ${definition.plural.toLowerCase()} match this search.` : `No ${definition.plural.toLowerCase()} yet.`}
-                </TableCell>
-              </TableRow>
-            )}
-          </TableBody>
-        </Table>
+                  >
+                    {columns.map((name) => (
+                      <TableCell key={name} className="max-w-72 truncate print:max-w-none print:whitespace-normal">
+                        {renderSlot(definition, 'list.cell', { name, record, text: cellText(definition, name, record) }) ??
+                          cellText(definition, name, record)}
+                        {name === 'id' && record.deleted_at && (
+                          <Badge variant="outline" className="ml-2">
+                            Trashed
+                          </Badge>
+                        )}
+                        {name === 'id' && record.pending && (
+                          <span className="ml-2">
+                            <PendingBadge entry={record.pending} />
+                          </span>
+                        )}
+                      </TableCell>
+                    ))}
+                    <TableCell className={cn('text-right whitespace-nowrap print:hidden', STICKY_END)}>
+                      {rowActions(record, canView)}
+                    </TableCell>
+                  </TableRow>
+                ))}
+                {answer && rows.length === 0 && (
+                  <TableRow>
+                    <TableCell colSpan={columns.length + 1} className="py-10 text-center text-muted-foreground">
+                      {emptyText}
+                    </TableCell>
+                  </TableRow>
+                )}
+              </TableBody>
+            </Table>
+          )}
+        </>
       )}
 
       {answer && (
@@ -342,6 +373,9 @@ function cellText(definition: ResourceDefinition, name: string, record: ApiRecor
   if (isClientKey(record.id) && name === 'id') return 'New';
   return displayValue(name, definition.fields[name], record);
 }
+
+/** The actions column stays in view while a wide table scrolls sideways. */
+const STICKY_END = 'sticky right-0 bg-background shadow-[-6px_0_6px_-6px_rgb(0_0_0/0.15)]';
 
 /** Row links stay 44 px tall for fingers on a tablet. */
 const rowLink = 'text-primary inline-flex min-h-11 items-center px-1 font-medium underline-offset-4 hover:underline';
@@ -386,6 +420,7 @@ function RowActions({
       </button>
     ),
   ].filter(Boolean);
+  if (links.length === 0) return null;
   return (
     <span className="inline-flex items-center gap-2">
       {links.map((link, index) => (

@@ -1,12 +1,15 @@
 import { useRouter } from '@tanstack/react-router';
 import { ArrowLeft } from 'lucide-react';
-import { useState, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { createSchema, updatableFields, updateSchema, writableFields, type ResourceDefinition } from '../../../domain/resource';
+import type { Field } from '../../../domain/fields';
+import { holdsAny, permissionName } from '../../../domain/permissions';
+import { getResource } from '../../../domain/resources/registry';
 import { fieldErrors, validationSummary } from '../../../domain/validation';
 import { ApiError } from '../../lib/api';
 import { amendCreate, clientKey, isClientKey, submitChange, type Settled } from '../../lib/outbox';
 import type { ApiRecord } from '../../lib/resource-queries';
-import { useActiveBusinessId } from '../../lib/session';
+import { useActiveBusinessId, usePermissions } from '../../lib/session';
 import { Button } from '../ui/button';
 import { Checkbox } from '../ui/checkbox';
 import { Label } from '../ui/label';
@@ -117,10 +120,10 @@ export function RecordForm({
   initial: FormValues;
   /** Names for the references `initial` starts with (a form made from a source document). */
   known?: Record<string, unknown>;
-  /** After the server took it, or it was queued on this device: the record's id (a client key until it syncs). */
-  onSaved: (saved: { id: number | string }) => void;
-  /** Shown above the fields, given what the form holds now. */
-  preface?: (values: FormValues) => ReactNode;
+  /** After the server took it, or it was queued on this device: the record's id (a client key until it syncs), and what the form held. */
+  onSaved: (saved: { id: number | string }, values: FormValues) => void;
+  /** Shown above the fields, given what the form holds now and a way to fill a field (a due date from the terms). */
+  preface?: (values: FormValues, fill: (name: string, value: unknown) => void) => ReactNode;
   /** Default buttons this screen does without. */
   hide?: readonly FormButton[];
 }) {
@@ -138,6 +141,20 @@ export function RecordForm({
   const section = slot?.holds(definition, editing) ? slot : undefined;
   const unplaced = Object.entries(fieldErrors).filter(([name]) => !(name in definition.fields) && name !== section?.name);
   const buttons = formButtons(editing, hide);
+  const permissions = usePermissions();
+  // A picker the user may not search is left out when the field may stay blank; a required one
+  // stays, and its search says why it finds nothing.
+  const usable = (field: Field) =>
+    !field.references || field.required || holdsAny(permissions, [permissionName('view', getResource(field.references).permission)]);
+  const formRef = useRef<HTMLFormElement>(null);
+  // After a refused save, the first field in error is brought into view and focused.
+  useEffect(() => {
+    if (Object.keys(errors).length === 0) return;
+    const first = formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]');
+    const target = first ?? formRef.current?.querySelector<HTMLElement>('[role="alert"]');
+    target?.scrollIntoView({ block: 'center', behavior: 'smooth' });
+    first?.focus({ preventScroll: true });
+  }, [errors]);
 
   const submit = async () => {
     setBusy(true);
@@ -147,7 +164,7 @@ export function RecordForm({
       const settled = await save(definition, businessId, sent, base);
       reportSettled(settled, `${definition.singular} ${editing ? 'updated' : 'created'} successfully.`);
       if (!editing && returnHere) setValues(startingValues(definition));
-      else onSaved({ id: settled.sent ? settled.data.id : (base?.id ?? settled.key) });
+      else onSaved({ id: settled.sent ? settled.data.id : (base?.id ?? settled.key) }, values);
     } catch (error) {
       if (error instanceof ApiError && error.status === 422) setErrors(error.errors);
       else if (error instanceof ApiError && error.status === 412) setErrors({ _: [error.message] });
@@ -159,12 +176,19 @@ export function RecordForm({
 
   return (
     <form
+      ref={formRef}
       noValidate
       aria-busy={busy}
       className="space-y-6"
       onSubmit={(event) => {
         event.preventDefault();
         void submit();
+      }}
+      onKeyDown={(event) => {
+        // Ctrl+Enter (⌘+Enter) saves from any field, as in most forms people type into all day.
+        if (event.key !== 'Enter' || !(event.ctrlKey || event.metaKey) || busy) return;
+        event.preventDefault();
+        formRef.current?.requestSubmit();
       }}
     >
       <ProgressBar active={busy} />
@@ -173,21 +197,23 @@ export function RecordForm({
           {unplaced.length > 0 ? unplaced.flatMap(([, messages]) => messages).join(' ') : 'Please correct the fields marked below.'}
         </div>
       )}
-      {preface?.(values)}
+      {preface?.(values, (name, value) => setValues((current) => ({ ...current, [name]: value })))}
       <div className="grid gap-x-6 gap-y-5 md:grid-cols-2">
-        {(editing ? updatableFields(definition) : writableFields(definition)).map(([name, field]) => (
-          <div key={name} className={field.kind === 'textarea' || field.kind === 'discounts' ? 'md:col-span-2' : undefined}>
-            <FieldInput
-              name={name}
-              field={field}
-              values={values}
-              record={record ?? known}
-              errors={fieldErrors[name] ?? []}
-              editing={editing}
-              onChange={(changed, value) => setValues((current) => ({ ...current, [changed]: value }))}
-            />
-          </div>
-        ))}
+        {(editing ? updatableFields(definition) : writableFields(definition))
+          .filter(([, field]) => usable(field))
+          .map(([name, field]) => (
+            <div key={name} className={field.kind === 'textarea' || field.kind === 'discounts' ? 'md:col-span-2' : undefined}>
+              <FieldInput
+                name={name}
+                field={field}
+                values={values}
+                record={record ?? known}
+                errors={fieldErrors[name] ?? []}
+                editing={editing}
+                onChange={(changed, value) => setValues((current) => ({ ...current, [changed]: value }))}
+              />
+            </div>
+          ))}
       </div>
       {section && (
         <section.Editor
@@ -195,6 +221,7 @@ export function RecordForm({
           value={values[section.name]}
           onChange={(value) => setValues((current) => ({ ...current, [section.name]: value }))}
           errors={errors}
+          values={values}
         />
       )}
       <div className="flex flex-wrap items-center gap-3 border-t pt-4">
@@ -207,6 +234,11 @@ export function RecordForm({
           <Button type="submit" disabled={busy}>
             {busy ? 'Saving…' : `${editing ? 'Update' : 'Save'} ${definition.singular}`}
           </Button>
+        )}
+        {buttons.includes('save') && (
+          <span className="hidden text-xs text-muted-foreground md:inline">
+            or <kbd className="rounded border px-1 font-sans">Ctrl</kbd>+<kbd className="rounded border px-1 font-sans">Enter</kbd>
+          </span>
         )}
         {buttons.includes('return-here') && (
           <div className="flex min-h-11 items-center gap-2">

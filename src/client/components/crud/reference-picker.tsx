@@ -1,6 +1,6 @@
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { X } from 'lucide-react';
-import { useEffect, useId, useRef, useState } from 'react';
+import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { PICKER_LIMIT } from '../../../domain/list-params';
 import type { ResourceDefinition } from '../../../domain/resource';
 import { describeError } from '../../lib/api';
@@ -34,6 +34,8 @@ export function ReferencePicker({
   required,
   invalid,
   describedBy,
+  describe,
+  filter,
 }: {
   id: string;
   target: ResourceDefinition;
@@ -44,6 +46,10 @@ export function ReferencePicker({
   required?: boolean;
   invalid?: boolean;
   describedBy?: string;
+  /** A second line under each result (an item's SKU, price and stock). */
+  describe?: (record: ApiRecord) => ReactNode;
+  /** Searches the picker always adds (`{ contact_type_id: 2, is_strict: 1 }`: suppliers only). */
+  filter?: Record<string, string | number>;
 }) {
   const businessId = useActiveBusinessId();
   const listId = useId();
@@ -72,16 +78,25 @@ export function ReferencePicker({
     return () => clearTimeout(timer);
   }, [text, open]);
 
-  // Items are found by barcode or SKU too, as a scanner or a clerk types them.
-  const searched = (term !== null && target.pickerSearch?.(term)) || { field, strict: false };
-  const results = useQuery({
-    ...listQuery(businessId, target, {
+  const queryClient = useQueryClient();
+  /** The search of a term: items are found by barcode or SKU too, as a scanner or a clerk types them. */
+  const searchOf = (searchedTerm: string) => {
+    const searched = target.pickerSearch?.(searchedTerm) || { field, strict: false };
+    return listQuery(businessId, target, {
+      ...filter,
       limit: PICKER_LIMIT,
-      [searched.field]: term ?? '',
+      [searched.field]: searchedTerm,
       is_strict: searched.strict ? 1 : undefined,
-      order_by_field_name: target.sort.includes(searched.field) ? searched.field : 'id',
+      order_by_field_name: target.sort.includes(searched.field)
+        ? searched.field
+        : target.sort.includes(target.display)
+          ? target.display
+          : 'id',
       order_by: 'asc',
-    }),
+    });
+  };
+  const results = useQuery({
+    ...searchOf(term ?? ''),
     enabled: open && term !== null,
     // Never offer another term's results: Enter would pick from a list that no longer applies.
     placeholderData: undefined,
@@ -134,9 +149,24 @@ export function ReferencePicker({
           } else if (event.key === 'ArrowUp') {
             event.preventDefault();
             setActive((index) => Math.max(index - 1, 0));
-          } else if (event.key === 'Enter' && open && rows[active]) {
+          } else if (event.key === 'Enter') {
+            // Enter picks; it never submits the form from a picker.
             event.preventDefault();
-            choose(rows[active]);
+            if (term === text && rows[active]) choose(rows[active]);
+            else if (text.trim() !== '' && term !== text) {
+              // Typed faster than the search follows: search what was typed now, and pick its first
+              // result, never one listed for the text before the last keystrokes.
+              const searchedText = text;
+              const input = event.currentTarget;
+              setTerm(searchedText);
+              setActive(0);
+              void queryClient
+                .fetchQuery(searchOf(searchedText))
+                .then((answer) => {
+                  if (input.value === searchedText && answer.data[0]) choose(answer.data[0]);
+                })
+                .catch(() => undefined);
+            }
           } else if (event.key === 'Escape') {
             setOpen(false);
           }
@@ -149,6 +179,8 @@ export function ReferencePicker({
             type="button"
             className="inline-flex size-8 items-center justify-center rounded text-muted-foreground hover:text-foreground"
             aria-label={`Clear ${target.singular.toLowerCase()}`}
+            // Not a Tab stop: Tab goes from the search to the next field; clearing the text clears the value.
+            tabIndex={-1}
             onClick={() => {
               setText('');
               onChange(null);
@@ -176,14 +208,15 @@ export function ReferencePicker({
                 role="option"
                 aria-selected={index === active}
                 className={cn(
-                  'flex min-h-11 cursor-pointer items-center rounded-sm px-3 text-sm',
+                  'flex min-h-11 cursor-pointer flex-col justify-center rounded-sm px-3 py-1 text-sm',
                   index === active && 'bg-accent text-accent-foreground',
                 )}
                 onMouseEnter={() => setActive(index)}
                 onMouseDown={(event) => event.preventDefault()}
                 onClick={() => choose(record)}
               >
-                {displayOf(target, record)}
+                <span>{displayOf(target, record)}</span>
+                {describe && <span className="text-xs text-muted-foreground">{describe(record)}</span>}
               </li>
             ))
           )}

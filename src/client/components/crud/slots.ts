@@ -53,6 +53,8 @@ export interface FormSection {
     onChange: (value: unknown) => void;
     /** The server's messages, by their full key (`lines.0.quantity`). */
     errors: Record<string, string[]>;
+    /** The form's other values as they are now (a document's date, party and place price its lines). */
+    values: Record<string, unknown>;
   }>;
 }
 

@@ -142,19 +142,9 @@ function RecordView({ definition, id }: { definition: ResourceDefinition; id: st
           </Button>
         )}
         {renderSlot(definition, 'view.actions', { record, allowed })}
-        {canDelete && !trashed && deletable(definition, record) && (
-          <Button variant="destructive" onClick={() => actions.ask('delete', record.id, display)}>
-            <Trash2 aria-hidden /> Delete {definition.singular}
-          </Button>
-        )}
         {canRestore && trashed && (
           <Button variant="outline" onClick={() => actions.ask('restore', record.id, display)}>
             <RotateCcw aria-hidden /> Restore {definition.singular}
-          </Button>
-        )}
-        {canForceDelete && trashed && (
-          <Button variant="destructive" onClick={() => actions.ask('force-delete', record.id, display)}>
-            <Trash2 aria-hidden /> Delete {definition.singular} Permanently
           </Button>
         )}
         {definition.resettableSecrets && canUpdate && !trashed && !local && (
@@ -167,9 +157,23 @@ function RecordView({ definition, id }: { definition: ResourceDefinition; id: st
             </Button>
           </>
         )}
-        <Button variant="outline" onClick={() => window.print()}>
-          <Printer aria-hidden /> Print
-        </Button>
+        {/* A record still on this device has no number nor figures of the server's to print. */}
+        {!local && (
+          <Button variant="outline" onClick={() => window.print()}>
+            <Printer aria-hidden /> Print
+          </Button>
+        )}
+        {/* What cannot be undone stands apart, at the far end, not beside Back. */}
+        {canDelete && !trashed && deletable(definition, record) && (
+          <Button variant="destructive" className="sm:ml-auto" onClick={() => actions.ask('delete', record.id, display)}>
+            <Trash2 aria-hidden /> Delete {definition.singular}
+          </Button>
+        )}
+        {canForceDelete && trashed && (
+          <Button variant="destructive" className="sm:ml-auto" onClick={() => actions.ask('force-delete', record.id, display)}>
+            <Trash2 aria-hidden /> Delete {definition.singular} Permanently
+          </Button>
+        )}
       </div>
 
       <dl className="grid gap-x-6 rounded-lg border bg-card sm:grid-cols-[minmax(10rem,14rem)_1fr]">

@@ -1,18 +1,19 @@
-import { useQuery } from '@tanstack/react-query';
-import { Navigate, useParams, useSearch } from '@tanstack/react-router';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useRef } from 'react';
+import { Navigate, useNavigate, useParams, useRouter, useSearch } from '@tanstack/react-router';
 import type { ResourceDefinition } from '../../../domain/resource';
 import { getResource } from '../../../domain/resources/registry';
-import { api } from '../../lib/api';
+import { api, describeError } from '../../lib/api';
 import { useOnline } from '../../lib/online';
-import { recordQuery, type ApiRecord } from '../../lib/resource-queries';
-import { useActiveBusinessId } from '../../lib/session';
-import { CreateHeading, useAfterCreate } from '../crud/create-screen';
+import { recordQuery, resourceKey, type ApiRecord } from '../../lib/resource-queries';
+import { useActiveBusinessId, useWorkplace } from '../../lib/session';
+import { CreateHeading } from '../crud/create-screen';
 import type { FormValues } from '../crud/field-input';
 import { RecordForm } from '../crud/record-form';
 import { useScreenAccess } from '../crud/screen-access';
 import { ProgressBar } from '../ui/progress-bar';
 import { nextNumber, nextReferenceNumber, numberCountBody, numberingInputs, referenceCountBody } from './number-preview';
-import { documentStartingValues, restockDisplays, restocks, restockValues, sourceDisplays, type SourceLink } from './prefill';
+import { atWorkplace, documentStartingValues, restockDisplays, restocks, restockValues, sourceDisplays, type SourceLink } from './prefill';
 
 /** `/stock-transfers/create/from-stock-request/{id}`: the transfer screen, made from the request. */
 export function TransferFromRequestScreen() {
@@ -40,18 +41,41 @@ export function DocumentCreateScreen({ definition, sourceLink }: { definition: R
   const { restock } = useSearch({ strict: false }) as { restock?: number };
   const businessId = useActiveBusinessId();
   const allowed = useScreenAccess(definition, 'create');
-  const afterCreate = useAfterCreate(definition);
+  const afterCreate = useAfterDocumentSaved(definition);
   const fromId = from && /^\d+$/.test(from) ? Number(from) : undefined;
   const link = sourceLink ?? definition.document?.source;
   const sourceDefinition = link ? getResource(link.resource) : definition;
   const source = useQuery({ ...recordQuery(businessId, sourceDefinition, fromId ?? 0), enabled: fromId !== undefined });
   const restocking = Boolean(restocks(definition) && restock && !fromId);
   const stock = useQuery({ ...recordQuery(businessId, getResource('stocks'), restock ?? 0), enabled: restocking });
+  const workplace = useWorkplace();
 
-  if (!allowed('create')) return <Navigate to="/$resource" params={{ resource: definition.name }} replace />;
-  if (fromId && !source.data && !source.error) return <ProgressBar active />;
+  if (!allowed('create') && fromId === undefined) return <Navigate to="/$resource" params={{ resource: definition.name }} replace />;
+  if (!allowed('create') || (fromId && source.error)) {
+    // Made from a document the user cannot make it from: say why rather than open a blank form.
+    const why = !allowed('create')
+      ? `You do not have permission to create ${definition.plural.toLowerCase()}.`
+      : describeError(source.error);
+    return (
+      <div className="max-w-4xl space-y-4">
+        <CreateHeading definition={definition} />
+        <div role="alert" className="rounded-md border border-destructive/40 bg-destructive/10 p-4 text-destructive">
+          <p className="font-medium">
+            No {definition.singular.toLowerCase()} can be made from {sourceDefinition.singular.toLowerCase()} #{fromId} here.
+          </p>
+          <p className="text-sm">{why}</p>
+        </div>
+      </div>
+    );
+  }
+  if (fromId && !source.data) return <ProgressBar active />;
   if (restocking && !stock.data && !stock.error) return <ProgressBar active />;
   const restocked = restocking ? stock.data : undefined;
+  const started = restocked
+    ? { values: restockValues(definition, restocked), known: restockDisplays(definition, restocked) }
+    : fromId
+      ? { values: documentStartingValues(definition, source.data, link), known: sourceDisplays(definition, source.data, link) }
+      : atWorkplace(definition, documentStartingValues(definition), workplace);
 
   return (
     <div className="max-w-4xl space-y-4">
@@ -71,15 +95,72 @@ export function DocumentCreateScreen({ definition, sourceLink }: { definition: R
       <RecordForm
         key={fromId ?? (restocked ? `restock-${restock}` : 'new')}
         definition={definition}
-        known={restocked ? restockDisplays(definition, restocked) : sourceDisplays(definition, source.data, link)}
-        initial={restocked ? restockValues(definition, restocked) : documentStartingValues(definition, source.data, link)}
+        known={started.known}
+        initial={started.values}
         onSaved={afterCreate}
-        preface={(values) => <ProvisionalNumbers definition={definition} values={values} />}
+        preface={(values, fill) => (
+          <>
+            <ProvisionalNumbers definition={definition} values={values} />
+            {'due_date' in definition.fields && <DueFromTerms values={values} fill={fill} />}
+          </>
+        )}
         // Another of the same would start blank, without the document it was made from.
         hide={fromId ? ['return-here'] : undefined}
       />
     </div>
   );
+}
+
+/**
+ * Where a saved document leads: where `redirect_to` says; a payment back to the invoice or bill it
+ * pays, which shows the new balance; any other document to its own screen. The form is replaced
+ * in the history, so Back does not reopen it with what it was filled with.
+ */
+function useAfterDocumentSaved(definition: ResourceDefinition) {
+  const { redirect_to: redirectTo } = useSearch({ strict: false }) as { redirect_to?: string };
+  const navigate = useNavigate();
+  const router = useRouter();
+  const queryClient = useQueryClient();
+  const businessId = useActiveBusinessId();
+  const link = definition.document?.source;
+  const settles = link && definition.document?.lines === 'none' ? link : undefined;
+  return (saved: { id: number | string }, values: FormValues) => {
+    // What the document changed elsewhere (a balance, a status) is read again.
+    if (link) void queryClient.invalidateQueries({ queryKey: resourceKey(businessId, getResource(link.resource)) });
+    const settled = settles ? Number(values[settles.field]) : NaN;
+    if (redirectTo) router.history.replace(redirectTo);
+    else if (settles && Number.isInteger(settled) && settled > 0)
+      void navigate({ to: '/$resource/$id', params: { resource: settles.resource, id: String(settled) }, replace: true });
+    else void navigate({ to: '/$resource/$id', params: { resource: definition.name, id: String(saved.id) }, replace: true });
+  };
+}
+
+/** The date `days` after an ISO date. */
+export function addDays(date: string, days: number): string {
+  const day = new Date(`${date}T00:00:00Z`);
+  day.setUTCDate(day.getUTCDate() + days);
+  return day.toISOString().slice(0, 10);
+}
+
+/**
+ * The due date follows the contact's payment terms (date + terms days) while the user has not
+ * typed one of their own: picking the customer, or changing the date, fills it again.
+ */
+function DueFromTerms({ values, fill }: { values: FormValues; fill: (name: string, value: unknown) => void }) {
+  const businessId = useActiveBusinessId();
+  const contactId = Number(values.contact_id);
+  const contact = useQuery({ ...recordQuery(businessId, getResource('contacts'), contactId), enabled: contactId > 0 });
+  const filled = useRef<string | null>(null);
+  const terms = contact.data?.payment_terms_days;
+  const date = typeof values.date === 'string' ? values.date : '';
+  const due = typeof terms === 'number' && /^\d{4}-\d{2}-\d{2}$/.test(date) ? addDays(date, terms) : null;
+  const current = values.due_date === null || values.due_date === undefined ? '' : String(values.due_date);
+  useEffect(() => {
+    if (!due || due === current || (current !== '' && current !== filled.current)) return;
+    filled.current = due;
+    fill('due_date', due);
+  }, [due, current, fill]);
+  return null;
 }
 
 /**

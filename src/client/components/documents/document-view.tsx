@@ -25,6 +25,7 @@ import { Badge } from '../ui/badge';
 import { Button } from '../ui/button';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '../ui/table';
 import type { DocumentLine } from './line-items';
+import { usePendingDocument } from './pending-lines';
 
 /** How each tone of a status shows. */
 const TONE_VARIANT: Record<StatusTone, 'default' | 'secondary' | 'destructive' | 'outline' | 'warning'> = {
@@ -57,13 +58,15 @@ export function StatusBadge({ definition, record }: { definition: ResourceDefini
  * documents did with each (a request's lines transferred, an order's received); and for priced
  * lines the price, discount and amount, with the document's totals beneath.
  */
-export function DocumentLines({ definition, record }: { definition: ResourceDefinition; record: ApiRecord }) {
+export function DocumentLines({ definition, record: given }: { definition: ResourceDefinition; record: ApiRecord }) {
+  // A document still on this device is priced here, as the server will price it.
+  const record = usePendingDocument(definition, given);
   const spec = definition.document;
   if (!spec || spec.lines === 'none') return null;
   const lines = (record.lines as DocumentLine[] | undefined) ?? [];
   const priced = spec.lines === 'priced';
   const done = spec.lifecycle.linesDone;
-  const money = (value: unknown) => formatPesos(Number(value ?? 0));
+  const money = (value: unknown) => (Number.isNaN(Number(value)) ? 'Priced when sent' : formatPesos(Number(value ?? 0)));
   const totals = priced && (
     <dl className="ml-auto grid max-w-xs grid-cols-2 gap-x-4 gap-y-1 text-sm tabular-nums">
       {[
@@ -77,7 +80,12 @@ export function DocumentLines({ definition, record }: { definition: ResourceDefi
         </div>
       ))}
       <dt className="font-semibold">Total</dt>
-      <dd className="text-right font-semibold">{money(record.total)}</dd>
+      <dd className="text-right font-semibold" data-testid="document-total">
+        {money(record.total)}
+      </dd>
+      {record.unpriced && (
+        <dd className="col-span-2 text-right text-xs text-muted-foreground">Lines priced when sent are not counted yet.</dd>
+      )}
     </dl>
   );
   return (

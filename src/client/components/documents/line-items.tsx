@@ -1,8 +1,10 @@
 import { useQuery } from '@tanstack/react-query';
 import { Plus, Trash2 } from 'lucide-react';
-import { documentTotals, lineFigures } from '../../../domain/documents';
-import { centavosToPesos, formatPesos, pesosToCentavos } from '../../../domain/money';
-import { toThousandths } from '../../../domain/quantity';
+import { useEffect, useRef, type KeyboardEvent } from 'react';
+import { documentTotals } from '../../../domain/documents';
+import { centavosToPesos, formatPesos } from '../../../domain/money';
+import type { PricedLine } from '../../../domain/pricing';
+import { fromThousandths } from '../../../domain/quantity';
 import { getResource } from '../../../domain/resources/registry';
 import { listQuery } from '../../lib/resource-queries';
 import { useActiveBusinessId } from '../../lib/session';
@@ -12,6 +14,7 @@ import { Button } from '../ui/button';
 import { Input } from '../ui/input';
 import { Label } from '../ui/label';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '../ui/select';
+import { useLinePricing, type LineContext, type LineState } from './line-pricing';
 
 /** One row of the editor, as typed: numbers stay text until sent. */
 export interface LineRow {
@@ -57,22 +60,30 @@ export interface DocumentLine {
 
 /** A document's stored lines as rows of the editor (editing it, or starting from it). */
 export function rowsOf(lines: readonly DocumentLine[]): LineRow[] {
+  // Stored lines, or lines as a queued create sent them (no names, blank price and discount left to the server).
+  const typed = (value: number | null | undefined) => (value === null || value === undefined ? '' : String(value));
   return lines.map((line) => ({
     item_id: line.item_id,
     item_name: line.item?.display ?? null,
     unit_of_measurement_id: line.unit_of_measurement_id,
     quantity: String(line.quantity),
-    unit_price: String(line.unit_price),
-    discount_percent: String(line.discount_percent),
-    vatable: line.vatable,
+    unit_price: typed(line.unit_price),
+    discount_percent: typed(line.discount_percent),
+    vatable: line.vatable ?? true,
   }));
 }
 
 const number = (text: string) => (text.trim() === '' || !Number.isFinite(Number(text)) ? null : Number(text));
 
-/** The lines as the API takes them; blank price and discount are left to the server (price list, quantity break). */
+/**
+ * The lines as the API takes them; blank price and discount are left to the server (price list,
+ * quantity break). Blank lines at the end (Enter after the last line adds one) are not sent,
+ * unless no line has an item: then the server says what is missing.
+ */
 export function linesBody(rows: readonly LineRow[]) {
-  return rows.map((row) => ({
+  let end = rows.length;
+  while (end > 1 && rows[end - 1].item_id === null && !rows[end - 1].source_line_id) end -= 1;
+  return rows.slice(0, end).map((row) => ({
     item_id: row.item_id,
     unit_of_measurement_id: row.unit_of_measurement_id,
     quantity: number(row.quantity) ?? row.quantity,
@@ -82,18 +93,19 @@ export function linesBody(rows: readonly LineRow[]) {
   }));
 }
 
-/** Running figures in centavos: a line without a price yet counts as nothing. */
-function figures(row: LineRow) {
-  const quantity = number(row.quantity);
-  const price = number(row.unit_price);
-  if (quantity === null || price === null) return null;
-  return lineFigures(toThousandths(quantity), pesosToCentavos(price), Math.round((number(row.discount_percent) ?? 0) * 100), row.vatable);
-}
+/** A line's figures, once priced. */
+const pricedLine = (state: LineState): PricedLine | null => (state.kind === 'priced' ? state.line : null);
+const pesos = (centavos: number) => formatPesos(centavosToPesos(centavos));
 
 /**
- * The line-item editor of document forms: item (search by name, SKU or barcode), unit,
- * quantity, unit price and discount per line, its amount, and running totals in PHP. Rows stack
- * into cards on a phone. Field messages of the server (`lines.2.quantity`) show under their input.
+ * The line-item editor of document forms: item (search by name, SKU or barcode), unit, quantity,
+ * unit price and discount per line. Each line is priced as it is typed, by the rules the server
+ * applies when it saves (`domain/pricing.ts`): the listed price for the place and date, the
+ * quantity break, VAT, its amount, and the totals; a line the server would refuse (no price, no
+ * conversion, not enough stock where the goods leave) says so on the line. Keyboard: picking an
+ * item moves to its quantity; Enter in a line's figures goes to the next line's item, adding one
+ * after the last. Rows stack into cards on a phone. The server's messages (`lines.2.quantity`)
+ * show under their input.
  */
 export function LineItems({
   rows,
@@ -101,6 +113,7 @@ export function LineItems({
   errors,
   fromSource,
   priced,
+  context,
 }: {
   rows: LineRow[];
   onChange: (rows: LineRow[]) => void;
@@ -109,18 +122,51 @@ export function LineItems({
   fromSource: boolean;
   /** False for goods moved between locations: quantities only, no prices nor totals. */
   priced: boolean;
+  /** The document's date, party and place, as its form holds them now. */
+  context: LineContext;
 }) {
   const businessId = useActiveBusinessId();
   const units = useQuery(
     listQuery(businessId, getResource('unit-of-measurements'), { per_page: 100, order_by: 'asc', order_by_field_name: 'name' }),
   );
   const items = getResource('items');
+  const pricing = useLinePricing(rows, context);
+  // The field to focus once the change that made it (a new line, a picked item) has rendered.
+  const focusNext = useRef<string | null>(null);
+  const focusAfterChange = (id: string) => {
+    focusNext.current = id;
+  };
+  useEffect(() => {
+    if (focusNext.current === null) return;
+    const input = document.getElementById(focusNext.current);
+    focusNext.current = null;
+    input?.focus();
+    if (input instanceof HTMLInputElement) input.select();
+  });
+
   const update = (index: number, changes: Partial<LineRow>) =>
     onChange(rows.map((row, at) => (at === index ? { ...row, ...changes } : row)));
-  const lineFiguresList = rows.map(figures);
-  const totals = documentTotals(lineFiguresList.filter((line) => line !== null));
-  const unpriced = lineFiguresList.some((line) => line === null);
+  const addLine = () => {
+    onChange([...rows, emptyLine()]);
+    focusAfterChange(`line-${rows.length}-item`);
+  };
+  /** Enter in a line's figures: on to the next line's item, adding a line after the last. */
+  const onward = (index: number) => (event: KeyboardEvent<HTMLInputElement>) => {
+    if (event.key !== 'Enter' || event.nativeEvent.isComposing) return;
+    // Enter in a line never submits the form: Save is a button of its own.
+    event.preventDefault();
+    if (index === rows.length - 1) {
+      if (fromSource) return;
+      addLine();
+    } else document.getElementById(`line-${index + 1}-${fromSource && rows[index + 1]?.source_line_id ? 'quantity' : 'item'}`)?.focus();
+  };
+  const figures = pricing.states.map(pricedLine);
+  const totals = documentTotals(figures.filter((line) => line !== null));
+  const unsettled = pricing.states.some((state) => state.kind !== 'priced');
   const linesError = errors.lines ?? [];
+  const unitName = new Map(
+    (units.data?.data ?? []).map((unit) => [Number(unit.id), `${String(unit.name)} (${String(unit.abbreviation)})`]),
+  );
 
   return (
     <fieldset className="space-y-3">
@@ -132,9 +178,22 @@ export function LineItems({
       )}
       <ol className="space-y-3">
         {rows.map((row, index) => {
-          const at = (field: string) => errors[`lines.${index}.${field}`] ?? [];
+          const state = pricing.states[index];
+          const refusal = state.kind === 'refused' ? state.refusal : undefined;
+          const short = pricing.shortOf(row);
+          // The server's messages after a save; before it, what the server would say.
+          const at = (field: string) => {
+            const server = errors[`lines.${index}.${field}`] ?? [];
+            if (server.length > 0) return server;
+            const local = [refusal?.field === field ? refusal.message : undefined, field === 'quantity' ? short : undefined];
+            return local.filter((message): message is string => message !== undefined);
+          };
           const id = (field: string) => `line-${index}-${field}`;
-          const line = lineFiguresList[index];
+          const line = figures[index];
+          const item = state.kind === 'priced' || state.kind === 'refused' ? state.item : undefined;
+          const offered = pricing.unitsOf(item ?? pricing.itemOf.get(row.item_id ?? 0));
+          const unitChoices = offered.length > 0 ? offered : [...unitName.keys()];
+          const onHand = row.item_id === null ? undefined : pricing.onHandOf.get(row.item_id);
           return (
             <li
               key={index}
@@ -154,19 +213,27 @@ export function LineItems({
                     id={id('item')}
                     target={items}
                     value={row.item_id}
-                    display={row.item_name ?? undefined}
+                    display={row.item_name ?? (item ? String(item.name) : undefined)}
                     invalid={at('item_id').length > 0}
-                    onChange={(itemId, record) =>
+                    describe={pricing.resultDetails}
+                    onChange={(itemId, record) => {
                       update(index, {
                         item_id: itemId,
                         item_name: record ? String(record.name) : null,
                         unit_of_measurement_id: record ? Number(record.unit_of_measurement_id) : row.unit_of_measurement_id,
                         vatable: record ? Boolean(record.vatable) : row.vatable,
-                      })
-                    }
+                      });
+                      if (record) focusAfterChange(id('quantity'));
+                    }}
                   />
                 )}
                 <Messages messages={at('item_id')} />
+                {item && (
+                  <p className="mt-1 text-xs text-muted-foreground">
+                    {String(item.sku)}
+                    {onHand !== undefined && context.takesFrom && ` · ${fromThousandths(onHand)} on hand here`}
+                  </p>
+                )}
                 {row.open !== undefined && <p className="text-xs text-muted-foreground">{row.open} still open</p>}
               </div>
               <div className="col-span-2 sm:col-span-2">
@@ -179,12 +246,14 @@ export function LineItems({
                   disabled={fromSource && Boolean(row.source_line_id)}
                 >
                   <SelectTrigger id={id('unit')} className="h-11 w-full" aria-invalid={at('unit_of_measurement_id').length > 0}>
-                    <SelectValue placeholder="Unit" />
+                    <SelectValue placeholder="Unit">
+                      {row.unit_of_measurement_id ? unitName.get(row.unit_of_measurement_id) : undefined}
+                    </SelectValue>
                   </SelectTrigger>
                   <SelectContent position="popper">
-                    {units.data?.data.map((unit) => (
-                      <SelectItem key={String(unit.id)} value={String(unit.id)}>
-                        {String(unit.name)} ({String(unit.abbreviation)})
+                    {unitChoices.map((unitId) => (
+                      <SelectItem key={unitId} value={String(unitId)}>
+                        {unitName.get(unitId) ?? `#${unitId}`}
                       </SelectItem>
                     ))}
                   </SelectContent>
@@ -197,6 +266,7 @@ export function LineItems({
                 value={row.quantity}
                 messages={at('quantity')}
                 onChange={(quantity) => update(index, { quantity })}
+                onKeyDown={onward(index)}
               />
               {priced && (
                 <>
@@ -204,29 +274,32 @@ export function LineItems({
                     label="Unit price"
                     id={id('unit_price')}
                     value={row.unit_price}
-                    placeholder="Price list"
+                    placeholder={line ? centavosToPesos(line.unitPrice).toFixed(2) : 'Price list'}
                     messages={at('unit_price')}
                     onChange={(unit_price) => update(index, { unit_price })}
+                    onKeyDown={onward(index)}
                   />
                   <NumberCell
                     label="Discount %"
                     id={id('discount')}
                     value={row.discount_percent}
-                    placeholder="Auto"
+                    placeholder={line ? String(line.discountHundredths / 100) : 'Auto'}
                     messages={at('discount_percent')}
                     onChange={(discount_percent) => update(index, { discount_percent })}
+                    onKeyDown={onward(index)}
                     narrow
                   />
                 </>
               )}
               <div className="flex items-end justify-between gap-2 sm:col-span-1 sm:flex-col sm:items-end">
                 {priced && (
-                  <>
+                  <div className="flex flex-col sm:items-end">
                     <span className="text-xs text-muted-foreground sm:sr-only">Amount</span>
                     <output className="flex min-h-11 items-center font-medium tabular-nums" aria-label={`Amount of line ${index + 1}`}>
-                      {line ? formatPesos(centavosToPesos(line.amount)) : '—'}
+                      {line ? pesos(line.amount) : '—'}
                     </output>
-                  </>
+                    {line && line.vat > 0 && <span className="text-xs text-muted-foreground tabular-nums">+ VAT {pesos(line.vat)}</span>}
+                  </div>
                 )}
                 <Button
                   type="button"
@@ -244,27 +317,25 @@ export function LineItems({
         })}
       </ol>
       {!fromSource && (
-        <Button type="button" variant="outline" onClick={() => onChange([...rows, emptyLine()])}>
+        <Button type="button" variant="outline" onClick={addLine}>
           <Plus aria-hidden /> Add line
         </Button>
       )}
       {priced && (
-        <dl className="ml-auto grid max-w-xs grid-cols-2 gap-x-4 gap-y-1 text-sm tabular-nums" aria-live="polite">
+        <dl className="ml-auto grid max-w-xs grid-cols-2 gap-x-4 gap-y-1 text-sm tabular-nums" aria-label="Totals" aria-live="polite">
           <dt className="text-muted-foreground">Subtotal</dt>
-          <dd className="text-right">{formatPesos(centavosToPesos(totals.subtotal))}</dd>
+          <dd className="text-right">{pesos(totals.subtotal)}</dd>
           <dt className="text-muted-foreground">Discount</dt>
-          <dd className="text-right">−{formatPesos(centavosToPesos(totals.discount_total))}</dd>
+          <dd className="text-right">−{pesos(totals.discount_total)}</dd>
           <dt className="text-muted-foreground">VAT (12%)</dt>
-          <dd className="text-right">{formatPesos(centavosToPesos(totals.vat_total))}</dd>
+          <dd className="text-right">{pesos(totals.vat_total)}</dd>
           <dt className="font-semibold">Total</dt>
-          <dd className="text-right font-semibold">{formatPesos(centavosToPesos(totals.total))}</dd>
+          <dd className="text-right font-semibold" data-testid="document-total">
+            {pesos(totals.total)}
+          </dd>
         </dl>
       )}
-      {priced && unpriced && (
-        <p className="text-right text-xs text-muted-foreground">
-          Lines without a unit price take the price list’s when saved; the totals are then final.
-        </p>
-      )}
+      {priced && unsettled && <p className="text-right text-xs text-muted-foreground">The total counts the lines priced so far.</p>}
     </fieldset>
   );
 }
@@ -277,6 +348,7 @@ function NumberCell({
   messages,
   onChange,
   narrow,
+  onKeyDown,
 }: {
   label: string;
   id: string;
@@ -285,6 +357,7 @@ function NumberCell({
   messages: string[];
   onChange: (value: string) => void;
   narrow?: boolean;
+  onKeyDown?: (event: KeyboardEvent<HTMLInputElement>) => void;
 }) {
   return (
     <div className={cn(narrow ? 'sm:col-span-1' : 'sm:col-span-2')}>
@@ -299,6 +372,7 @@ function NumberCell({
         placeholder={placeholder}
         aria-invalid={messages.length > 0}
         onChange={(event) => onChange(event.target.value)}
+        onKeyDown={onKeyDown}
       />
       <Messages messages={messages} />
     </div>

@@ -70,6 +70,30 @@ export function documentStartingValues(
   return values;
 }
 
+/** Where a user works: a branch or a warehouse, with its name as the profile gives it ("Branch: Makati"). */
+export interface Workplace {
+  type: 'branch' | 'warehouse';
+  id: number;
+  name: string;
+}
+
+/**
+ * A new document starts at the place its user works: an invoice or order at their branch or
+ * warehouse, a transfer or return from it, a stock request to it. The place stays changeable;
+ * a field the user's place does not fit (a branch field for someone at a warehouse) stays blank.
+ */
+export function atWorkplace(definition: ResourceDefinition, values: FormValues, workplace: Workplace | undefined) {
+  if (!workplace) return { values, known: undefined };
+  const spec = definition.document;
+  const end = spec?.twoLocations ? (definition.name === 'stock-requests' ? 'to' : 'from') : undefined;
+  const field = end ? `${end}_location_id` : `${workplace.type}_id`;
+  const writable = definition.fields[field] && !definition.fields[field].computed;
+  if (!writable || (values[field] !== null && values[field] !== undefined && values[field] !== '')) return { values, known: undefined };
+  const placed: FormValues = { ...values, [field]: workplace.id };
+  if (end) placed[`${end}_location_type`] = workplace.type;
+  return { values: placed, known: { [field]: workplace.id, [field.replace(/_id$/, '')]: { id: workplace.id, display: workplace.name } } };
+}
+
 /** Documents that restock a low stock, and the fields that say where the goods should go. */
 const RESTOCKING: Record<string, (stock: Record<string, unknown>) => FormValues> = {
   'stock-requests': (stock) => ({ to_location_type: stock.location_type, to_location_id: stock.location_id }),

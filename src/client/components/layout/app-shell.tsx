@@ -4,12 +4,14 @@ import { Sheet, SheetContent, SheetDescription, SheetHeader, SheetTitle } from '
 import { InsecureContextNotice } from './insecure-context-notice';
 import { Navbar } from './navbar';
 import { Sidebar } from './sidebar';
+import { useMediaQuery } from '../../lib/media';
 
 const EXPANDED_KEY = 'sidebar_expanded';
 
 /**
  * Navbar on top, sidebar beside the main area. On a phone the sidebar is a sheet; on a tablet
- * it starts as a rail of icons; on a wide screen it starts expanded. The choice is remembered.
+ * it starts as a rail of labelled icons, and expanded it lies over the page (and folds back once a
+ * link is followed); on a wide screen it starts expanded beside the page. The choice is remembered.
  */
 export function AppShell({
   user,
@@ -27,6 +29,7 @@ export function AppShell({
     return stored === null ? window.matchMedia('(min-width: 1280px)').matches : stored === '1';
   });
   const [sheetOpen, setSheetOpen] = useState(false);
+  const wide = useMediaQuery('(min-width: 1280px)');
   const toggle = () => {
     localStorage.setItem(EXPANDED_KEY, expanded ? '0' : '1');
     setExpanded(!expanded);
@@ -43,12 +46,15 @@ export function AppShell({
         sidebarExpanded={expanded}
       />
       <div className="flex flex-1">
-        <aside
-          aria-label="Main navigation"
-          className={`sticky top-14 hidden h-[calc(100svh-3.5rem)] shrink-0 overflow-y-auto border-r border-sidebar-border bg-sidebar text-sidebar-foreground md:block print:hidden ${expanded ? 'w-64' : 'w-16'}`}
-        >
-          <Sidebar collapsed={!expanded} />
-        </aside>
+        {/* Below a wide screen, the expanded sidebar lies over the page instead of pushing a list's last columns off it. */}
+        <div className={`hidden shrink-0 md:block print:hidden ${expanded ? 'w-20 xl:w-64' : 'w-20'}`}>
+          <aside
+            aria-label="Main navigation"
+            className={`sticky top-14 h-[calc(100svh-3.5rem)] overflow-y-auto border-r border-sidebar-border bg-sidebar text-sidebar-foreground ${expanded ? 'relative z-30 w-64 max-xl:shadow-xl' : 'w-20'}`}
+          >
+            <Sidebar collapsed={!expanded} onNavigate={expanded && !wide ? toggle : undefined} />
+          </aside>
+        </div>
         <main id="main" className="min-w-0 flex-1 p-3 sm:p-4 lg:p-6">
           <InsecureContextNotice />
           {children}

@@ -1,4 +1,4 @@
-import { Link } from '@tanstack/react-router';
+import { Link, useNavigate } from '@tanstack/react-router';
 import {
   Building2,
   ChevronDown,
@@ -55,7 +55,14 @@ interface NavbarProps {
 
 function BusinessSwitcher({ businesses, businessId }: { businesses: Business[]; businessId: number | null }) {
   const switchBusiness = useSwitchBusiness();
+  const navigate = useNavigate();
   const current = businesses.find((business) => business.id === businessId);
+  /** A record, its edit or a form belong to the business left: the new one opens on the same list. */
+  const switchTo = (id: number) => {
+    switchBusiness(id);
+    const [list, ...deeper] = window.location.pathname.split('/').filter(Boolean);
+    if (list && deeper.length > 0) void navigate({ to: `/${list}`, replace: true });
+  };
   return (
     <DropdownMenu>
       <DropdownMenuTrigger asChild>
@@ -71,7 +78,7 @@ function BusinessSwitcher({ businesses, businessId }: { businesses: Business[]; 
       </DropdownMenuTrigger>
       <DropdownMenuContent align="start" className="w-72">
         <DropdownMenuLabel>Switch business</DropdownMenuLabel>
-        <DropdownMenuRadioGroup value={String(businessId ?? '')} onValueChange={(value) => switchBusiness(Number(value))}>
+        <DropdownMenuRadioGroup value={String(businessId ?? '')} onValueChange={(value) => switchTo(Number(value))}>
           {businesses.map((business) => (
             <DropdownMenuRadioItem key={business.id} value={String(business.id)} className="min-h-11">
               {business.name}

@@ -12,6 +12,8 @@ import { visibleNavigation, type NavigationLink } from './navigation';
 const linkClass =
   'flex min-h-11 items-center gap-3 rounded-md px-3 text-sm font-medium outline-none hover:bg-sidebar-accent hover:text-sidebar-accent-foreground focus-visible:ring-2 focus-visible:ring-sidebar-ring';
 const activeClass = 'bg-sidebar-accent text-sidebar-accent-foreground';
+/** In the rail, a link stacks its icon over its label. */
+const railClass = 'flex-col justify-center gap-0.5 px-1 py-1';
 
 function LinkBody({ link, collapsed }: { link: NavigationLink; collapsed: boolean }) {
   const Icon = link.icon;
@@ -19,7 +21,8 @@ function LinkBody({ link, collapsed }: { link: NavigationLink; collapsed: boolea
     <>
       <Icon className="size-4 shrink-0" aria-hidden />
       {collapsed ? (
-        <span className="sr-only">{link.label}</span>
+        // The rail is labelled too: a short line under each icon, not icons to guess at.
+        <span className="line-clamp-2 w-full text-center text-[10px] leading-tight break-words">{link.label}</span>
       ) : (
         // The badge goes under the label when both do not fit: the whole label always shows.
         <span className="flex min-w-0 flex-1 flex-wrap items-center gap-x-2 gap-y-0.5 py-1.5">
@@ -37,21 +40,24 @@ function LinkBody({ link, collapsed }: { link: NavigationLink; collapsed: boolea
 
 function SidebarLink({ link, collapsed, onNavigate }: { link: NavigationLink; collapsed: boolean; onNavigate?: () => void }) {
   const item = link.unavailable ? (
-    <span aria-disabled="true" className={cn(linkClass, 'cursor-not-allowed text-muted-foreground hover:bg-transparent')}>
+    <span
+      aria-disabled="true"
+      className={cn(linkClass, collapsed && railClass, 'cursor-not-allowed text-muted-foreground hover:bg-transparent')}
+    >
       <LinkBody link={link} collapsed={collapsed} />
     </span>
   ) : link.resource ? (
     <Link
       to="/$resource"
       params={{ resource: link.resource }}
-      className={linkClass}
+      className={cn(linkClass, collapsed && railClass)}
       activeProps={{ className: activeClass }}
       onClick={onNavigate}
     >
       <LinkBody link={link} collapsed={collapsed} />
     </Link>
   ) : (
-    <Link to="/overview" className={linkClass} activeProps={{ className: activeClass }} onClick={onNavigate}>
+    <Link to="/overview" className={cn(linkClass, collapsed && railClass)} activeProps={{ className: activeClass }} onClick={onNavigate}>
       <LinkBody link={link} collapsed={collapsed} />
     </Link>
   );

@@ -89,7 +89,7 @@ export const overviewQuery = <T extends object>(businessId: number | null, card:
       const key = `${businessId}|overview|${card}|${queryString(params)}`;
       try {
         const answer = await api<T>('GET', `/api/overview/${card}`, { query: params, signal });
-        if (businessId !== null) void saveAnswer(key, businessId, 'overview', answer, [], '');
+        if (businessId !== null) void saveAnswer(key, businessId, 'overview', answer, []);
         return answer;
       } catch (error) {
         if (!isNetworkFailure(error) || businessId === null) throw error;

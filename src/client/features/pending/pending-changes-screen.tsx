@@ -1,20 +1,25 @@
+import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { CloudOff, CloudUpload, Pencil, RefreshCw, Trash2, TriangleAlert } from 'lucide-react';
 import { useState } from 'react';
 import { toast } from 'sonner';
 import { readableFields, writableFields, type ResourceDefinition } from '../../../domain/resource';
-import { findResource } from '../../../domain/resources/registry';
+import { formatPesos } from '../../../domain/money';
+import { findResource, getResource } from '../../../domain/resources/registry';
 import { ConfirmDialog, type Confirmation } from '../../components/crud/confirm-dialog';
 import { FieldInput, type FormValues } from '../../components/crud/field-input';
 import { formBody, messagesByField, startingValues } from '../../components/crud/record-form';
+import { slots } from '../../components/crud/slots';
+import { usePendingDocument } from '../../components/documents/pending-lines';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '../../components/ui/dialog';
 import { displayValue, formatTimestamp } from '../../lib/format';
 import { discard, isClientKey, retry, sendNow, type OutboxEntry } from '../../lib/outbox';
 import { useOnline } from '../../lib/online';
-import { useOutbox } from '../../lib/pending';
-import { useSession } from '../../lib/session';
+import { pendingCreateRecord, useOutbox } from '../../lib/pending';
+import { recordQuery, type ApiRecord } from '../../lib/resource-queries';
+import { useActiveBusinessId, useSession } from '../../lib/session';
 
 const STATES: Record<OutboxEntry['state'], { label: string; variant: 'outline' | 'warning' | 'destructive' }> = {
   queued: { label: 'Queued', variant: 'outline' },
@@ -155,6 +160,7 @@ function EntryCard({
               entry.label
             )}
           </h2>
+          {definition?.document && <ChangeSummary definition={definition} entry={entry} />}
           <p className="text-sm text-muted-foreground">
             Made {formatTimestamp(new Date(entry.createdAt).toISOString())}
             {business && ` in ${business}`}
@@ -216,6 +222,38 @@ function EntryCard({
   );
 }
 
+const NOTHING: ApiRecord = { id: 0, deleted_at: null, version: 0 };
+
+/**
+ * What a queued document is, so that three "Create Invoice" cards tell themselves apart: its
+ * party and place by name (as this device kept them), its lines and its amount — a payment's
+ * amount, or the lines priced as the server will price them.
+ */
+function ChangeSummary({ definition, entry }: { definition: ResourceDefinition; entry: OutboxEntry }) {
+  const activeBusiness = useActiveBusinessId();
+  const body = (entry.body ?? {}) as Record<string, unknown>;
+  const mine = entry.businessId === activeBusiness;
+  const record = entry.action === 'create' && mine ? pendingCreateRecord(entry) : NOTHING;
+  const priced = usePendingDocument(definition, record);
+  const named = (field: string, resource: string) => {
+    const id = Number(body[field]);
+    return { ...recordQuery(entry.businessId, getResource(resource), id), enabled: mine && Number.isInteger(id) && id > 0 };
+  };
+  const party = useQuery(named('contact_id', 'contacts')).data;
+  const branch = useQuery(named('branch_id', 'branches')).data;
+  const warehouse = useQuery(named('warehouse_id', 'warehouses')).data;
+  const lines = Array.isArray(body.lines) ? body.lines.length : 0;
+  const amount = definition.document?.lines === 'none' ? Number(body.amount) : Number(priced.total);
+  const parts = [
+    party && String(party.name),
+    (branch ?? warehouse) && String((branch ?? warehouse)!.name),
+    lines > 0 && `${lines} ${lines === 1 ? 'line' : 'lines'}`,
+    entry.action === 'create' && Number.isFinite(amount) && amount > 0 && formatPesos(amount) + (priced.unpriced ? ' so far' : ''),
+  ].filter(Boolean);
+  if (parts.length === 0) return null;
+  return <p className="text-sm">{parts.join(' · ')}</p>;
+}
+
 /** After a 412: what the server holds now beside what this device would send, field by field. */
 function Comparison({ definition, entry }: { definition: ResourceDefinition; entry: OutboxEntry }) {
   const server = entry.serverRecord ?? {};
@@ -260,9 +298,12 @@ function EditQueuedChange({ entry, onClose }: { entry: OutboxEntry; onClose: () 
   const editing = entry.action === 'update' && !isClientKey(entry.recordId);
   const [values, setValues] = useState<FormValues>(() => startingValues(definition, entry.body as Record<string, unknown>));
   const errors = messagesByField(entry.errors ?? {});
+  // A document's lines, in the line editor, with the server's messages under them.
+  const slot = slots.resolve(definition, 'form.section');
+  const section = slot?.holds(definition, editing) ? slot : undefined;
   return (
     <Dialog open onOpenChange={(open) => !open && onClose()}>
-      <DialogContent className="max-h-[90svh] overflow-y-auto sm:max-w-2xl">
+      <DialogContent className="max-h-[90svh] overflow-y-auto sm:max-w-4xl">
         <DialogHeader>
           <DialogTitle>Edit and retry</DialogTitle>
           <DialogDescription>{entry.label}</DialogDescription>
@@ -288,6 +329,17 @@ function EditQueuedChange({ entry, onClose }: { entry: OutboxEntry; onClose: () 
               />
             </div>
           ))}
+          {section && (
+            <div className="md:col-span-2">
+              <section.Editor
+                definition={definition}
+                value={values[section.name]}
+                onChange={(value) => setValues((current) => ({ ...current, [section.name]: value }))}
+                errors={entry.errors ?? {}}
+                values={values}
+              />
+            </div>
+          )}
         </form>
         <DialogFooter>
           <Button variant="outline" onClick={onClose}>
