@@ -1,6 +1,7 @@
-import { cpSync, mkdtempSync, appendFileSync, rmSync } from 'node:fs';
+import { appendFileSync, cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { brotliCompressSync, gzipSync } from 'node:zlib';
 import type { Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromiumAvailable, type E2E, PASSWORD, readyForOffline, signedIn, startE2E } from './browser';
@@ -322,7 +323,11 @@ describe.skipIf(!chromiumAvailable)('a new build', { timeout: 120_000 }, () => {
     await page.getByRole('button', { name: 'Update Brand' }).click();
     await page.getByRole('link', { name: 'Pending changes: 1' }).waitFor();
 
-    appendFileSync(join(clientDir, 'sw.js'), '\n// the next build\n');
+    // The next build: a changed worker, with the compressed copies the server sends beside it.
+    const worker = join(clientDir, 'sw.js');
+    appendFileSync(worker, '\n// the next build\n');
+    writeFileSync(`${worker}.br`, brotliCompressSync(readFileSync(worker)));
+    writeFileSync(`${worker}.gz`, gzipSync(readFileSync(worker)));
     await page.evaluate(async () => {
       await (await navigator.serviceWorker.getRegistration())?.update();
     });
