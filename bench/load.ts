@@ -87,3 +87,20 @@ export async function measure(url: string, headers: Record<string, string>): Pro
     timeouts: result.timeouts,
   };
 }
+
+/** Other clients looping over `url` for `seconds` (started before, ended after, a measured run beside them). */
+export async function backgroundLoad(
+  url: string,
+  headers: Record<string, string>,
+  connections: number,
+  seconds: number,
+): Promise<LoadFigures> {
+  const result = await autocannon({ url, headers, connections, duration: seconds });
+  return {
+    requestsPerSecond: result.requests.average,
+    p50Ms: result.latency.p50,
+    p99Ms: result.latency.p99,
+    requests: result.requests.total,
+    timeouts: result.timeouts,
+  };
+}

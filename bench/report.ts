@@ -1,3 +1,4 @@
+import { SEARCH_COUNT_LIMIT } from '../src/server/resources/record-service';
 import { availableParallelism, cpus, platform, release, totalmem } from 'node:os';
 import type { SeedReport } from './bench-database';
 import { CACHED_ITEMS, QUEUED_CREATES, type BrowserFigures, type ScriptSize, type Spread } from './browser';
@@ -42,6 +43,8 @@ export function goalsOf(rows: Measured[]): Goal[] {
   const raw = figuresOf(rows, 'raw');
   const list = figuresOf(rows, 'bodega list');
   const search = figuresOf(rows, 'bodega search');
+  const common = figuresOf(rows, 'bodega search, common term');
+  const besideSearches = rows.find((row) => row.name.startsWith('bodega list, '));
   const view = figuresOf(rows, 'bodega view');
   return [
     {
@@ -51,9 +54,23 @@ export function goalsOf(rows: Measured[]): Goal[] {
     },
     { target: 'bodega search p99 < 30 ms', observed: `p99 ${search.p99Ms} ms`, met: search.p99Ms < 30 },
     {
-      target: 'bodega view ≥ 70 % of raw req/s',
+      target: 'bodega search, common term: p99 < 150 ms, no timeouts',
+      observed: `p99 ${common.p99Ms} ms, ${common.timeouts} timeouts`,
+      met: common.p99Ms < 150 && common.timeouts === 0,
+    },
+    ...(besideSearches
+      ? [
+          {
+            target: 'bodega list beside clients searching the common term: p99 < 25 ms',
+            observed: `p99 ${besideSearches.figures.p99Ms} ms`,
+            met: besideSearches.figures.p99Ms < 25,
+          },
+        ]
+      : []),
+    {
+      target: 'bodega view ≥ 75 % of raw req/s',
       observed: `${percent(view.requestsPerSecond, raw.requestsPerSecond)} of raw`,
-      met: view.requestsPerSecond >= 0.7 * raw.requestsPerSecond,
+      met: view.requestsPerSecond >= 0.75 * raw.requestsPerSecond,
     },
   ];
 }
@@ -101,7 +118,7 @@ Written by \`npm run bench\` (bench/run.ts); method and targets in shared/BENCHM
 - Machine: ${machine()}
 - Data: ${run.itemCount.toLocaleString('en-US')} items in one business, SQLite file in WAL mode
 - Seed: ${seconds(seed.totalMs)} in all — app schema and seed ${seconds(seed.appSeedMs)}, items insert ${seconds(seed.itemInsertMs)} (FTS trigram triggers included), recount ${seconds(seed.recountMs)}
-- Search terms: \`${run.terms.selective}\` matches ${seed.selectiveMatches.toLocaleString('en-US')} names; \`${run.terms.common}\` (informative, no target) matches ${seed.commonMatches.toLocaleString('en-US')}
+- Search terms: \`${run.terms.selective}\` matches ${seed.selectiveMatches.toLocaleString('en-US')} names; \`${run.terms.common}\` matches ${seed.commonMatches.toLocaleString('en-US')}, more than a search counts (${SEARCH_COUNT_LIMIT.toLocaleString('en-US')}): its answer says "more than"
 - Load: autocannon in the parent process, each server in a child process of its own on 127.0.0.1, ${run.load.connections} connections, ${run.load.warmUpSeconds} s warm-up then ${run.load.seconds} s measured; latency has 1 ms resolution
 
 ${resultsTable(run.rows)}

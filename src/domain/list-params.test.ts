@@ -47,8 +47,29 @@ describe('list params', () => {
   });
 
   it('computes meta like Laravel: from/to on the page, last page at least 1', () => {
-    expect(listMeta(47, 2, 15, 15)).toEqual({ total: 47, per_page: 15, current_page: 2, last_page: 4, from: 16, to: 30 });
+    expect(listMeta(47, 2, 15, 15)).toEqual({
+      total: 47,
+      total_exact: true,
+      per_page: 15,
+      current_page: 2,
+      last_page: 4,
+      from: 16,
+      to: 30,
+    });
     expect(listMeta(47, 4, 15, 2)).toMatchObject({ from: 46, to: 47 });
-    expect(listMeta(0, 1, 15, 0)).toEqual({ total: 0, per_page: 15, current_page: 1, last_page: 1, from: null, to: null });
+    expect(listMeta(0, 1, 15, 0)).toEqual({
+      total: 0,
+      total_exact: true,
+      per_page: 15,
+      current_page: 1,
+      last_page: 1,
+      from: null,
+      to: null,
+    });
+  });
+
+  it('of a count that stopped, names as last the page that holds the row past it', () => {
+    expect(listMeta(45, 1, 15, 15, false)).toMatchObject({ total: 45, total_exact: false, last_page: 4 });
+    expect(listMeta(44, 1, 15, 15, false)).toMatchObject({ last_page: 3 });
   });
 });

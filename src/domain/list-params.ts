@@ -83,7 +83,10 @@ export function activeSearches(definition: ResourceDefinition, params: Record<st
 }
 
 export interface ListMeta {
+  /** Every record the list selects; when `total_exact` is false, only how many were counted: there are more. */
   total: number;
+  /** False when a search matched so many records that counting stopped at `total` (more than that match). */
+  total_exact: boolean;
   per_page: number;
   current_page: number;
   last_page: number;
@@ -91,13 +94,15 @@ export interface ListMeta {
   to: number | null;
 }
 
-export function listMeta(total: number, page: number, perPage: number, rowsOnPage: number): ListMeta {
+/** A page's `meta`. Of a total that is not exact, the last page is the last known to hold rows: the one past the count. */
+export function listMeta(total: number, page: number, perPage: number, rowsOnPage: number, exact = true): ListMeta {
   const from = rowsOnPage > 0 ? (page - 1) * perPage + 1 : null;
   return {
     total,
+    total_exact: exact,
     per_page: perPage,
     current_page: page,
-    last_page: Math.max(1, Math.ceil(total / perPage)),
+    last_page: Math.max(1, Math.ceil((exact ? total : total + 1) / perPage)),
     from,
     to: from === null ? null : from + rowsOnPage - 1,
   };

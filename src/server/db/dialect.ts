@@ -142,28 +142,65 @@ export function containsIgnoringCase(db: Connection, column: string, term: strin
     : sql<boolean>`${sql.ref(column)} like ${pattern} escape '\\'`;
 }
 
-/** Trigrams that tile the term without overlap (the last flush with its end): "Canton" → can, ton. */
-function tilingTrigrams(term: string): string[] {
-  const folded = term.toLowerCase();
-  const tiles: string[] = [];
-  for (let at = 0; at + 3 <= folded.length; at += 3) tiles.push(folded.slice(at, at + 3));
-  if (folded.length % 3 !== 0) tiles.push(folded.slice(-3));
-  return [...new Set(tiles)];
+/** A table's full-text index over a column, as `trigramIndex` (migrations/indexes.ts) names it. */
+export function fullTextIndex(table: string, column: string): string {
+  return `${table}_${column}_fts`;
+}
+
+/** How many rows hold a trigram, as last counted, by index and trigram: a planning statistic only. */
+const rowsHolding = new Map<string, { rows: number; countedAt: number }>();
+const TRIGRAM_COUNTS_KEPT = 50_000;
+const TRIGRAM_COUNT_FOR_MS = 10 * 60 * 1000;
+/** Asking for more trigrams reads more of the index; three of the rarest leave few rows for LIKE to check. */
+const TRIGRAMS_ASKED = 3;
+
+async function rowsHoldingTrigram(db: Connection, index: string, trigram: string): Promise<number> {
+  const key = `${index}:${trigram}`;
+  const known = rowsHolding.get(key);
+  if (known && Date.now() - known.countedAt < TRIGRAM_COUNT_FOR_MS) return known.rows;
+  // The index's vocabulary, as a table of this connection's own (TEMP): nothing is written to the database.
+  const vocabulary = `${index}_vocabulary`;
+  await sql`create virtual table if not exists temp.${sql.id(vocabulary)} using fts5vocab(main, ${sql.lit(index)}, 'row')`.execute(db);
+  const row = (await sql<{ doc: number }>`select doc from temp.${sql.id(vocabulary)} where term = ${trigram}`.execute(db)).rows[0];
+  if (rowsHolding.size >= TRIGRAM_COUNTS_KEPT) rowsHolding.clear();
+  rowsHolding.set(key, { rows: row?.doc ?? 0, countedAt: Date.now() });
+  return row?.doc ?? 0;
 }
 
 /**
- * A contains-search over a trigram-indexed column. PostgreSQL's ILIKE uses the pg_trgm index by
- * itself. SQLite asks the column's FTS5 table for names holding the trigrams that tile the term
- * (an AND of a third of its trigrams, without positions: cheaper than the phrase), then LIKE
- * keeps those that really contain it. Terms under three characters have no trigram to ask for.
+ * What a contains-search asks a column's FTS5 trigram table for on SQLite: the three of the term's
+ * trigrams the fewest rows hold, ANDed (without positions: cheaper than the phrase). FTS5 reads
+ * each asked trigram's whole list of rows, so the rarest make the shortest read; LIKE then keeps
+ * the rows that really contain the term. Undefined on PostgreSQL (ILIKE uses the pg_trgm index
+ * by itself) and for terms under three characters, which have no trigram to ask for.
  */
-export function fullTextContains(db: Connection, table: string, column: string, term: string): RawBuilder<boolean> {
-  const contains = containsIgnoringCase(db, `${table}.${column}`, term);
-  if (isPostgres(db) || [...term].length < 3) return contains;
-  const ftsTable = sql.table(`${table}_${column}_fts`);
-  const query = tilingTrigrams(term)
-    .map((trigram) => `"${trigram.replaceAll('"', '""')}"`)
+export async function fullTextQuery(db: Connection, table: string, column: string, term: string): Promise<string | undefined> {
+  if (isPostgres(db) || [...term].length < 3) return undefined;
+  const folded = term.toLowerCase();
+  const trigrams = [...new Set(Array.from({ length: folded.length - 2 }, (_, at) => folded.slice(at, at + 3)))];
+  const index = fullTextIndex(table, column);
+  const counted = await Promise.all(trigrams.map(async (trigram) => ({ trigram, rows: await rowsHoldingTrigram(db, index, trigram) })));
+  return counted
+    .sort((a, b) => a.rows - b.rows)
+    .slice(0, TRIGRAMS_ASKED)
+    .map(({ trigram }) => `"${trigram.replaceAll('"', '""')}"`)
     .join(' AND ');
+}
+
+/**
+ * A contains-search over a trigram-indexed column: on SQLite, the rows `fullTextQuery` finds in
+ * the column's FTS5 table that LIKE says really contain the term; on PostgreSQL, ILIKE.
+ */
+export function fullTextContains(
+  db: Connection,
+  table: string,
+  column: string,
+  term: string,
+  query: string | undefined,
+): RawBuilder<boolean> {
+  const contains = containsIgnoringCase(db, `${table}.${column}`, term);
+  if (query === undefined) return contains;
+  const ftsTable = sql.table(fullTextIndex(table, column));
   return sql<boolean>`${sql.ref(`${table}.id`)} in (select rowid from ${ftsTable} where ${ftsTable} match ${query}) and ${contains}`;
 }
 

@@ -5,7 +5,7 @@ import { writableFields, type ResourceDefinition } from '../../domain/resource';
 import { getResource, registry } from '../../domain/resources/registry';
 import { recordActivity } from '../activity/activity-log';
 import { changedValues, initialValues, secretsChanged } from '../activity/record-changes';
-import { containsIgnoringCase, fullTextContains, isPostgres, nowIso } from '../db/dialect';
+import { containsIgnoringCase, fullTextContains, fullTextIndex, fullTextQuery, isPostgres, nowIso } from '../db/dialect';
 import { conflict, HttpError, notFound, validationError } from '../errors';
 import { REFERENCE_DISPLAY_SUFFIX, searchValueToStorage, storableInteger, serializeRow, toStorage, type ApiRecord } from './codec';
 import { nameReferencesBy, referencesByErrors } from './references-by';
@@ -19,8 +19,14 @@ import { storeFor } from './stores';
  * counted and versioned. Routes own the transaction and pass it in; so does the seeder.
  */
 
-/** The window count's column on a searched page; not a field of any record. */
-const TOTAL_COLUMN = '__total';
+/**
+ * A searched list counts its matches up to here (or as far as the page asked for reaches); beyond,
+ * it answers that there are more (`total_exact: false`) rather than read every match to count it.
+ */
+export const SEARCH_COUNT_LIMIT = 10_000;
+
+/** The alias of the full-text index a searched list walks in id order (SQLite). */
+const WALKED_INDEX = 'walked_index';
 
 /**
  * What a permanent delete does beyond the store's own rows (removing the record's attached files),
@@ -37,7 +43,9 @@ export function onForceDelete(hook: ForceDeleteHook): void {
 
 export interface ListResult {
   records: ApiRecord[];
+  /** Every record the list selects, or, when `exact` is false, how many were counted before counting stopped (there are more). */
   total: number;
+  exact: boolean;
 }
 
 function trashFilter(params: Pick<ListParams, 'with_trashed' | 'only_trashed'>): TrashFilter {
@@ -59,6 +67,7 @@ function whereSearch(
   name: string,
   value: string,
   strict: boolean,
+  ftsQuery: string | undefined,
 ): Query {
   const column = store.column(name);
   if (name === 'id') {
@@ -70,7 +79,7 @@ function whereSearch(
   if (stored === undefined) return query.where(sql.lit(false));
   const textual = field.kind === 'text' || field.kind === 'textarea' || field.kind === 'email';
   if (!textual || strict) return query.where(column, '=', stored);
-  if (field.fullText) return query.where(fullTextContains(db, definition.table, name, value));
+  if (field.fullText) return query.where(fullTextContains(db, definition.table, name, value, ftsQuery));
   return query.where(containsIgnoringCase(db, column, value));
 }
 
@@ -96,29 +105,67 @@ async function decorated(db: Db, scope: Scope, definition: ResourceDefinition, s
   return records;
 }
 
-/** The records a list's trash filter and searches select, in no order yet. */
-function matching(db: Db, scope: Scope, definition: ResourceDefinition, store: ResourceStore, params: ListParams): Query {
+/** A contains-search through a full-text index: a text field's, not strict, by its field's name. */
+function searchesFullText(definition: ResourceDefinition, name: string, strict: boolean): boolean {
+  const field = definition.fields[name];
+  return !strict && field?.fullText === true && ['text', 'textarea', 'email'].includes(field.kind);
+}
+
+interface Matching {
+  query: Query;
+  /** The column the matches come out of a walked full-text index in, in id order (see `matching`). */
+  walkedId?: string;
+}
+
+/**
+ * The records a list's trash filter and searches select, in no order yet. On SQLite a list in id
+ * order with a contains-search on a full-text field walks that field's index (`walk`): the index
+ * hands over its matches in id order, so a page of the newest stops after its rows instead of
+ * reading and sorting every match.
+ */
+async function matching(
+  db: Db,
+  scope: Scope,
+  definition: ResourceDefinition,
+  store: ResourceStore,
+  params: ListParams,
+  walk = false,
+): Promise<Matching> {
   let query = whereTrashed(store, store.query(db, scope), trashFilter(params));
+  let walkedId: string | undefined;
   for (const [name, value] of activeSearches(definition, params)) {
-    query = whereSearch(db, definition, store, query, name, value, params.is_strict);
+    const fullText = searchesFullText(definition, name, params.is_strict);
+    const ftsQuery = fullText ? await fullTextQuery(db, definition.table, name, value) : undefined;
+    if (walk && walkedId === undefined && ftsQuery !== undefined && params.order_by_field_name === 'id') {
+      const index = fullTextIndex(definition.table, name);
+      query = query
+        .innerJoin(sql.table(index).as(WALKED_INDEX), `${WALKED_INDEX}.rowid`, store.column('id'))
+        .where(sql<boolean>`${sql.ref(`${WALKED_INDEX}.${index}`)} match ${ftsQuery}`)
+        .where(containsIgnoringCase(db, store.column(name), value));
+      walkedId = `${WALKED_INDEX}.rowid`;
+    } else query = whereSearch(db, definition, store, query, name, value, params.is_strict, ftsQuery);
   }
   const anyPart = typeof params.q === 'string' ? params.q.trim() : '';
   if (definition.pickerFields && anyPart !== '') {
     // A picker's search: any of its fields holds what was typed, by any part.
-    const matches = definition.pickerFields.map((name) =>
-      definition.fields[name]?.fullText
-        ? fullTextContains(db, definition.table, name, anyPart)
-        : containsIgnoringCase(db, store.column(name), anyPart),
+    const matches = await Promise.all(
+      definition.pickerFields.map(async (name) =>
+        definition.fields[name]?.fullText
+          ? fullTextContains(db, definition.table, name, anyPart, await fullTextQuery(db, definition.table, name, anyPart))
+          : containsIgnoringCase(db, store.column(name), anyPart),
+      ),
     );
     query = query.where(sql<boolean>`(${sql.join(matches, sql` or `)})`);
   }
-  return query;
+  return { query, walkedId };
 }
 
-/** The list's order: its sort field, then id, both in its direction. */
-function inListOrder(store: ResourceStore, params: ListParams) {
+/** The list's order: its sort field, then id, both in its direction (a walked index's order is the id's). */
+function inListOrder(store: ResourceStore, params: ListParams, walkedId?: string) {
   return (query: Query) =>
-    query.orderBy(store.column(params.order_by_field_name), params.order_by).orderBy(store.column('id'), params.order_by);
+    walkedId
+      ? query.orderBy(walkedId, params.order_by)
+      : query.orderBy(store.column(params.order_by_field_name), params.order_by).orderBy(store.column('id'), params.order_by);
 }
 
 /**
@@ -137,14 +184,14 @@ async function recordsWithIds(db: Db, scope: Scope, definition: ResourceDefiniti
 export async function listRecords(db: Db, scope: Scope, definition: ResourceDefinition, params: ListParams): Promise<ListResult> {
   const store = storeFor(definition);
   const filter = trashFilter(params);
-  const searches = activeSearches(definition, params);
-  const query = matching(db, scope, definition, store, params);
+  const searched = activeSearches(definition, params).length > 0 || (typeof params.q === 'string' && params.q.trim() !== '');
+  const { query, walkedId } = await matching(db, scope, definition, store, params, true);
 
   const perPage = params.limit ?? params.per_page;
   const page = params.limit ? 1 : params.page;
-  const order = inListOrder(store, params);
+  const order = inListOrder(store, params, walkedId);
 
-  if (searches.length === 0 && store.countsMaintained) {
+  if (!searched && store.countsMaintained) {
     const rows = await order(withReferenceDisplays(definition, store, query))
       .limit(perPage)
       .offset((page - 1) * perPage)
@@ -152,21 +199,36 @@ export async function listRecords(db: Db, scope: Scope, definition: ResourceDefi
     return {
       records: await decorated(db, scope, definition, store, rows),
       total: await readCount(db, scope.businessId, definition.name, filter),
+      exact: true,
     };
   }
 
-  // A searched list finds its page and counts its matches in one pass (the search runs once),
-  // then reads that page's rows, with their references, by id.
-  const matched = await order(query.select([`${store.column('id')} as matched_id`, sql<number>`count(*) over ()`.as(TOTAL_COLUMN)]))
+  // A searched list finds its page's ids, reads those rows with their references, then counts its
+  // matches: a first page that is not full has them all; otherwise they are counted up to
+  // SEARCH_COUNT_LIMIT, or to just past the page asked for, whichever is further.
+  const matched = await order(query.select(`${store.column('id')} as matched_id`))
     .limit(perPage)
     .offset((page - 1) * perPage)
     .execute();
-  const ids = matched.map((row) => Number(row.matched_id));
-  const records = await recordsWithIds(db, scope, definition, store, ids);
-  let total: number;
-  if (matched.length > 0) total = Number(matched[0][TOTAL_COLUMN]);
-  else total = page === 1 ? 0 : Number((await query.select(sql<number>`count(*)`.as('total')).executeTakeFirstOrThrow()).total);
-  return { records, total };
+  const records = await recordsWithIds(
+    db,
+    scope,
+    definition,
+    store,
+    matched.map((row) => Number(row.matched_id)),
+  );
+  if (page === 1 && matched.length < perPage) return { records, total: matched.length, exact: true };
+  const countTo = Math.max(SEARCH_COUNT_LIMIT, page * perPage);
+  const { counted } = await db
+    .selectFrom(
+      query
+        .select(sql`1`.as('one'))
+        .limit(countTo + 1)
+        .as('matches'),
+    )
+    .select(sql<number>`count(*)`.as('counted'))
+    .executeTakeFirstOrThrow();
+  return Number(counted) > countTo ? { records, total: countTo, exact: false } : { records, total: Number(counted), exact: true };
 }
 
 /**
@@ -197,7 +259,7 @@ export async function* allRecordsInListOrder(
   for (const walk of walks) {
     let last: { value: unknown; id: number } | undefined;
     for (;;) {
-      let query = matching(db, scope, definition, store, params).where(sortColumn, walk === 'nulls' ? 'is' : 'is not', null);
+      let query = (await matching(db, scope, definition, store, params)).query.where(sortColumn, walk === 'nulls' ? 'is' : 'is not', null);
       if (last && walk === 'nulls') query = query.where(sql<boolean>`${sql.ref(idColumn)} ${forward} ${last.id}`);
       if (last && walk === 'values') {
         query = query.where(sql<boolean>`(${sql.ref(sortColumn)}, ${sql.ref(idColumn)}) ${forward} (${last.value}, ${last.id})`);

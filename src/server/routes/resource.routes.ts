@@ -77,9 +77,9 @@ function mountResource(app: FastifyInstance, definition: ResourceDefinition): vo
     async (request) => {
       const scope = scopeOf(request);
       const params = request.query as ListParams;
-      const { records, total } = await listRecords(request.server.db, scope, definition, params);
+      const { records, total, exact } = await listRecords(request.server.db, scope, definition, params);
       const perPage = params.limit ?? params.per_page;
-      const meta = listMeta(total, params.limit ? 1 : params.page, perPage, records.length);
+      const meta = listMeta(total, params.limit ? 1 : params.page, perPage, records.length, exact);
       return {
         data: records,
         meta,

@@ -70,7 +70,8 @@ const count = z.number().int();
 
 /** A list's `meta` (see domain/list-params.ts). */
 const pageMeta: z.ZodType<ListMeta> = z.looseObject({
-  total: count,
+  total: count.describe('Every record the list selects; when total_exact is false, how many were counted before counting stopped'),
+  total_exact: z.boolean().describe('False when a search matched more records than it counts: more than total match'),
   per_page: count,
   current_page: count,
   last_page: count,

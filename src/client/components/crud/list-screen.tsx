@@ -153,7 +153,12 @@ function ResourceList({ definition }: { definition: ResourceDefinition }) {
   const smallTitle = slots.resolve(definition, 'list.small-title')?.(definition);
   // Below a tablet's width a table's last columns would be off-screen: each record is a card.
   const wide = useMediaQuery(TABLE_WIDTH);
-  const caption = `List of ${definition.plural} - Total ${answer?.meta.total ?? '…'}${
+  const total = answer
+    ? answer.meta.total_exact === false
+      ? `more than ${answer.meta.total.toLocaleString('en-PH')}`
+      : answer.meta.total
+    : '…';
+  const caption = `List of ${definition.plural} - Total ${total}${
     createdHere > 0 ? ` (and ${createdHere} created on this device, not yet synced)` : ''
   }`;
   const emptyText = hasSearch ? `No ${definition.plural.toLowerCase()} match this search.` : `No ${definition.plural.toLowerCase()} yet.`;
