@@ -29,8 +29,23 @@ describe.skipIf(!chromiumAvailable)('overview in Chromium', { timeout: 120_000 }
   }
 
   const card = (page: Page, title: string) => page.getByRole('region', { name: title, exact: true });
-  const overviewAnswer = (page: Page, card: string) =>
-    page.waitForResponse((response) => new URL(response.url()).pathname === `/api/overview/${card}` && response.ok());
+  /**
+   * The next answer of a card, read as it arrives: the page open before a navigation may still be
+   * loading the same card, and its answer has no body once the page is left, so that one is passed over.
+   */
+  const overviewAnswer = async (page: Page, card: string) => {
+    let body: unknown;
+    await page.waitForResponse(async (response) => {
+      if (new URL(response.url()).pathname !== `/api/overview/${card}` || !response.ok()) return false;
+      try {
+        body = await response.json();
+        return true;
+      } catch {
+        return false;
+      }
+    });
+    return { json: async () => body };
+  };
 
   it('shows the admin every card, with charts and the server’s figures, and keeps the period in the URL', async () => {
     const { context, page } = await signedIn(e2e, 'admin@example.com');
