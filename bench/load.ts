@@ -70,6 +70,16 @@ export interface LoadFigures {
   timeouts: number;
 }
 
+function figuresOf(result: Awaited<ReturnType<typeof autocannon>>): LoadFigures {
+  return {
+    requestsPerSecond: result.requests.average,
+    p50Ms: result.latency.p50,
+    p99Ms: result.latency.p99,
+    requests: result.requests.total,
+    timeouts: result.timeouts,
+  };
+}
+
 export const LOAD = { connections: 10, warmUpSeconds: 2, seconds: 10 };
 
 /** A short untimed warm-up (JIT, page cache, statement caches), then the measured run. */
@@ -79,13 +89,7 @@ export async function measure(url: string, headers: Record<string, string>): Pro
   const failures = result.errors - result.timeouts;
   if (failures > 0 || result.non2xx > 0)
     throw new Error(`${url}: ${result.non2xx} non-2xx answers and ${failures} connection errors under load.`);
-  return {
-    requestsPerSecond: result.requests.average,
-    p50Ms: result.latency.p50,
-    p99Ms: result.latency.p99,
-    requests: result.requests.total,
-    timeouts: result.timeouts,
-  };
+  return figuresOf(result);
 }
 
 /** Other clients looping over `url` for `seconds` (started before, ended after, a measured run beside them). */
@@ -96,11 +100,5 @@ export async function backgroundLoad(
   seconds: number,
 ): Promise<LoadFigures> {
   const result = await autocannon({ url, headers, connections, duration: seconds });
-  return {
-    requestsPerSecond: result.requests.average,
-    p50Ms: result.latency.p50,
-    p99Ms: result.latency.p99,
-    requests: result.requests.total,
-    timeouts: result.timeouts,
-  };
+  return figuresOf(result);
 }
