@@ -197,9 +197,9 @@ describe.skipIf(!chromiumAvailable)('overview in Chromium', { timeout: 120_000 }
     }
     expect(await page.getByRole('group', { name: 'Period' }).count()).toBe(0);
     expect(answers.filter((answer) => answer.status() >= 400).map((answer) => `${answer.status()} ${answer.url()}`)).toEqual([]);
-    expect(answers.map((answer) => new URL(answer.url()).pathname).filter((path) => path.startsWith('/api/overview/'))).toEqual([
-      '/api/overview/recent-documents',
-    ]);
+    // Which cards were asked for (the page open before the navigation may have asked too, for the same).
+    const asked = new Set(answers.map((answer) => new URL(answer.url()).pathname).filter((path) => path.startsWith('/api/overview/')));
+    expect([...asked]).toEqual(['/api/overview/recent-documents']);
     await context.close();
   });
 
