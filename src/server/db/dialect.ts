@@ -154,17 +154,27 @@ const TRIGRAM_COUNT_FOR_MS = 10 * 60 * 1000;
 /** Asking for more trigrams reads more of the index; three of the rarest leave few rows for LIKE to check. */
 const TRIGRAMS_ASKED = 3;
 
-async function rowsHoldingTrigram(db: Connection, index: string, trigram: string): Promise<number> {
-  const key = `${index}:${trigram}`;
-  const known = rowsHolding.get(key);
-  if (known && Date.now() - known.countedAt < TRIGRAM_COUNT_FOR_MS) return known.rows;
+/** How many rows hold each trigram, from the cache or, for those not counted lately, from the index's vocabulary. */
+async function rowsHoldingTrigrams(db: Connection, index: string, trigrams: string[]): Promise<Map<string, number>> {
+  const now = Date.now();
+  const rows = new Map<string, number>();
+  const uncounted: string[] = [];
+  for (const trigram of trigrams) {
+    const known = rowsHolding.get(`${index}:${trigram}`);
+    if (known && now - known.countedAt < TRIGRAM_COUNT_FOR_MS) rows.set(trigram, known.rows);
+    else uncounted.push(trigram);
+  }
+  if (uncounted.length === 0) return rows;
   // The index's vocabulary, as a table of this connection's own (TEMP): nothing is written to the database.
-  const vocabulary = `${index}_vocabulary`;
-  await sql`create virtual table if not exists temp.${sql.id(vocabulary)} using fts5vocab(main, ${sql.lit(index)}, 'row')`.execute(db);
-  const row = (await sql<{ doc: number }>`select doc from temp.${sql.id(vocabulary)} where term = ${trigram}`.execute(db)).rows[0];
-  if (rowsHolding.size >= TRIGRAM_COUNTS_KEPT) rowsHolding.clear();
-  rowsHolding.set(key, { rows: row?.doc ?? 0, countedAt: Date.now() });
-  return row?.doc ?? 0;
+  const vocabulary = sql.id(`${index}_vocabulary`);
+  await sql`create virtual table if not exists temp.${vocabulary} using fts5vocab(main, ${sql.lit(index)}, 'row')`.execute(db);
+  for (const trigram of uncounted) {
+    const found = (await sql<{ doc: number }>`select doc from temp.${vocabulary} where term = ${trigram}`.execute(db)).rows[0];
+    if (rowsHolding.size >= TRIGRAM_COUNTS_KEPT) rowsHolding.clear();
+    rowsHolding.set(`${index}:${trigram}`, { rows: found?.doc ?? 0, countedAt: now });
+    rows.set(trigram, found?.doc ?? 0);
+  }
+  return rows;
 }
 
 /**
@@ -178,12 +188,11 @@ export async function fullTextQuery(db: Connection, table: string, column: strin
   if (isPostgres(db) || [...term].length < 3) return undefined;
   const folded = term.toLowerCase();
   const trigrams = [...new Set(Array.from({ length: folded.length - 2 }, (_, at) => folded.slice(at, at + 3)))];
-  const index = fullTextIndex(table, column);
-  const counted = await Promise.all(trigrams.map(async (trigram) => ({ trigram, rows: await rowsHoldingTrigram(db, index, trigram) })));
-  return counted
-    .sort((a, b) => a.rows - b.rows)
+  const rows = await rowsHoldingTrigrams(db, fullTextIndex(table, column), trigrams);
+  return trigrams
+    .sort((a, b) => (rows.get(a) ?? 0) - (rows.get(b) ?? 0))
     .slice(0, TRIGRAMS_ASKED)
-    .map(({ trigram }) => `"${trigram.replaceAll('"', '""')}"`)
+    .map((trigram) => `"${trigram.replaceAll('"', '""')}"`)
     .join(' AND ');
 }
 

@@ -59,6 +59,11 @@ function whereTrashed(store: ResourceStore, query: Query, filter: TrashFilter): 
   return query;
 }
 
+/** A field searched by part of its text unless the search is strict. */
+function isTextual(field: Field): boolean {
+  return field.kind === 'text' || field.kind === 'textarea' || field.kind === 'email';
+}
+
 function whereSearch(
   db: Db,
   definition: ResourceDefinition,
@@ -77,8 +82,7 @@ function whereSearch(
   const field = definition.fields[name] as Field;
   const stored = searchValueToStorage(field, value);
   if (stored === undefined) return query.where(sql.lit(false));
-  const textual = field.kind === 'text' || field.kind === 'textarea' || field.kind === 'email';
-  if (!textual || strict) return query.where(column, '=', stored);
+  if (!isTextual(field) || strict) return query.where(column, '=', stored);
   if (field.fullText) return query.where(fullTextContains(db, definition.table, name, value, ftsQuery));
   return query.where(containsIgnoringCase(db, column, value));
 }
@@ -108,7 +112,7 @@ async function decorated(db: Db, scope: Scope, definition: ResourceDefinition, s
 /** A contains-search through a full-text index: a text field's, not strict, by its field's name. */
 function searchesFullText(definition: ResourceDefinition, name: string, strict: boolean): boolean {
   const field = definition.fields[name];
-  return !strict && field?.fullText === true && ['text', 'textarea', 'email'].includes(field.kind);
+  return !strict && field?.fullText === true && isTextual(field);
 }
 
 interface Matching {
@@ -250,6 +254,7 @@ export async function* allRecordsInListOrder(
   const idColumn = store.column('id');
   const forward = sql.raw(params.order_by === 'asc' ? '>' : '<');
   const nullsFirst = (params.order_by === 'asc') === !isPostgres(db);
+  const { query: selected } = await matching(db, scope, definition, store, params);
   const walks =
     params.order_by_field_name === 'id'
       ? (['values'] as const)
@@ -259,7 +264,7 @@ export async function* allRecordsInListOrder(
   for (const walk of walks) {
     let last: { value: unknown; id: number } | undefined;
     for (;;) {
-      let query = (await matching(db, scope, definition, store, params)).query.where(sortColumn, walk === 'nulls' ? 'is' : 'is not', null);
+      let query = selected.where(sortColumn, walk === 'nulls' ? 'is' : 'is not', null);
       if (last && walk === 'nulls') query = query.where(sql<boolean>`${sql.ref(idColumn)} ${forward} ${last.id}`);
       if (last && walk === 'values') {
         query = query.where(sql<boolean>`(${sql.ref(sortColumn)}, ${sql.ref(idColumn)}) ${forward} (${last.value}, ${last.id})`);
