@@ -18,6 +18,7 @@ import { markServerOnDatabase } from './operations/server-marker';
 import { registerAuth } from './plugins/auth';
 import { registerErrorHandling } from './plugins/errors';
 import { accessRoutes } from './routes/access.routes';
+import { batchRoutes } from './routes/batch.routes';
 import { activityRoutes } from './routes/activity.routes';
 import { authRoutes } from './routes/auth.routes';
 import { businessRoutes } from './routes/business.routes';
@@ -118,6 +119,7 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
   await app.register(activityRoutes);
   await app.register(overviewRoutes);
   await app.register(operationsRoutes, config);
+  await app.register(batchRoutes);
 
   serveClient(app, config.clientDir);
   return app;

@@ -2,7 +2,7 @@ import { appendFileSync, cpSync, mkdtempSync, readFileSync, rmSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
-import type { Page, Request } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromiumAvailable, type E2E, PASSWORD, readyForOffline, signedIn, startE2E } from './browser';
 
@@ -14,6 +14,35 @@ const brands = (e2e: E2E) => e2e.app.db;
  * survive reloads and reach the server exactly once, in order, however the network misbehaves;
  * refusals wait for the user; two tabs never send a change twice. Counts are read on the server.
  */
+interface BatchChange {
+  method: string;
+  path: string;
+  body?: { name?: string };
+}
+
+/**
+ * Stands between the page's outbox and `POST /api/batch` as a server that stops at a change would:
+ * `refuse` sees each change in order, and the first it answers (a 503, say) ends the batch there.
+ * The changes before it reach the real server; the ones after it are not tried.
+ */
+async function answerInBatches(page: Page, refuse: (change: BatchChange) => { status: number; body: unknown } | undefined) {
+  await page.route('**/api/batch', async (route) => {
+    const changes: BatchChange[] = route.request().postDataJSON().changes;
+    let refusal: { status: number; body: unknown } | undefined;
+    const before = changes.slice(
+      0,
+      Math.max(
+        0,
+        changes.findIndex((change) => (refusal = refuse(change)) !== undefined),
+      ),
+    );
+    const reached = refusal ? before : changes;
+    const data = reached.length > 0 ? (await (await route.fetch({ postData: JSON.stringify({ changes: reached }) })).json()).data : [];
+    if (refusal && data.length === reached.length) data.push({ ...refusal, replayed: false });
+    await route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify({ data }) });
+  });
+}
+
 describe.skipIf(!chromiumAvailable)('changes queued on the device', { timeout: 120_000 }, () => {
   let e2e: E2E;
 
@@ -108,14 +137,14 @@ describe.skipIf(!chromiumAvailable)('changes queued on the device', { timeout: 1
   it('creates a record once when the first answer was lost on the way back', async () => {
     const { context, page } = await signedIn(e2e, 'admin@example.com');
     let lost = false;
-    const replayed: string[] = [];
-    page.on('response', (response) => {
-      if (response.request().method() === 'POST' && response.url().endsWith('/api/brands')) {
-        replayed.push(response.headers()['idempotent-replayed'] ?? 'first');
+    const replayed: boolean[] = [];
+    page.on('response', async (response) => {
+      if (response.url().endsWith('/api/batch') && response.status() === 200) {
+        for (const answer of (await response.json()).data) replayed.push(answer.replayed);
       }
     });
-    await page.route('**/api/brands', async (route) => {
-      if (route.request().method() !== 'POST' || lost) return route.continue();
+    await page.route('**/api/batch', async (route) => {
+      if (lost) return route.continue();
       lost = true;
       await route.fetch(); // the server creates it …
       await route.abort('connectionreset'); // … and the answer never arrives
@@ -123,15 +152,13 @@ describe.skipIf(!chromiumAvailable)('changes queued on the device', { timeout: 1
 
     await page.goto('/brands/create');
     await page.getByLabel('Name').fill('Lost Answer Foods');
-    const resent = page.waitForResponse(
-      (response) => response.request().method() === 'POST' && response.url().endsWith('/api/brands') && response.status() === 201,
-    );
+    const resent = page.waitForResponse((response) => response.url().endsWith('/api/batch') && response.status() === 200);
     await page.getByRole('button', { name: 'Save Brand' }).click();
     await page.getByText('Saved on this device. It will be sent when the connection returns.').first().waitFor();
     await resent;
     await pendingCount(page, 0);
     expect(await countNamed('Lost Answer Foods')).toBe(1);
-    expect(replayed).toEqual(['true']);
+    expect(replayed).toEqual([true]);
     await context.close();
   });
 
@@ -185,16 +212,15 @@ describe.skipIf(!chromiumAvailable)('changes queued on the device', { timeout: 1
 
     const seen: string[] = [];
     let refused = false;
-    await page.route('**/api/brands/*', async (route) => {
-      if (route.request().method() !== 'PATCH') return route.continue();
-      const id = Number(new URL(route.request().url()).pathname.split('/').pop());
+    await answerInBatches(page, (change) => {
+      const id = Number(change.path.split('/').pop());
       if (id === second.id && !refused) {
         refused = true;
         seen.push(`${id}:503`);
-        return route.fulfill({ status: 503, contentType: 'application/json', body: '{"message":"Service Unavailable"}' });
+        return { status: 503, body: { message: 'Service Unavailable' } };
       }
       seen.push(`${id}:sent`);
-      return route.continue();
+      return undefined;
     });
     await context.setOffline(false);
     await pendingCount(page, 0);
@@ -276,16 +302,18 @@ describe.skipIf(!chromiumAvailable)('changes queued on the device', { timeout: 1
       await page.locator('tbody tr', { hasText: name }).waitFor();
     }
     await pendingCount(second, 3);
-    const posts: Request[] = [];
+    const posts: string[] = [];
     context.on('request', (request) => {
-      if (request.method() === 'POST' && request.url().endsWith('/api/brands')) posts.push(request);
+      if (request.url().endsWith('/api/batch')) {
+        for (const change of request.postDataJSON().changes) if (change.path === '/api/brands') posts.push(change.body.name);
+      }
     });
 
     await context.setOffline(false);
     await pendingCount(page, 0);
     await pendingCount(second, 0);
     for (const name of names) expect(await countNamed(name)).toBe(1);
-    expect(posts).toHaveLength(3);
+    expect(posts.sort()).toEqual(names);
     await context.close();
   });
 });
@@ -312,10 +340,8 @@ describe.skipIf(!chromiumAvailable)('a new build', { timeout: 120_000 }, () => {
     await page.reload();
     await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
     // The server cannot take changes now: the edit stays queued.
-    await page.route('**/api/brands/*', (route) =>
-      route.request().method() === 'PATCH'
-        ? route.fulfill({ status: 503, contentType: 'application/json', body: '{"message":"Service Unavailable"}' })
-        : route.continue(),
+    await page.route('**/api/batch', (route) =>
+      route.fulfill({ status: 503, contentType: 'application/json', body: '{"message":"Service Unavailable"}' }),
     );
     const { id } = await brands(e2e).selectFrom('brands').select(['id']).where('name', '=', 'Century Tuna').executeTakeFirstOrThrow();
     await page.goto(`/brands/${id}/edit`);
@@ -337,7 +363,7 @@ describe.skipIf(!chromiumAvailable)('a new build', { timeout: 120_000 }, () => {
     await page.getByRole('link', { name: 'Pending changes: 1' }).waitFor();
 
     // The server takes changes again; the connection coming back sends the queue at once.
-    await page.unroute('**/api/brands/*');
+    await page.unroute('**/api/batch');
     await context.setOffline(true);
     await context.setOffline(false);
     await page.getByRole('link', { name: 'Pending changes: 0' }).waitFor();

@@ -91,6 +91,33 @@ function backoff(attempts: number): number {
   return Math.min(RETRY_CEILING_MS, FIRST_RETRY_MS * 2 ** Math.max(0, attempts - 1)) * (0.75 + Math.random() * 0.5);
 }
 
+/** At most this many changes, and about this many bytes of them, go in one batch: far under the server's 1 MB a request. */
+const BATCH_CHANGES = 50;
+const BATCH_BYTES = 256 * 1024;
+
+/** What `POST /api/batch` takes for one change (src/server/routes/batch.routes.ts). */
+interface BatchChange {
+  method: OutboxEntry['method'];
+  path: string;
+  body: unknown;
+  business_id: number | null;
+  idempotency_key: string;
+  made_at: string;
+  made_offline?: true;
+  if_match?: string;
+}
+
+interface BatchAnswer {
+  status: number;
+  body: unknown;
+}
+
+type BatchResult = { sent: OutboxEntry[]; parked: OutboxEntry | null; untried: OutboxEntry | null } | { stop: Stop; from: OutboxEntry };
+
+const isSuccess = (status: number) => status >= 200 && status <= 299;
+const sizeOf = (entry: OutboxEntry) => entry.path.length + (entry.body === undefined ? 0 : JSON.stringify(entry.body).length);
+const dataOf = (body: unknown) => (body as { data?: Record<string, unknown> } | null)?.data;
+
 const isTemporary = (status: number) => status === 0 || status >= 500 || status === 408 || status === 429;
 
 /** The engine of the outbox kept in `database`, whose name `name` is (unique per user). */
@@ -211,7 +238,12 @@ export function createReplayEngine(database: Promise<OutboxDatabase>, name: stri
     else await work();
   }
 
-  /** One pass over the queue, in order. */
+  /**
+   * One pass over the queue, in order, sent in batches (`POST /api/batch`). A batch ends before a
+   * change that must see an answer in it first: a second change to a record already in the batch
+   * (it is based on the first one's answer), or a change naming a create in the batch (it needs
+   * the id the create takes).
+   */
   async function replay(): Promise<void> {
     const db = await database;
     const queue = await queuedEntries(db);
@@ -222,10 +254,28 @@ export function createReplayEngine(database: Promise<OutboxDatabase>, name: stri
     }
     const held = new Set<string>();
     const creates = new Set(queue.filter((entry) => entry.action === 'create').map((entry) => entry.key));
-    for (const [index, queued] of queue.entries()) {
-      if (stopped) return;
-      const entry = await db.outbox.get(queued.seq!);
-      if (!entry) continue;
+    let batch: OutboxEntry[] = [];
+    let bytes = 0;
+    let index = 0;
+    while (!stopped) {
+      const entry = queue[index] as OutboxEntry | undefined;
+      if (batch.length > 0 && (entry === undefined || endsBatch(batch, bytes, entry))) {
+        const result = await sendBatch(db, batch);
+        if ('stop' in result) {
+          holdBack(queue.slice(queue.findIndex(({ key }) => key === result.from.key)), result.stop.message, result.stop.delay);
+          return;
+        }
+        for (const sent of result.sent) creates.delete(sent.key);
+        const target = result.parked && targetOf(result.parked);
+        if (target) held.add(target);
+        // What the batch did not reach is looked at again, in order.
+        if (result.untried) index = queue.findIndex(({ key }) => key === result.untried!.key);
+        batch = [];
+        bytes = 0;
+        continue;
+      }
+      if (entry === undefined) return;
+      index += 1;
       const target = targetOf(entry);
       // A change waits behind a parked change to its record, and behind the creates it names.
       const awaited = namedKeys(entry).some((key) => creates.has(key));
@@ -235,16 +285,21 @@ export function createReplayEngine(database: Promise<OutboxDatabase>, name: stri
         continue;
       }
       if (entry.nextAttemptAt && entry.nextAttemptAt > Date.now()) {
-        holdBack(queue.slice(index), entry.message ?? KEPT_OFFLINE, entry.nextAttemptAt - Date.now());
+        holdBack(queue.slice(index - 1), entry.message ?? KEPT_OFFLINE, entry.nextAttemptAt - Date.now());
         return;
       }
-      const halt = await send(db, entry);
-      if (halt) {
-        holdBack(queue.slice(index), halt.message, halt.delay);
-        return;
-      }
-      creates.delete(entry.key);
+      batch.push(entry);
+      bytes += sizeOf(entry);
     }
+  }
+
+  /** True when `next` must wait for the answers to `batch`: see `replay`. */
+  function endsBatch(batch: OutboxEntry[], bytes: number, next: OutboxEntry): boolean {
+    if (batch.length >= BATCH_CHANGES || bytes + sizeOf(next) > BATCH_BYTES) return true;
+    if (next.nextAttemptAt && next.nextAttemptAt > Date.now()) return true;
+    const target = targetOf(next);
+    const named = new Set(namedKeys(next));
+    return batch.some((entry) => (target !== null && targetOf(entry) === target) || named.has(entry.key));
   }
 
   function holdBack(rest: OutboxEntry[], message: string, delay: number | null): void {
@@ -253,35 +308,108 @@ export function createReplayEngine(database: Promise<OutboxDatabase>, name: stri
     if (delay !== null) retryTimer = setTimeout(kick, delay);
   }
 
-  /** Sends one entry (each send counts as an attempt); answers why the replay must stop, if it must. */
-  async function send(db: OutboxDatabase, entry: OutboxEntry): Promise<Stop | null> {
-    const attempt = { ...entry, state: 'syncing' as const, attempts: entry.attempts + 1 };
-    await db.outbox.update(entry.seq!, { state: attempt.state, attempts: attempt.attempts });
-    const headers: Record<string, string> = { 'Idempotency-Key': entry.key, 'X-Made-At': new Date(entry.createdAt).toISOString() };
-    if (entry.madeOffline) headers['X-Made-Offline'] = 'true';
-    if (entry.baseVersion !== undefined && entry.action === 'update') headers['If-Match'] = `"${entry.baseVersion}"`;
+  /**
+   * Sends a batch (each entry's send counts as an attempt) and settles what it answered: the
+   * entries sent, the one parked if the batch stopped at a refusal, and the first one it did not
+   * reach; or why the replay must stop, from which entry on.
+   */
+  async function sendBatch(db: OutboxDatabase, batch: OutboxEntry[]): Promise<BatchResult> {
+    const attempts = await markSending(db, batch);
+    if (attempts.length === 0) return { sent: [], parked: null, untried: null };
     const timeout = new AbortController();
     const abort = () => timeout.abort();
     const timer = setTimeout(abort, REPLAY_TIMEOUT_MS);
     sending.signal.addEventListener('abort', abort);
+    let answers: BatchAnswer[];
     try {
-      const answer = await api<{ data?: Record<string, unknown> } | undefined>(entry.method, await resolveKeys(db, entry.path), {
-        body: await resolveKeys(db, entry.body),
-        headers,
-        businessId: entry.businessId,
+      const changes = await Promise.all(attempts.map((entry) => changeOf(db, entry)));
+      ({ data: answers } = await api<{ data: BatchAnswer[] }>('POST', '/api/batch', {
+        body: { changes },
+        businessId: null,
         signal: timeout.signal,
-      });
-      await answered(db, attempt, answer?.data);
-      announce(attempt, { kind: 'sent', data: answer });
-      return null;
+      }));
+      if (!Array.isArray(answers) || answers.length === 0) throw new ApiError(502, 'The server answered the batch with nothing.');
     } catch (error) {
-      // Stopped mid-send: the entry stays as it is, to be sent again by the next engine.
-      if (stopped) return { message: KEPT_OFFLINE, delay: null };
-      return refused(db, attempt, error instanceof ApiError ? error : new ApiError(0, 'The server cannot be reached.'));
+      // Stopped mid-send: the entries stay as they are, to be sent again by the next engine.
+      if (stopped) return { stop: { message: KEPT_OFFLINE, delay: null }, from: attempts[0] };
+      const failure = error instanceof ApiError ? error : new ApiError(0, 'The server cannot be reached.');
+      // Without an answer the server may hold any of them, and their attempts stand; a batch
+      // refused as a whole was not tried.
+      await putBack(db, attempts.slice(1), isTemporary(failure.status) ? failure : null);
+      const halt = await refused(db, attempts[0], failure);
+      return halt ? { stop: halt, from: attempts[0] } : { sent: [], parked: attempts[0], untried: attempts[1] ?? null };
     } finally {
       clearTimeout(timer);
       sending.signal.removeEventListener('abort', abort);
     }
+    const failed = answers.findIndex((answer) => !isSuccess(answer.status));
+    const sent = attempts.slice(0, failed === -1 ? answers.length : failed);
+    await db.transaction('rw', db.outbox, db.synced, async () => {
+      for (const [at, entry] of sent.entries()) await answered(db, entry, dataOf(answers[at].body));
+    });
+    for (const [at, entry] of sent.entries()) announce(entry, { kind: 'sent', data: answers[at].body });
+    const answer = failed === -1 ? undefined : answers[failed];
+    // What the batch did not reach was never tried: it is queued as it was.
+    const unreached = attempts.slice(sent.length + (answer ? 1 : 0));
+    await putBack(db, unreached, null);
+    if (!answer) return { sent, parked: null, untried: unreached[0] ?? null };
+    const stoppedAt = attempts[failed];
+    const body = answer.body as { message?: string; errors?: Record<string, string[]> } | null;
+    const failure = new ApiError(answer.status, body?.message ?? `The server answered ${answer.status}.`, body?.errors ?? {});
+    const halt = await refused(db, stoppedAt, failure);
+    return halt ? { stop: halt, from: stoppedAt } : { sent, parked: stoppedAt, untried: unreached[0] ?? null };
+  }
+
+  /**
+   * Marks the batch's entries as being sent, one attempt more each, and answers them as they now
+   * are; an entry discarded or parked meanwhile is left out.
+   */
+  async function markSending(db: OutboxDatabase, batch: OutboxEntry[]): Promise<OutboxEntry[]> {
+    return db.transaction('rw', db.outbox, async () => {
+      const current = await db.outbox.bulkGet(batch.map((entry) => entry.seq!));
+      const attempts = current
+        .filter((entry): entry is OutboxEntry => entry !== undefined && entry.state !== 'needs-attention')
+        .map((entry) => ({ ...entry, state: 'syncing' as const, attempts: entry.attempts + 1 }));
+      for (const entry of attempts) await db.outbox.update(entry.seq!, { state: entry.state, attempts: entry.attempts });
+      return attempts;
+    });
+  }
+
+  /**
+   * Queues entries of a batch again. Never tried (no `failure`), their attempt is taken back; after
+   * a failure the server may hold them: their attempt stands, with why they wait.
+   */
+  async function putBack(db: OutboxDatabase, entries: OutboxEntry[], failure: ApiError | null): Promise<void> {
+    if (entries.length === 0) return;
+    await db.transaction('rw', db.outbox, async () => {
+      for (const entry of entries) {
+        await db.outbox.update(
+          entry.seq!,
+          failure
+            ? {
+                state: 'queued',
+                status: failure.status,
+                message: failure.status === 0 ? KEPT_OFFLINE : failure.message,
+                madeOffline: entry.madeOffline || (failure.status === 0 && entry.attempts === 1),
+              }
+            : { state: 'queued', attempts: entry.attempts - 1 },
+        );
+      }
+    });
+  }
+
+  /** An entry as the batch carries it: the request it would be alone, with its client keys resolved. */
+  async function changeOf(db: OutboxDatabase, entry: OutboxEntry): Promise<BatchChange> {
+    return {
+      method: entry.method,
+      path: await resolveKeys(db, entry.path),
+      body: await resolveKeys(db, entry.body),
+      business_id: entry.businessId,
+      idempotency_key: entry.key,
+      made_at: new Date(entry.createdAt).toISOString(),
+      ...(entry.madeOffline && { made_offline: true }),
+      ...(entry.baseVersion !== undefined && entry.action === 'update' && { if_match: `"${entry.baseVersion}"` }),
+    };
   }
 
   async function refused(db: OutboxDatabase, entry: OutboxEntry, error: ApiError): Promise<Stop | null> {

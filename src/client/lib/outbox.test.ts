@@ -38,6 +38,8 @@ const hang: Answer = ({ signal }) =>
 const unreachable: Answer = () => Promise.reject(new TypeError('Failed to fetch'));
 
 let requests: Request[];
+/** How many changes each `POST /api/batch` carried. */
+let batches: number[];
 let answers: Answer[];
 let fallback: Answer;
 let network: { onLine: boolean };
@@ -50,21 +52,53 @@ beforeEach(() => {
   fallback = (request) => json(200, { data: { id: Number(request.path.split('/').pop()), version: 1 } });
   network = { onLine: true };
   vi.stubGlobal('navigator', network);
+  batches = [];
   vi.stubGlobal(
     'fetch',
     vi.fn((path: string, init: RequestInit) => {
-      const request: Request = {
-        method: String(init.method),
-        path,
-        headers: init.headers as Record<string, string>,
-        body: init.body === undefined ? undefined : JSON.parse(String(init.body)),
-        signal: init.signal!,
-      };
-      requests.push(request);
-      return (answers.shift() ?? fallback)(request);
+      const body = init.body === undefined ? undefined : JSON.parse(String(init.body));
+      if (path === '/api/batch') return batchRoute(body.changes as BatchChange[], init.signal!);
+      return answerTo({ method: String(init.method), path, headers: init.headers as Record<string, string>, body, signal: init.signal! });
     }),
   );
 });
+
+function answerTo(request: Request): Response | Promise<Response> {
+  requests.push(request);
+  return (answers.shift() ?? fallback)(request);
+}
+
+interface BatchChange {
+  method: string;
+  path: string;
+  body?: unknown;
+  business_id: number | null;
+  idempotency_key: string;
+  if_match?: string;
+  made_at: string;
+  made_offline?: boolean;
+}
+
+/**
+ * POST /api/batch as the server answers it: each change as the request it would be alone, in
+ * order, until one is not answered 2xx. A change that finds no network (or hangs) takes the whole
+ * batch with it, as a connection lost mid-batch would.
+ */
+async function batchRoute(changes: BatchChange[], signal: AbortSignal): Promise<Response> {
+  batches.push(changes.length);
+  const data: { status: number; body: unknown }[] = [];
+  for (const change of changes) {
+    const headers: Record<string, string> = { 'Idempotency-Key': change.idempotency_key, 'X-Made-At': change.made_at };
+    if (change.business_id !== null) headers['Business-ID'] = String(change.business_id);
+    if (change.if_match !== undefined) headers['If-Match'] = change.if_match;
+    if (change.made_offline) headers['X-Made-Offline'] = 'true';
+    const response = await answerTo({ method: change.method, path: change.path, headers, body: change.body, signal });
+    const text = await response.text();
+    data.push({ status: response.status, body: text === '' ? null : JSON.parse(text) });
+    if (!response.ok) break;
+  }
+  return json(200, { data });
+}
 
 afterEach(() => {
   engine?.stop();
@@ -184,6 +218,26 @@ describe('the queue', () => {
 });
 
 describe('the replay engine', () => {
+  it('sends a long queue in batches of at most 50 changes, in order, each under its own key', async () => {
+    const { database, name } = await freshStore();
+    const db = await database;
+    const keys: string[] = [];
+    for (let index = 0; index < 120; index++) {
+      const key = `${String(index).padStart(8, '0')}-0000-4000-8000-000000000000`;
+      keys.push(key);
+      await enqueue(db, create(key, { name: `Brand ${index}` }), key, true);
+    }
+    let id = 100;
+    fallback = () => json(201, { data: { id: id++, version: 1 } });
+    engine = createReplayEngine(database, name, events());
+    engine.kick();
+    await until(async () => (await queuedEntries(db)).length === 0);
+
+    expect(batches).toEqual([50, 50, 20]);
+    expect(requests.map((request) => request.headers['Idempotency-Key'])).toEqual(keys);
+    expect(await syncedId(db, keys[119])).toEqual({ key: keys[119], resource: 'brands', id: 219 });
+  });
+
   it('tries again after a network failure, a 5xx, a 408 and a 429, each time after a longer delay', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
     vi.spyOn(Math, 'random').mockReturnValue(0.5); // no jitter: the delays are exact
@@ -341,16 +395,18 @@ describe('the replay engine', () => {
     engine = createReplayEngine(database, name, events());
     engine.kick();
 
-    // The edit of the new brand meets a 503, and its second send is under way when the tab closes.
+    // The edit of the new brand meets a 503, and its second send, in one batch with the two
+    // changes after it, is under way when the tab closes: the server may hold any of the three.
     await until(async () => (await entryOf(database, KEY_C))?.status === 503);
+    expect(await entryOf(database, KEY_D)).toMatchObject({ state: 'queued', attempts: 0 });
     await vi.advanceTimersByTimeAsync(1000);
-    await until(async () => (await entryOf(database, KEY_C))?.state === 'syncing');
+    await until(async () => (await entryOf(database, KEY_E))?.state === 'syncing');
     const before = await queuedEntries(db);
     expect(before.map((entry) => [entry.key, entry.state, entry.attempts])).toEqual([
       [KEY_A, 'needs-attention', 1],
       [KEY_C, 'syncing', 2],
-      [KEY_D, 'queued', 0],
-      [KEY_E, 'queued', 0],
+      [KEY_D, 'syncing', 1],
+      [KEY_E, 'syncing', 1],
     ]);
     expect(before[0]).toMatchObject({ status: 412, serverRecord: theirs });
     expect(before[1]).toMatchObject({ baseVersion: 1, stacked: true, status: 503, madeOffline: true });

@@ -1,0 +1,111 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { refusals } from './responses';
+
+/**
+ * POST /api/batch: the outbox's changes in one round trip, in order. Each change is the request
+ * the outbox would otherwise send alone — its own method, path, body, business, `Idempotency-Key`
+ * and base version — and is run through the whole API (session, permission, validation, its own
+ * transaction, the idempotency record) exactly as if it had come alone. The answers come back in
+ * the order sent; the batch stops at the first change that is not answered 2xx, and the changes
+ * after it are not tried, so a refusal or a failure leaves the rest to be sent again as before.
+ * A change that is not well formed is answered 422 in its place.
+ */
+
+export const BATCH_LIMIT = 100;
+
+const change = z.object({
+  method: z.enum(['POST', 'PUT', 'PATCH', 'DELETE']),
+  path: z
+    .string()
+    .max(2000)
+    .regex(/^\/api\//, 'The path must be an API path.')
+    .refine((path) => !/^\/api\/(batch|auth)(\/|\?|$)/.test(path), 'Sign-in calls and batches cannot be batched.'),
+  business_id: z.number().int().positive().nullable(),
+  idempotency_key: z.string().regex(/^[\x21-\x7e]{1,255}$/, 'The idempotency key must be 1 to 255 visible ASCII characters.'),
+  if_match: z.string().max(100).optional(),
+  made_at: z.string().max(40).optional(),
+  made_offline: z.boolean().optional(),
+  body: z.unknown().optional(),
+});
+
+type Change = z.infer<typeof change>;
+
+const answer = z.looseObject({
+  status: z.number().int().describe('What the change alone would have been answered'),
+  body: z.unknown().describe('Its answer: the record, or `{message, errors}`'),
+  replayed: z.boolean().describe('True when its Idempotency-Key had been applied before: the stored answer, nothing changed'),
+});
+
+type Answer = z.infer<typeof answer>;
+
+/** The headers a change carries when it is sent alone, with the batch's own session. */
+function headersOf(request: FastifyRequest, item: Change): Record<string, string> {
+  const headers: Record<string, string> = {
+    'x-requested-with': 'XMLHttpRequest',
+    'idempotency-key': item.idempotency_key,
+    accept: 'application/json',
+  };
+  if (request.headers.cookie) headers.cookie = request.headers.cookie;
+  if (request.headers.host) headers.host = request.headers.host;
+  if (item.business_id !== null) headers['business-id'] = String(item.business_id);
+  if (item.body !== undefined) headers['content-type'] = 'application/json';
+  if (item.if_match !== undefined) headers['if-match'] = item.if_match;
+  if (item.made_at !== undefined) headers['x-made-at'] = item.made_at;
+  if (item.made_offline) headers['x-made-offline'] = 'true';
+  return headers;
+}
+
+/** The field messages of a change that is not well formed, as a 422 answers them. */
+function malformed(error: z.ZodError): Answer {
+  const errors: Record<string, string[]> = {};
+  for (const issue of error.issues) (errors[issue.path.join('.') || 'change'] ??= []).push(issue.message);
+  return { status: 422, body: { message: 'The change is not well formed.', errors }, replayed: false };
+}
+
+export async function batchRoutes(app: FastifyInstance): Promise<void> {
+  app.withTypeProvider<ZodTypeProvider>().post(
+    '/api/batch',
+    {
+      config: { access: 'user' },
+      schema: {
+        tags: ['batch'],
+        summary: `Up to ${BATCH_LIMIT} changes in one request, applied in order, each as if sent alone`,
+        body: z.object({ changes: z.array(z.unknown()).min(1).max(BATCH_LIMIT) }),
+        response: { 200: z.looseObject({ data: z.array(answer) }).describe('One answer per change tried'), ...refusals() },
+      },
+    },
+    async (request) => {
+      const answers: Answer[] = [];
+      for (const raw of request.body.changes) {
+        const parsed = change.safeParse(raw);
+        const result = parsed.success ? await sendAlone(app, request, parsed.data) : malformed(parsed.error);
+        answers.push(result);
+        if (result.status < 200 || result.status > 299) break;
+      }
+      return { data: answers };
+    },
+  );
+}
+
+/** One change through the whole API, as its own request. */
+async function sendAlone(app: FastifyInstance, request: FastifyRequest, item: Change): Promise<Answer> {
+  const response = await app.inject({
+    method: item.method,
+    url: item.path,
+    headers: headersOf(request, item),
+    payload: item.body === undefined ? undefined : JSON.stringify(item.body),
+  });
+  return { status: response.statusCode, body: bodyOf(response.body), replayed: response.headers['idempotent-replayed'] === 'true' };
+}
+
+/** An answer's JSON; an answer that is not JSON (none is, today) is passed on as its text. */
+function bodyOf(text: string): unknown {
+  if (text === '') return null;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
+}
