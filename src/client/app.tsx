@@ -2,11 +2,10 @@ import { onlineManager, QueryCache, QueryClient } from '@tanstack/react-query';
 import { createSyncStoragePersister } from '@tanstack/query-sync-storage-persister';
 import { PersistQueryClientProvider } from '@tanstack/react-query-persist-client';
 import { RouterProvider } from '@tanstack/react-router';
-import { Toaster } from './components/ui/sonner';
-import { TooltipProvider } from './components/ui/tooltip';
+import { ToasterHost } from './components/ui/toaster-host';
 import { ApiError } from './lib/api';
 import { keepAccessOnRetrieval } from './lib/kept-access';
-import { onChangeSent, onSignInNeeded } from './lib/outbox';
+import { onChangeSent, onSignInNeeded } from './lib/outbox-events';
 import { businessesQuery, checkSession, isUserQuery, retrieveAllBusinesses, SESSION_CACHE_DAYS } from './lib/session';
 import { makeRouter } from './router';
 
@@ -77,10 +76,8 @@ const persistOptions = {
 export function App() {
   return (
     <PersistQueryClientProvider client={queryClient} persistOptions={persistOptions}>
-      <TooltipProvider delayDuration={300}>
-        <RouterProvider router={router} />
-        <Toaster />
-      </TooltipProvider>
+      <RouterProvider router={router} />
+      <ToasterHost />
     </PersistQueryClientProvider>
   );
 }

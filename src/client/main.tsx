@@ -13,4 +13,4 @@ createRoot(document.getElementById('root') as HTMLElement).render(
   </StrictMode>,
 );
 
-registerServiceWorker();
+void registerServiceWorker();

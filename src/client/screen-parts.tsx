@@ -1,25 +1,36 @@
 import { Link } from '@tanstack/react-router';
 import { ShieldCheck, Users } from 'lucide-react';
-import type { ComponentProps } from 'react';
+import { trashableIn } from '../domain/lifecycle';
+import type { ResourceDefinition } from '../domain/resource';
 import { DetailRow } from './components/crud/detail-row';
 import { slots, type ActionProps, type CellProps, type FormSection, type RecordProps } from './components/crud/slots';
-import { DocumentCreateScreen } from './components/documents/document-create-screen';
-import { DocumentMemos } from './components/documents/document-memos';
-import { deletable, DocumentActions, DocumentLines, RelatedDocuments, StatusBadge } from './components/documents/document-view';
-import { emptyLine, LineItems, linesBody, rowsOf, type DocumentLine, type LineRow } from './components/documents/line-items';
-import { lineContext } from './components/documents/line-pricing';
-import { StockMovements } from './components/documents/stock-movements';
-import { FilesPanel } from './components/files/files-panel';
+import { emptyLine, linesBody, rowsOf, type DocumentLine, type LineRow } from './components/documents/line-rows';
+import { StatusBadge } from './components/documents/status-badge';
 import { navigationGroupOf } from './components/layout/navigation';
 import { Badge } from './components/ui/badge';
 import { Button } from './components/ui/button';
-import { isClientKey } from './lib/outbox';
+import { lazyComponent } from './components/ui/deferred';
+import { loadAhead } from './lib/load-ahead';
+import { isClientKey } from './lib/outbox-queue';
 import type { ApiRecord } from './lib/resource-queries';
 
 /**
  * What the app puts into the generic screens' slots: documents, attached files, stocks, roles and
- * users. The router loads this module before any screen, so every slot is filled when one renders.
+ * users. The router loads this module before any screen, so every slot is filled when one renders;
+ * the larger parts (a document's screens and editor, files, movements) load when first shown.
  */
+
+const documentView = loadAhead(() => import('./components/documents/document-view'));
+const DocumentCreateScreen = lazyComponent(() =>
+  import('./components/documents/document-create-screen').then((m) => m.DocumentCreateScreen),
+);
+const DocumentLinesEditor = lazyComponent(() => import('./components/documents/document-lines-editor').then((m) => m.DocumentLinesEditor));
+const DocumentLines = lazyComponent(() => documentView().then((m) => m.DocumentLines));
+const RelatedDocuments = lazyComponent(() => documentView().then((m) => m.RelatedDocuments));
+const DocumentActions = lazyComponent<ActionProps>(() => documentView().then((m) => m.DocumentActions));
+const DocumentMemos = lazyComponent(() => import('./components/documents/document-memos').then((m) => m.DocumentMemos));
+const StockMovements = lazyComponent(() => import('./components/documents/stock-movements').then((m) => m.StockMovements));
+const FilesPanel = lazyComponent(() => import('./components/files/files-panel').then((m) => m.FilesPanel));
 
 // Every list: the sidebar group that links it, as its small title.
 slots.register('default', 'list.small-title', (definition) => navigationGroupOf(definition.name));
@@ -42,20 +53,6 @@ const documentLines: FormSection = {
   Editor: DocumentLinesEditor,
 };
 
-function DocumentLinesEditor({ definition, value, onChange, errors, values }: ComponentProps<FormSection['Editor']>) {
-  const rows = value as LineRow[];
-  return (
-    <LineItems
-      rows={rows}
-      onChange={onChange}
-      errors={errors}
-      fromSource={rows.some((line) => line.source_line_id)}
-      priced={definition.document?.lines === 'priced'}
-      context={lineContext(definition.document, values)}
-    />
-  );
-}
-
 function DocumentSections({ definition, record }: RecordProps) {
   return (
     <>
@@ -64,6 +61,15 @@ function DocumentSections({ definition, record }: RecordProps) {
       <DocumentMemos definition={definition} record={record} />
     </>
   );
+}
+
+/**
+ * Whether the trash is open to a document: one that moved stock or money must be voided (an
+ * order cancelled) first, as its lifecycle says; one not yet sent is only this device's.
+ */
+function deletable(definition: ResourceDefinition, record: ApiRecord): boolean {
+  if (!definition.document || isClientKey(record.id)) return true;
+  return trashableIn(definition.document.lifecycle, String(record.status ?? ''));
 }
 
 /** A document created on this device has no number until it syncs. */

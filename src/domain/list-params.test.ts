@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { activeSearches, listMeta, listParamsSchema } from './list-params';
+import { activeSearches, listMeta } from './list-params';
+import { listParamsSchema } from './list-params-schema';
 import { brands } from './resources/brands';
 import { items } from './resources/items';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { formatDiscounts } from './fields';
-import { createSchema, updateSchema } from './resource';
+import { createSchema, updateSchema } from './resource-schemas';
 import { contacts } from './resources/contacts';
 import { items } from './resources/items';
 import { users } from './resources/users';

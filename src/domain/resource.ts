@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import type { DocumentSpec } from './documents';
 import type { Field } from './fields';
 
@@ -85,31 +84,9 @@ export function defineResource(input: DefinitionInput): ResourceDefinition {
   return definition;
 }
 
-function isBlank(input: unknown): boolean {
-  return input === null || input === undefined || (typeof input === 'string' && input.trim() === '');
-}
-
-/** A required field: a blank value reads as missing, so it earns "The x field is required." */
-function requiredInput(field: Field) {
-  return z.preprocess((input) => (isBlank(input) ? undefined : input), field.value);
-}
-
-/** An optional field: a blank value clears it. */
-function optionalInput(field: Field) {
-  return z.preprocess((input) => (isBlank(input) ? null : input), field.value.nullable()).optional();
-}
-
 /** Fields a create or update takes: all but those the server sets. */
 export function writableFields(definition: ResourceDefinition): [string, Field][] {
   return Object.entries(definition.fields).filter(([, field]) => !field.computed);
-}
-
-/** The body of `POST /api/{name}`. Unknown keys are dropped. */
-export function createSchema(definition: ResourceDefinition) {
-  const shape = Object.fromEntries(
-    writableFields(definition).map(([name, field]) => [name, field.required ? requiredInput(field) : optionalInput(field)]),
-  );
-  return z.object(shape);
 }
 
 /**
@@ -119,35 +96,6 @@ export function createSchema(definition: ResourceDefinition) {
 export function updatableFields(definition: ResourceDefinition): [string, Field][] {
   const later = definition.document?.updatable;
   return writableFields(definition).filter(([name]) => !definition.document || (later ?? []).includes(name));
-}
-
-/**
- * What a document fixed when it was made (its party, place, date, lines …): named in an update,
- * each is refused with its own message rather than dropped, so nobody takes a 200 for a change
- * that was never made.
- */
-function fixedOnceMade(definition: ResourceDefinition): [string, z.ZodType][] {
-  const spec = definition.document;
-  if (!spec) return [];
-  const updatable = new Set<string>(spec.updatable ?? []);
-  const fixed = writableFields(definition)
-    .filter(([name]) => !updatable.has(name))
-    .map(([name, field]) => [name, field.label.toLowerCase()] as const);
-  if (spec.lines !== 'none' && !updatable.has('lines')) fixed.push(['lines', 'lines']);
-  const singular = definition.singular.toLowerCase();
-  return fixed.map(([name, label]) => [
-    name,
-    z.undefined({ error: `The ${label} cannot change once this ${singular} is made.` }).optional(),
-  ]);
-}
-
-/** The body of `PATCH /api/{name}/{id}`: any subset of the updatable fields; required ones cannot be blanked. */
-export function updateSchema(definition: ResourceDefinition) {
-  const shape = Object.fromEntries([
-    ...fixedOnceMade(definition),
-    ...updatableFields(definition).map(([name, field]) => [name, field.required ? requiredInput(field).optional() : optionalInput(field)]),
-  ]);
-  return z.object(shape);
 }
 
 /** Fields a read returns (everything but passwords and pins). */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createSchema } from './resource';
+import { createSchema } from './resource-schemas';
 import { items } from './resources/items';
 import { fieldErrors, validationSummary } from './validation';
 

@@ -87,6 +87,27 @@ export async function signedIn(e2e: E2E, email: string, viewport = TABLET): Prom
 }
 
 /**
+ * The answers the server gave one change (`PATCH /api/brands/5`), as the outbox sends it: in a
+ * `POST /api/batch`, answered there per change — or the batch's own status when the batch itself
+ * was refused (401 once the session ended). Filled as answers arrive.
+ */
+export function answersTo(page: Page, method: string, path: string): number[] {
+  const statuses: number[] = [];
+  page.on('response', async (response) => {
+    if (!response.url().endsWith('/api/batch')) return;
+    const changes: { method: string; path: string }[] = response.request().postDataJSON().changes;
+    const at = changes.findIndex((change) => change.method === method && change.path === path);
+    if (at === -1) return;
+    if (response.status() !== 200) statuses.push(response.status());
+    else {
+      const answer = (await response.json()).data[at];
+      if (answer) statuses.push(answer.status);
+    }
+  });
+  return statuses;
+}
+
+/**
  * Signed in and ready to work without a network: the service worker installed and in control
  * (after a reload), and the session kept on the device, which is written a moment after it
  * changes, so an offline start finds it.

@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromiumAvailable, type E2E, PASSWORD, readyForOffline, signedIn, startE2E } from './browser';
+import { answersTo, chromiumAvailable, type E2E, PASSWORD, readyForOffline, signedIn, startE2E } from './browser';
 
 /** Resource tables are typed by their definitions, not in the schema: read them untyped. */
 const records = (e2e: E2E) => e2e.app.db;
@@ -105,10 +105,7 @@ describe.skipIf(!chromiumAvailable)('the session in Chromium', { timeout: 120_00
     const { context, page } = await signedIn(e2e, 'admin@example.com');
     await readyForOffline(page);
     const before = await brand('Datu Puti');
-    const patches: number[] = [];
-    page.on('response', (response) => {
-      if (response.request().method() === 'PATCH' && response.url().endsWith(`/api/brands/${before.id}`)) patches.push(response.status());
-    });
+    const patches = answersTo(page, 'PATCH', `/api/brands/${before.id}`);
 
     await page.goto(`/brands/${before.id}/edit`);
     await page.getByLabel('Name').waitFor();
@@ -121,13 +118,13 @@ describe.skipIf(!chromiumAvailable)('the session in Chromium', { timeout: 120_00
     await context.setOffline(false);
 
     await page.getByRole('button', { name: 'Sign in' }).waitFor();
-    expect(patches).toEqual([401]);
+    await expect.poll(() => patches).toEqual([401]);
     expect(await brand('Datu Puti')).toMatchObject({ version: before.version });
     await signInAgain(page);
     await page.getByRole('link', { name: 'Pending changes: 0' }).waitFor();
     expect(new URL(page.url()).pathname).toBe(`/brands/${before.id}`);
     expect(await brand('Datu Puti Vinegar')).toMatchObject({ id: before.id, version: before.version + 1 });
-    expect(patches).toEqual([401, 200]);
+    await expect.poll(() => patches).toEqual([401, 200]);
     await context.close();
   });
 
@@ -135,10 +132,7 @@ describe.skipIf(!chromiumAvailable)('the session in Chromium', { timeout: 120_00
     const { context, page } = await signedIn(e2e, 'admin@example.com');
     await readyForOffline(page);
     const before = await brand('Silver Swan');
-    const patches: number[] = [];
-    page.on('response', (response) => {
-      if (response.request().method() === 'PATCH' && response.url().endsWith(`/api/brands/${before.id}`)) patches.push(response.status());
-    });
+    const patches = answersTo(page, 'PATCH', `/api/brands/${before.id}`);
     await page.goto(`/brands/${before.id}/edit`);
     await page.getByLabel('Name').waitFor();
     await context.setOffline(true);
@@ -153,7 +147,7 @@ describe.skipIf(!chromiumAvailable)('the session in Chromium', { timeout: 120_00
     await signInAgain(page, 'viewer@example.com');
     await page.getByRole('button', { name: /^Account of Viewer/ }).waitFor();
     await page.waitForTimeout(2000);
-    expect(patches).toEqual([401]);
+    await expect.poll(() => patches).toEqual([401]);
     await page.getByRole('button', { name: /^Account of/ }).click();
     await page.getByRole('menuitem', { name: 'Logout' }).click();
     await page.getByRole('button', { name: 'Sign in' }).waitFor();
@@ -161,7 +155,7 @@ describe.skipIf(!chromiumAvailable)('the session in Chromium', { timeout: 120_00
     // The administrator again: their change goes, once, as them.
     await signInAgain(page);
     await page.getByRole('link', { name: 'Pending changes: 0' }).waitFor();
-    expect(patches).toEqual([401, 200]);
+    await expect.poll(() => patches).toEqual([401, 200]);
     expect(await brand('Silver Swan Foods')).toMatchObject({ id: before.id, version: before.version + 1 });
     await context.close();
   });

@@ -1,5 +1,5 @@
 import type { Dexie, Table } from 'dexie';
-import { toast } from 'sonner';
+import { toast } from './notify';
 import { ApiError } from './api';
 
 /**

@@ -1,6 +1,7 @@
 import { offlineDatabase, offlineDatabaseName, offlineDatabaseNameOf, type SyncedCreate } from './offline-store';
 import { syncedId as syncedIdIn, type Change, type OutboxDatabase, type OutboxEntry } from './outbox-queue';
 import { createReplayEngine, type ReplayEngine, type Settled } from './outbox-replay';
+import { changeSent, signInNeeded } from './outbox-events';
 import { outboxSnapshot, watchOutbox } from './outbox-snapshot';
 
 /**
@@ -14,21 +15,6 @@ import { outboxSnapshot, watchOutbox } from './outbox-snapshot';
 export { clientKey, isClientKey } from './outbox-queue';
 export type { Change, OutboxAction, OutboxEntry } from './outbox-queue';
 export type { Settled } from './outbox-replay';
-
-const sentListeners = new Set<(entry: OutboxEntry, data: unknown) => void>();
-const signInListeners = new Set<() => void>();
-
-/** Called in every tab when a change reached the server: what shows it must refresh. */
-export function onChangeSent(listener: (entry: OutboxEntry, data: unknown) => void): () => void {
-  sentListeners.add(listener);
-  return () => sentListeners.delete(listener);
-}
-
-/** Called when the server no longer knows the session: the user must sign in for the rest to go. */
-export function onSignInNeeded(listener: () => void): () => void {
-  signInListeners.add(listener);
-  return () => signInListeners.delete(listener);
-}
 
 interface Running {
   /** The name of the user's database: whose outbox this is. */
@@ -51,12 +37,8 @@ export function startOutbox(): void {
   if (name === null || database === null || running?.database === database) return;
   stopOutbox();
   const engine = createReplayEngine(database, name, {
-    sent: (entry, data) => {
-      for (const listener of sentListeners) listener(entry, data);
-    },
-    signInNeeded: () => {
-      for (const listener of signInListeners) listener();
-    },
+    sent: changeSent,
+    signInNeeded,
   });
   const unwatch = watchOutbox(database, name);
   const onOnline = () => void engine.sendNow();

@@ -1,5 +1,4 @@
-import { toast } from 'sonner';
-import { Workbox } from 'workbox-window';
+import { toast } from './notify';
 
 const UPDATE_CHECK_MS = 60 * 60 * 1000;
 
@@ -8,10 +7,11 @@ const UPDATE_CHECK_MS = 60 * 60 * 1000;
  * says "New version available" with a Reload button; only that button reloads, so a form being
  * filled in is never lost. The server is asked for a new version every hour. Outside a secure
  * context (plain http under a name other than localhost) there is no service worker to register;
- * the app shell says what that costs.
+ * the app shell says what that costs. workbox-window is loaded after the first screen, not with it.
  */
-export function registerServiceWorker(): void {
+export async function registerServiceWorker(): Promise<void> {
   if (!('serviceWorker' in navigator) || import.meta.env.DEV) return;
+  const { Workbox } = await import('workbox-window');
   const workbox = new Workbox('/sw.js', { scope: '/' });
   workbox.addEventListener('waiting', () => {
     toast('New version available', {

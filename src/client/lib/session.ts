@@ -4,7 +4,6 @@ import { holdsAny } from '../../domain/permissions';
 import { activeBusinessId, api, ApiError, setActiveBusinessId, subscribeToBusiness } from './api';
 import { forgetKeptAccess, userRetrieved } from './kept-access';
 import { deleteOfflineStore, openOfflineStore } from './offline-store';
-import { startOutbox } from './outbox';
 
 export interface Business {
   id: number;
@@ -106,7 +105,8 @@ export function useSession(): SessionState {
   // Opened before any screen asks for a list, so an offline start can read back at once.
   if (user.data) {
     openOfflineStore(user.data.id);
-    startOutbox();
+    // The outbox's code loads after the first screen; it starts the outbox of whoever is signed in by then.
+    void import('./outbox').then(({ startOutbox }) => startOutbox());
   }
   if (user.error instanceof ApiError && user.error.status === 403) return { status: 'loading' };
   // Without a network the kept session still holds: the app opens as it was left.

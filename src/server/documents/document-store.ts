@@ -3,7 +3,7 @@ import { centavosToPesos } from '../../domain/money';
 import { fromThousandths } from '../../domain/quantity';
 import { statusLabel, trashableIn, trashRefusal } from '../../domain/lifecycle';
 import type { ResourceDefinition } from '../../domain/resource';
-import { linesInput, type LineInput } from '../../domain/resources/document-fields';
+import { linesInput, type LineInput } from '../../domain/document-lines';
 import { registry } from '../../domain/resources/registry';
 import { forUpdate } from '../db/dialect';
 import { conflict } from '../errors';

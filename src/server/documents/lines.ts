@@ -13,7 +13,7 @@ import {
   type PriceList,
 } from '../../domain/pricing';
 import { toThousandths } from '../../domain/quantity';
-import type { LineInput } from '../../domain/resources/document-fields';
+import type { LineInput } from '../../domain/document-lines';
 import { validationError } from '../errors';
 import type { DocumentLinesTable } from '../db/schema';
 import { untyped, type Db, type Scope, type Trx } from '../db/scope';

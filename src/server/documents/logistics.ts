@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { todayInManila, type Location } from '../../domain/documents';
 import { fromThousandths } from '../../domain/quantity';
-import type { LineInput } from '../../domain/resources/document-fields';
+import type { LineInput } from '../../domain/document-lines';
 import { stockReceives } from '../../domain/resources/stock-receives';
 import { stockRequests } from '../../domain/resources/stock-requests';
 import { stockReturns } from '../../domain/resources/stock-returns';

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { centavosToPesos } from '../../domain/money';
 import { fromThousandths, toThousandths } from '../../domain/quantity';
-import type { LineInput } from '../../domain/resources/document-fields';
+import type { LineInput } from '../../domain/document-lines';
 import { billPayments } from '../../domain/resources/bill-payments';
 import { bills } from '../../domain/resources/bills';
 import { purchaseOrders } from '../../domain/resources/purchase-orders';

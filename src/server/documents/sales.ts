@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { LineInput } from '../../domain/resources/document-fields';
+import type { LineInput } from '../../domain/document-lines';
 import { invoicePayments } from '../../domain/resources/invoice-payments';
 import { invoices } from '../../domain/resources/invoices';
 import { quotations } from '../../domain/resources/quotations';

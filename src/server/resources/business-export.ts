@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { Zip, ZipDeflate } from 'fflate';
 import { todayInManila } from '../../domain/documents';
-import { listParamsSchema } from '../../domain/list-params';
+import { listParamsSchema } from '../../domain/list-params-schema';
 import { centavosToPesos } from '../../domain/money';
 import { fromThousandths } from '../../domain/quantity';
 import type { ResourceDefinition } from '../../domain/resource';

@@ -1,3 +1,4 @@
+import { valueOf } from '../../domain/field-values';
 import type { DiscountEntry, Field } from '../../domain/fields';
 import { centavosToPesos, pesosToCentavos } from '../../domain/money';
 import { fromMillionths, fromThousandths, toMillionths, toThousandths } from '../../domain/quantity';
@@ -75,7 +76,7 @@ export function searchValueToStorage(field: Field, raw: string): unknown {
       if (raw === '0' || raw === 'false') return 0;
       return undefined;
     case 'date':
-      return field.value.safeParse(raw).success ? raw : undefined;
+      return valueOf(field).safeParse(raw).success ? raw : undefined;
     default:
       return raw;
   }

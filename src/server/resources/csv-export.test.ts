@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listParamsSchema } from '../../domain/list-params';
+import { listParamsSchema } from '../../domain/list-params-schema';
 import { contacts } from '../../domain/resources/contacts';
 import { databaseKinds, startDemo, userWithPermissions, type Session, type TestApp } from '../../../tests/support/test-app';
 import { allRecordsInListOrder, listRecords } from './record-service';

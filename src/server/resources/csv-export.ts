@@ -1,5 +1,5 @@
 import { formatDiscounts, type DiscountEntry, type Field } from '../../domain/fields';
-import type { ListParams } from '../../domain/list-params';
+import type { ListParams } from '../../domain/list-params-schema';
 import { readableFields, referenceKey, type ResourceDefinition } from '../../domain/resource';
 import type { ApiRecord } from './codec';
 import { allRecordsInListOrder } from './record-service';

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { attributeName, type Field } from '../../domain/fields';
-import { activeSearches, type ListParams } from '../../domain/list-params';
+import { activeSearches } from '../../domain/list-params';
+import type { ListParams } from '../../domain/list-params-schema';
 import { writableFields, type ResourceDefinition } from '../../domain/resource';
 import { getResource, registry } from '../../domain/resources/registry';
 import { recordActivity } from '../activity/activity-log';

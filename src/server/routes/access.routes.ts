@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { recordId } from '../../domain/fields';
+import { recordId } from '../../domain/field-values';
 import { roles } from '../../domain/resources/roles';
 import { users } from '../../domain/resources/users';
 import { hashSecret, temporaryPassword, temporaryPin } from '../auth/secrets';

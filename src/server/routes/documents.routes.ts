@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { sql } from 'kysely';
 import { z } from 'zod';
-import { recordId } from '../../domain/fields';
+import { recordId } from '../../domain/field-values';
 import { listMeta } from '../../domain/list-params';
 import { pastTense, statusLabel } from '../../domain/lifecycle';
 import { permissionName } from '../../domain/permissions';

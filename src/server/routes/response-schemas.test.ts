@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listParamsSchema, type ListParams } from '../../domain/list-params';
+import { listParamsSchema, type ListParams } from '../../domain/list-params-schema';
 import { registry } from '../../domain/resources/registry';
 import { findRecordOrFail, listRecords } from '../resources/record-service';
 import type { Scope } from '../db/scope';

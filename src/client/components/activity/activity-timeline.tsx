@@ -5,7 +5,7 @@ import type { ActivityEntry } from '../../../domain/activity';
 import type { ResourceDefinition } from '../../../domain/resource';
 import { describeError } from '../../lib/api';
 import { formatTimestamp } from '../../lib/format';
-import { onChangeSent } from '../../lib/outbox';
+import { onChangeSent } from '../../lib/outbox-events';
 import { useActiveBusinessId } from '../../lib/session';
 import { Button } from '../ui/button';
 import { Skeleton } from '../ui/skeleton';

@@ -1,169 +1,40 @@
 import { SlidersHorizontal } from 'lucide-react';
 import { useState } from 'react';
 import type { ResourceDefinition } from '../../../domain/resource';
-import { getResource } from '../../../domain/resources/registry';
 import { Button } from '../ui/button';
-import {
-  Dialog,
-  DialogClose,
-  DialogContent,
-  DialogDescription,
-  DialogFooter,
-  DialogHeader,
-  DialogTitle,
-  DialogTrigger,
-} from '../ui/dialog';
-import { Input } from '../ui/input';
-import { Label } from '../ui/label';
-import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '../ui/select';
+import { deferred } from '../ui/deferred';
 import type { ListState } from './list-state';
-import { ReferencePicker } from './reference-picker';
 
-interface Draft {
-  searches: Record<string, string>;
-  order_by: 'asc' | 'desc';
-  is_strict: boolean;
-}
-
-function fieldLabel(definition: ResourceDefinition, name: string) {
-  return name === 'id' ? 'ID' : (definition.fields[name]?.label ?? name);
-}
-
-/** The advanced search: "Search {plural}" with every search field, Order By, Is Strict, and Clear, Search, Close. */
-export function AdvancedSearchDialog({
-  definition,
-  state,
-  onSearch,
-}: {
+export interface AdvancedSearchProps {
   definition: ResourceDefinition;
   state: ListState;
   onSearch: (changes: Partial<ListState>) => void;
-}) {
-  const [open, setOpen] = useState(false);
-  const fromState = (): Draft => ({ searches: { ...state.searches }, order_by: state.order_by, is_strict: state.is_strict });
-  const [draft, setDraft] = useState<Draft>(fromState);
-  const set = (name: string, value: string) => setDraft((current) => ({ ...current, searches: { ...current.searches, [name]: value } }));
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+}
 
+const AdvancedSearchForm = deferred<AdvancedSearchProps>(
+  () => import('./advanced-search-form').then(({ AdvancedSearchForm }) => AdvancedSearchForm),
+  ({ open }) => open,
+);
+
+/** "Advance Search {plural}": the button, and the dialog it opens (advanced-search-form.tsx, loaded when first opened). */
+export function AdvancedSearchDialog({ definition, state, onSearch }: Omit<AdvancedSearchProps, 'open' | 'onOpenChange'>) {
+  const [open, setOpen] = useState(false);
+  const [openings, setOpenings] = useState(0);
   return (
-    <Dialog
-      open={open}
-      onOpenChange={(next) => {
-        if (next) setDraft(fromState());
-        setOpen(next);
-      }}
-    >
-      <DialogTrigger asChild>
-        <Button variant="outline">
-          <SlidersHorizontal aria-hidden /> Advance Search {definition.plural}
-        </Button>
-      </DialogTrigger>
-      <DialogContent className="max-h-[90svh] overflow-y-auto sm:max-w-lg">
-        <DialogHeader>
-          <DialogTitle>Search {definition.plural}</DialogTitle>
-          <DialogDescription>Fill any fields; a record must match all of them.</DialogDescription>
-        </DialogHeader>
-        <form
-          id="advanced-search"
-          className="grid gap-4"
-          onSubmit={(event) => {
-            event.preventDefault();
-            const searches = Object.fromEntries(Object.entries(draft.searches).filter(([, value]) => value.trim() !== ''));
-            onSearch({ searches, order_by: draft.order_by, order_by_field_name: state.order_by_field_name, is_strict: draft.is_strict });
-            setOpen(false);
-          }}
-        >
-          {definition.search.map((name) => {
-            const field = definition.fields[name];
-            const id = `search-${name}`;
-            const value = draft.searches[name] ?? '';
-            return (
-              <div key={name} className="grid gap-1.5">
-                <Label htmlFor={id}>{fieldLabel(definition, name)}</Label>
-                {field?.kind === 'reference' && field.references ? (
-                  <ReferencePicker
-                    id={id}
-                    target={getResource(field.references)}
-                    value={value ? Number(value) : null}
-                    onChange={(picked) => set(name, picked === null ? '' : String(picked))}
-                  />
-                ) : field?.kind === 'boolean' || field?.kind === 'select' ? (
-                  <Select value={value || 'any'} onValueChange={(next) => set(name, next === 'any' ? '' : next)}>
-                    <SelectTrigger id={id} className="w-full">
-                      <SelectValue />
-                    </SelectTrigger>
-                    <SelectContent>
-                      <SelectItem value="any">Any</SelectItem>
-                      {(field.kind === 'boolean'
-                        ? [
-                            { value: '1', label: 'Yes' },
-                            { value: '0', label: 'No' },
-                          ]
-                        : (field.options ?? [])
-                      ).map((option) => (
-                        <SelectItem key={option.value} value={option.value}>
-                          {option.label}
-                        </SelectItem>
-                      ))}
-                    </SelectContent>
-                  </Select>
-                ) : (
-                  <Input
-                    id={id}
-                    type={field?.kind === 'date' ? 'date' : name === 'id' ? 'number' : 'text'}
-                    value={value}
-                    onChange={(event) => set(name, event.target.value)}
-                  />
-                )}
-              </div>
-            );
-          })}
-          <div className="grid grid-cols-2 gap-4">
-            <div className="grid gap-1.5">
-              <Label htmlFor="search-order-by">Order By</Label>
-              <Select
-                value={draft.order_by}
-                onValueChange={(order) => setDraft((current) => ({ ...current, order_by: order as 'asc' | 'desc' }))}
-              >
-                <SelectTrigger id="search-order-by" className="w-full">
-                  <SelectValue />
-                </SelectTrigger>
-                <SelectContent>
-                  <SelectItem value="desc">Newest</SelectItem>
-                  <SelectItem value="asc">Oldest</SelectItem>
-                </SelectContent>
-              </Select>
-            </div>
-            <div className="grid gap-1.5">
-              <Label htmlFor="search-is-strict">Is Strict</Label>
-              <Select
-                value={draft.is_strict ? 'yes' : 'no'}
-                onValueChange={(strict) => setDraft((current) => ({ ...current, is_strict: strict === 'yes' }))}
-              >
-                <SelectTrigger id="search-is-strict" className="w-full">
-                  <SelectValue />
-                </SelectTrigger>
-                <SelectContent>
-                  <SelectItem value="no">No</SelectItem>
-                  <SelectItem value="yes">Yes</SelectItem>
-                </SelectContent>
-              </Select>
-            </div>
-          </div>
-        </form>
-        <DialogFooter className="gap-2">
-          <Button type="button" variant="outline" onClick={() => setDraft({ searches: {}, order_by: 'desc', is_strict: false })}>
-            Clear
-          </Button>
-          <DialogClose asChild>
-            <Button type="button" variant="outline">
-              Close
-            </Button>
-          </DialogClose>
-          <Button type="submit" form="advanced-search">
-            Search
-          </Button>
-        </DialogFooter>
-      </DialogContent>
-    </Dialog>
+    <>
+      <Button
+        variant="outline"
+        aria-haspopup="dialog"
+        onClick={() => {
+          setOpenings(openings + 1);
+          setOpen(true);
+        }}
+      >
+        <SlidersHorizontal aria-hidden /> Advance Search {definition.plural}
+      </Button>
+      <AdvancedSearchForm key={openings} definition={definition} state={state} onSearch={onSearch} open={open} onOpenChange={setOpen} />
+    </>
   );
 }

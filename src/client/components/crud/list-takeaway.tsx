@@ -1,6 +1,6 @@
 import { Download, Printer } from 'lucide-react';
 import { useState } from 'react';
-import { toast } from 'sonner';
+import { toast } from '../../lib/notify';
 import { todayInManila } from '../../../domain/documents';
 import type { ResourceDefinition } from '../../../domain/resource';
 import { ApiError, apiFile, describeError, saveFile } from '../../lib/api';

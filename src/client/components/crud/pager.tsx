@@ -4,7 +4,7 @@ import { pagerItems } from '../../lib/pager';
 import { fieldCaption, pagerSort, sortWords, type Order, type Sort } from '../../lib/sorting';
 import { Button } from '../ui/button';
 import { Label } from '../ui/label';
-import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '../ui/select';
+import { NativeSelect } from '../ui/native-select';
 
 /**
  * The list's pager: Previous, First, page numbers with "..." gaps, Last, Next; the sort toggle
@@ -79,18 +79,18 @@ export function Pager({
         </div>
         <div className="flex items-center gap-2">
           <Label htmlFor="per-page">Number of Items</Label>
-          <Select value={String(meta.per_page)} onValueChange={(value) => onPageSize(Number(value))}>
-            <SelectTrigger id="per-page" className="h-11 w-20">
-              <SelectValue />
-            </SelectTrigger>
-            <SelectContent position="popper">
-              {PAGE_SIZES.map((size) => (
-                <SelectItem key={size} value={String(size)}>
-                  {size}
-                </SelectItem>
-              ))}
-            </SelectContent>
-          </Select>
+          <NativeSelect
+            id="per-page"
+            className="w-20"
+            value={String(meta.per_page)}
+            onChange={(event) => onPageSize(Number(event.target.value))}
+          >
+            {PAGE_SIZES.map((size) => (
+              <option key={size} value={String(size)}>
+                {size}
+              </option>
+            ))}
+          </NativeSelect>
         </div>
       </div>
     </div>

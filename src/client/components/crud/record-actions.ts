@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { toast } from 'sonner';
+import { toast } from '../../lib/notify';
 import type { ResourceDefinition } from '../../../domain/resource';
 import { ApiError, describeError } from '../../lib/api';
 import { discard, isClientKey, submitChange, type Settled } from '../../lib/outbox';

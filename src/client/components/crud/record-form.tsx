@@ -1,7 +1,8 @@
 import { useRouter } from '@tanstack/react-router';
 import { ArrowLeft } from 'lucide-react';
 import { useEffect, useRef, useState, type ReactNode } from 'react';
-import { createSchema, updatableFields, updateSchema, writableFields, type ResourceDefinition } from '../../../domain/resource';
+import { updatableFields, writableFields, type ResourceDefinition } from '../../../domain/resource';
+import { createSchema, updateSchema } from '../../../domain/resource-schemas';
 import type { Field } from '../../../domain/fields';
 import { holdsAny, permissionName } from '../../../domain/permissions';
 import { getResource } from '../../../domain/resources/registry';

@@ -1,7 +1,7 @@
 import { Link, Navigate, useNavigate, useParams, useRouter } from '@tanstack/react-router';
 import { ArrowLeft, Copy, KeyRound, Pencil, Printer, RotateCcw, Trash2 } from 'lucide-react';
 import { useState } from 'react';
-import { toast } from 'sonner';
+import { toast } from '../../lib/notify';
 import { readableFields, type ResourceDefinition } from '../../../domain/resource';
 import { findResource } from '../../../domain/resources/registry';
 import { ApiError, describeError } from '../../lib/api';

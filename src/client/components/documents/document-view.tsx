@@ -3,15 +3,7 @@ import { Link } from '@tanstack/react-router';
 import { Ban, CreditCard, FileMinus, FileText, PackageCheck, Truck, Undo2, type LucideIcon } from 'lucide-react';
 import { useState } from 'react';
 import { formatPesos } from '../../../domain/money';
-import {
-  followOnsFrom,
-  pastTense,
-  statusLabel,
-  transitionsFrom,
-  trashableIn,
-  type StatusTone,
-  type Transition,
-} from '../../../domain/lifecycle';
+import { followOnsFrom, pastTense, statusLabel, transitionsFrom, type Transition } from '../../../domain/lifecycle';
 import { holdsAny, permissionName } from '../../../domain/permissions';
 import type { ResourceDefinition } from '../../../domain/resource';
 import { getResource, registry } from '../../../domain/resources/registry';
@@ -21,37 +13,11 @@ import { listQuery, type ApiRecord } from '../../lib/resource-queries';
 import { useActiveBusinessId, useCan, usePermissions } from '../../lib/session';
 import { ConfirmDialog, type Confirmation } from '../crud/confirm-dialog';
 import { reportFailure, reportSettled } from '../crud/record-actions';
-import { Badge } from '../ui/badge';
 import { Button } from '../ui/button';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '../ui/table';
-import type { DocumentLine } from './line-items';
+import type { DocumentLine } from './line-rows';
 import { usePendingDocument } from './pending-lines';
-
-/** How each tone of a status shows. */
-const TONE_VARIANT: Record<StatusTone, 'default' | 'secondary' | 'destructive' | 'outline' | 'warning'> = {
-  open: 'outline',
-  outstanding: 'warning',
-  complete: 'default',
-  undone: 'destructive',
-  neutral: 'secondary',
-};
-
-/**
- * Whether the trash is open to a document: one that moved stock or money must be voided (an
- * order cancelled) first, as its lifecycle says; one not yet sent is only this device's.
- */
-export function deletable(definition: ResourceDefinition, record: ApiRecord): boolean {
-  if (!definition.document || isClientKey(record.id)) return true;
-  return trashableIn(definition.document.lifecycle, String(record.status ?? ''));
-}
-
-/** A document's status as a badge: "Partially received", "Void" … */
-export function StatusBadge({ definition, record }: { definition: ResourceDefinition; record: ApiRecord }) {
-  const status = String(record.status ?? '');
-  if (!status) return <Badge variant="outline">Number assigned on sync</Badge>;
-  const tone = definition.document?.lifecycle.statuses[status] ?? 'neutral';
-  return <Badge variant={TONE_VARIANT[tone]}>{displayValue('status', definition.fields.status, record)}</Badge>;
-}
+import { StatusBadge } from './status-badge';
 
 /**
  * The lines of a document, as the printed copy shows them too: item and quantity; what later

@@ -19,7 +19,7 @@ import { getResource } from '../../../domain/resources/registry';
 import { listQuery, recordQuery, type ApiRecord } from '../../lib/resource-queries';
 import { useActiveBusinessId } from '../../lib/session';
 import type { FormValues } from '../crud/field-input';
-import type { LineRow } from './line-items';
+import type { LineRow } from './line-rows';
 
 /** Where and when a document is priced and takes its goods from, as its form holds it now. */
 export interface LineContext {

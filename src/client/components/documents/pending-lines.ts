@@ -6,7 +6,7 @@ import { documentTotals } from '../../../domain/documents';
 import { isClientKey } from '../../lib/outbox';
 import { listQuery, type ApiRecord } from '../../lib/resource-queries';
 import { useActiveBusinessId } from '../../lib/session';
-import type { DocumentLine, LineRow } from './line-items';
+import type { DocumentLine, LineRow } from './line-rows';
 import { lineContext, useLinePricing } from './line-pricing';
 
 /** A line as a create sends it (`linesBody`). */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { getResource } from '../../../domain/resources/registry';
-import type { DocumentLine } from './line-items';
+import type { DocumentLine } from './line-rows';
 import { documentStartingValues } from './prefill';
 
 const line = (id: number, quantity: number, done: number): DocumentLine => ({

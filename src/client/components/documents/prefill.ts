@@ -3,7 +3,7 @@ import type { ResourceDefinition } from '../../../domain/resource';
 import { getResource } from '../../../domain/resources/registry';
 import { startingValues } from '../crud/record-form';
 import type { FormValues } from '../crud/field-input';
-import { emptyLine, rowsOf, type DocumentLine, type LineRow } from './line-items';
+import { emptyLine, rowsOf, type DocumentLine, type LineRow } from './line-rows';
 
 /** The document a form is made from, and the field that names it (`stock_return_id` of `stock-returns`). */
 export type SourceLink = NonNullable<NonNullable<ResourceDefinition['document']>['source']>;

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { toast } from 'sonner';
+import { toast } from '../../lib/notify';
 import type { AttachedFile } from '../../../domain/attachments';
 import type { ResourceDefinition } from '../../../domain/resource';
 import { api, saveFile } from '../../lib/api';

@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { Camera, Download, Paperclip, RotateCcw, Trash2 } from 'lucide-react';
 import { useRef, useState, useSyncExternalStore, type ChangeEvent } from 'react';
-import { toast } from 'sonner';
+import { toast } from '../../lib/notify';
 import { MAX_FILE_BYTES, type AttachedFile } from '../../../domain/attachments';
 import { permissionName } from '../../../domain/permissions';
 import type { ResourceDefinition } from '../../../domain/resource';

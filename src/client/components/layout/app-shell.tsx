@@ -1,12 +1,14 @@
-import { useState, type ReactNode } from 'react';
+import { lazy, Suspense, useState, type ReactNode } from 'react';
+import { loadAhead } from '../../lib/load-ahead';
 import type { Business, CurrentUser } from '../../lib/session';
-import { Sheet, SheetContent, SheetDescription, SheetHeader, SheetTitle } from '../ui/sheet';
 import { InsecureContextNotice } from './insecure-context-notice';
 import { Navbar } from './navbar';
 import { Sidebar } from './sidebar';
 import { useMediaQuery } from '../../lib/media';
 
 const EXPANDED_KEY = 'sidebar_expanded';
+const loadSheet = loadAhead(() => import('./navigation-sheet'));
+const NavigationSheet = lazy(() => loadSheet().then(({ NavigationSheet }) => ({ default: NavigationSheet })));
 
 /**
  * Navbar on top, sidebar beside the main area. On a phone the sidebar is a sheet; on a tablet
@@ -29,6 +31,8 @@ export function AppShell({
     return stored === null ? window.matchMedia('(min-width: 1280px)').matches : stored === '1';
   });
   const [sheetOpen, setSheetOpen] = useState(false);
+  // The sheet's code loads the first time it is opened.
+  const [sheetUsed, setSheetUsed] = useState(false);
   const wide = useMediaQuery('(min-width: 1280px)');
   const toggle = () => {
     localStorage.setItem(EXPANDED_KEY, expanded ? '0' : '1');
@@ -41,7 +45,10 @@ export function AppShell({
         user={user}
         businesses={businesses}
         businessId={businessId}
-        onOpenMenu={() => setSheetOpen(true)}
+        onOpenMenu={() => {
+          setSheetUsed(true);
+          setSheetOpen(true);
+        }}
         onToggleSidebar={toggle}
         sidebarExpanded={expanded}
       />
@@ -60,15 +67,11 @@ export function AppShell({
           {children}
         </main>
       </div>
-      <Sheet open={sheetOpen} onOpenChange={setSheetOpen}>
-        <SheetContent side="left" className="w-72 overflow-y-auto bg-sidebar p-0 text-sidebar-foreground">
-          <SheetHeader className="border-b">
-            <SheetTitle>Bodega</SheetTitle>
-            <SheetDescription className="sr-only">Main navigation</SheetDescription>
-          </SheetHeader>
-          <Sidebar collapsed={false} onNavigate={() => setSheetOpen(false)} />
-        </SheetContent>
-      </Sheet>
+      {sheetUsed && (
+        <Suspense fallback={null}>
+          <NavigationSheet open={sheetOpen} onOpenChange={setSheetOpen} />
+        </Suspense>
+      )}
     </div>
   );
 }

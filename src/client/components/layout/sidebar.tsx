@@ -1,13 +1,17 @@
 import { Link } from '@tanstack/react-router';
 import { ChevronDown } from 'lucide-react';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { holdsAny } from '../../../domain/permissions';
+import { loadAhead } from '../../lib/load-ahead';
 import { usePermissions } from '../../lib/session';
 import { cn } from '../../lib/utils';
 import { Badge } from '../ui/badge';
 import { Collapsible, CollapsibleContent, CollapsibleTrigger } from '../ui/collapsible';
-import { Tooltip, TooltipContent, TooltipTrigger } from '../ui/tooltip';
 import { visibleNavigation, type NavigationLink } from './navigation';
+
+/** The rail's tooltips load once a pointer is over the rail: until then its links show their short labels only. */
+const loadRailTooltip = loadAhead(() => import('./rail-tooltip'));
+const RailTooltip = lazy(() => loadRailTooltip().then(({ RailTooltip }) => ({ default: RailTooltip })));
 
 const linkClass =
   'flex min-h-11 items-center gap-3 rounded-md px-3 text-sm font-medium outline-none hover:bg-sidebar-accent hover:text-sidebar-accent-foreground focus-visible:ring-2 focus-visible:ring-sidebar-ring';
@@ -38,7 +42,17 @@ function LinkBody({ link, collapsed }: { link: NavigationLink; collapsed: boolea
   );
 }
 
-function SidebarLink({ link, collapsed, onNavigate }: { link: NavigationLink; collapsed: boolean; onNavigate?: () => void }) {
+function SidebarLink({
+  link,
+  collapsed,
+  hinting,
+  onNavigate,
+}: {
+  link: NavigationLink;
+  collapsed: boolean;
+  hinting?: boolean;
+  onNavigate?: () => void;
+}) {
   const item = link.unavailable ? (
     <span
       aria-disabled="true"
@@ -61,15 +75,11 @@ function SidebarLink({ link, collapsed, onNavigate }: { link: NavigationLink; co
       <LinkBody link={link} collapsed={collapsed} />
     </Link>
   );
-  if (!collapsed) return item;
+  if (!collapsed || !hinting) return item;
   return (
-    <Tooltip>
-      <TooltipTrigger asChild>{item}</TooltipTrigger>
-      <TooltipContent side="right">
-        {link.label}
-        {(link.underDevelopment || link.unavailable) && ' (Under Development)'}
-      </TooltipContent>
-    </Tooltip>
+    <Suspense fallback={item}>
+      <RailTooltip label={`${link.label}${link.underDevelopment || link.unavailable ? ' (Under Development)' : ''}`}>{item}</RailTooltip>
+    </Suspense>
   );
 }
 
@@ -78,6 +88,7 @@ export function Sidebar({ collapsed, onNavigate }: { collapsed: boolean; onNavig
   const permissions = usePermissions();
   const groups = visibleNavigation((permission) => holdsAny(permissions, [permission]));
   const [closed, setClosed] = useState<ReadonlySet<string>>(new Set());
+  const [hinting, setHinting] = useState(false);
   const toggle = (label: string) =>
     setClosed((current) => {
       const next = new Set(current);
@@ -86,13 +97,13 @@ export function Sidebar({ collapsed, onNavigate }: { collapsed: boolean; onNavig
     });
 
   return (
-    <nav className="space-y-1 p-2" aria-label="Sections">
+    <nav className="space-y-1 p-2" aria-label="Sections" onPointerOver={collapsed && !hinting ? () => setHinting(true) : undefined}>
       {groups.map((group) =>
         collapsed ? (
           <ul key={group.label} className="space-y-1 border-b border-sidebar-border pb-1 last:border-0" aria-label={group.label}>
             {group.links.map((link) => (
               <li key={link.label}>
-                <SidebarLink link={link} collapsed onNavigate={onNavigate} />
+                <SidebarLink link={link} collapsed hinting={hinting} onNavigate={onNavigate} />
               </li>
             ))}
           </ul>

@@ -1,5 +1,6 @@
 import * as React from 'react';
 import { Toaster as Sonner, type ToasterProps } from 'sonner';
+import { toasterListening } from '../../lib/notify';
 
 function subscribeToHtmlClass(onChange: () => void) {
   const observer = new MutationObserver(onChange);
@@ -16,9 +17,10 @@ function useHtmlIsDark() {
   );
 }
 
-/** Mount once near the root; then call `toast.success('Saved')` (from 'sonner') anywhere. */
+/** Mounted by `ToasterHost` at the first toast; says when it listens (its own effect, a child's, has run by then). */
 function Toaster({ ...props }: ToasterProps) {
   const dark = useHtmlIsDark();
+  React.useEffect(toasterListening, []);
   return (
     <Sonner
       theme={dark ? 'dark' : 'light'}

@@ -4,8 +4,9 @@ import { lazy, Suspense, type ComponentProps } from 'react';
 import { formatPesos } from '../../../domain/money';
 import { findResource } from '../../../domain/resources/registry';
 import { formatDate } from '../../lib/format';
+import { loadAhead } from '../../lib/load-ahead';
 import { cn } from '../../lib/utils';
-import { StatusBadge } from '../../components/documents/document-view';
+import { StatusBadge } from '../../components/documents/status-badge';
 import { Button } from '../../components/ui/button';
 import { ChartSkeleton, OverviewCard } from './overview-card';
 import { SERIES, type Series } from './series';
@@ -21,8 +22,9 @@ import type {
 } from './overview-queries';
 
 // Recharts is most of the overview's weight: the charts load after the figures and lists.
-const LazySalesPurchasesChart = lazy(() => import('./overview-charts').then((charts) => ({ default: charts.SalesPurchasesChart })));
-const LazyRankedBarChart = lazy(() => import('./overview-charts').then((charts) => ({ default: charts.RankedBarChart })));
+const loadCharts = loadAhead(() => import('./overview-charts'));
+const LazySalesPurchasesChart = lazy(() => loadCharts().then((charts) => ({ default: charts.SalesPurchasesChart })));
+const LazyRankedBarChart = lazy(() => loadCharts().then((charts) => ({ default: charts.RankedBarChart })));
 
 function SalesPurchasesChart(props: ComponentProps<typeof LazySalesPurchasesChart>) {
   return (

@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { CloudOff, CloudUpload, Pencil, RefreshCw, Trash2, TriangleAlert } from 'lucide-react';
 import { useState } from 'react';
-import { toast } from 'sonner';
+import { toast } from '../../lib/notify';
 import { readableFields, writableFields, type ResourceDefinition } from '../../../domain/resource';
 import { formatPesos } from '../../../domain/money';
 import { findResource, getResource } from '../../../domain/resources/registry';

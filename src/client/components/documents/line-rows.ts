@@ -1,0 +1,81 @@
+/**
+ * A document's lines as its form holds them (rows typed as text) and as the API reads and takes
+ * them: what the form needs before the line editor itself has loaded.
+ */
+
+/** One row of the editor, as typed: numbers stay text until sent. */
+export interface LineRow {
+  item_id: number | null;
+  /** The item's name, once picked (or from the source document). */
+  item_name?: string | null;
+  unit_of_measurement_id: number | null;
+  quantity: string;
+  unit_price: string;
+  discount_percent: string;
+  vatable: boolean;
+  /** The source document's line it fulfils (a purchase order line being received). */
+  source_line_id?: number | null;
+  /** How much of the source line is still open, shown as the most it can take. */
+  open?: number;
+}
+
+export const emptyLine = (): LineRow => ({
+  item_id: null,
+  unit_of_measurement_id: null,
+  quantity: '1',
+  unit_price: '',
+  discount_percent: '',
+  vatable: true,
+});
+
+/** A document line as the API answers it (GET /api/{document}/{id} → `lines`). */
+export interface DocumentLine {
+  id: number;
+  item_id: number;
+  item: { id: number; display: string; sku: string } | null;
+  unit_of_measurement_id: number;
+  unit: string | null;
+  quantity: number;
+  unit_price: number;
+  discount_percent: number;
+  vatable: boolean;
+  amount: number;
+  vat: number;
+  /** What later documents fulfilled of it: received of an order line, transferred of a request line … */
+  quantity_done: number;
+}
+
+/** A document's stored lines as rows of the editor (editing it, or starting from it). */
+export function rowsOf(lines: readonly DocumentLine[]): LineRow[] {
+  // Stored lines, or lines as a queued create sent them (no names, blank price and discount left to the server).
+  const typed = (value: number | null | undefined) => (value === null || value === undefined ? '' : String(value));
+  return lines.map((line) => ({
+    item_id: line.item_id,
+    item_name: line.item?.display ?? null,
+    unit_of_measurement_id: line.unit_of_measurement_id,
+    quantity: String(line.quantity),
+    unit_price: typed(line.unit_price),
+    discount_percent: typed(line.discount_percent),
+    vatable: line.vatable ?? true,
+  }));
+}
+
+const number = (text: string) => (text.trim() === '' || !Number.isFinite(Number(text)) ? null : Number(text));
+
+/**
+ * The lines as the API takes them; blank price and discount are left to the server (price list,
+ * quantity break). Blank lines at the end (Enter after the last line adds one) are not sent,
+ * unless no line has an item: then the server says what is missing.
+ */
+export function linesBody(rows: readonly LineRow[]) {
+  let end = rows.length;
+  while (end > 1 && rows[end - 1].item_id === null && !rows[end - 1].source_line_id) end -= 1;
+  return rows.slice(0, end).map((row) => ({
+    item_id: row.item_id,
+    unit_of_measurement_id: row.unit_of_measurement_id,
+    quantity: number(row.quantity) ?? row.quantity,
+    unit_price: number(row.unit_price),
+    discount_percent: number(row.discount_percent),
+    source_line_id: row.source_line_id ?? null,
+  }));
+}

@@ -1,0 +1,34 @@
+import { lazy, Suspense, useState, type ComponentType } from 'react';
+import { loadAhead } from '../../lib/load-ahead';
+
+/**
+ * Components whose code loads when they are first needed, not with the screen that holds them:
+ * what a first screen shows comes sooner, and what a press opens (a dialog, a menu) follows.
+ * Without a service worker they are loaded ahead once the page is idle (lib/load-ahead.ts).
+ */
+
+/** A component loaded the first time it renders; nothing shows in its place until then. */
+export function lazyComponent<P extends object>(load: () => Promise<ComponentType<P>>): ComponentType<P> {
+  const loaded = loadAhead(load);
+  const Loaded = lazy(async () => ({ default: await loaded() }));
+  return function LazyComponent(props: P) {
+    return (
+      <Suspense fallback={null}>
+        <Loaded {...props} />
+      </Suspense>
+    );
+  };
+}
+
+/**
+ * An overlay (a dialog) loaded the first time `shown` says it shows; from then on it stays
+ * mounted, so that it can animate out and open again at once.
+ */
+export function deferred<P extends object>(load: () => Promise<ComponentType<P>>, shown: (props: P) => boolean): ComponentType<P> {
+  const Loaded = lazyComponent(load);
+  return function Deferred(props: P) {
+    const [wanted, setWanted] = useState(false);
+    if (!wanted && shown(props)) setWanted(true);
+    return wanted || shown(props) ? <Loaded {...props} /> : null;
+  };
+}
