@@ -64,6 +64,19 @@ export function itemNames(): () => string {
   return () => `${pick(BRANDS)} ${pick(PRODUCTS)} ${pick(VARIANTS)} ${pick(SIZES)}`;
 }
 
+/** The one unit every item is counted in. */
+export const ITEM_UNIT = { name: 'Piece', abbreviation: 'pc' };
+
+/** Item `n`'s own values beside its name (the other columns are the same for every item), as either database's seed writes them. */
+export function itemValues(n: number): { sku: string; barcode: string; reorderLevel: number; vatable: number } {
+  return {
+    sku: `SKU-${String(n).padStart(7, '0')}`,
+    barcode: `480${String(n).padStart(10, '0')}`,
+    reorderLevel: 12_000 * (1 + (n % 5)),
+    vatable: n % 3 === 0 ? 0 : 1,
+  };
+}
+
 export interface SeedReport {
   /** Migrations, permissions, the admin and the business, through the app itself. */
   appSeedMs: number;
@@ -120,7 +133,7 @@ function insertItems(raw: SQLite.Database): number {
       .prepare(
         'insert into unit_of_measurements (business_id, name, abbreviation, created_at, updated_at, version) values (?, ?, ?, ?, ?, 1)',
       )
-      .run(BUSINESS_ID, 'Piece', 'pc', now, now).lastInsertRowid,
+      .run(BUSINESS_ID, ITEM_UNIT.name, ITEM_UNIT.abbreviation, now, now).lastInsertRowid,
   );
   const insert = raw.prepare(`
     insert into items (business_id, sku, barcode, name, description, brand_id, item_type_id, item_classification_id,
@@ -131,9 +144,8 @@ function insertItems(raw: SQLite.Database): number {
   const insertBatch = raw.transaction((from: number, to: number) => {
     for (let n = from; n < to; n += 1) {
       const name = nextName();
-      const sku = `SKU-${String(n).padStart(7, '0')}`;
-      const barcode = `480${String(n).padStart(10, '0')}`;
-      insert.run(BUSINESS_ID, sku, barcode, name, unitId, 12_000 * (1 + (n % 5)), n % 3 === 0 ? 0 : 1, now, now);
+      const { sku, barcode, reorderLevel, vatable } = itemValues(n);
+      insert.run(BUSINESS_ID, sku, barcode, name, unitId, reorderLevel, vatable, now, now);
     }
   });
 

@@ -5,7 +5,7 @@ import autocannon from 'autocannon';
 
 /** Starting the servers of serve.ts as child processes, and loading them with autocannon. */
 
-export type ServerKind = 'hello' | 'raw' | 'bodega';
+export type ServerKind = 'hello' | 'raw' | 'bodega' | 'raw-pg' | 'bodega-pg';
 
 export interface Server {
   /** `http://127.0.0.1:<port>` */

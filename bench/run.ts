@@ -1,18 +1,27 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { ADMIN, BUSINESS_ID, COMMON_TERM, createBenchDatabase, ITEM_COUNT, SELECTIVE_TERM, type SeedReport } from './bench-database';
+import { benchmark, benchmarkListBesideSearches, HELLO, SQLITE_SERVERS, targetsFor } from './api-targets';
+import { COMMON_TERM, createBenchDatabase, ITEM_COUNT, SELECTIVE_TERM } from './bench-database';
 import { CHROMIUM, chromiumAvailable, runBrowserBench } from './browser';
-import { backgroundLoad, LOAD, measure, startServer, stopAllServers, type ServerKind } from './load';
-import { SEARCH_COUNT_LIMIT } from '../src/server/resources/record-service';
+import { LOAD, stopAllServers } from './load';
 import { measureExport } from './export';
 import { createOverviewDatabase, OVERVIEW_DATA, runOverviewBench } from './overview';
 import {
+  LIGHTHOUSE_CHROME,
+  lighthouseChromeAvailable,
+  lighthouseGoals,
+  lighthouseSection,
+  lighthouseTable,
+  runLighthouseBench,
+} from './lighthouse';
+import { postgresBench } from './postgres';
+import {
   browserSection,
   browserTable,
-  firstScreenLine,
+  existingResults,
+  firstScreenTable,
   goalsOf,
   goalsTable,
-  machine,
   overviewGoal,
   overviewSection,
   resultsMarkdown,
@@ -30,132 +39,17 @@ import {
  * export of the whole list (bench/export.ts). Then the
  * overview's cards on a million stock movements and a hundred thousand invoices (bench/overview.ts),
  * alone with `--overview-only` (`npm run bench -- --overview-only`). Then the browser benchmark
- * (bench/browser.ts), alone with `--browser-only` (`npm run bench:browser`). `--api-only` runs the
- * lists and the export alone.
+ * (bench/browser.ts), alone with `--browser-only` (`npm run bench:browser`). Then Lighthouse on three
+ * pages (bench/lighthouse.ts), alone with `--lighthouse-only`. `--api-only` runs the lists and the
+ * export alone. `--postgres` runs the lists alone on PostgreSQL (bench/postgres.ts).
  */
 
 const RESULTS_PATH = fileURLToPath(new URL('results.md', import.meta.url));
 const browserOnly = process.argv.includes('--browser-only');
 const overviewOnly = process.argv.includes('--overview-only');
 const apiOnly = process.argv.includes('--api-only');
-
-interface Target {
-  name: string;
-  server: ServerKind;
-  path: string;
-  /** Why the answer is not the one measured, or undefined when it is. */
-  problem(body: any): string | undefined;
-}
-
-const searchPath = (term: string) => `/api/items?name=${encodeURIComponent(term)}&is_strict=0`;
-
-/** The total a search answers: exact up to the count limit, beyond it the limit and "there are more". */
-function searchProblem(term: string, matches: number) {
-  const [total, exact] = matches > SEARCH_COUNT_LIMIT ? [SEARCH_COUNT_LIMIT, false] : [matches, true];
-  return (body: any) => {
-    if (body.meta?.total !== total || body.meta?.total_exact !== exact)
-      return `meta.total is ${body.meta?.total} (exact: ${body.meta?.total_exact}), expected ${total} (exact: ${exact})`;
-    if (body.data?.length !== Math.min(15, matches)) return `${body.data?.length} rows, expected ${Math.min(15, matches)}`;
-    const stray = body.data.find((row: { name: string }) => !row.name.toLowerCase().includes(term.toLowerCase()));
-    return stray ? `"${stray.name}" does not contain "${term}"` : undefined;
-  };
-}
-
-/** The newest 15 items, as both raw and the list must return them. */
-function newestPageProblem(body: any): string | undefined {
-  if (body.meta?.total !== ITEM_COUNT) return `meta.total is ${body.meta?.total}, expected ${ITEM_COUNT}`;
-  const ids = (body.data ?? []).map((row: { id: number }) => row.id).join(',');
-  const expected = Array.from({ length: 15 }, (_, index) => ITEM_COUNT - index).join(',');
-  return ids === expected ? undefined : `ids ${ids.slice(0, 60)}…, expected ${expected.slice(0, 60)}…`;
-}
-
-function targetsFor(seed: SeedReport): Target[] {
-  return [
-    { name: 'hello', server: 'hello', path: '/hello', problem: (body) => (body.hello === 'world' ? undefined : 'not {hello: "world"}') },
-    { name: 'raw', server: 'raw', path: '/raw/items', problem: newestPageProblem },
-    { name: 'bodega list', server: 'bodega', path: '/api/items', problem: newestPageProblem },
-    {
-      name: 'bodega search',
-      server: 'bodega',
-      path: searchPath(SELECTIVE_TERM),
-      problem: searchProblem(SELECTIVE_TERM, seed.selectiveMatches),
-    },
-    {
-      name: 'bodega search, common term',
-      server: 'bodega',
-      path: searchPath(COMMON_TERM),
-      problem: searchProblem(COMMON_TERM, seed.commonMatches),
-    },
-    {
-      name: 'bodega view',
-      server: 'bodega',
-      path: `/api/items/${seed.viewId}`,
-      problem: (body) => (body.data?.id === seed.viewId ? undefined : `data.id is ${body.data?.id}, expected ${seed.viewId}`),
-    },
-  ];
-}
-
-/** Signs in as the seeded admin the way the web app does, for the session cookie and the business. */
-async function signedInHeaders(baseUrl: string): Promise<Record<string, string>> {
-  const response = await fetch(`${baseUrl}/api/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-requested-with': 'XMLHttpRequest' },
-    body: JSON.stringify({ email: ADMIN.email, password: ADMIN.password }),
-  });
-  const session = response.headers.getSetCookie().find((cookie) => cookie.startsWith('bodega_session='));
-  if (response.status !== 200 || !session) throw new Error(`Sign-in failed: ${response.status} ${await response.text()}`);
-  return { cookie: session.split(';')[0], 'business-id': String(BUSINESS_ID) };
-}
-
-/** One request before the load, so a wrong answer fails the run instead of being measured. */
-async function checkAnswer(target: Target, url: string, headers: Record<string, string>): Promise<void> {
-  const response = await fetch(url, { headers });
-  const text = await response.text();
-  const problem = response.status === 200 ? target.problem(JSON.parse(text)) : `status ${response.status}: ${text.slice(0, 300)}`;
-  if (problem) throw new Error(`${target.name} (${target.path}) answered wrongly: ${problem}`);
-}
-
-async function benchmark(target: Target): Promise<Measured> {
-  const server = await startServer(target.server);
-  try {
-    const headers = target.server === 'bodega' ? await signedInHeaders(server.url) : {};
-    const url = `${server.url}${target.path}`;
-    await checkAnswer(target, url, headers);
-    const figures = await measure(url, headers);
-    console.log(`  ${target.name}: ${Math.round(figures.requestsPerSecond)} req/s, p50 ${figures.p50Ms} ms, p99 ${figures.p99Ms} ms`);
-    return { name: target.name, request: `GET ${target.path}`, figures };
-  } finally {
-    await server.stop();
-  }
-}
-
-/** Clients searching the common term while the plain list is measured: does one slow query hold up everyone? */
-const SEARCHING_CLIENTS = 2;
-
-async function benchmarkListBesideSearches(seed: SeedReport): Promise<Measured> {
-  const server = await startServer('bodega');
-  try {
-    const headers = await signedInHeaders(server.url);
-    const list = targetsFor(seed).find((target) => target.name === 'bodega list')!;
-    await checkAnswer(list, `${server.url}${list.path}`, headers);
-    const searching = backgroundLoad(
-      `${server.url}${searchPath(COMMON_TERM)}`,
-      headers,
-      SEARCHING_CLIENTS,
-      LOAD.warmUpSeconds + LOAD.seconds + 1,
-    );
-    const figures = await measure(`${server.url}${list.path}`, headers);
-    const searches = await searching;
-    const name = `bodega list, ${SEARCHING_CLIENTS} clients searching "${COMMON_TERM}"`;
-    console.log(
-      `  ${name}: ${Math.round(figures.requestsPerSecond)} req/s, p50 ${figures.p50Ms} ms, p99 ${figures.p99Ms} ms ` +
-        `(the searches beside it: ${Math.round(searches.requestsPerSecond)} req/s, p99 ${searches.p99Ms} ms)`,
-    );
-    return { name, request: `GET ${list.path}`, figures };
-  } finally {
-    await server.stop();
-  }
-}
+const lighthouseOnly = process.argv.includes('--lighthouse-only');
+const postgres = process.argv.includes('--postgres');
 
 async function apiBench(): Promise<void> {
   console.log(`Seeding ${ITEM_COUNT.toLocaleString('en-US')} items …`);
@@ -166,9 +60,10 @@ async function apiBench(): Promise<void> {
   );
 
   console.log(`Loading each server: ${LOAD.connections} connections, ${LOAD.warmUpSeconds} s warm-up, ${LOAD.seconds} s measured …`);
+  const data = { ...seed, itemCount: ITEM_COUNT };
   const rows: Measured[] = [];
-  for (const target of targetsFor(seed)) rows.push(await benchmark(target));
-  rows.push(await benchmarkListBesideSearches(seed));
+  for (const target of [HELLO, ...targetsFor(data, SQLITE_SERVERS)]) rows.push(await benchmark(target));
+  rows.push(await benchmarkListBesideSearches(data, SQLITE_SERVERS));
 
   const run = {
     date: new Date(),
@@ -204,7 +99,7 @@ async function overviewBench(): Promise<void> {
   for (const card of [...figures.cards, figures.whole, ...figures.longest]) {
     console.log(`  ${card.name}: p50 ${card.p50Ms} ms, p99 ${card.p99Ms} ms`);
   }
-  const results = existsSync(RESULTS_PATH) ? readFileSync(RESULTS_PATH, 'utf8') : `# Benchmark results\n\n- Machine: ${machine()}\n`;
+  const results = existingResults(RESULTS_PATH);
   writeFileSync(RESULTS_PATH, withSection(results, 'Overview', overviewSection(figures)));
   console.log(`\n${goalsTable([overviewGoal(figures)])}\n\nWritten to bench/results.md`);
 }
@@ -220,18 +115,37 @@ async function browserBench(): Promise<void> {
   }
   console.log('Browser benchmark in headless Chromium …');
   const figures = await runBrowserBench();
-  const results = existsSync(RESULTS_PATH) ? readFileSync(RESULTS_PATH, 'utf8') : `# Benchmark results\n\n- Machine: ${machine()}\n`;
+  const results = existingResults(RESULTS_PATH);
   writeFileSync(RESULTS_PATH, withBrowserSection(results, browserSection(figures)));
-  console.log(`\n${browserTable(figures)}\n\n${firstScreenLine(figures)}\n\nWritten to bench/results.md`);
+  console.log(`\n${browserTable(figures)}\n\n${firstScreenTable(figures)}\n\nWritten to bench/results.md`);
+}
+
+/** Replaces the Lighthouse section of bench/results.md, keeping the other figures already there. */
+async function lighthouseBench(): Promise<void> {
+  if (!lighthouseChromeAvailable()) {
+    console.log(
+      `Lighthouse skipped: no Chromium at ${LIGHTHOUSE_CHROME} (apt-get install chromium, or set CHROME_PATH), then npm run bench -- --lighthouse-only.`,
+    );
+    if (lighthouseOnly) process.exitCode = 1;
+    return;
+  }
+  console.log('Lighthouse in headless Chromium …');
+  const figures = await runLighthouseBench();
+  writeFileSync(RESULTS_PATH, withSection(existingResults(RESULTS_PATH), 'Lighthouse', lighthouseSection(figures)));
+  console.log(`\n${lighthouseTable(figures)}\n\n${goalsTable(lighthouseGoals(figures))}\n\nWritten to bench/results.md`);
 }
 
 try {
-  if (!browserOnly && !overviewOnly) {
-    await apiBench();
-    await exportBench();
+  if (postgres) await postgresBench(RESULTS_PATH);
+  else {
+    if (!browserOnly && !overviewOnly && !lighthouseOnly) {
+      await apiBench();
+      await exportBench();
+    }
+    if (!browserOnly && !apiOnly && !lighthouseOnly) await overviewBench();
+    if (!overviewOnly && !apiOnly && !lighthouseOnly) await browserBench();
+    if (!overviewOnly && !apiOnly && !browserOnly) await lighthouseBench();
   }
-  if (!browserOnly && !apiOnly) await overviewBench();
-  if (!overviewOnly && !apiOnly) await browserBench();
 } catch (error) {
   console.error(error);
   process.exitCode = 1;

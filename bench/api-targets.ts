@@ -1,0 +1,157 @@
+import { SEARCH_COUNT_LIMIT } from '../src/server/resources/record-service';
+import { ADMIN, BUSINESS_ID, COMMON_TERM, SELECTIVE_TERM } from './bench-database';
+import { backgroundLoad, LOAD, measure, startServer, type ServerKind } from './load';
+import type { Measured } from './report';
+
+/**
+ * The API benchmarks' requests, the answers they must get and their measuring, on whichever
+ * database the servers read: SQLite (run.ts) or PostgreSQL (postgres.ts).
+ */
+
+export interface Target {
+  name: string;
+  server: ServerKind;
+  path: string;
+  /** Why the answer is not the one measured, or undefined when it is. */
+  problem(body: any): string | undefined;
+}
+
+/** What the answers are checked against: the items of the business, the terms' matches and the item viewed. */
+export interface BenchData {
+  itemCount: number;
+  selectiveMatches: number;
+  commonMatches: number;
+  viewId: number;
+}
+
+/** The servers a run loads on one database: its raw ceiling and Bodega itself. */
+export interface Servers {
+  raw: ServerKind;
+  bodega: ServerKind;
+}
+
+export const SQLITE_SERVERS: Servers = { raw: 'raw', bodega: 'bodega' };
+
+/** The framework's ceiling, the same whatever the database. */
+export const HELLO: Target = {
+  name: 'hello',
+  server: 'hello',
+  path: '/hello',
+  problem: (body) => (body.hello === 'world' ? undefined : 'not {hello: "world"}'),
+};
+
+const searchPath = (term: string) => `/api/items?name=${encodeURIComponent(term)}&is_strict=0`;
+
+/** The total a search answers: exact up to the count limit, beyond it the limit and "there are more". */
+function searchProblem(term: string, matches: number) {
+  const [total, exact] = matches > SEARCH_COUNT_LIMIT ? [SEARCH_COUNT_LIMIT, false] : [matches, true];
+  return (body: any) => {
+    if (body.meta?.total !== total || body.meta?.total_exact !== exact)
+      return `meta.total is ${body.meta?.total} (exact: ${body.meta?.total_exact}), expected ${total} (exact: ${exact})`;
+    if (body.data?.length !== Math.min(15, matches)) return `${body.data?.length} rows, expected ${Math.min(15, matches)}`;
+    const stray = body.data.find((row: { name: string }) => !row.name.toLowerCase().includes(term.toLowerCase()));
+    return stray ? `"${stray.name}" does not contain "${term}"` : undefined;
+  };
+}
+
+/** The newest 15 of `itemCount` items, as both raw and the list must return them. */
+function newestPageProblem(itemCount: number) {
+  return (body: any): string | undefined => {
+    if (body.meta?.total !== itemCount) return `meta.total is ${body.meta?.total}, expected ${itemCount}`;
+    const ids = (body.data ?? []).map((row: { id: number }) => row.id).join(',');
+    const expected = Array.from({ length: 15 }, (_, index) => itemCount - index).join(',');
+    return ids === expected ? undefined : `ids ${ids.slice(0, 60)}…, expected ${expected.slice(0, 60)}…`;
+  };
+}
+
+/** The raw page, then Bodega's list, searches and view, on `servers`. */
+export function targetsFor(data: BenchData, servers: Servers): Target[] {
+  return [
+    { name: 'raw', server: servers.raw, path: '/raw/items', problem: newestPageProblem(data.itemCount) },
+    { name: 'bodega list', server: servers.bodega, path: '/api/items', problem: newestPageProblem(data.itemCount) },
+    {
+      name: 'bodega search',
+      server: servers.bodega,
+      path: searchPath(SELECTIVE_TERM),
+      problem: searchProblem(SELECTIVE_TERM, data.selectiveMatches),
+    },
+    {
+      name: 'bodega search, common term',
+      server: servers.bodega,
+      path: searchPath(COMMON_TERM),
+      problem: searchProblem(COMMON_TERM, data.commonMatches),
+    },
+    {
+      name: 'bodega view',
+      server: servers.bodega,
+      path: `/api/items/${data.viewId}`,
+      problem: (body) => (body.data?.id === data.viewId ? undefined : `data.id is ${body.data?.id}, expected ${data.viewId}`),
+    },
+  ];
+}
+
+/** Bodega's servers answer only a signed-in user; the ceilings answer anyone. */
+const signsIn = (kind: ServerKind) => kind === 'bodega' || kind === 'bodega-pg';
+
+/** Signs in as the seeded admin the way the web app does, for the session cookie and the business. */
+async function signedInHeaders(baseUrl: string): Promise<Record<string, string>> {
+  const response = await fetch(`${baseUrl}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-requested-with': 'XMLHttpRequest' },
+    body: JSON.stringify({ email: ADMIN.email, password: ADMIN.password }),
+  });
+  const session = response.headers.getSetCookie().find((cookie) => cookie.startsWith('bodega_session='));
+  if (response.status !== 200 || !session) throw new Error(`Sign-in failed: ${response.status} ${await response.text()}`);
+  return { cookie: session.split(';')[0], 'business-id': String(BUSINESS_ID) };
+}
+
+/** One request before the load, so a wrong answer fails the run instead of being measured. */
+async function checkAnswer(target: Target, url: string, headers: Record<string, string>): Promise<void> {
+  const response = await fetch(url, { headers });
+  const text = await response.text();
+  const problem = response.status === 200 ? target.problem(JSON.parse(text)) : `status ${response.status}: ${text.slice(0, 300)}`;
+  if (problem) throw new Error(`${target.name} (${target.path}) answered wrongly: ${problem}`);
+}
+
+/** The target's server started alone, its answer checked, then loaded. */
+export async function benchmark(target: Target): Promise<Measured> {
+  const server = await startServer(target.server);
+  try {
+    const headers = signsIn(target.server) ? await signedInHeaders(server.url) : {};
+    const url = `${server.url}${target.path}`;
+    await checkAnswer(target, url, headers);
+    const figures = await measure(url, headers);
+    console.log(`  ${target.name}: ${Math.round(figures.requestsPerSecond)} req/s, p50 ${figures.p50Ms} ms, p99 ${figures.p99Ms} ms`);
+    return { name: target.name, request: `GET ${target.path}`, figures };
+  } finally {
+    await server.stop();
+  }
+}
+
+/** Clients searching the common term while the plain list is measured: does one slow query hold up everyone? */
+const SEARCHING_CLIENTS = 2;
+
+export async function benchmarkListBesideSearches(data: BenchData, servers: Servers): Promise<Measured> {
+  const server = await startServer(servers.bodega);
+  try {
+    const headers = await signedInHeaders(server.url);
+    const list = targetsFor(data, servers).find((target) => target.name === 'bodega list')!;
+    await checkAnswer(list, `${server.url}${list.path}`, headers);
+    const searching = backgroundLoad(
+      `${server.url}${searchPath(COMMON_TERM)}`,
+      headers,
+      SEARCHING_CLIENTS,
+      LOAD.warmUpSeconds + LOAD.seconds + 1,
+    );
+    const figures = await measure(`${server.url}${list.path}`, headers);
+    const searches = await searching;
+    const name = `bodega list, ${SEARCHING_CLIENTS} clients searching "${COMMON_TERM}"`;
+    console.log(
+      `  ${name}: ${Math.round(figures.requestsPerSecond)} req/s, p50 ${figures.p50Ms} ms, p99 ${figures.p99Ms} ms ` +
+        `(the searches beside it: ${Math.round(searches.requestsPerSecond)} req/s, p99 ${searches.p99Ms} ms)`,
+    );
+    return { name, request: `GET ${list.path}`, figures };
+  } finally {
+    await server.stop();
+  }
+}
