@@ -3,7 +3,9 @@ import type { QueryClient } from '@tanstack/react-query';
 import { RootLayout } from './components/layout/root-layout';
 import { NotFoundScreen } from './components/layout/not-found-screen';
 import { activitySearch } from './features/activity/activity-search';
+import { activeBusinessId } from './lib/api';
 import { redirectTarget } from './lib/route-names';
+import { userQuery } from './lib/session';
 
 /**
  * Code-based routes: the generic `$resource` screens serve every resource of the
@@ -11,16 +13,23 @@ import { redirectTarget } from './lib/route-names';
  * is its own chunk, loaded on demand.
  */
 
+/**
+ * The session is asked for while the first screen's code loads, not after it: the router renders
+ * nothing before that code is in.
+ */
 const rootRoute = createRootRouteWithContext<{ queryClient: QueryClient }>()({
+  loader: ({ context, location }) => {
+    if (location.pathname !== '/login') void context.queryClient.prefetchQuery(userQuery(activeBusinessId()));
+  },
   component: RootLayout,
   notFoundComponent: () => <NotFoundScreen />,
 });
 
 const screen = <T extends Record<string, unknown>, K extends keyof T & string>(load: () => Promise<T>, name: K) =>
   lazyRouteComponent(load, name);
-/** A screen that reads slots: what fills them (`screen-parts.tsx`) is loaded first. */
+/** A screen that reads slots: what fills them (`screen-parts.tsx`) is loaded with it, and there before it renders. */
 const slotted = <T extends Record<string, unknown>, K extends keyof T & string>(load: () => Promise<T>, name: K) =>
-  screen(() => import('./screen-parts').then(load), name);
+  screen(() => Promise.all([import('./screen-parts'), load()]).then(([, screen]) => screen), name);
 
 const loginRoute = createRoute({
   getParentRoute: () => rootRoute,

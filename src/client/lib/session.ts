@@ -120,7 +120,9 @@ export function useSession(): SessionState {
   if (businesses.error && !list) return { status: 'failed', error: businesses.error };
   if (!user.data || !list) return { status: 'loading' };
   const selected = list.some((business) => business.id === businessId) ? businessId : (list[0]?.id ?? null);
-  if (selected !== null && user.data.business_id !== selected) return { status: 'loading' };
+  // Until the business is chosen (the effect above) and the user read in it, no screen asks for
+  // anything: a call without the business would be refused.
+  if (selected !== businessId || (selected !== null && user.data.business_id !== selected)) return { status: 'loading' };
   return { status: 'signed-in', user: user.data, businesses: list, businessId: selected };
 }
 
