@@ -5,6 +5,7 @@ import { RouterProvider } from '@tanstack/react-router';
 import { ToasterHost } from './components/ui/toaster-host';
 import { ApiError } from './lib/api';
 import { keepAccessOnRetrieval } from './lib/kept-access';
+import { loadOfflineStoreAhead } from './lib/offline-store';
 import { onChangeSent, onSignInNeeded } from './lib/outbox-events';
 import { businessesQuery, checkSession, isUserQuery, retrieveAllBusinesses, SESSION_CACHE_DAYS } from './lib/session';
 import { makeRouter } from './router';
@@ -50,6 +51,11 @@ keepAccessOnRetrieval(window, localStorage);
 // The server forgot the session while sending: the user is asked to sign in; the outbox waits.
 onSignInNeeded(() => checkSession(queryClient));
 
+const SESSION_KEY = 'bodega-session';
+// A start with a kept session opens the user's offline store (an offline start reads its lists
+// from there): the store's code loads now, beside the first screen's, not after the session.
+if (localStorage.getItem(SESSION_KEY) !== null) loadOfflineStoreAhead();
+
 /**
  * Only the small session queries (user, businesses, permissions) are kept in localStorage, so the
  * app opens signed in without a network; lists are not kept here. A new build starts afresh.
@@ -57,7 +63,7 @@ onSignInNeeded(() => checkSession(queryClient));
  */
 const persistOptions = {
   persister: createSyncStoragePersister({
-    key: 'bodega-session',
+    key: SESSION_KEY,
     serialize: (client) => (client.clientState.queries.length > 0 ? JSON.stringify(client) : ''),
     storage: {
       getItem: (key) => localStorage.getItem(key),

@@ -89,6 +89,11 @@ type OfflineDatabase = Dexie & {
 export const offlineDatabaseNameOf = (userId: number) => `bodega-user-${userId}`;
 const loadDexie = () => import('dexie').then((module) => module.default);
 
+/** Loads the store's code ahead, beside the first screen's, for a start that will open the store. */
+export function loadOfflineStoreAhead(): void {
+  void loadDexie().catch(() => undefined);
+}
+
 let openName: string | null = null;
 let opening: Promise<OfflineDatabase> | null = null;
 let quotaReported = false;
