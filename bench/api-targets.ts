@@ -93,8 +93,8 @@ export function targetsFor(data: BenchData, servers: Servers): Target[] {
 /** Bodega's servers answer only a signed-in user; the ceilings answer anyone. */
 const signsIn = (kind: ServerKind) => kind === 'bodega' || kind === 'bodega-pg';
 
-/** Signs in as the seeded admin the way the web app does, for the session cookie and the business. */
-async function signedInHeaders(baseUrl: string): Promise<Record<string, string>> {
+/** The seeded admin's session cookie, as the sign-in form gets it from POST /api/auth/login. */
+export async function sessionCookie(baseUrl: string): Promise<string> {
   const response = await fetch(`${baseUrl}/api/auth/login`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'x-requested-with': 'XMLHttpRequest' },
@@ -102,7 +102,12 @@ async function signedInHeaders(baseUrl: string): Promise<Record<string, string>>
   });
   const session = response.headers.getSetCookie().find((cookie) => cookie.startsWith('bodega_session='));
   if (response.status !== 200 || !session) throw new Error(`Sign-in failed: ${response.status} ${await response.text()}`);
-  return { cookie: session.split(';')[0], 'business-id': String(BUSINESS_ID) };
+  return session.split(';')[0];
+}
+
+/** Signs in as the seeded admin the way the web app does, for the session cookie and the business. */
+async function signedInHeaders(baseUrl: string): Promise<Record<string, string>> {
+  return { cookie: await sessionCookie(baseUrl), 'business-id': String(BUSINESS_ID) };
 }
 
 /** One request before the load, so a wrong answer fails the run instead of being measured. */

@@ -5,7 +5,8 @@ import { launch } from 'chrome-launcher';
 import lighthouse, { type Result } from 'lighthouse';
 import puppeteer, { type Browser } from 'puppeteer-core';
 import { ensureClientBuilt } from '../scripts/client-build';
-import { ADMIN, BUSINESS_ID, DATA_DIR } from './bench-database';
+import { sessionCookie } from './api-targets';
+import { BUSINESS_ID, DATA_DIR } from './bench-database';
 import { CACHED_ITEMS, CHROMIUM, startServer } from './browser';
 import { goalsTable, type Goal } from './report';
 
@@ -116,18 +117,6 @@ function copyBuild(): { builtAt: Date; entry: string } {
   cpSync('dist', CLIENT_COPY, { recursive: true });
   console.log(`  build of ${builtAt.toISOString()}, entry ${entry}`);
   return { builtAt, entry };
-}
-
-/** The admin's session cookie, as the sign-in form gets it from POST /api/auth/login. */
-async function sessionCookie(baseUrl: string): Promise<string> {
-  const response = await fetch(`${baseUrl}/api/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-requested-with': 'XMLHttpRequest' },
-    body: JSON.stringify({ email: ADMIN.email, password: ADMIN.password }),
-  });
-  const session = response.headers.getSetCookie().find((cookie) => cookie.startsWith('bodega_session='));
-  if (response.status !== 200 || !session) throw new Error(`Sign-in failed: ${response.status} ${await response.text()}`);
-  return session.split(';')[0];
 }
 
 // ---- One run ---------------------------------------------------------------------------------

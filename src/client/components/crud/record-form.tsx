@@ -1,6 +1,7 @@
 import { useRouter } from '@tanstack/react-router';
 import { ArrowLeft } from 'lucide-react';
 import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { z } from 'zod';
 import { updatableFields, writableFields, type ResourceDefinition } from '../../../domain/resource';
 import { createSchema, updateSchema } from '../../../domain/resource-schemas';
 import type { Field } from '../../../domain/fields';
@@ -19,6 +20,10 @@ import { FieldInput, initialValue, type FormValues } from './field-input';
 import { formButtons, type FormButton } from './form-buttons';
 import { reportFailure, reportSettled } from './record-actions';
 import { slots } from './slots';
+
+// The app's content security policy forbids eval: zod is told not to try it (it would, to
+// compile its object checks, and the browser reports each refused try).
+z.config({ jitless: true });
 
 export function startingValues(definition: ResourceDefinition, record?: Record<string, unknown>, copy = false): FormValues {
   const values: FormValues = Object.fromEntries(
