@@ -7,7 +7,15 @@ import { ApiError } from './lib/api';
 import { keepAccessOnRetrieval } from './lib/kept-access';
 import { loadOfflineStoreAhead } from './lib/offline-store';
 import { onChangeSent, onSignInNeeded } from './lib/outbox-events';
-import { businessesQuery, checkSession, isUserQuery, retrieveAllBusinesses, SESSION_CACHE_DAYS } from './lib/session';
+import {
+  businessesQuery,
+  checkSession,
+  isUserQuery,
+  KEPT_SESSION_KEY,
+  retrieveAllBusinesses,
+  SESSION_CACHE_DAYS,
+  sessionKept,
+} from './lib/session';
 import { makeRouter } from './router';
 
 // TanStack Query assumes it starts online and learns otherwise only from events; opened without
@@ -51,10 +59,9 @@ keepAccessOnRetrieval(window, localStorage);
 // The server forgot the session while sending: the user is asked to sign in; the outbox waits.
 onSignInNeeded(() => checkSession(queryClient));
 
-const SESSION_KEY = 'bodega-session';
 // A start with a kept session opens the user's offline store (an offline start reads its lists
 // from there): the store's code loads now, beside the first screen's, not after the session.
-if (localStorage.getItem(SESSION_KEY) !== null) loadOfflineStoreAhead();
+if (sessionKept()) loadOfflineStoreAhead();
 
 /**
  * Only the small session queries (user, businesses, permissions) are kept in localStorage, so the
@@ -63,7 +70,7 @@ if (localStorage.getItem(SESSION_KEY) !== null) loadOfflineStoreAhead();
  */
 const persistOptions = {
   persister: createSyncStoragePersister({
-    key: SESSION_KEY,
+    key: KEPT_SESSION_KEY,
     serialize: (client) => (client.clientState.queries.length > 0 ? JSON.stringify(client) : ''),
     storage: {
       getItem: (key) => localStorage.getItem(key),

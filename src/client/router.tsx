@@ -8,7 +8,7 @@ import { findResource } from '../domain/resources/registry';
 import { activeBusinessId } from './lib/api';
 import { listQuery } from './lib/resource-queries';
 import { redirectTarget } from './lib/route-names';
-import { userQuery } from './lib/session';
+import { sessionKept, userQuery } from './lib/session';
 
 /**
  * Code-based routes: the generic `$resource` screens serve every resource of the
@@ -18,12 +18,13 @@ import { userQuery } from './lib/session';
 
 /**
  * What a screen will ask the server for is asked while its code loads, not after it (the router
- * renders nothing before that code is in): the session on every start, a list's page as soon as
- * its route is known, or pointed at.
+ * renders nothing before that code is in): the session on a start that keeps none, a list's page
+ * as soon as its route is known, or pointed at.
  */
 const rootRoute = createRootRouteWithContext<{ queryClient: QueryClient }>()({
   loader: ({ context, location }) => {
-    if (location.pathname !== '/login') void context.queryClient.prefetchQuery(userQuery(activeBusinessId()));
+    // A kept session opens the app at once and is checked in the background (lib/session.ts).
+    if (location.pathname !== '/login' && !sessionKept()) void context.queryClient.prefetchQuery(userQuery(activeBusinessId()));
   },
   component: RootLayout,
   notFoundComponent: () => <NotFoundScreen />,

@@ -26,6 +26,11 @@ export interface CurrentUser {
 
 /** How long the signed-in user and their businesses are kept for opening the app offline. */
 export const SESSION_CACHE_DAYS = 30;
+/** Where the session's queries are kept in localStorage (app.tsx persists them there). */
+export const KEPT_SESSION_KEY = 'bodega-session';
+
+/** Whether this device keeps a session from before: the app opens from it without waiting for the server. */
+export const sessionKept = () => localStorage.getItem(KEPT_SESSION_KEY) !== null;
 const SESSION_CACHE_MS = SESSION_CACHE_DAYS * 24 * 60 * 60 * 1000;
 
 export const userQuery = (businessId: number | null) =>
