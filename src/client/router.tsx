@@ -1,12 +1,9 @@
 import { createRootRouteWithContext, createRoute, createRouter, lazyRouteComponent } from '@tanstack/react-router';
 import type { QueryClient } from '@tanstack/react-query';
-import { apiQuery, readListState } from './components/crud/list-state';
 import { RootLayout } from './components/layout/root-layout';
 import { NotFoundScreen } from './components/layout/not-found-screen';
 import { activitySearch } from './features/activity/activity-search';
-import { findResource } from '../domain/resources/registry';
 import { activeBusinessId } from './lib/api';
-import { listQuery } from './lib/resource-queries';
 import { redirectTarget } from './lib/route-names';
 import { sessionKept, userQuery } from './lib/session';
 
@@ -17,9 +14,8 @@ import { sessionKept, userQuery } from './lib/session';
  */
 
 /**
- * What a screen will ask the server for is asked while its code loads, not after it (the router
- * renders nothing before that code is in): the session on a start that keeps none, a list's page
- * as soon as its route is known, or pointed at.
+ * On a start that keeps no session, the session is asked for while the first screen's code loads,
+ * not after it: the router renders nothing before that code is in.
  */
 const rootRoute = createRootRouteWithContext<{ queryClient: QueryClient }>()({
   loader: ({ context, location }) => {
@@ -81,14 +77,6 @@ const activityRoute = createRoute({
 const listRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/$resource',
-  loaderDeps: ({ search }) => search as Record<string, unknown>,
-  loader: ({ context, params, deps }) => {
-    const definition = findResource(params.resource);
-    const businessId = activeBusinessId();
-    if (definition && businessId !== null) {
-      void context.queryClient.prefetchQuery(listQuery(businessId, definition, apiQuery(readListState(definition, deps))));
-    }
-  },
   component: slotted(() => import('./components/crud/list-screen'), 'ListScreen'),
 });
 

@@ -98,36 +98,6 @@ let openName: string | null = null;
 let opening: Promise<OfflineDatabase> | null = null;
 let quotaReported = false;
 
-/**
- * A list is asked for while the first screen loads, before the session has said whose store to
- * open (router.tsx): its answer is kept, or read back, in the store the session opens next —
- * the same session's. None opens within STORE_WAIT_MS (nobody signed in), or the user logs out:
- * nothing is kept.
- */
-const STORE_WAIT_MS = 10_000;
-let waitingForStore: ((store: Promise<OfflineDatabase> | null) => void)[] = [];
-
-function currentStore(): Promise<OfflineDatabase | null> {
-  if (opening) return opening;
-  return new Promise((resolve) => {
-    const answer = (store: Promise<OfflineDatabase> | null) => {
-      clearTimeout(timer);
-      resolve(store);
-    };
-    const timer = setTimeout(() => {
-      waitingForStore = waitingForStore.filter((waiting) => waiting !== answer);
-      resolve(null);
-    }, STORE_WAIT_MS);
-    waitingForStore.push(answer);
-  });
-}
-
-function storeOpened(store: Promise<OfflineDatabase> | null): void {
-  const waiting = waitingForStore;
-  waitingForStore = [];
-  for (const answer of waiting) answer(store);
-}
-
 /** Opens the signed-in user's database (and asks the browser to keep it through storage pressure). */
 export function openOfflineStore(userId: number): void {
   const name = offlineDatabaseNameOf(userId);
@@ -141,7 +111,6 @@ export function openOfflineStore(userId: number): void {
     database.version(2).stores({ outbox: '++seq, &key, target', synced: 'key' });
     return database;
   });
-  storeOpened(opening);
   void navigator.storage?.persist?.().catch(() => undefined);
 }
 
@@ -157,7 +126,6 @@ export function offlineDatabaseName(): string | null {
 
 /** Deletes the signed-in user's database: on logout nothing of theirs stays on the device. */
 export async function deleteOfflineStore(): Promise<void> {
-  storeOpened(null);
   if (!opening || !openName) return;
   const name = openName;
   (await opening).close();
@@ -180,10 +148,10 @@ export async function saveAnswer(
   body: unknown,
   records: Record<string, unknown>[],
 ): Promise<void> {
+  if (!opening) return;
   const savedAt = Date.now();
   try {
-    const database = await currentStore();
-    if (!database) return;
+    const database = await opening;
     await database.transaction('rw', database.answers, database.records, async () => {
       await database.answers.put({ key, businessId, resource, savedAt, body });
       await database.records.bulkPut(
@@ -202,9 +170,7 @@ export async function saveAnswer(
 }
 
 export async function readAnswer(key: string): Promise<{ body: unknown; savedAt: number } | undefined> {
-  return currentStore()
-    .then((database) => database?.answers.get(key))
-    .catch(() => undefined);
+  return opening?.then((database) => database.answers.get(key)).catch(() => undefined);
 }
 
 /** One kept record, as it was last seen in a list or on its own. */
@@ -213,16 +179,13 @@ export async function readRecord(
   resource: string,
   id: number,
 ): Promise<{ record: Record<string, unknown>; savedAt: number } | undefined> {
-  return currentStore()
-    .then((database) => database?.records.get(`${businessId}|${resource}|${id}`))
-    .catch(() => undefined);
+  return opening?.then((database) => database.records.get(`${businessId}|${resource}|${id}`)).catch(() => undefined);
 }
 
 /** Every record of a resource kept on this device for the business, as last seen. */
 export async function keptRecords(businessId: number, resource: string): Promise<Record<string, unknown>[]> {
-  const database = await currentStore();
-  if (!database) return [];
-  const rows = await database.records.where('[businessId+resource]').equals([businessId, resource]).toArray();
+  if (!opening) return [];
+  const rows = await (await opening).records.where('[businessId+resource]').equals([businessId, resource]).toArray();
   return rows.map((row) => row.record);
 }
 

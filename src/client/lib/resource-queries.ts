@@ -60,8 +60,6 @@ export const listQuery = (businessId: number | null, definition: ResourceDefinit
     networkMode: 'always',
     placeholderData: keepPreviousData,
     retry: false,
-    // Its route asked for it while the screen's code loaded (router.tsx): the screen takes that answer.
-    staleTime: 2000,
   });
 
 /** One record: from the server, kept on this device; without a network, as last seen here. */
