@@ -1,17 +1,8 @@
 import { SlidersHorizontal } from 'lucide-react';
 import { useState } from 'react';
-import type { ResourceDefinition } from '../../../domain/resource';
 import { Button } from '../ui/button';
 import { deferred } from '../ui/deferred';
-import type { ListState } from './list-state';
-
-export interface AdvancedSearchProps {
-  definition: ResourceDefinition;
-  state: ListState;
-  onSearch: (changes: Partial<ListState>) => void;
-  open: boolean;
-  onOpenChange: (open: boolean) => void;
-}
+import type { AdvancedSearchProps } from './advanced-search-form';
 
 const AdvancedSearchForm = deferred<AdvancedSearchProps>(
   () => import('./advanced-search-form').then(({ AdvancedSearchForm }) => AdvancedSearchForm),

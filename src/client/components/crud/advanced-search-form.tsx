@@ -6,8 +6,16 @@ import { Dialog, DialogClose, DialogContent, DialogDescription, DialogFooter, Di
 import { Input } from '../ui/input';
 import { Label } from '../ui/label';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '../ui/select';
-import type { AdvancedSearchProps } from './advanced-search-dialog';
+import type { ListState } from './list-state';
 import { ReferencePicker } from './reference-picker';
+
+export interface AdvancedSearchProps {
+  definition: ResourceDefinition;
+  state: ListState;
+  onSearch: (changes: Partial<ListState>) => void;
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+}
 
 interface Draft {
   searches: Record<string, string>;

@@ -9,7 +9,17 @@ import {
   AlertDialogTitle,
 } from '../ui/alert-dialog';
 import { buttonVariants } from '../ui/button';
-import type { Confirmation } from './confirm-dialog';
+
+export interface Confirmation {
+  /** Spoken in the sentence: "delete", "restore", "permanently delete", "reset the password of". */
+  action: string;
+  /** The confirm button: "Delete", "Restore", "Delete Permanently" … */
+  confirmLabel: string;
+  destructive: boolean;
+  /** What it does beyond that, said under the question: "Its goods leave stock again …". */
+  consequence?: string;
+  run: () => Promise<void>;
+}
 
 /** Every destructive action asks first: "You're about to {action} this." / "Are you sure you want to {action} {singular} {value}?" */
 export function ConfirmDialogBody({

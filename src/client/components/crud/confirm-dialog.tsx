@@ -1,15 +1,7 @@
 import { deferred } from '../ui/deferred';
+import type { Confirmation } from './confirm-dialog-body';
 
-export interface Confirmation {
-  /** Spoken in the sentence: "delete", "restore", "permanently delete", "reset the password of". */
-  action: string;
-  /** The confirm button: "Delete", "Restore", "Delete Permanently" … */
-  confirmLabel: string;
-  destructive: boolean;
-  /** What it does beyond that, said under the question: "Its goods leave stock again …". */
-  consequence?: string;
-  run: () => Promise<void>;
-}
+export type { Confirmation };
 
 interface ConfirmDialogProps {
   confirmation: Confirmation | null;
