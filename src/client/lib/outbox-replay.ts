@@ -259,7 +259,8 @@ export function createReplayEngine(database: Promise<OutboxDatabase>, name: stri
     let index = 0;
     while (!stopped) {
       const entry = queue[index] as OutboxEntry | undefined;
-      if (batch.length > 0 && (entry === undefined || endsBatch(batch, bytes, entry))) {
+      const size = entry === undefined ? 0 : sizeOf(entry);
+      if (batch.length > 0 && (entry === undefined || endsBatch(batch, bytes + size, entry))) {
         const result = await sendBatch(db, batch);
         if ('stop' in result) {
           holdBack(queue.slice(queue.findIndex(({ key }) => key === result.from.key)), result.stop.message, result.stop.delay);
@@ -289,13 +290,13 @@ export function createReplayEngine(database: Promise<OutboxDatabase>, name: stri
         return;
       }
       batch.push(entry);
-      bytes += sizeOf(entry);
+      bytes += size;
     }
   }
 
-  /** True when `next` must wait for the answers to `batch`: see `replay`. */
+  /** True when `next` must wait for the answers to `batch` (`bytes` with it): see `replay`. */
   function endsBatch(batch: OutboxEntry[], bytes: number, next: OutboxEntry): boolean {
-    if (batch.length >= BATCH_CHANGES || bytes + sizeOf(next) > BATCH_BYTES) return true;
+    if (batch.length >= BATCH_CHANGES || bytes > BATCH_BYTES) return true;
     if (next.nextAttemptAt && next.nextAttemptAt > Date.now()) return true;
     const target = targetOf(next);
     const named = new Set(namedKeys(next));

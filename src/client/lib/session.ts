@@ -106,13 +106,16 @@ export function useSession(): SessionState {
     if (businessId === null || !list.some((business) => business.id === businessId)) setActiveBusinessId(list[0]?.id ?? null);
   }, [list, businessId]);
 
+  // The outbox's code loads after the first screen, once per user signed in; it starts the outbox
+  // of whoever is signed in by then.
+  const userId = user.data?.id;
+  useEffect(() => {
+    if (userId !== undefined) void import('./outbox').then(({ startOutbox }) => startOutbox());
+  }, [userId]);
+
   if (signedOut) return { status: 'signed-out' };
   // Opened before any screen asks for a list, so an offline start can read back at once.
-  if (user.data) {
-    openOfflineStore(user.data.id);
-    // The outbox's code loads after the first screen; it starts the outbox of whoever is signed in by then.
-    void import('./outbox').then(({ startOutbox }) => startOutbox());
-  }
+  if (user.data) openOfflineStore(user.data.id);
   if (user.error instanceof ApiError && user.error.status === 403) return { status: 'loading' };
   // Without a network the kept session still holds: the app opens as it was left.
   if (user.error && !user.data) return { status: 'failed', error: user.error };

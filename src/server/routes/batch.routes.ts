@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { fieldErrors, validationSummary } from '../../domain/validation';
 import { refusals } from './responses';
 
 /**
@@ -57,11 +58,10 @@ function headersOf(request: FastifyRequest, item: Change): Record<string, string
   return headers;
 }
 
-/** The field messages of a change that is not well formed, as a 422 answers them. */
+/** A change that is not well formed, answered as a 422 answers it. */
 function malformed(error: z.ZodError): Answer {
-  const errors: Record<string, string[]> = {};
-  for (const issue of error.issues) (errors[issue.path.join('.') || 'change'] ??= []).push(issue.message);
-  return { status: 422, body: { message: 'The change is not well formed.', errors }, replayed: false };
+  const errors = fieldErrors(error.issues, 'change');
+  return { status: 422, body: { message: validationSummary(errors), errors }, replayed: false };
 }
 
 export async function batchRoutes(app: FastifyInstance): Promise<void> {

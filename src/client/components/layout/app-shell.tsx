@@ -1,14 +1,13 @@
-import { lazy, Suspense, useState, type ReactNode } from 'react';
-import { loadAhead } from '../../lib/load-ahead';
+import { useState, type ReactNode } from 'react';
 import type { Business, CurrentUser } from '../../lib/session';
 import { InsecureContextNotice } from './insecure-context-notice';
 import { Navbar } from './navbar';
 import { Sidebar } from './sidebar';
+import { lazyComponent } from '../ui/deferred';
 import { useMediaQuery } from '../../lib/media';
 
 const EXPANDED_KEY = 'sidebar_expanded';
-const loadSheet = loadAhead(() => import('./navigation-sheet'));
-const NavigationSheet = lazy(() => loadSheet().then(({ NavigationSheet }) => ({ default: NavigationSheet })));
+const NavigationSheet = lazyComponent(() => import('./navigation-sheet').then(({ NavigationSheet }) => NavigationSheet));
 
 /**
  * Navbar on top, sidebar beside the main area. On a phone the sidebar is a sheet; on a tablet
@@ -67,11 +66,7 @@ export function AppShell({
           {children}
         </main>
       </div>
-      {sheetUsed && (
-        <Suspense fallback={null}>
-          <NavigationSheet open={sheetOpen} onOpenChange={setSheetOpen} />
-        </Suspense>
-      )}
+      {sheetUsed && <NavigationSheet open={sheetOpen} onOpenChange={setSheetOpen} />}
     </div>
   );
 }

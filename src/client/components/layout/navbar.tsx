@@ -1,11 +1,12 @@
 import { Link } from '@tanstack/react-router';
 import { Building2, ChevronDown, CloudUpload, Menu, PanelLeftClose, PanelLeftOpen, UserRound } from 'lucide-react';
-import { cloneElement, lazy, Suspense, useState, type ComponentProps, type ReactElement } from 'react';
+import { cloneElement, Suspense, useState, type ComponentProps, type ReactElement } from 'react';
 import { loadAhead } from '../../lib/load-ahead';
 import { useOutbox } from '../../lib/pending';
 import type { Business, CurrentUser } from '../../lib/session';
 import { cn } from '../../lib/utils';
 import { Button } from '../ui/button';
+import { lazyAhead } from '../ui/deferred';
 
 interface NavbarProps {
   user: CurrentUser;
@@ -17,8 +18,8 @@ interface NavbarProps {
 }
 
 const menus = loadAhead(() => import('./navbar-menus'));
-const BusinessMenu = lazy(() => menus().then(({ BusinessMenu }) => ({ default: BusinessMenu })));
-const AccountMenu = lazy(() => menus().then(({ AccountMenu }) => ({ default: AccountMenu })));
+const BusinessMenu = lazyAhead(() => menus().then(({ BusinessMenu }) => BusinessMenu));
+const AccountMenu = lazyAhead(() => menus().then(({ AccountMenu }) => AccountMenu));
 
 /**
  * A menu button whose menu (Radix, with its positioning) loads the first time it is pressed, so

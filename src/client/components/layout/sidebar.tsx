@@ -1,17 +1,16 @@
 import { Link } from '@tanstack/react-router';
 import { ChevronDown } from 'lucide-react';
-import { lazy, Suspense, useState } from 'react';
+import { Suspense, useState } from 'react';
 import { holdsAny } from '../../../domain/permissions';
-import { loadAhead } from '../../lib/load-ahead';
 import { usePermissions } from '../../lib/session';
 import { cn } from '../../lib/utils';
 import { Badge } from '../ui/badge';
 import { Collapsible, CollapsibleContent, CollapsibleTrigger } from '../ui/collapsible';
+import { lazyAhead } from '../ui/deferred';
 import { visibleNavigation, type NavigationLink } from './navigation';
 
 /** The rail's tooltips load once a pointer is over the rail: until then its links show their short labels only. */
-const loadRailTooltip = loadAhead(() => import('./rail-tooltip'));
-const RailTooltip = lazy(() => loadRailTooltip().then(({ RailTooltip }) => ({ default: RailTooltip })));
+const RailTooltip = lazyAhead(() => import('./rail-tooltip').then(({ RailTooltip }) => RailTooltip));
 
 const linkClass =
   'flex min-h-11 items-center gap-3 rounded-md px-3 text-sm font-medium outline-none hover:bg-sidebar-accent hover:text-sidebar-accent-foreground focus-visible:ring-2 focus-visible:ring-sidebar-ring';

@@ -7,10 +7,15 @@ import { loadAhead } from '../../lib/load-ahead';
  * Without a service worker they are loaded ahead once the page is idle (lib/load-ahead.ts).
  */
 
+/** A component loaded the first time it renders, for a Suspense of the caller's with its own fallback. */
+export function lazyAhead<P extends object>(load: () => Promise<ComponentType<P>>) {
+  const loaded = loadAhead(load);
+  return lazy(async () => ({ default: await loaded() }));
+}
+
 /** A component loaded the first time it renders; nothing shows in its place until then. */
 export function lazyComponent<P extends object>(load: () => Promise<ComponentType<P>>): ComponentType<P> {
-  const loaded = loadAhead(load);
-  const Loaded = lazy(async () => ({ default: await loaded() }));
+  const Loaded = lazyAhead(load);
   return function LazyComponent(props: P) {
     return (
       <Suspense fallback={null}>

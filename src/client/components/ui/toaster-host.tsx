@@ -1,16 +1,11 @@
-import { lazy, Suspense, useSyncExternalStore } from 'react';
-import { loadAhead } from '../../lib/load-ahead';
+import { useSyncExternalStore } from 'react';
 import { toasterWanted, watchToaster } from '../../lib/notify';
+import { lazyComponent } from './deferred';
 
-const loadToaster = loadAhead(() => import('./sonner'));
-const Toaster = lazy(() => loadToaster().then(({ Toaster }) => ({ default: Toaster })));
+const Toaster = lazyComponent(() => import('./sonner').then(({ Toaster }) => Toaster));
 
 /** Mount once near the root: the toaster, loaded and shown from the first toast on (`lib/notify.ts`). */
 export function ToasterHost() {
   const wanted = useSyncExternalStore(watchToaster, toasterWanted, () => false);
-  return wanted ? (
-    <Suspense fallback={null}>
-      <Toaster />
-    </Suspense>
-  ) : null;
+  return wanted ? <Toaster /> : null;
 }

@@ -1,13 +1,13 @@
 import type { UseQueryResult } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
-import { lazy, Suspense, type ComponentProps } from 'react';
+import { Suspense, type ComponentProps } from 'react';
 import { formatPesos } from '../../../domain/money';
 import { findResource } from '../../../domain/resources/registry';
 import { formatDate } from '../../lib/format';
-import { loadAhead } from '../../lib/load-ahead';
 import { cn } from '../../lib/utils';
 import { StatusBadge } from '../../components/documents/status-badge';
 import { Button } from '../../components/ui/button';
+import { lazyAhead } from '../../components/ui/deferred';
 import { ChartSkeleton, OverviewCard } from './overview-card';
 import { SERIES, type Series } from './series';
 import type {
@@ -22,9 +22,9 @@ import type {
 } from './overview-queries';
 
 // Recharts is most of the overview's weight: the charts load after the figures and lists.
-const loadCharts = loadAhead(() => import('./overview-charts'));
-const LazySalesPurchasesChart = lazy(() => loadCharts().then((charts) => ({ default: charts.SalesPurchasesChart })));
-const LazyRankedBarChart = lazy(() => loadCharts().then((charts) => ({ default: charts.RankedBarChart })));
+const charts = () => import('./overview-charts');
+const LazySalesPurchasesChart = lazyAhead(() => charts().then(({ SalesPurchasesChart }) => SalesPurchasesChart));
+const LazyRankedBarChart = lazyAhead(() => charts().then(({ RankedBarChart }) => RankedBarChart));
 
 function SalesPurchasesChart(props: ComponentProps<typeof LazySalesPurchasesChart>) {
   return (
