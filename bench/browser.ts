@@ -17,7 +17,7 @@ import { seed } from '../src/server/seed';
 import { BUSINESS_ID, DATA_DIR, itemNames } from './bench-database';
 
 /**
- * The browser benchmark of shared/BENCHMARKS.md: the production build, served by the real server
+ * The browser benchmark: the production build, served by the real server
  * with the demo data and CACHED_ITEMS items, in Debian's headless Chromium driven by
  * playwright-core (as tests/e2e does). What it times is what a user waits for offline: the app
  * opening from the service worker and IndexedDB, Dexie writing a large answer, and the outbox

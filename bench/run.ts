@@ -33,7 +33,7 @@ import {
 } from './report';
 
 /**
- * `npm run bench`: the benchmarks of shared/BENCHMARKS.md, into bench/results.md. First the API
+ * `npm run bench`: the API, export, overview, browser and Lighthouse benchmarks, into bench/results.md. First the API
  * lists at scale: a fresh database of a million items, then each server loaded in turn — the
  * framework and database ceilings first, then Bodega's own list, search and view, and the CSV
  * export of the whole list (bench/export.ts). Then the
