@@ -45,9 +45,9 @@ const documentLines: FormSection = {
     definition.document !== undefined &&
     definition.document.lines !== 'none' &&
     (!editing || Boolean(definition.document.updatable?.includes('lines'))),
-  start: (record) => {
+  start: (definition, record) => {
     const stored = record?.lines as DocumentLine[] | undefined;
-    return stored && stored.length > 0 ? rowsOf(stored) : [emptyLine()];
+    return stored && stored.length > 0 ? rowsOf(stored) : [emptyLine(definition.document)];
   },
   body: (value) => linesBody(value as LineRow[]),
   Editor: DocumentLinesEditor,

@@ -1,7 +1,10 @@
 import { z } from 'zod';
+import type { DocumentSpec } from './documents';
 import { recordId } from './field-values';
+import { ADJUSTMENT_REASONS, OTHER_REASON } from './resources/stock-adjustments';
 
 const LINES_MAX = 200;
+const QUANTITY_MAX = 1_000_000_000;
 
 const lineNumber = (label: string, { min, max }: { min: number; max: number }) => {
   const attr = label.toLowerCase();
@@ -14,25 +17,59 @@ const lineNumber = (label: string, { min, max }: { min: number; max: number }) =
   );
 };
 
+const lineFields = {
+  // A blank line (no item yet) is refused by the pricing, in words: "Pick an item, or remove this line."
+  item_id: recordId('Item').nullish(),
+  unit_of_measurement_id: recordId('Unit').nullish(),
+  quantity: lineNumber('Quantity', { min: 0.001, max: QUANTITY_MAX }),
+  unit_price: lineNumber('Unit price', { min: 0, max: QUANTITY_MAX }).nullish(),
+  discount_percent: lineNumber('Discount percent', { min: 0, max: 100 }).nullish(),
+  source_line_id: recordId('Source line').nullish(),
+};
+
+const reasons = ADJUSTMENT_REASONS.map((option) => option.value) as [string, ...string[]];
+
+/** A line of a stock adjustment: item, unit, a quantity added (positive) or taken away (negative), and why. */
+const adjustmentLine = z
+  .object({
+    item_id: lineFields.item_id,
+    unit_of_measurement_id: lineFields.unit_of_measurement_id,
+    quantity: lineNumber('Quantity', { min: -QUANTITY_MAX, max: QUANTITY_MAX }).refine((value) => value !== 0, {
+      error: 'The quantity must not be 0: a positive quantity adds stock, a negative one takes it away.',
+    }),
+    reason: z.enum(reasons, {
+      error: (issue) =>
+        issue.input === undefined || issue.input === null || issue.input === ''
+          ? 'The reason field is required.'
+          : `The reason must be one of: ${ADJUSTMENT_REASONS.map((option) => option.label.toLowerCase()).join(', ')}.`,
+    }),
+    note: z.string().trim().max(500, 'The note must not be greater than 500 characters.').nullish(),
+  })
+  .superRefine((line, context) => {
+    if (line.reason === OTHER_REASON && !line.note)
+      context.addIssue({ code: 'custom', path: ['note'], message: 'Say what happened in the note when the reason is other.' });
+  });
+
+const linesOf = <T extends z.ZodType>(line: T) =>
+  z
+    .array(line, {
+      error: (issue) => (issue.input === undefined ? 'The lines field is required.' : 'The lines field must be a list.'),
+    })
+    .min(1, 'A document needs at least one line.')
+    .max(LINES_MAX, `A document can have at most ${LINES_MAX} lines.`);
+
 /**
  * A document's lines as a create takes them: item, unit, quantity, and optionally the unit price
  * (else the price list's), the discount percent (else the item's quantity break) and the line of
  * the source document it fulfils (a receive order's purchase order line).
  */
-export const linesInput = z
-  .array(
-    z.object({
-      // A blank line (no item yet) is refused by the pricing, in words: "Pick an item, or remove this line."
-      item_id: recordId('Item').nullish(),
-      unit_of_measurement_id: recordId('Unit').nullish(),
-      quantity: lineNumber('Quantity', { min: 0.001, max: 1_000_000_000 }),
-      unit_price: lineNumber('Unit price', { min: 0, max: 1_000_000_000 }).nullish(),
-      discount_percent: lineNumber('Discount percent', { min: 0, max: 100 }).nullish(),
-      source_line_id: recordId('Source line').nullish(),
-    }),
-    { error: (issue) => (issue.input === undefined ? 'The lines field is required.' : 'The lines field must be a list.') },
-  )
-  .min(1, 'A document needs at least one line.')
-  .max(LINES_MAX, `A document can have at most ${LINES_MAX} lines.`);
+export const linesInput = linesOf(z.object(lineFields));
 
-export type LineInput = z.infer<typeof linesInput>[number];
+/** A stock adjustment's lines: signed quantities, each with its reason (and a note, required for "other"). */
+export const adjustmentLinesInput = linesOf(adjustmentLine);
+
+/** The lines a document kind takes. */
+export const linesInputOf = (spec: DocumentSpec) => (spec.lines === 'adjustments' ? adjustmentLinesInput : linesInput);
+
+/** A line as the server's pricing reads it: an adjustment's carries its reason and note, a priced one its price. */
+export type LineInput = z.infer<typeof linesInput>[number] & { reason?: string; note?: string | null };

@@ -15,14 +15,17 @@ export interface DocumentSpec {
   type: string;
   /** The prefix of its numbers: PO, RO, B, BP … */
   prefix: string;
-  /** Priced item lines, lines of quantities only (goods moved between locations), or none (payments). */
-  lines: 'priced' | 'quantities' | 'none';
+  /**
+   * Priced item lines; lines of quantities only (goods moved between locations); adjustments
+   * (signed quantities, each with its reason: stock corrected at one place); or none (payments).
+   */
+  lines: 'priced' | 'quantities' | 'adjustments' | 'none';
   /** Goods go from one location to another (`from_location_*` → `to_location_*`) instead of being at one. */
   twoLocations?: boolean;
   /** The document it is made from (`/receive-orders/create/{purchase_order_id}`), by its field. */
   source?: { field: string; resource: string };
-  /** Goods it moves at its location when created. */
-  stock?: 'in' | 'out';
+  /** Goods it moves at its location when created: in, out, or both ways (signed lines: in when positive, out when negative). */
+  stock?: 'in' | 'out' | 'both';
   /** Its counterparty: Supplier or Customer, the label of `contact_id` (none for goods moved between locations). */
   contact?: 'Supplier' | 'Customer';
   /** What its edit screen may change once it exists (documents with an edit route); `lines` while nothing moved. */

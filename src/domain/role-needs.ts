@@ -27,7 +27,7 @@ export function formReads(definition: ResourceDefinition): string[] {
   if (spec && spec.lines !== 'none') for (const resource of ['items', 'unit-of-measurements', 'conversions']) reads.add(resource);
   const pricing = pricingOf(spec);
   if (pricing) reads.add(pricing.list === 'purchase' ? 'purchase-item-prices' : 'sale-item-prices');
-  if (spec?.stock === 'out' || spec?.twoLocations) reads.add('stocks');
+  if (spec?.stock === 'out' || spec?.stock === 'both' || spec?.twoLocations) reads.add('stocks');
   reads.delete(definition.name);
   return [...reads].sort();
 }

@@ -13,6 +13,7 @@ import { quotations } from '../domain/resources/quotations';
 import { receiveOrders } from '../domain/resources/receive-orders';
 import { registry } from '../domain/resources/registry';
 import { roles } from '../domain/resources/roles';
+import { stockAdjustments } from '../domain/resources/stock-adjustments';
 import { stockReceives } from '../domain/resources/stock-receives';
 import { stockRequests } from '../domain/resources/stock-requests';
 import { stockReturns } from '../domain/resources/stock-returns';
@@ -20,6 +21,7 @@ import { stockTransfers } from '../domain/resources/stock-transfers';
 import { stocks } from '../domain/resources/stocks';
 import { users } from '../domain/resources/users';
 import type { Scope, Trx } from './db/scope';
+import { adjustmentReversals, stockAdjustmentsStore } from './documents/adjustments';
 import { registerReversals } from './documents/document-store';
 import { logisticsReversals, stockReceivesStore, stockRequestsStore, stockReturnsStore, stockTransfersStore } from './documents/logistics';
 import { creditMemorandaStore, debitMemorandaStore, memorandaReversals } from './documents/memoranda';
@@ -65,6 +67,7 @@ const SPECIAL_STORES: readonly [ResourceDefinition, ResourceStore][] = [
   [stockTransfers, stockTransfersStore],
   [stockReceives, stockReceivesStore],
   [stockReturns, stockReturnsStore],
+  [stockAdjustments, stockAdjustmentsStore],
 ];
 
 /** A record's attached files go with it when it is deleted permanently. */
@@ -79,6 +82,7 @@ async function removeAttachedFiles(trx: Trx, scope: Scope, definition: ResourceD
 export function composeEngine(definitions: readonly ResourceDefinition[] = registry): void {
   for (const [definition, store] of SPECIAL_STORES) registerStore(definition, store);
   registerPlainStores(definitions);
-  for (const kinds of [purchasingReversals, salesReversals, memorandaReversals, logisticsReversals]) registerReversals(kinds);
+  for (const kinds of [purchasingReversals, salesReversals, memorandaReversals, logisticsReversals, adjustmentReversals])
+    registerReversals(kinds);
   onForceDelete(removeAttachedFiles);
 }

@@ -81,6 +81,7 @@ export const DEMO_ROLES: {
         'stock-transfers',
         'stock-receives',
         'stock-returns',
+        'stock-adjustments',
         'document-memoranda',
       ]),
     ],
@@ -412,6 +413,7 @@ async function seedCatalogue(trx: Trx, businessId: number, catalogue: Catalogue)
   await seedPurchasing(record, warehouseId, stocked);
   await seedSales(record, warehouseId, stocked, customerIds);
   await seedLogistics(record, warehouseId, branchIds, stocked);
+  await seedAdjustments(record, warehouseId, stocked);
   for (const [code, name, price] of catalogue.services) {
     const serviceId = await create('services', { code, name });
     await create('service-prices', { service_id: serviceId, price, effective_date: today });
@@ -517,6 +519,24 @@ async function seedSales(
     date: daysAgo(2),
     valid_until: daysAgo(-12),
     lines: [{ item_id: first.id, unit_of_measurement_id: first.unitId, quantity: 48, unit_price: first.price }],
+  });
+}
+
+/** A week ago at the main warehouse: a carton found damaged, and a few pieces found on a shelf. */
+async function seedAdjustments(
+  create: (resource: string, values: Record<string, unknown>) => Promise<ApiRecord>,
+  warehouseId: number,
+  items: StockedItem[],
+): Promise<void> {
+  const [damaged, found] = items;
+  await create('stock-adjustments', {
+    warehouse_id: warehouseId,
+    date: daysAgo(7),
+    notes: 'Weekly walk-through of the shelves.',
+    lines: [
+      { item_id: damaged.id, unit_of_measurement_id: damaged.unitId, quantity: -2, reason: 'damaged', note: 'Dented in unloading' },
+      { item_id: found.id, unit_of_measurement_id: found.unitId, quantity: 3, reason: 'found', note: 'Behind the back shelf' },
+    ],
   });
 }
 

@@ -95,6 +95,10 @@ async function documentBody(admin: Session, definition: ResourceDefinition, body
   if (definition.document?.lines === 'priced') {
     rest.lines = [{ item_id: item.id, unit_of_measurement_id: item.unit_of_measurement_id, quantity: 2, unit_price: 10 }];
   }
+  if (definition.document?.lines === 'adjustments') {
+    // Found goods: a line adding stock, which its void takes away again.
+    rest.lines = [{ item_id: item.id, unit_of_measurement_id: item.unit_of_measurement_id, quantity: 2, reason: 'found' }];
+  }
   if (definition.document?.twoLocations) {
     // From the warehouse, where the demo data keeps stock, to a branch.
     const [warehouse] = await existingIds(admin, 'warehouses');

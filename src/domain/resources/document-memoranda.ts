@@ -9,6 +9,7 @@ import { invoices } from './invoices';
 import { purchaseOrders } from './purchase-orders';
 import { quotations } from './quotations';
 import { receiveOrders } from './receive-orders';
+import { stockAdjustments } from './stock-adjustments';
 import { stockReceives } from './stock-receives';
 import { stockRequests } from './stock-requests';
 import { stockReturns } from './stock-returns';
@@ -29,6 +30,7 @@ const DOCUMENTS: readonly ResourceDefinition[] = [
   stockTransfers,
   stockReceives,
   stockReturns,
+  stockAdjustments,
 ];
 
 const typeOf = (definition: ResourceDefinition) => definition.document?.type as string;

@@ -25,6 +25,7 @@ import { roles } from './roles';
 import { saleItemPrices } from './sale-item-prices';
 import { servicePrices } from './service-prices';
 import { services } from './services';
+import { stockAdjustments } from './stock-adjustments';
 import { stockReceives } from './stock-receives';
 import { stockRequests } from './stock-requests';
 import { stockReturns } from './stock-returns';
@@ -62,6 +63,7 @@ export const registry: readonly ResourceDefinition[] = [
   stockTransfers,
   stockReceives,
   stockReturns,
+  stockAdjustments,
   warehouses,
   branches,
   contactTypes,

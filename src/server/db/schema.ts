@@ -273,6 +273,9 @@ export interface DocumentLinesTable {
   vat: number;
   source_line_id: number | null;
   quantity_done: Generated<number>;
+  /** A stock adjustment line's reason (`ADJUSTMENT_REASONS`) and note; null on other kinds' lines. */
+  reason: string | null;
+  note: string | null;
 }
 
 /** The columns every purchasing and sales document has. */
@@ -381,6 +384,17 @@ export interface StockReturnsTable extends TwoLocations {
   reason: string;
 }
 
+/** Stock corrected at one place: its lines carry signed quantities and their reasons. */
+export interface StockAdjustmentsTable extends BusinessRecordColumns {
+  number: string;
+  branch_id: number | null;
+  warehouse_id: number | null;
+  date: Day;
+  notes: string | null;
+  status: string;
+  created_by: number | null;
+}
+
 /** One row per backup taken or failed. */
 export interface BackupsTable {
   id: Generated<number>;
@@ -445,6 +459,7 @@ export interface Database {
   stock_transfers: StockTransfersTable;
   stock_receives: StockReceivesTable;
   stock_returns: StockReturnsTable;
+  stock_adjustments: StockAdjustmentsTable;
   backups: BackupsTable;
   backup_schedule: BackupScheduleTable;
 }

@@ -69,6 +69,8 @@ const MOVING: readonly { type: string; table: string; at: 'own' | 'from' | 'to';
   { type: 'stock-transfer', table: 'stock_transfers', at: 'from', onHand: -1, inTransit: 0 },
   { type: 'stock-transfer', table: 'stock_transfers', at: 'to', onHand: 0, inTransit: 1 },
   { type: 'stock-receive', table: 'stock_receives', at: 'to', onHand: 1, inTransit: -1 },
+  // Its lines' quantities are signed: a negative one took stock away.
+  { type: 'stock-adjustment', table: 'stock_adjustments', at: 'own', onHand: 1, inTransit: 0 },
 ];
 
 const signed = (sign: -1 | 0 | 1): RawBuilder<number> =>

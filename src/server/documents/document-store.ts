@@ -3,7 +3,7 @@ import { centavosToPesos } from '../../domain/money';
 import { fromThousandths } from '../../domain/quantity';
 import { statusLabel, trashableIn, trashRefusal } from '../../domain/lifecycle';
 import type { ResourceDefinition } from '../../domain/resource';
-import { linesInput, type LineInput } from '../../domain/document-lines';
+import { linesInputOf, type LineInput } from '../../domain/document-lines';
 import { registry } from '../../domain/resources/registry';
 import { forUpdate } from '../db/dialect';
 import { conflict } from '../errors';
@@ -198,6 +198,7 @@ export function locationErrors(values: Record<string, unknown>): Record<string, 
 /** The lines of a read, in pesos and units as the API speaks them. */
 async function decorateLines(db: Db, definition: ResourceDefinition, records: ApiRecord[]): Promise<void> {
   const type = definition.document!.type;
+  const adjusts = definition.document!.lines === 'adjustments';
   const lines = await storedLines(
     db,
     type,
@@ -239,6 +240,7 @@ async function decorateLines(db: Db, definition: ResourceDefinition, records: Ap
       vat: centavosToPesos(line.vat),
       source_line_id: line.source_line_id,
       quantity_done: fromThousandths(line.quantity_done),
+      ...(adjusts && { reason: line.reason, note: line.note }),
     });
     byDocument.set(line.document_id, list);
   }
@@ -251,8 +253,8 @@ export function documentStore(definition: ResourceDefinition, hooks: DocumentHoo
   const madeFrom = sourcesOf(definition);
   return {
     ...base,
-    createFields: spec.lines === 'none' ? undefined : { lines: linesInput },
-    updateFields: hooks.relines ? { lines: linesInput.optional() } : undefined,
+    createFields: spec.lines === 'none' ? undefined : { lines: linesInputOf(spec) },
+    updateFields: hooks.relines ? { lines: linesInputOf(spec).optional() } : undefined,
     async update(trx, scope, id, columns, input) {
       if (input.lines && hooks.relines) {
         const row = await untyped(trx).selectFrom(definition.table).selectAll().where('id', '=', id).executeTakeFirstOrThrow();
@@ -296,9 +298,10 @@ export function documentStore(definition: ResourceDefinition, hooks: DocumentHoo
       const id = await base.insert(trx, scope, { ...row, ...money, ...reference, number, created_by: scope.userId || null }, input);
       if (prepared.lines) await insertLines(trx, scope, spec.type, id, prepared.lines.lines);
       const document = { type: spec.type, id, number, date };
-      // A document at one place moves its goods there as its spec says: in (a receipt), out (a sale).
+      // A document at one place moves its goods there as its spec says: in (a receipt), out (a sale),
+      // or by each line's sign (an adjustment).
       if (spec.stock && !spec.twoLocations && prepared.lines) {
-        const sign = spec.stock === 'in' ? 1 : -1;
+        const sign = spec.stock === 'out' ? -1 : 1;
         await move(
           trx,
           scope,

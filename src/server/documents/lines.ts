@@ -31,6 +31,9 @@ export interface Line extends LineFigures {
   discountHundredths: number;
   vatable: boolean;
   sourceLineId: number | null;
+  /** A stock adjustment line's reason and note (null on other kinds' lines). */
+  reason: string | null;
+  note: string | null;
 }
 
 export interface PricedLines {
@@ -101,6 +104,8 @@ export interface LinesContext {
   partyId: number | null;
   /** Lines may name the source document's line they fulfil (a receive order's purchase order lines). */
   fulfils?: boolean;
+  /** Quantities are signed, each line with its reason (a stock adjustment's): a negative one takes stock away. */
+  adjusts?: boolean;
 }
 
 /**
@@ -152,16 +157,33 @@ export async function priceLines(db: Db, scope: Scope, inputs: readonly LineInpu
           );
     const breaks =
       list === null ? [] : (JSON.parse(list === 'purchase' ? item.purchase_discounts : item.sale_discounts) as DiscountEntry[]);
+    // An adjustment's line is checked by its size; its sign says which way the stock moves.
+    const sign = context.adjusts && input.quantity < 0 ? -1 : 1;
     const priced = priceLine(
       { name: item.name, vatable: Boolean(item.vatable), breaks },
-      { quantity: toThousandths(input.quantity), factor, unitPrice: typedPrice, listed, discountPercent: input.discount_percent ?? null },
+      {
+        quantity: toThousandths(sign * input.quantity),
+        factor,
+        unitPrice: typedPrice,
+        listed,
+        discountPercent: input.discount_percent ?? null,
+      },
       context,
     );
     if (isRefusal(priced)) {
       at(priced.field, priced.message);
       continue;
     }
-    lines.push({ itemId: item.id, unitId, sourceLineId: context.fulfils ? (input.source_line_id ?? null) : null, ...priced });
+    lines.push({
+      itemId: item.id,
+      unitId,
+      sourceLineId: context.fulfils ? (input.source_line_id ?? null) : null,
+      ...priced,
+      quantity: sign * priced.quantity,
+      baseQuantity: sign * priced.baseQuantity,
+      reason: context.adjusts ? (input.reason ?? null) : null,
+      note: context.adjusts ? input.note || null : null,
+    });
   }
   if (Object.keys(errors).length > 0) throw validationError(errors);
   const refusal = documentTotalRefusal(lines);
@@ -189,6 +211,8 @@ export async function insertLines(trx: Trx, scope: Scope, documentType: string, 
         vat: line.vat,
         source_line_id: line.sourceLineId,
         quantity_done: 0,
+        reason: line.reason,
+        note: line.note,
       })
       .execute();
   }

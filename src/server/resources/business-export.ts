@@ -6,6 +6,7 @@ import { centavosToPesos } from '../../domain/money';
 import { fromThousandths } from '../../domain/quantity';
 import type { ResourceDefinition } from '../../domain/resource';
 import { getResource, registry } from '../../domain/resources/registry';
+import { ADJUSTMENT_REASONS } from '../../domain/resources/stock-adjustments';
 import { BYTE_ORDER_MARK, csvLines, csvRow, inert } from './csv-export';
 import { untyped, type Db, type Scope } from '../db/scope';
 
@@ -33,7 +34,13 @@ function recordsNote(definition: ResourceDefinition): string {
 }
 
 function linesNote(definition: ResourceDefinition): string {
-  const figures = definition.document!.lines === 'priced' ? ', unit price, discount %, amount, VAT' : '';
+  const lines = definition.document!.lines;
+  const figures =
+    lines === 'priced'
+      ? ', unit price, discount %, amount, VAT'
+      : lines === 'adjustments'
+        ? ' (signed: added or taken away), reason, note'
+        : '';
   const fulfilled = isFulfilled(definition) ? ', how much later documents fulfilled of it' : '';
   const source = sourceOf(definition);
   const fulfils = source ? `, the ${source.singular.toLowerCase()} line it fulfils` : '';
@@ -104,6 +111,13 @@ function lineColumns(definition: ResourceDefinition): LineColumn[] {
       { heading: 'VAT', cell: pesos('vat') },
     );
   }
+  if (definition.document!.lines === 'adjustments') {
+    const reasons = new Map(ADJUSTMENT_REASONS.map((option) => [option.value, option.label]));
+    columns.push(
+      { heading: 'Reason', cell: (row) => reasons.get(String(row.reason)) ?? text('reason')(row) },
+      { heading: 'Note', cell: text('note') },
+    );
+  }
   if (isFulfilled(definition)) columns.push({ heading: 'Fulfilled', cell: quantity('quantity_done') });
   if (sourceOf(definition)) {
     columns.push(
@@ -142,6 +156,8 @@ async function* documentLines(db: Db, businessId: number, definition: ResourceDe
         'dl.vat',
         'dl.quantity_done',
         'dl.source_line_id',
+        'dl.reason',
+        'dl.note',
         'doc.number as document_number',
         'item.name as item_name',
         'item.sku as item_sku',

@@ -134,6 +134,8 @@ const documentLine = z.looseObject({
   vat: z.number().describe('In pesos'),
   source_line_id: z.number().int().nullable().describe("The source document's line this one fulfils"),
   quantity_done: z.number().describe('How much of it later documents fulfilled'),
+  reason: z.string().nullable().optional().describe("A stock adjustment line's reason"),
+  note: z.string().nullable().optional().describe("A stock adjustment line's note"),
 });
 
 /** What a document adds to its fields: its lines, and the two places goods move between. */

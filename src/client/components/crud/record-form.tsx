@@ -33,7 +33,7 @@ export function startingValues(definition: ResourceDefinition, record?: Record<s
     ]),
   );
   const section = slots.resolve(definition, 'form.section');
-  if (section?.holds(definition, false)) values[section.name] = section.start(record);
+  if (section?.holds(definition, false)) values[section.name] = section.start(definition, record);
   return values;
 }
 

@@ -44,7 +44,7 @@ export interface FormSection {
   /** Whether the form holds it: when creating, and when editing. */
   holds: (definition: ResourceDefinition, editing: boolean) => boolean;
   /** Its value at the start: from the record edited or copied, or a fresh one. */
-  start: (record?: Record<string, unknown>) => unknown;
+  start: (definition: ResourceDefinition, record?: Record<string, unknown>) => unknown;
   /** Its value as the body sends it. */
   body: (value: unknown) => unknown;
   Editor: ComponentType<{

@@ -7,6 +7,7 @@ import { followOnsFrom, pastTense, statusLabel, transitionsFrom, type Transition
 import { holdsAny, permissionName } from '../../../domain/permissions';
 import type { ResourceDefinition } from '../../../domain/resource';
 import { getResource, registry } from '../../../domain/resources/registry';
+import { ADJUSTMENT_REASONS } from '../../../domain/resources/stock-adjustments';
 import { displayValue } from '../../lib/format';
 import { isClientKey, submitChange } from '../../lib/outbox';
 import { listQuery, type ApiRecord } from '../../lib/resource-queries';
@@ -31,6 +32,7 @@ export function DocumentLines({ definition, record: given }: { definition: Resou
   if (!spec || spec.lines === 'none') return null;
   const lines = (record.lines as DocumentLine[] | undefined) ?? [];
   const priced = spec.lines === 'priced';
+  const adjusts = spec.lines === 'adjustments';
   const done = spec.lifecycle.linesDone;
   const money = (value: unknown) => (Number.isNaN(Number(value)) ? 'Priced when sent' : formatPesos(Number(value ?? 0)));
   const totals = priced && (
@@ -65,8 +67,9 @@ export function DocumentLines({ definition, record: given }: { definition: Resou
           <TableHeader>
             <TableRow>
               <TableHead>Item</TableHead>
-              <TableHead className="text-right">Quantity</TableHead>
+              <TableHead className="text-right">{adjusts ? 'Change' : 'Quantity'}</TableHead>
               {done && <TableHead className="text-right">{done}</TableHead>}
+              {adjusts && <TableHead>Reason</TableHead>}
               {priced && (
                 <>
                   <TableHead className="text-right">Unit price</TableHead>
@@ -84,9 +87,16 @@ export function DocumentLines({ definition, record: given }: { definition: Resou
                   <span className="text-xs text-muted-foreground">{line.item?.sku}</span>
                 </TableCell>
                 <TableCell className="text-right tabular-nums">
+                  {adjusts && line.quantity > 0 ? '+' : ''}
                   {line.quantity} {line.unit}
                 </TableCell>
                 {done && <TableCell className="text-right tabular-nums">{line.quantity_done}</TableCell>}
+                {adjusts && (
+                  <TableCell>
+                    <span className="block">{reasonLabel(line.reason)}</span>
+                    {line.note && <span className="text-xs text-muted-foreground">{line.note}</span>}
+                  </TableCell>
+                )}
                 {priced && (
                   <>
                     <TableCell className="text-right tabular-nums">{money(line.unit_price)}</TableCell>
@@ -103,6 +113,10 @@ export function DocumentLines({ definition, record: given }: { definition: Resou
     </section>
   );
 }
+
+/** A stock adjustment line's reason as the form offers it: "Count correction". */
+const reasonLabel = (reason: string | null | undefined) =>
+  ADJUSTMENT_REASONS.find((option) => option.value === reason)?.label ?? reason ?? '—';
 
 /** The icon of the action that makes a document of this kind from another. */
 const FOLLOW_ON_ICONS: Record<string, LucideIcon> = {

@@ -6,6 +6,7 @@ import { centavosToPesos, formatPesos } from '../../../domain/money';
 import type { PricedLine } from '../../../domain/pricing';
 import { fromThousandths } from '../../../domain/quantity';
 import { getResource } from '../../../domain/resources/registry';
+import { ADJUSTMENT_REASONS, OTHER_REASON } from '../../../domain/resources/stock-adjustments';
 import { listQuery } from '../../lib/resource-queries';
 import { useActiveBusinessId } from '../../lib/session';
 import { cn } from '../../lib/utils';
@@ -13,6 +14,7 @@ import { ReferencePicker } from '../crud/reference-picker';
 import { Button } from '../ui/button';
 import { Input } from '../ui/input';
 import { Label } from '../ui/label';
+import { NativeSelect } from '../ui/native-select';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '../ui/select';
 import { useLinePricing, type LineContext, type LineState } from './line-pricing';
 import { emptyLine, type LineRow } from './line-rows';
@@ -29,7 +31,8 @@ const pesos = (centavos: number) => formatPesos(centavosToPesos(centavos));
  * conversion, not enough stock where the goods leave) says so on the line. Keyboard: picking an
  * item moves to its quantity; Enter in a line's figures goes to the next line's item, adding one
  * after the last. Rows stack into cards on a phone. The server's messages (`lines.2.quantity`)
- * show under their input.
+ * show under their input. A stock adjustment's lines take a signed quantity (what is on hand
+ * changes by it) and a reason, with a note.
  */
 export function LineItems({
   rows,
@@ -71,7 +74,7 @@ export function LineItems({
   const update = (index: number, changes: Partial<LineRow>) =>
     onChange(rows.map((row, at) => (at === index ? { ...row, ...changes } : row)));
   const addLine = () => {
-    onChange([...rows, emptyLine()]);
+    onChange([...rows, emptyLine(context.spec)]);
     focusAfterChange(`line-${rows.length}-item`);
   };
   /** Enter in a line's figures: on to the next line's item, adding a line after the last. */
@@ -156,6 +159,10 @@ export function LineItems({
                   <p className="mt-1 text-xs text-muted-foreground">
                     {String(item.sku)}
                     {onHand !== undefined && context.takesFrom && ` · ${fromThousandths(onHand)} on hand here`}
+                    {onHand !== undefined &&
+                      context.adjusts &&
+                      line &&
+                      ` → ${fromThousandths(onHand + Math.sign(Number(row.quantity)) * line.baseQuantity)} after`}
                   </p>
                 )}
                 {row.open !== undefined && <p className="text-xs text-muted-foreground">{row.open} still open</p>}
@@ -185,13 +192,53 @@ export function LineItems({
                 <Messages messages={at('unit_of_measurement_id')} />
               </div>
               <NumberCell
-                label="Quantity"
+                label={context.adjusts ? 'Change (+ / −)' : 'Quantity'}
                 id={id('quantity')}
                 value={row.quantity}
                 messages={at('quantity')}
                 onChange={(quantity) => update(index, { quantity })}
                 onKeyDown={onward(index)}
+                signed={context.adjusts}
               />
+              {context.adjusts && (
+                <>
+                  <div className="col-span-2 sm:col-span-3">
+                    <Label htmlFor={id('reason')} className="mb-1 block text-xs text-muted-foreground">
+                      Reason
+                    </Label>
+                    <NativeSelect
+                      id={id('reason')}
+                      className="h-11 w-full"
+                      value={row.reason ?? ''}
+                      aria-invalid={at('reason').length > 0}
+                      onChange={(event) => update(index, { reason: event.target.value })}
+                    >
+                      <option value="">Choose…</option>
+                      {ADJUSTMENT_REASONS.map((reason) => (
+                        <option key={reason.value} value={reason.value}>
+                          {reason.label}
+                        </option>
+                      ))}
+                    </NativeSelect>
+                    <Messages messages={at('reason')} />
+                  </div>
+                  <div className="col-span-2 sm:order-last sm:col-span-12">
+                    <Label htmlFor={id('note')} className="mb-1 block text-xs text-muted-foreground">
+                      Note{row.reason === OTHER_REASON ? '' : ' (optional)'}
+                    </Label>
+                    <Input
+                      id={id('note')}
+                      className="h-11"
+                      value={row.note ?? ''}
+                      maxLength={500}
+                      aria-invalid={at('note').length > 0}
+                      onChange={(event) => update(index, { note: event.target.value })}
+                      onKeyDown={onward(index)}
+                    />
+                    <Messages messages={at('note')} />
+                  </div>
+                </>
+              )}
               {priced && (
                 <>
                   <NumberCell
@@ -273,6 +320,7 @@ function NumberCell({
   onChange,
   narrow,
   onKeyDown,
+  signed,
 }: {
   label: string;
   id: string;
@@ -282,6 +330,8 @@ function NumberCell({
   onChange: (value: string) => void;
   narrow?: boolean;
   onKeyDown?: (event: KeyboardEvent<HTMLInputElement>) => void;
+  /** Takes a minus sign: a phone's decimal keypad has none, so its full keyboard opens. */
+  signed?: boolean;
 }) {
   return (
     <div className={cn(narrow ? 'sm:col-span-1' : 'sm:col-span-2')}>
@@ -290,7 +340,7 @@ function NumberCell({
       </Label>
       <Input
         id={id}
-        inputMode="decimal"
+        inputMode={signed ? 'text' : 'decimal'}
         className="h-11 text-right tabular-nums"
         value={value}
         placeholder={placeholder}

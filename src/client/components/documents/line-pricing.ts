@@ -27,8 +27,10 @@ export interface LineContext {
   date: string;
   /** The supplier or branch whose own prices apply first. */
   partyId: number | null;
-  /** The place its goods leave (an invoice's branch or warehouse, a transfer's from location); none when none leave. */
+  /** The place its goods leave (an invoice's branch or warehouse, a transfer's from location, an adjustment's place); none when none leave. */
   takesFrom: Location | null;
+  /** Signed quantities (a stock adjustment's lines): a negative one takes stock away, a positive one adds it. */
+  adjusts: boolean;
 }
 
 const positive = (value: unknown) => (Number.isInteger(Number(value)) && Number(value) > 0 ? Number(value) : null);
@@ -39,7 +41,7 @@ export function lineContext(spec: DocumentSpec | undefined, values: FormValues):
   const place = (type: unknown, id: unknown): Location | null =>
     (type === 'branch' || type === 'warehouse') && positive(id) ? { type, id: positive(id)! } : null;
   const takesFrom =
-    spec?.stock === 'out'
+    spec?.stock === 'out' || spec?.stock === 'both'
       ? (place('branch', values.branch_id) ?? place('warehouse', values.warehouse_id))
       : spec?.twoLocations
         ? place(values.from_location_type, values.from_location_id)
@@ -50,6 +52,7 @@ export function lineContext(spec: DocumentSpec | undefined, values: FormValues):
     date: typeof values.date === 'string' && values.date !== '' ? values.date : todayInManila(),
     partyId: pricing ? positive(values[pricing.party]) : null,
     takesFrom,
+    adjusts: spec?.lines === 'adjustments',
   };
 }
 
@@ -157,7 +160,9 @@ export function useLinePricing(rows: readonly LineRow[], context: LineContext) {
   const states: LineState[] = rows.map((row) => {
     if (row.item_id === null || row.unit_of_measurement_id === null) return { kind: 'blank' };
     const item = itemOf.get(row.item_id);
-    const quantity = number(row.quantity);
+    const typed = number(row.quantity);
+    // An adjustment's line is checked by its size, as the server does; its sign says which way the stock moves.
+    const quantity = typed !== null && context.adjusts ? Math.abs(typed) : typed;
     if (!item || quantity === null || quantity <= 0) return { kind: item ? 'blank' : 'loading' };
     const factor = baseFactor(
       conversionRows,
@@ -183,11 +188,13 @@ export function useLinePricing(rows: readonly LineRow[], context: LineContext) {
     return isRefusal(priced) ? { kind: 'refused', refusal: priced, item } : { kind: 'priced', line: priced, item };
   });
 
-  // What the lines take of each item at the place, against what is on hand there.
+  // What the lines take of each item at the place, against what is on hand there (of an adjustment, its decreases).
   const needed = new Map<number, number>();
   rows.forEach((row, at) => {
     const state = states[at];
-    if (row.item_id !== null && state.kind === 'priced') needed.set(row.item_id, (needed.get(row.item_id) ?? 0) + state.line.baseQuantity);
+    if (row.item_id === null || state.kind !== 'priced') return;
+    if (context.adjusts && Number(row.quantity) > 0) return;
+    needed.set(row.item_id, (needed.get(row.item_id) ?? 0) + state.line.baseQuantity);
   });
   const shortOf = (row: LineRow): string | undefined => {
     if (!place || row.item_id === null) return undefined;

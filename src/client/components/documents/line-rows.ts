@@ -1,3 +1,5 @@
+import type { DocumentSpec } from '../../../domain/documents';
+
 /**
  * A document's lines as its form holds them (rows typed as text) and as the API reads and takes
  * them: what the form needs before the line editor itself has loaded.
@@ -17,15 +19,20 @@ export interface LineRow {
   source_line_id?: number | null;
   /** How much of the source line is still open, shown as the most it can take. */
   open?: number;
+  /** A stock adjustment line's reason (`ADJUSTMENT_REASONS`) and note. */
+  reason?: string;
+  note?: string;
 }
 
-export const emptyLine = (): LineRow => ({
+/** A new line: one of nothing yet; a stock adjustment's with its reason still to choose. */
+export const emptyLine = (spec?: DocumentSpec): LineRow => ({
   item_id: null,
   unit_of_measurement_id: null,
   quantity: '1',
   unit_price: '',
   discount_percent: '',
   vatable: true,
+  ...(spec?.lines === 'adjustments' && { reason: '', note: '' }),
 });
 
 /** A document line as the API answers it (GET /api/{document}/{id} → `lines`). */
@@ -43,6 +50,9 @@ export interface DocumentLine {
   vat: number;
   /** What later documents fulfilled of it: received of an order line, transferred of a request line … */
   quantity_done: number;
+  /** A stock adjustment line's reason and note. */
+  reason?: string | null;
+  note?: string | null;
 }
 
 /** A document's stored lines as rows of the editor (editing it, or starting from it). */
@@ -57,6 +67,7 @@ export function rowsOf(lines: readonly DocumentLine[]): LineRow[] {
     unit_price: typed(line.unit_price),
     discount_percent: typed(line.discount_percent),
     vatable: line.vatable ?? true,
+    ...(line.reason !== undefined && { reason: line.reason ?? '', note: line.note ?? '' }),
   }));
 }
 
@@ -77,5 +88,7 @@ export function linesBody(rows: readonly LineRow[]) {
     unit_price: number(row.unit_price),
     discount_percent: number(row.discount_percent),
     source_line_id: row.source_line_id ?? null,
+    // A stock adjustment's line says why; the server asks for the reason when it is left blank.
+    ...(row.reason !== undefined && { reason: row.reason || null, note: row.note?.trim() || null }),
   }));
 }

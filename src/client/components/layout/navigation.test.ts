@@ -5,7 +5,19 @@ describe('navigation', () => {
   it('labels each resource link with its definition plural: the same sidebar as the hand-written labels', () => {
     expect(NAVIGATION.map((group) => [group.label, group.links.map((link) => link.label)])).toEqual([
       ['Dashboards', ['Overview']],
-      ['Inventory', ['Brands', 'Measuring Masses', 'Unit of Measurements', 'Item Classifications', 'Item Types', 'Items', 'Stocks']],
+      [
+        'Inventory',
+        [
+          'Brands',
+          'Measuring Masses',
+          'Unit of Measurements',
+          'Item Classifications',
+          'Item Types',
+          'Items',
+          'Stocks',
+          'Stock Adjustments',
+        ],
+      ],
       ['Purchasing', ['Purchase Item Prices', 'Purchase Orders', 'Receive Orders', 'Bills', 'Bill Payments']],
       ['Sales & Services', ['Sale Item Prices', 'Service Prices', 'Services', 'Invoices', 'Invoice Payments']],
       ['Logistics', ['Stock Requests', 'Stock Transfers', 'Stock Receives', 'Stock Returns']],

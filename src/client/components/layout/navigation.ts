@@ -18,6 +18,7 @@ import {
   Scale,
   ShieldCheck,
   ShoppingCart,
+  SlidersHorizontal,
   Tag,
   Tags,
   Truck,
@@ -66,6 +67,7 @@ export const NAVIGATION: NavigationGroup[] = [
       resource('item-types', Tags),
       resource('items', Package),
       resource('stocks', Boxes),
+      resource('stock-adjustments', SlidersHorizontal),
     ],
   },
   {
