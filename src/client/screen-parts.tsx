@@ -29,6 +29,7 @@ const DocumentLines = lazyComponent(() => documentView().then((m) => m.DocumentL
 const RelatedDocuments = lazyComponent(() => documentView().then((m) => m.RelatedDocuments));
 const DocumentActions = lazyComponent<ActionProps>(() => documentView().then((m) => m.DocumentActions));
 const DocumentMemos = lazyComponent(() => import('./components/documents/document-memos').then((m) => m.DocumentMemos));
+const StockCountSheet = lazyComponent(() => import('./components/documents/stock-count-sheet').then((m) => m.StockCountSheet));
 const StockMovements = lazyComponent(() => import('./components/documents/stock-movements').then((m) => m.StockMovements));
 const FilesPanel = lazyComponent(() => import('./components/files/files-panel').then((m) => m.FilesPanel));
 
@@ -84,6 +85,20 @@ slots.register({ kind: 'document' }, 'view.badge', StatusBadge);
 slots.register({ kind: 'document' }, 'view.actions', DocumentActions);
 slots.register({ kind: 'document' }, 'view.deletable', deletable);
 slots.register({ kind: 'document' }, 'view.sections', DocumentSections);
+
+// Stock counts: their sheet (counting, the lines, posting) in place of lines.
+
+function CountSections({ definition, record }: RecordProps) {
+  return (
+    <>
+      <StockCountSheet definition={definition} record={record} />
+      <RelatedDocuments definition={definition} record={record} />
+      <DocumentMemos definition={definition} record={record} />
+    </>
+  );
+}
+
+slots.register({ resource: 'stock-counts' }, 'view.sections', CountSections);
 
 // Files: every record that takes them shows its Files panel once the server has it.
 

@@ -28,6 +28,7 @@ import { healthRoutes } from './routes/health.routes';
 import { operationsRoutes } from './routes/operations.routes';
 import { overviewRoutes } from './routes/overview.routes';
 import { resourceRoutes } from './routes/resource.routes';
+import { stockCountRoutes } from './routes/stock-counts.routes';
 import { ensurePermissions } from './seed';
 
 /**
@@ -115,6 +116,7 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
   await app.register(resourceRoutes);
   await app.register(accessRoutes);
   await app.register(documentRoutes);
+  await app.register(stockCountRoutes);
   await app.register(filesRoutes);
   await app.register(activityRoutes);
   await app.register(overviewRoutes);

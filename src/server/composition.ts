@@ -14,6 +14,7 @@ import { receiveOrders } from '../domain/resources/receive-orders';
 import { registry } from '../domain/resources/registry';
 import { roles } from '../domain/resources/roles';
 import { stockAdjustments } from '../domain/resources/stock-adjustments';
+import { stockCounts } from '../domain/resources/stock-counts';
 import { stockReceives } from '../domain/resources/stock-receives';
 import { stockRequests } from '../domain/resources/stock-requests';
 import { stockReturns } from '../domain/resources/stock-returns';
@@ -22,6 +23,7 @@ import { stocks } from '../domain/resources/stocks';
 import { users } from '../domain/resources/users';
 import type { Scope, Trx } from './db/scope';
 import { adjustmentReversals, stockAdjustmentsStore } from './documents/adjustments';
+import { stockCountsStore } from './documents/counts';
 import { registerReversals } from './documents/document-store';
 import { logisticsReversals, stockReceivesStore, stockRequestsStore, stockReturnsStore, stockTransfersStore } from './documents/logistics';
 import { creditMemorandaStore, debitMemorandaStore, memorandaReversals } from './documents/memoranda';
@@ -68,6 +70,7 @@ const SPECIAL_STORES: readonly [ResourceDefinition, ResourceStore][] = [
   [stockReceives, stockReceivesStore],
   [stockReturns, stockReturnsStore],
   [stockAdjustments, stockAdjustmentsStore],
+  [stockCounts, stockCountsStore],
 ];
 
 /** A record's attached files go with it when it is deleted permanently. */

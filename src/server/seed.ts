@@ -82,6 +82,7 @@ export const DEMO_ROLES: {
         'stock-receives',
         'stock-returns',
         'stock-adjustments',
+        'stock-counts',
         'document-memoranda',
       ]),
     ],

@@ -99,6 +99,10 @@ async function documentBody(admin: Session, definition: ResourceDefinition, body
     // Found goods: a line adding stock, which its void takes away again.
     rest.lines = [{ item_id: item.id, unit_of_measurement_id: item.unit_of_measurement_id, quantity: 2, reason: 'found' }];
   }
+  if (definition.name === 'stock-counts') {
+    // One brand's items: the scope names it, and no other narrowing.
+    Object.assign(rest, { scope: 'brand', item_classification_id: null, item_type_id: null });
+  }
   if (definition.document?.twoLocations) {
     // From the warehouse, where the demo data keeps stock, to a branch.
     const [warehouse] = await existingIds(admin, 'warehouses');

@@ -69,7 +69,19 @@ export interface OutboxEntry {
   serverRecord?: Record<string, unknown>;
 }
 
-export type OutboxAction = 'create' | 'update' | 'delete' | 'restore' | 'force-delete' | 'reset' | 'assign' | 'void' | 'cancel';
+export type OutboxAction =
+  | 'create'
+  | 'update'
+  | 'delete'
+  | 'restore'
+  | 'force-delete'
+  | 'reset'
+  | 'assign'
+  | 'void'
+  | 'cancel'
+  /** An entry added to a stock count, and a count's posting. */
+  | 'count'
+  | 'post';
 
 /** A record created on this device and since synced: its client key leads to its server id. */
 export interface SyncedCreate {

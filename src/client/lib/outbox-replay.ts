@@ -300,7 +300,9 @@ export function createReplayEngine(database: Promise<OutboxDatabase>, name: stri
     if (next.nextAttemptAt && next.nextAttemptAt > Date.now()) return true;
     const target = targetOf(next);
     const named = new Set(namedKeys(next));
-    return batch.some((entry) => (target !== null && targetOf(entry) === target) || named.has(entry.key));
+    // Entries counted on one stock count only add up: they need no answer from each other.
+    const adding = (entry: OutboxEntry) => entry.action === 'count' && next.action === 'count';
+    return batch.some((entry) => (target !== null && targetOf(entry) === target && !adding(entry)) || named.has(entry.key));
   }
 
   function holdBack(rest: OutboxEntry[], message: string, delay: number | null): void {

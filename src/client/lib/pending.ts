@@ -30,6 +30,8 @@ export const PENDING_WORDS: Record<OutboxAction, string> = {
   assign: 'Pending assignment',
   void: 'Pending void',
   cancel: 'Pending cancel',
+  count: 'Pending count',
+  post: 'Pending post',
 };
 
 /** A record created on this device, as a row: its client key is its id until it syncs. */

@@ -10,6 +10,7 @@ import { purchaseOrders } from './purchase-orders';
 import { quotations } from './quotations';
 import { receiveOrders } from './receive-orders';
 import { stockAdjustments } from './stock-adjustments';
+import { stockCounts } from './stock-counts';
 import { stockReceives } from './stock-receives';
 import { stockRequests } from './stock-requests';
 import { stockReturns } from './stock-returns';
@@ -31,6 +32,7 @@ const DOCUMENTS: readonly ResourceDefinition[] = [
   stockReceives,
   stockReturns,
   stockAdjustments,
+  stockCounts,
 ];
 
 const typeOf = (definition: ResourceDefinition) => definition.document?.type as string;

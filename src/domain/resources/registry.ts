@@ -26,6 +26,7 @@ import { saleItemPrices } from './sale-item-prices';
 import { servicePrices } from './service-prices';
 import { services } from './services';
 import { stockAdjustments } from './stock-adjustments';
+import { stockCounts } from './stock-counts';
 import { stockReceives } from './stock-receives';
 import { stockRequests } from './stock-requests';
 import { stockReturns } from './stock-returns';
@@ -64,6 +65,7 @@ export const registry: readonly ResourceDefinition[] = [
   stockReceives,
   stockReturns,
   stockAdjustments,
+  stockCounts,
   warehouses,
   branches,
   contactTypes,

@@ -50,13 +50,14 @@ export const stockAdjustments = defineResource({
     warehouse_id: reference('Warehouse', 'warehouses'),
     date: date('Date', { required: true }),
     notes: textarea('Notes'),
+    stock_count_id: reference('Stock count', 'stock-counts', { computed: true }),
     status: select(
       'Status',
       statusValues(lifecycle).map((value) => ({ value, label: statusLabel(value) })),
       { computed: true },
     ),
   },
-  search: ['id', 'number', 'branch_id', 'warehouse_id', 'status', 'date'],
+  search: ['id', 'number', 'branch_id', 'warehouse_id', 'status', 'date', 'stock_count_id'],
   sort: ['number', 'date', 'status'],
   columns: ['number', 'date', 'branch_id', 'warehouse_id', 'status'],
 });

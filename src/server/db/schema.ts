@@ -393,6 +393,49 @@ export interface StockAdjustmentsTable extends BusinessRecordColumns {
   notes: string | null;
   status: string;
   created_by: number | null;
+  stock_count_id: number | null;
+}
+
+/** A stock count at one place; its lines and entries are tables of their own. */
+export interface StockCountsTable extends BusinessRecordColumns {
+  number: string;
+  branch_id: number | null;
+  warehouse_id: number | null;
+  date: Day;
+  scope: string;
+  brand_id: number | null;
+  item_classification_id: number | null;
+  item_type_id: number | null;
+  notes: string | null;
+  status: string;
+  stock_adjustment_id: number | null;
+  created_by: number | null;
+}
+
+/** An item of a count: what the ledger held when it was added to the count, and the sum of its entries (thousandths of the base unit). */
+export interface StockCountLinesTable {
+  id: Generated<number>;
+  business_id: number;
+  stock_count_id: number;
+  item_id: number;
+  expected: number;
+  counted: Generated<number>;
+  entries: Generated<number>;
+  /** On hand when the count was posted: what its difference was taken from. */
+  posted_on_hand: number | null;
+}
+
+/** One quantity a counter added to a count, in the unit counted and in the item's base unit. */
+export interface StockCountEntriesTable {
+  id: Generated<number>;
+  business_id: number;
+  stock_count_id: number;
+  item_id: number;
+  unit_of_measurement_id: number;
+  quantity: number;
+  base_quantity: number;
+  created_by: number | null;
+  created_at: Timestamp;
 }
 
 /** One row per backup taken or failed. */
@@ -460,6 +503,9 @@ export interface Database {
   stock_receives: StockReceivesTable;
   stock_returns: StockReturnsTable;
   stock_adjustments: StockAdjustmentsTable;
+  stock_counts: StockCountsTable;
+  stock_count_lines: StockCountLinesTable;
+  stock_count_entries: StockCountEntriesTable;
   backups: BackupsTable;
   backup_schedule: BackupScheduleTable;
 }

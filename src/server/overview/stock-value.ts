@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { sql, type RawBuilder } from 'kysely';
 import type { LocationType } from '../../domain/documents';
 import type { Db } from '../db/scope';
 import { pesos } from './live-documents';
@@ -22,8 +22,9 @@ export async function locationNames(db: Db, businessId: number): Promise<Map<str
  * id wins a tie), per base unit: divided by the conversion from the price's unit to the item's
  * base unit (the item's own, else the general one). Null for an item without a price, or priced
  * in a unit nothing converts. One index seek per item (purchase_item_prices_latest_index).
+ * `among`: a subquery of item ids to cost, when not every item is wanted (a stock count's).
  */
-const itemCosts = (businessId: number, today: string) => sql`
+export const itemCosts = (businessId: number, today: string, among?: RawBuilder<unknown>) => sql`
   select items.id as item_id, (
     select case when prices.unit_of_measurement_id = items.unit_of_measurement_id then prices.price * 1.0
       else prices.price * 1000000.0 / (
@@ -41,7 +42,7 @@ const itemCosts = (businessId: number, today: string) => sql`
     order by prices.effective_date desc, prices.id desc
     limit 1) as cost
   from items
-  where items.business_id = ${businessId} and items.deleted_at is null`;
+  where items.business_id = ${businessId} and items.deleted_at is null${among ? sql` and items.id in (${among})` : sql``}`;
 
 interface LocationValueRow {
   location_type: LocationType;

@@ -148,6 +148,23 @@ function documentShape(definition: ResourceDefinition): z.ZodRawShape {
   };
 }
 
+/** A line of a stock count: quantities in the item's base unit, money in pesos. */
+export const countLine = z.looseObject({
+  id: z.number().int(),
+  item_id: z.number().int(),
+  item: z.looseObject({ id: z.number().int(), display: z.string(), sku: z.string(), barcode: z.string().nullable() }),
+  unit_of_measurement_id: z.number().int(),
+  unit: z.string().nullable().describe("The item's base unit's abbreviation"),
+  expected: z.number().describe('On hand at the place when the item was put on the count'),
+  on_hand: z.number().describe('On hand now; once posted, when it was posted'),
+  moved: z.number().describe('What documents moved in or out since: on hand less expected'),
+  counted: z.number().nullable().describe('The sum of its entries; null while nothing was counted'),
+  entries: z.number().int(),
+  difference: z.number().nullable().describe('Counted less on hand: what posting adjusts by'),
+  unit_cost: z.number().nullable().describe("The item's cost per base unit: its latest purchase price"),
+  difference_value: z.number().nullable().describe('The difference at that cost, in pesos'),
+});
+
 /** What a resource's store adds to its records beyond their fields (its `decorate`). */
 const DECORATIONS: Readonly<Record<string, z.ZodRawShape>> = {
   roles: { permission_ids: z.array(z.number().int()), permission_names: z.array(z.string()) },
@@ -163,6 +180,11 @@ const DECORATIONS: Readonly<Record<string, z.ZodRawShape>> = {
     unit_of_measurement_id: z.number().int().nullable(),
     reorder_level: z.number().nullable(),
     reorder_level_reached: z.boolean(),
+  },
+  'stock-counts': {
+    lines_total: z.number().int().describe('How many items are on the count'),
+    lines_counted: z.number().int().describe('How many of them were counted'),
+    lines: z.array(countLine).optional().describe('Its lines: only when the count is read alone'),
   },
 };
 

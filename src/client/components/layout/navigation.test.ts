@@ -16,6 +16,7 @@ describe('navigation', () => {
           'Items',
           'Stocks',
           'Stock Adjustments',
+          'Stock Counts',
         ],
       ],
       ['Purchasing', ['Purchase Item Prices', 'Purchase Orders', 'Receive Orders', 'Bills', 'Bill Payments']],

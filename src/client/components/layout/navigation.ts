@@ -3,6 +3,7 @@ import {
   Banknote,
   Boxes,
   Building2,
+  ClipboardCheck,
   ClipboardList,
   Contact,
   HandCoins,
@@ -68,6 +69,7 @@ export const NAVIGATION: NavigationGroup[] = [
       resource('items', Package),
       resource('stocks', Boxes),
       resource('stock-adjustments', SlidersHorizontal),
+      resource('stock-counts', ClipboardCheck),
     ],
   },
   {

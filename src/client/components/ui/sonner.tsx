@@ -1,5 +1,6 @@
 import * as React from 'react';
 import { Toaster as Sonner, type ToasterProps } from 'sonner';
+import { TABLE_WIDTH, useMediaQuery } from '../../lib/media';
 import { toasterListening } from '../../lib/notify';
 
 function subscribeToHtmlClass(onChange: () => void) {
@@ -20,11 +21,13 @@ function useHtmlIsDark() {
 /** Mounted by `ToasterHost` at the first toast; says when it listens (its own effect, a child's, has run by then). */
 function Toaster({ ...props }: ToasterProps) {
   const dark = useHtmlIsDark();
+  // On a phone a toast at the bottom spans the screen over the form's Save and the next action: it shows at the top there.
+  const wide = useMediaQuery(TABLE_WIDTH);
   React.useEffect(toasterListening, []);
   return (
     <Sonner
       theme={dark ? 'dark' : 'light'}
-      position="bottom-right"
+      position={wide ? 'bottom-right' : 'top-center'}
       duration={5000}
       richColors
       closeButton

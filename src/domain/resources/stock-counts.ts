@@ -1,0 +1,69 @@
+import type { SelectOption } from '../fields';
+import { date, reference, select, text, textarea } from '../fields';
+import { statusLabel, statusValues, type Lifecycle } from '../lifecycle';
+import { defineResource } from '../resource';
+
+/** Which items a count covers at its place. */
+export const COUNT_SCOPES: readonly SelectOption[] = [
+  { value: 'all', label: 'Every item' },
+  { value: 'brand', label: 'One brand' },
+  { value: 'item_classification', label: 'One item classification' },
+  { value: 'item_type', label: 'One item type' },
+  { value: 'picked', label: 'Picked items (added as they are counted)' },
+];
+
+/** The field naming what a scope narrows the items to: `brand` → `brand_id`. */
+export const SCOPE_FIELDS: Readonly<Record<string, string>> = {
+  brand: 'brand_id',
+  item_classification: 'item_classification_id',
+  item_type: 'item_type_id',
+};
+
+const lifecycle: Lifecycle = {
+  statuses: { open: 'open', posted: 'complete', cancelled: 'undone' },
+  transitions: [
+    {
+      name: 'cancel',
+      from: ['open'],
+      to: 'cancelled',
+      permission: 'update',
+      reverses: 'Nothing is posted: what was counted stays on it, and the stock is left as it is.',
+    },
+  ],
+  trashable: ['cancelled'],
+};
+
+/**
+ * A stock count at one place. Starting it records, for each item in its scope, what the ledger
+ * holds there; counters then add what they count (entries, from any number of devices, which add
+ * up); posting it writes one stock adjustment (reason: count correction) that brings each counted
+ * item's balance to what was counted, once.
+ */
+export const stockCounts = defineResource({
+  name: 'stock-counts',
+  singular: 'Stock Count',
+  plural: 'Stock Counts',
+  display: 'number',
+  editable: false,
+  document: { type: 'stock-count', prefix: 'SC', lines: 'none', lifecycle },
+  fields: {
+    number: text('Number', { computed: true }),
+    branch_id: reference('Branch', 'branches'),
+    warehouse_id: reference('Warehouse', 'warehouses'),
+    date: date('Date', { required: true }),
+    scope: select('Items counted', COUNT_SCOPES, { required: true }),
+    brand_id: reference('Brand', 'brands'),
+    item_classification_id: reference('Item classification', 'item-classifications'),
+    item_type_id: reference('Item type', 'item-types'),
+    notes: textarea('Notes'),
+    status: select(
+      'Status',
+      statusValues(lifecycle).map((value) => ({ value, label: statusLabel(value) })),
+      { computed: true },
+    ),
+    stock_adjustment_id: reference('Stock adjustment', 'stock-adjustments', { computed: true }),
+  },
+  search: ['id', 'number', 'branch_id', 'warehouse_id', 'status', 'date', 'scope'],
+  sort: ['number', 'date', 'status'],
+  columns: ['number', 'date', 'branch_id', 'warehouse_id', 'scope', 'status'],
+});

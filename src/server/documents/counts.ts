@@ -1,0 +1,321 @@
+import { sql } from 'kysely';
+import { todayInManila, type Location } from '../../domain/documents';
+import { centavosToPesos } from '../../domain/money';
+import { fromThousandths } from '../../domain/quantity';
+import { stockAdjustments } from '../../domain/resources/stock-adjustments';
+import { COUNT_SCOPES, SCOPE_FIELDS, stockCounts } from '../../domain/resources/stock-counts';
+import { recordActivity } from '../activity/activity-log';
+import { forUpdate, nowIso } from '../db/dialect';
+import { conflict, HttpError, notFound, validationError } from '../errors';
+import { itemCosts } from '../overview/stock-value';
+import type { ApiRecord } from '../resources/codec';
+import { createRecord, findRecordOrFail } from '../resources/record-service';
+import type { ResourceStore } from '../resources/store';
+import { untyped, type Db, type Scope, type Trx } from '../db/scope';
+import { documentStore, liveSource, locationOf } from './document-store';
+import { priceLines } from './lines';
+
+/**
+ * Stock counts. Starting one writes a line per item of its scope with what the ledger holds at
+ * its place then (`expected`). Each entry a counter adds — from any device, online or replayed
+ * from its outbox — adds to its line's `counted` in one UPDATE, so two devices counting the same
+ * shelf add up. Posting locks the count and the balances of what was counted, notes what each
+ * holds (`posted_on_hand`), and writes one stock adjustment (reason: count correction) of the
+ * differences: afterwards each counted balance is what was counted. Uncounted lines move nothing.
+ */
+
+/** The items a count of this scope covers at the start; none for picked items, added as they are counted. */
+async function startLines(trx: Trx, scope: Scope, countId: number, columns: Record<string, unknown>): Promise<void> {
+  if (columns.scope === 'picked') return;
+  const location = locationOf(columns)!;
+  const field = SCOPE_FIELDS[String(columns.scope)];
+  const narrowed = field ? sql` and items.${sql.ref(field)} = ${Number(columns[field])}` : sql``;
+  await sql`
+    insert into stock_count_lines (business_id, stock_count_id, item_id, expected, counted, entries)
+    select items.business_id, ${countId}, items.id, coalesce(stocks.quantity_on_hand, 0), 0, 0
+    from items left join stocks on stocks.item_id = items.id and stocks.business_id = items.business_id
+      and stocks.location_type = ${location.type} and stocks.location_id = ${location.id}
+    where items.business_id = ${scope.businessId} and items.deleted_at is null${narrowed}`.execute(trx);
+}
+
+const scopeLabel = (scope: string) => COUNT_SCOPES.find((option) => option.value === scope)!.label.toLowerCase();
+
+export const stockCountsStore: ResourceStore = (() => {
+  const base = documentStore(stockCounts, {
+    async prepare(_trx, _scope, columns) {
+      // The scope's own narrowing is required, and no other is taken.
+      const wanted = SCOPE_FIELDS[String(columns.scope)];
+      const errors: Record<string, string[]> = {};
+      for (const [scope, field] of Object.entries(SCOPE_FIELDS)) {
+        const label = stockCounts.fields[field].label.toLowerCase();
+        const named = scopeLabel(scope);
+        if (field === wanted && !columns[field]) errors[field] = [`Pick the ${label}: the items counted are ${named}.`];
+        if (field !== wanted && columns[field]) errors[field] = [`The ${label} is only for counting ${named}.`];
+      }
+      if (Object.keys(errors).length > 0) throw validationError(errors);
+      return { columns: { status: 'open' } };
+    },
+    async apply(trx, scope, document, _prepared, columns) {
+      await startLines(trx, scope, document.id, columns);
+    },
+  });
+  return {
+    ...base,
+    async decorate(db, scope, records) {
+      await base.decorate?.(db, scope, records);
+      await decorateCounts(db, scope, records);
+    },
+    // Its lines and entries are its own parts: they go with it.
+    async remove(trx, scope, id) {
+      for (const table of ['stock_count_entries', 'stock_count_lines'] as const) {
+        await trx.deleteFrom(table).where('stock_count_id', '=', id).where('business_id', '=', scope.businessId).execute();
+      }
+      await base.remove(trx, scope, id);
+    },
+  };
+})();
+
+interface CountLineRow {
+  id: number;
+  stock_count_id: number;
+  item_id: number;
+  expected: number;
+  counted: number;
+  entries: number;
+  posted_on_hand: number | null;
+  name: string;
+  sku: string;
+  barcode: string | null;
+  unit_of_measurement_id: number;
+  unit: string | null;
+  on_hand: number | null;
+  cost: number | null;
+}
+
+/**
+ * Every count read gets its tallies (how many lines, how many counted); a count read alone also
+ * gets its lines — a whole warehouse's items are too many for every row of a list. A line: what
+ * was expected at the start, what is on hand now (at posting, once posted) and what moved in
+ * between, what was counted (null while nothing was), the difference in units and in pesos at the
+ * item's cost (its latest purchase price per base unit; null without one).
+ */
+async function decorateCounts(db: Db, scope: Scope, records: ApiRecord[]): Promise<void> {
+  const ids = records.map((record) => Number(record.id));
+  const tallies = await db
+    .selectFrom('stock_count_lines')
+    .select(['stock_count_id', sql<number>`count(*)`.as('lines'), sql<number>`sum(case when entries > 0 then 1 else 0 end)`.as('counted')])
+    .where('stock_count_id', 'in', ids)
+    .groupBy('stock_count_id')
+    .execute();
+  const byCount = new Map(tallies.map((row) => [Number(row.stock_count_id), row]));
+  for (const record of records) {
+    const tally = byCount.get(Number(record.id));
+    record.lines_total = Number(tally?.lines ?? 0);
+    record.lines_counted = Number(tally?.counted ?? 0);
+  }
+  if (records.length !== 1) return;
+  const [record] = records;
+  record.lines = await countLines(db, scope, record);
+}
+
+async function countLines(db: Db, scope: Scope, record: ApiRecord): Promise<Record<string, unknown>[]> {
+  const location = locationOf(record)!;
+  const id = Number(record.id);
+  const { rows } = await sql<CountLineRow>`
+    with costs as (${itemCosts(scope.businessId, String(record.date), sql`select item_id from stock_count_lines where stock_count_id = ${id}`)})
+    select lines.id, lines.stock_count_id, lines.item_id, lines.expected, lines.counted, lines.entries, lines.posted_on_hand,
+      items.name, items.sku, items.barcode, items.unit_of_measurement_id, units.abbreviation as unit,
+      stocks.quantity_on_hand as on_hand, costs.cost
+    from stock_count_lines lines
+      inner join items on items.id = lines.item_id
+      left join unit_of_measurements units on units.id = items.unit_of_measurement_id
+      left join stocks on stocks.item_id = lines.item_id and stocks.business_id = lines.business_id
+        and stocks.location_type = ${location.type} and stocks.location_id = ${location.id}
+      left join costs on costs.item_id = lines.item_id
+    where lines.stock_count_id = ${id} and lines.business_id = ${scope.businessId}
+    order by items.name, lines.id`.execute(db);
+  return rows.map((row) => {
+    const onHand = Number(row.posted_on_hand ?? row.on_hand ?? 0);
+    const counted = Number(row.entries) > 0 ? Number(row.counted) : null;
+    const difference = counted === null ? null : counted - onHand;
+    const cost = row.cost === null ? null : Number(row.cost);
+    return {
+      id: Number(row.id),
+      item_id: Number(row.item_id),
+      item: { id: Number(row.item_id), display: row.name, sku: row.sku, barcode: row.barcode },
+      unit_of_measurement_id: Number(row.unit_of_measurement_id),
+      unit: row.unit,
+      expected: fromThousandths(Number(row.expected)),
+      on_hand: fromThousandths(onHand),
+      moved: fromThousandths(onHand - Number(row.expected)),
+      counted: counted === null ? null : fromThousandths(counted),
+      entries: Number(row.entries),
+      difference: difference === null ? null : fromThousandths(difference),
+      unit_cost: cost === null ? null : centavosToPesos(Math.round(cost)),
+      difference_value: difference === null || cost === null ? null : centavosToPesos(Math.round((difference * cost) / 1000)),
+    };
+  });
+}
+
+const refusedUnlessOpen = (row: Record<string, unknown>, verb: string) => {
+  if (row.status === 'open') return;
+  throw conflict(`Stock count ${String(row.number)} is ${String(row.status)}: nothing can be ${verb} it any more.`);
+};
+
+export interface EntryInput {
+  item_id: number;
+  unit_of_measurement_id?: number | null;
+  quantity: number;
+}
+
+/**
+ * Adds a counted quantity (negative to take back a miscount) to a count's line of the item, making
+ * the line when the item is not on the count yet (picked items; an item found outside the scope),
+ * with what the ledger holds now as expected. The count is locked first, so an entry and a posting
+ * of the same count never interleave; the line's total may not go below zero. Answers the line.
+ */
+export async function addEntry(trx: Trx, scope: Scope, countId: number, input: EntryInput): Promise<Record<string, unknown>> {
+  const count = await liveSource(trx, scope, 'stock_counts', countId);
+  if (!count) throw notFound('stock count');
+  refusedUnlessOpen(count, 'added to');
+  const item = await trx
+    .selectFrom('items')
+    .select(['id', 'name', 'unit_of_measurement_id'])
+    .where('id', '=', input.item_id)
+    .where('business_id', '=', scope.businessId)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+  if (!item) throw validationError({ item_id: ['The selected item is invalid.'] });
+  const unitId = input.unit_of_measurement_id ?? item.unit_of_measurement_id;
+  const priced = await priceLines(
+    trx,
+    scope,
+    [{ item_id: item.id, unit_of_measurement_id: unitId, quantity: input.quantity, reason: 'count_correction' }],
+    { list: null, date: String(count.date), partyId: null, adjusts: true },
+  ).catch((error: unknown) => {
+    // The line's messages (lines.0.quantity) as the entry's own fields.
+    if (!(error instanceof HttpError) || !error.errors) throw error;
+    const fields = Object.entries(error.errors).map(([key, value]) => [key.replace(/^lines\.0\./, ''), value]);
+    throw validationError(Object.fromEntries(fields));
+  });
+  const [line] = priced.lines;
+  const location = locationOf(count)!;
+  const onHand = await onHandAt(trx, scope, item.id, location);
+  await trx
+    .insertInto('stock_count_lines')
+    .values({ business_id: scope.businessId, stock_count_id: countId, item_id: item.id, expected: onHand, counted: 0, entries: 0 })
+    .onConflict((conflictOn) => conflictOn.columns(['stock_count_id', 'item_id']).doNothing())
+    .execute();
+  const added = await trx
+    .updateTable('stock_count_lines')
+    .set({ counted: sql`counted + ${line.baseQuantity}`, entries: sql`entries + 1` })
+    .where('stock_count_id', '=', countId)
+    .where('item_id', '=', item.id)
+    .where(sql<boolean>`counted + ${line.baseQuantity} >= 0`)
+    .executeTakeFirst();
+  if (Number(added.numUpdatedRows) !== 1) {
+    throw validationError({ quantity: [`That would leave less than none of ${item.name} counted.`] });
+  }
+  await trx
+    .insertInto('stock_count_entries')
+    .values({
+      business_id: scope.businessId,
+      stock_count_id: countId,
+      item_id: item.id,
+      unit_of_measurement_id: unitId,
+      quantity: line.quantity,
+      base_quantity: line.baseQuantity,
+      created_by: scope.userId || null,
+      created_at: nowIso(),
+    })
+    .execute();
+  const record = await findRecordOrFail(trx, scope, stockCounts, countId);
+  return (record.lines as Record<string, unknown>[]).find((each) => each.item_id === item.id)!;
+}
+
+async function onHandAt(db: Db, scope: Scope, itemId: number, location: Location): Promise<number> {
+  const row = await db
+    .selectFrom('stocks')
+    .select('quantity_on_hand')
+    .where('business_id', '=', scope.businessId)
+    .where('item_id', '=', itemId)
+    .where('location_type', '=', location.type)
+    .where('location_id', '=', location.id)
+    .executeTakeFirst();
+  return Number(row?.quantity_on_hand ?? 0);
+}
+
+/**
+ * Posts an open count, once: its row locked and its status moved by a guarded UPDATE; the
+ * balances of the counted items locked (in the ledger's order) before they are read, so no
+ * document moves them between the reading and the adjustment; then one stock adjustment of the
+ * differences, dated today, naming the count. Answers the count.
+ */
+export async function postCount(trx: Trx, scope: Scope, countId: number): Promise<ApiRecord> {
+  const count = await liveSource(trx, scope, 'stock_counts', countId);
+  if (!count) throw notFound('stock count');
+  refusedUnlessOpen(count, 'posted from');
+  const location = locationOf(count)!;
+  await forUpdate(
+    trx,
+    trx
+      .selectFrom('stocks')
+      .select('id')
+      .where('business_id', '=', scope.businessId)
+      .where('location_type', '=', location.type)
+      .where('location_id', '=', location.id)
+      .where('item_id', 'in', (eb) =>
+        eb.selectFrom('stock_count_lines').select('item_id').where('stock_count_id', '=', countId).where('entries', '>', 0),
+      )
+      .orderBy('item_id'),
+  ).execute();
+  await sql`
+    update stock_count_lines set posted_on_hand = coalesce((
+      select stocks.quantity_on_hand from stocks
+      where stocks.business_id = stock_count_lines.business_id and stocks.item_id = stock_count_lines.item_id
+        and stocks.location_type = ${location.type} and stocks.location_id = ${location.id}), 0)
+    where stock_count_id = ${countId}`.execute(trx);
+  const differences = await trx
+    .selectFrom('stock_count_lines')
+    .innerJoin('items', 'items.id', 'stock_count_lines.item_id')
+    .select(['stock_count_lines.item_id', 'items.unit_of_measurement_id', 'stock_count_lines.counted', 'stock_count_lines.posted_on_hand'])
+    .where('stock_count_lines.stock_count_id', '=', countId)
+    .where('stock_count_lines.entries', '>', 0)
+    .where(sql<boolean>`stock_count_lines.counted <> stock_count_lines.posted_on_hand`)
+    .orderBy('stock_count_lines.id')
+    .execute();
+  let adjustmentId: number | null = null;
+  if (differences.length > 0) {
+    const place = location.type === 'branch' ? { branch_id: location.id } : { warehouse_id: location.id };
+    const adjustment = await createRecord(trx, scope, stockAdjustments, {
+      ...place,
+      date: todayInManila(),
+      notes: `The differences of stock count ${String(count.number)}.`,
+      lines: differences.map((line) => ({
+        item_id: line.item_id,
+        unit_of_measurement_id: line.unit_of_measurement_id,
+        quantity: fromThousandths(Number(line.counted) - Number(line.posted_on_hand)),
+        reason: 'count_correction',
+      })),
+    });
+    adjustmentId = Number(adjustment.id);
+    await trx.updateTable('stock_adjustments').set({ stock_count_id: countId }).where('id', '=', adjustmentId).execute();
+  }
+  const posted = await untyped(trx)
+    .updateTable('stock_counts')
+    .set({ status: 'posted', stock_adjustment_id: adjustmentId, updated_at: nowIso(), version: sql`version + 1` })
+    .where('id', '=', countId)
+    .where('status', '=', 'open')
+    .executeTakeFirst();
+  if (Number(posted.numUpdatedRows) !== 1) throw conflict('This stock count changed meanwhile; reload it.');
+  await recordActivity(trx, scope, {
+    resource: stockCounts.name,
+    recordId: countId,
+    action: 'posted',
+    changes: {
+      status: { from: 'open', to: 'posted' },
+      ...(adjustmentId !== null && { stock_adjustment_id: { from: null, to: adjustmentId } }),
+    },
+  });
+  return findRecordOrFail(trx, scope, stockCounts, countId);
+}
