@@ -7,7 +7,8 @@ import { defineConfig, type Plugin } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
 
 /** Text the server sends as it is built: compressed once here, not on every request. */
-const COMPRESSIBLE = /\.(js|mjs|css|html|svg|json|webmanifest|map|txt)$/;
+// Text, and the barcode reader's WebAssembly (1.1 MB, about a third of it compressed).
+const COMPRESSIBLE = /\.(js|mjs|css|html|svg|json|webmanifest|map|txt|wasm)$/;
 
 /**
  * Writes a brotli (`.br`, best quality) and a gzip (`.gz`) copy beside every text file of the
@@ -47,7 +48,7 @@ export default defineConfig({
       // The app registers the worker itself (src/client/lib/service-worker.ts) and prompts to update.
       injectRegister: false,
       registerType: 'prompt',
-      injectManifest: { globPatterns: ['**/*.{js,css,html,svg,png,webmanifest}'] },
+      injectManifest: { globPatterns: ['**/*.{js,css,html,svg,png,webmanifest,wasm}'] },
       manifest: {
         name: 'Bodega — back office',
         short_name: 'Bodega',

@@ -80,7 +80,12 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
 
   // External plugins. Asking for https (upgrade-insecure-requests, HSTS) only when the request came
   // over https: a page served over plain http on a shop's network would otherwise load nothing.
-  const directives = { 'script-src': ["'self'"], 'style-src': ["'self'", "'unsafe-inline'"], 'img-src': ["'self'", 'data:', 'blob:'] };
+  // 'wasm-unsafe-eval' lets the page compile WebAssembly (the camera's barcode reader), and nothing else: no eval of script.
+  const directives = {
+    'script-src': ["'self'", "'wasm-unsafe-eval'"],
+    'style-src': ["'self'", "'unsafe-inline'"],
+    'img-src': ["'self'", 'data:', 'blob:'],
+  };
   await app.register(helmet, {
     contentSecurityPolicy: { directives: { ...directives, 'upgrade-insecure-requests': null } },
     strictTransportSecurity: false,

@@ -1,16 +1,18 @@
 import { useQuery } from '@tanstack/react-query';
 import { Plus, Trash2 } from 'lucide-react';
-import { useEffect, useRef, type KeyboardEvent } from 'react';
+import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { documentTotals } from '../../../domain/documents';
 import { centavosToPesos, formatPesos } from '../../../domain/money';
 import type { PricedLine } from '../../../domain/pricing';
 import { fromThousandths } from '../../../domain/quantity';
 import { getResource } from '../../../domain/resources/registry';
 import { ADJUSTMENT_REASONS, OTHER_REASON } from '../../../domain/resources/stock-adjustments';
-import { listQuery } from '../../lib/resource-queries';
+import { listQuery, type ApiRecord } from '../../lib/resource-queries';
 import { useActiveBusinessId } from '../../lib/session';
 import { cn } from '../../lib/utils';
 import { ReferencePicker } from '../crud/reference-picker';
+import { CameraScanButton } from '../scan/camera-scanner';
+import { useItemByCode } from '../scan/item-by-code';
 import { Button } from '../ui/button';
 import { Input } from '../ui/input';
 import { Label } from '../ui/label';
@@ -73,6 +75,20 @@ export function LineItems({
 
   const update = (index: number, changes: Partial<LineRow>) =>
     onChange(rows.map((row, at) => (at === index ? { ...row, ...changes } : row)));
+  /** An item picked, searched or scanned: its unit and VAT come with it, and the quantity is next. */
+  const pickItem = (index: number, itemId: number | null, record?: ApiRecord) => {
+    const row = rows[index];
+    setScanProblem(null);
+    update(index, {
+      item_id: itemId,
+      item_name: record ? String(record.name) : null,
+      unit_of_measurement_id: record ? Number(record.unit_of_measurement_id) : row.unit_of_measurement_id,
+      vatable: record ? Boolean(record.vatable) : row.vatable,
+    });
+    if (record) focusAfterChange(`line-${index}-quantity`);
+  };
+  const itemByCode = useItemByCode();
+  const [scanProblem, setScanProblem] = useState<string | null>(null);
   const addLine = () => {
     onChange([...rows, emptyLine(context.spec)]);
     focusAfterChange(`line-${rows.length}-item`);
@@ -98,6 +114,11 @@ export function LineItems({
   return (
     <fieldset className="space-y-3">
       <legend className="mb-2 text-sm font-medium">Lines</legend>
+      {scanProblem && (
+        <p role="alert" className="text-sm text-destructive">
+          {scanProblem}
+        </p>
+      )}
       {linesError.length > 0 && (
         <p role="alert" className="text-sm text-destructive">
           {linesError.join(' ')}
@@ -136,23 +157,27 @@ export function LineItems({
                     {row.item_name}
                   </p>
                 ) : (
-                  <ReferencePicker
-                    id={id('item')}
-                    target={items}
-                    value={row.item_id}
-                    display={row.item_name ?? (item ? String(item.name) : undefined)}
-                    invalid={at('item_id').length > 0}
-                    describe={pricing.resultDetails}
-                    onChange={(itemId, record) => {
-                      update(index, {
-                        item_id: itemId,
-                        item_name: record ? String(record.name) : null,
-                        unit_of_measurement_id: record ? Number(record.unit_of_measurement_id) : row.unit_of_measurement_id,
-                        vatable: record ? Boolean(record.vatable) : row.vatable,
-                      });
-                      if (record) focusAfterChange(id('quantity'));
-                    }}
-                  />
+                  <div className="flex gap-2">
+                    <div className="min-w-0 flex-1">
+                      <ReferencePicker
+                        id={id('item')}
+                        target={items}
+                        value={row.item_id}
+                        display={row.item_name ?? (item ? String(item.name) : undefined)}
+                        invalid={at('item_id').length > 0}
+                        describe={pricing.resultDetails}
+                        onChange={(itemId, record) => pickItem(index, itemId, record)}
+                      />
+                    </div>
+                    <CameraScanButton
+                      label={`Scan the item of line ${index + 1} with the camera`}
+                      onRead={(code) =>
+                        void itemByCode(code).then((record) =>
+                          record ? pickItem(index, Number(record.id), record) : setScanProblem(`No item has the barcode or SKU ${code}.`),
+                        )
+                      }
+                    />
+                  </div>
                 )}
                 <Messages messages={at('item_id')} />
                 {item && (

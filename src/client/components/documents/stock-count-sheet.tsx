@@ -17,6 +17,8 @@ import { Input } from '../ui/input';
 import { Label } from '../ui/label';
 import { NativeSelect } from '../ui/native-select';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '../ui/table';
+import { CameraScanButton } from '../scan/camera-scanner';
+import { useItemByCode } from '../scan/item-by-code';
 
 /** A line of a count as the server reads it (`GET /api/stock-counts/{id}` → `lines`). */
 export interface CountLine {
@@ -301,6 +303,7 @@ function CountEntry({ definition, countId, number }: { definition: ResourceDefin
   const [problem, setProblem] = useState<string | null>(null);
   const quantityId = useId();
   const itemBox = useRef<HTMLDivElement>(null);
+  const itemByCode = useItemByCode();
   // A new picker after each entry: its box empty for the next scan.
   const [round, setRound] = useState(0);
 
@@ -355,19 +358,31 @@ function CountEntry({ definition, countId, number }: { definition: ResourceDefin
           }}
         />
       </div>
-      <div ref={itemBox}>
+      <div>
         <Label htmlFor="count-item" className="mb-1 block text-xs text-muted-foreground">
           Scan or search an item
         </Label>
-        <ReferencePicker
-          key={round}
-          id="count-item"
-          target={items}
-          value={null}
-          onChange={(itemId, record) => {
-            if (itemId !== null) void add(itemId, record);
-          }}
-        />
+        <div className="flex gap-2">
+          <div ref={itemBox} className="flex-1">
+            <ReferencePicker
+              key={round}
+              id="count-item"
+              target={items}
+              value={null}
+              onChange={(itemId, record) => {
+                if (itemId !== null) void add(itemId, record);
+              }}
+            />
+          </div>
+          <CameraScanButton
+            continuous
+            onRead={(code) =>
+              void itemByCode(code).then((item) =>
+                item ? add(Number(item.id), item) : setProblem(`No item has the barcode or SKU ${code}.`),
+              )
+            }
+          />
+        </div>
       </div>
       {problem && (
         <p role="alert" className="text-sm text-destructive sm:col-span-2">
