@@ -14,6 +14,7 @@ import {
   lighthouseTable,
   runLighthouseBench,
 } from './lighthouse';
+import { importSection, runImportBench } from './imports';
 import { postgresBench } from './postgres';
 import {
   browserSection,
@@ -50,6 +51,7 @@ const overviewOnly = process.argv.includes('--overview-only');
 const apiOnly = process.argv.includes('--api-only');
 const lighthouseOnly = process.argv.includes('--lighthouse-only');
 const postgres = process.argv.includes('--postgres');
+const importsOnly = process.argv.includes('--imports-only');
 
 async function apiBench(): Promise<void> {
   console.log(`Seeding ${ITEM_COUNT.toLocaleString('en-US')} items …`);
@@ -104,6 +106,16 @@ async function overviewBench(): Promise<void> {
   console.log(`\n${goalsTable([overviewGoal(figures)])}\n\nWritten to bench/results.md`);
 }
 
+/** Replaces the Imports section of bench/results.md, keeping the other figures already there. */
+async function importBench(): Promise<void> {
+  console.log('Importing 50,000 item rows …');
+  const figures = await runImportBench();
+  console.log(
+    `  check ${(figures.checkMs / 1000).toFixed(1)} s, import ${(figures.importMs / 1000).toFixed(1)} s, again ${(figures.againMs / 1000).toFixed(1)} s`,
+  );
+  writeFileSync(RESULTS_PATH, withSection(existingResults(RESULTS_PATH), 'Imports', importSection(figures)));
+}
+
 /** Replaces the Browser section of bench/results.md, keeping the API figures already there. */
 async function browserBench(): Promise<void> {
   if (!chromiumAvailable()) {
@@ -137,12 +149,14 @@ async function lighthouseBench(): Promise<void> {
 
 try {
   if (postgres) await postgresBench(RESULTS_PATH);
+  else if (importsOnly) await importBench();
   else {
     if (!browserOnly && !overviewOnly && !lighthouseOnly) {
       await apiBench();
       await exportBench();
     }
     if (!browserOnly && !apiOnly && !lighthouseOnly) await overviewBench();
+    if (!browserOnly && !apiOnly && !lighthouseOnly && !overviewOnly) await importBench();
     if (!overviewOnly && !apiOnly && !lighthouseOnly) await browserBench();
     if (!overviewOnly && !apiOnly && !browserOnly) await lighthouseBench();
   }

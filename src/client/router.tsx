@@ -74,6 +74,13 @@ const activityRoute = createRoute({
   component: screen(() => import('./features/activity/activity-screen'), 'ActivityScreen'),
 });
 
+const importsRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/imports',
+  validateSearch: (search: Record<string, unknown>): { kind?: string } => (typeof search.kind === 'string' ? { kind: search.kind } : {}),
+  component: screen(() => import('./features/imports/import-screen'), 'ImportScreen'),
+});
+
 const listRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/$resource',
@@ -158,6 +165,7 @@ const routeTree = rootRoute.addChildren([
   assignRolesRoute,
   pendingChangesRoute,
   activityRoute,
+  importsRoute,
   listRoute,
   createRouteForResource,
   transferFromRequestRoute,

@@ -25,6 +25,7 @@ import { businessRoutes } from './routes/business.routes';
 import { documentRoutes } from './routes/documents.routes';
 import { filesRoutes } from './routes/files.routes';
 import { healthRoutes } from './routes/health.routes';
+import { importRoutes } from './routes/imports.routes';
 import { operationsRoutes } from './routes/operations.routes';
 import { overviewRoutes } from './routes/overview.routes';
 import { resourceRoutes } from './routes/resource.routes';
@@ -122,6 +123,7 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
   await app.register(accessRoutes);
   await app.register(documentRoutes);
   await app.register(stockCountRoutes);
+  await app.register(importRoutes);
   await app.register(filesRoutes);
   await app.register(activityRoutes);
   await app.register(overviewRoutes);

@@ -22,7 +22,7 @@ describe('navigation', () => {
       ['Purchasing', ['Purchase Item Prices', 'Purchase Orders', 'Receive Orders', 'Bills', 'Bill Payments']],
       ['Sales & Services', ['Sale Item Prices', 'Service Prices', 'Services', 'Invoices', 'Invoice Payments']],
       ['Logistics', ['Stock Requests', 'Stock Transfers', 'Stock Receives', 'Stock Returns']],
-      ['Management', ['Warehouses', 'Branches', 'Contacts', 'Users', 'Roles', 'Permissions', 'Activity']],
+      ['Management', ['Warehouses', 'Branches', 'Contacts', 'Users', 'Roles', 'Permissions', 'Activity', 'Import']],
     ]);
     expect(NAVIGATION.flatMap((group) => group.links).filter((link) => link.unavailable)).toEqual([]);
   });

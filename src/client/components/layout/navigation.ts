@@ -5,6 +5,7 @@ import {
   Building2,
   ClipboardCheck,
   ClipboardList,
+  FileUp,
   Contact,
   HandCoins,
   History,
@@ -29,7 +30,8 @@ import {
   Wrench,
   Layers,
 } from 'lucide-react';
-import { SERVICE_PRICES_PERMISSION, VIEW_ACTIVITY_PERMISSION } from '../../../domain/permissions';
+import { IMPORT_KINDS } from '../../../domain/imports';
+import { permissionName, SERVICE_PRICES_PERMISSION, VIEW_ACTIVITY_PERMISSION } from '../../../domain/permissions';
 import { getResource } from '../../../domain/resources/registry';
 
 export interface NavigationLink {
@@ -37,8 +39,8 @@ export interface NavigationLink {
   /** The resource whose list it opens; none: the overview. */
   resource?: string;
   icon: LucideIcon;
-  /** Shown with the master permission or this one; none: shown to everyone signed in. */
-  permission?: string;
+  /** Shown with the master permission or this one (or any of these); none: shown to everyone signed in. */
+  permission?: string | readonly string[];
   /** Marked "Under Development": the product has not built it yet. */
   underDevelopment?: boolean;
   /** Its screens have not landed yet: shown marked, not followed. */
@@ -112,6 +114,13 @@ export const NAVIGATION: NavigationGroup[] = [
       resource('permissions', KeyRound),
       // Not a resource: `/activity` is a static screen, and the sidebar links it like a list.
       { label: 'Activity', resource: 'activity', icon: History, permission: VIEW_ACTIVITY_PERMISSION },
+      // Not a resource either: `/imports` brings in what its user may create.
+      {
+        label: 'Import',
+        resource: 'imports',
+        icon: FileUp,
+        permission: IMPORT_KINDS.map((kind) => permissionName('create', getResource(kind.resource).permission)),
+      },
     ],
   },
 ];
@@ -122,7 +131,8 @@ export const navigationGroupOf = (resource: string): string | undefined =>
 
 /** The groups and links this user may see: a link by its permission, a group when a link is. */
 export function visibleNavigation(can: (permission: string) => boolean): NavigationGroup[] {
-  return NAVIGATION.map((group) => ({ ...group, links: group.links.filter((link) => !link.permission || can(link.permission)) })).filter(
-    (group) => group.links.length > 0,
-  );
+  return NAVIGATION.map((group) => ({
+    ...group,
+    links: group.links.filter((link) => !link.permission || [link.permission].flat().some(can)),
+  })).filter((group) => group.links.length > 0);
 }

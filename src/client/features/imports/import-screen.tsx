@@ -1,0 +1,393 @@
+import { Link, useNavigate, useSearch } from '@tanstack/react-router';
+import { Download, FileUp } from 'lucide-react';
+import { useId, useState } from 'react';
+import { IMPORT_KINDS, importKind, matchColumns, type ImportKind, type ImportKindName } from '../../../domain/imports';
+import { holdsAny, permissionName } from '../../../domain/permissions';
+import { getResource } from '../../../domain/resources/registry';
+import { NotFoundScreen } from '../../components/layout/not-found-screen';
+import { Button } from '../../components/ui/button';
+import { Label } from '../../components/ui/label';
+import { NativeSelect } from '../../components/ui/native-select';
+import { ProgressBar } from '../../components/ui/progress-bar';
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '../../components/ui/table';
+import { ApiError, activeBusinessId, describeError } from '../../lib/api';
+import { clientKey } from '../../lib/outbox-queue';
+import { usePermissions } from '../../lib/session';
+import { readSheet, SheetProblem, templateCsv, type Cell } from './read-sheet';
+
+/** What the server answers an import or its check (`POST /api/imports/{kind}`). */
+interface Outcome {
+  total: number;
+  created: number;
+  updated: number;
+  skipped: number;
+  problem_rows: number;
+  problems: { row: number; messages: string[] }[];
+  made: string[];
+  adjustments: { id: number; number: string }[];
+}
+
+type Stage =
+  | { step: 'choose' }
+  | { step: 'checking' }
+  | { step: 'checked'; outcome: Outcome }
+  | { step: 'importing'; sent: number }
+  | { step: 'done'; outcome: Outcome };
+
+const NOT_IN_FILE = '';
+const count = (value: number, word: string) => `${value.toLocaleString('en-US')} ${word}${value === 1 ? '' : 's'}`;
+
+/** The kinds this user may import: those whose records they may create. */
+function useImportable(): ImportKind[] {
+  const held = usePermissions();
+  return IMPORT_KINDS.filter((kind) => holdsAny(held, [permissionName('create', getResource(kind.resource).permission)]));
+}
+
+/** `/imports`: bring in items, contacts, prices or opening stock from a CSV or Excel file. */
+export function ImportScreen() {
+  const importable = useImportable();
+  if (importable.length === 0) return <NotFoundScreen what="page" />;
+  return <Importer importable={importable} />;
+}
+
+/**
+ * The import, step by step: the kind (with its template), the file (read here, never uploaded as
+ * a file), its columns matched by header and adjustable, what to do with rows already there, a
+ * check that lists each row's problems in words, then the import itself — all or nothing — with
+ * its progress.
+ */
+function Importer({ importable }: { importable: ImportKind[] }) {
+  const search = useSearch({ strict: false }) as { kind?: string };
+  const navigate = useNavigate();
+  const kind = importable.find((each) => each.name === search.kind) ?? importable[0];
+  const held = usePermissions();
+  const mayUpdate = kind.name === 'opening-stock' || holdsAny(held, [permissionName('update', getResource(kind.resource).permission)]);
+  const [file, setFile] = useState<{ name: string; rows: Cell[][] } | null>(null);
+  const [mapping, setMapping] = useState<Record<string, number | null>>({});
+  const [onExisting, setOnExisting] = useState<'skip' | 'update'>('skip');
+  const [stage, setStage] = useState<Stage>({ step: 'choose' });
+  const [problem, setProblem] = useState<string | null>(null);
+  const ids = { kind: useId(), file: useId(), existing: useId() };
+
+  const headers = file ? file.rows[0].map((cell, index) => (cell === null || cell === '' ? `Column ${index + 1}` : String(cell))) : [];
+  const body = file ? file.rows.slice(1) : [];
+  const missing = kind.columns.filter((column) => column.required && (mapping[column.key] ?? null) === null);
+  const rows = () =>
+    body.map((cells) =>
+      Object.fromEntries(
+        kind.columns.flatMap((column) => (mapping[column.key] == null ? [] : [[column.key, cells[mapping[column.key]!] ?? null]])),
+      ),
+    );
+
+  const choose = (name: ImportKindName) => {
+    void navigate({ to: '/imports', search: { kind: name } });
+    if (file) setMapping(matchColumns(importKind(name)!, headers));
+    setStage({ step: 'choose' });
+  };
+  const read = async (chosen: File | undefined) => {
+    setProblem(null);
+    setStage({ step: 'choose' });
+    setFile(null);
+    if (!chosen) return;
+    try {
+      const sheet = await readSheet(chosen);
+      const named = sheet[0].map((cell, index) => (cell === null || cell === '' ? `Column ${index + 1}` : String(cell)));
+      setFile({ name: chosen.name, rows: sheet });
+      setMapping(matchColumns(kind, named));
+    } catch (error) {
+      setProblem(error instanceof SheetProblem ? error.message : `The file could not be read: ${describeError(error)}`);
+    }
+  };
+  const check = async () => {
+    setProblem(null);
+    setStage({ step: 'checking' });
+    try {
+      const outcome = await send(kind.name, { rows: rows(), on_existing: onExisting, check_only: true }, () => undefined);
+      setStage({ step: 'checked', outcome });
+    } catch (error) {
+      setProblem(describeError(error));
+      setStage({ step: 'choose' });
+    }
+  };
+  const run = async () => {
+    setProblem(null);
+    setStage({ step: 'importing', sent: 0 });
+    try {
+      const outcome = await send(kind.name, { rows: rows(), on_existing: onExisting }, (sent) => setStage({ step: 'importing', sent }));
+      setStage({ step: 'done', outcome });
+    } catch (error) {
+      setProblem(describeError(error));
+      setStage({ step: 'choose' });
+    }
+  };
+  const downloadTemplate = () => {
+    const link = document.createElement('a');
+    link.href = URL.createObjectURL(templateCsv(kind.columns));
+    link.download = `bodega-${kind.name}-template.csv`;
+    link.click();
+    setTimeout(() => URL.revokeObjectURL(link.href), 1000);
+  };
+  const busy = stage.step === 'checking' || stage.step === 'importing';
+
+  return (
+    <div className="max-w-4xl space-y-6">
+      <h1 className="text-2xl font-semibold tracking-tight">Import</h1>
+      <section className="grid gap-4 sm:grid-cols-2">
+        <div>
+          <Label htmlFor={ids.kind} className="mb-1 block">
+            What to import
+          </Label>
+          <NativeSelect
+            id={ids.kind}
+            className="w-full"
+            value={kind.name}
+            onChange={(event) => choose(event.target.value as ImportKindName)}
+          >
+            {importable.map((each) => (
+              <option key={each.name} value={each.name}>
+                {each.title}
+              </option>
+            ))}
+          </NativeSelect>
+        </div>
+        <div className="flex items-end">
+          <Button type="button" variant="outline" onClick={downloadTemplate}>
+            <Download aria-hidden /> Download the {kind.title.toLowerCase()} template
+          </Button>
+        </div>
+        <div className="sm:col-span-2">
+          <Label htmlFor={ids.file} className="mb-1 block">
+            File (CSV or Excel .xlsx, up to 20 MB)
+          </Label>
+          <input
+            id={ids.file}
+            type="file"
+            accept=".csv,.xlsx,text/csv,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+            className="block w-full text-sm file:mr-3 file:h-11 file:rounded-md file:border file:bg-background file:px-4 file:text-sm file:font-medium"
+            disabled={busy}
+            onChange={(event) => void read(event.target.files?.[0])}
+          />
+        </div>
+      </section>
+      {problem && (
+        <p role="alert" className="text-sm text-destructive">
+          {problem}
+        </p>
+      )}
+      {file && (
+        <>
+          <section aria-labelledby="columns-heading" className="space-y-3">
+            <h2 id="columns-heading" className="text-lg font-semibold">
+              Columns of {file.name} · {count(body.length, 'row')}
+            </h2>
+            <div className="grid gap-3 sm:grid-cols-2">
+              {kind.columns.map((column) => (
+                <div key={column.key}>
+                  <Label htmlFor={`column-${column.key}`} className="mb-1 block text-xs text-muted-foreground">
+                    {column.label}
+                    {column.required ? ' (required)' : ''}
+                  </Label>
+                  <NativeSelect
+                    id={`column-${column.key}`}
+                    className="w-full"
+                    value={mapping[column.key] == null ? NOT_IN_FILE : String(mapping[column.key])}
+                    aria-invalid={column.required && mapping[column.key] == null}
+                    onChange={(event) => {
+                      setMapping({ ...mapping, [column.key]: event.target.value === NOT_IN_FILE ? null : Number(event.target.value) });
+                      setStage({ step: 'choose' });
+                    }}
+                  >
+                    <option value={NOT_IN_FILE}>— not in the file —</option>
+                    {headers.map((header, index) => (
+                      <option key={index} value={String(index)}>
+                        {header}
+                      </option>
+                    ))}
+                  </NativeSelect>
+                </div>
+              ))}
+            </div>
+            {missing.length > 0 && (
+              <p className="text-sm text-destructive">Choose the file’s column for {missing.map((column) => column.label).join(', ')}.</p>
+            )}
+            <div>
+              <Label htmlFor={ids.existing} className="mb-1 block">
+                Rows for {kind.sameWhen} as a record already here
+              </Label>
+              <NativeSelect
+                id={ids.existing}
+                value={onExisting}
+                onChange={(event) => {
+                  setOnExisting(event.target.value as 'skip' | 'update');
+                  setStage({ step: 'choose' });
+                }}
+              >
+                <option value="skip">Skip them</option>
+                {mayUpdate && <option value="update">Update the record from them</option>}
+              </NativeSelect>
+            </div>
+            <Preview headers={headers} rows={body} />
+          </section>
+          <div className="flex flex-wrap items-center gap-3">
+            <Button type="button" variant="outline" onClick={() => void check()} disabled={busy || missing.length > 0}>
+              Check {count(body.length, 'row')}
+            </Button>
+            {stage.step === 'checked' && stage.outcome.problem_rows === 0 && (
+              <Button type="button" onClick={() => void run()}>
+                <FileUp aria-hidden /> Import {count(stage.outcome.total, 'row')}
+              </Button>
+            )}
+          </div>
+        </>
+      )}
+      {stage.step === 'checking' && <ProgressBar active aria-label="Checking the rows" />}
+      {stage.step === 'importing' && (
+        <div className="space-y-1">
+          {stage.sent < 1 ? (
+            <progress className="h-2 w-full" max={1} value={stage.sent} aria-label="Sending the rows" />
+          ) : (
+            <ProgressBar active aria-label="Writing the rows" />
+          )}
+          <p className="text-sm text-muted-foreground" aria-live="polite">
+            {stage.sent < 1 ? `Sending the rows: ${Math.round(stage.sent * 100)} %` : 'Writing the rows, all in one go…'}
+          </p>
+        </div>
+      )}
+      {stage.step === 'checked' && <CheckOutcome outcome={stage.outcome} kind={kind} />}
+      {stage.step === 'done' && <DoneOutcome outcome={stage.outcome} kind={kind} />}
+    </div>
+  );
+}
+
+/** The first rows of the file as read, for the eye to confirm it is the right one. */
+function Preview({ headers, rows }: { headers: string[]; rows: Cell[][] }) {
+  return (
+    <div className="overflow-x-auto rounded-lg border">
+      <Table>
+        <TableHeader>
+          <TableRow>
+            <TableHead>Row</TableHead>
+            {headers.map((header, index) => (
+              <TableHead key={index}>{header}</TableHead>
+            ))}
+          </TableRow>
+        </TableHeader>
+        <TableBody>
+          {rows.slice(0, 5).map((cells, index) => (
+            <TableRow key={index}>
+              <TableCell className="text-muted-foreground">{index + 2}</TableCell>
+              {headers.map((_, at) => (
+                <TableCell key={at}>{cells[at] === null || cells[at] === undefined ? '' : String(cells[at])}</TableCell>
+              ))}
+            </TableRow>
+          ))}
+        </TableBody>
+      </Table>
+    </div>
+  );
+}
+
+function CheckOutcome({ outcome, kind }: { outcome: Outcome; kind: ImportKind }) {
+  if (outcome.problem_rows > 0) {
+    return (
+      <section aria-labelledby="problems-heading" className="space-y-2">
+        <h2 id="problems-heading" className="text-lg font-semibold text-destructive">
+          {count(outcome.problem_rows, 'row')} of {outcome.total.toLocaleString('en-US')} to correct before anything is imported
+        </h2>
+        <ProblemTable outcome={outcome} />
+      </section>
+    );
+  }
+  return (
+    <p className="text-sm" aria-live="polite">
+      Ready: {count(outcome.created, 'new ' + (kind.name === 'opening-stock' ? 'opening balance' : 'record'))},{' '}
+      {count(outcome.updated, 'update')}, {count(outcome.skipped, 'row')} skipped as already here
+      {outcome.made.length > 0 && `; also made: ${outcome.made.join(', ')}`}.
+    </p>
+  );
+}
+
+function ProblemTable({ outcome }: { outcome: Outcome }) {
+  return (
+    <>
+      <div className="overflow-x-auto rounded-lg border">
+        <Table>
+          <TableHeader>
+            <TableRow>
+              <TableHead>Row</TableHead>
+              <TableHead>What is wrong</TableHead>
+            </TableRow>
+          </TableHeader>
+          <TableBody>
+            {outcome.problems.map((problem) => (
+              <TableRow key={problem.row}>
+                <TableCell>{problem.row}</TableCell>
+                <TableCell>{problem.messages.join(' ')}</TableCell>
+              </TableRow>
+            ))}
+          </TableBody>
+        </Table>
+      </div>
+      {outcome.problem_rows > outcome.problems.length && (
+        <p className="text-sm text-muted-foreground">…and {count(outcome.problem_rows - outcome.problems.length, 'more row')}.</p>
+      )}
+    </>
+  );
+}
+
+function DoneOutcome({ outcome, kind }: { outcome: Outcome; kind: ImportKind }) {
+  const list = kind.name === 'opening-stock' ? '/stocks' : `/${kind.resource}`;
+  return (
+    <section aria-labelledby="done-heading" className="space-y-2 rounded-lg border p-4">
+      <h2 id="done-heading" className="text-lg font-semibold">
+        Imported
+      </h2>
+      <p className="text-sm">
+        {count(outcome.created, 'new')}, {count(outcome.updated, 'update')}, {count(outcome.skipped, 'row')} skipped
+        {outcome.made.length > 0 && `; also made: ${outcome.made.join(', ')}`}.
+      </p>
+      {outcome.adjustments.map((adjustment) => (
+        <p key={adjustment.id} className="text-sm">
+          Posted in{' '}
+          <Link to="/$resource/$id" params={{ resource: 'stock-adjustments', id: String(adjustment.id) }} className="underline">
+            stock adjustment {adjustment.number}
+          </Link>
+          .
+        </p>
+      ))}
+      <Link to={list} className="text-sm underline">
+        Open {kind.name === 'opening-stock' ? 'Stocks' : getResource(kind.resource).plural}
+      </Link>
+    </section>
+  );
+}
+
+/**
+ * Sends the rows, reporting the share sent (0 to 1): XMLHttpRequest, as fetch cannot report upload
+ * progress. A refusal of the rows (422) comes back as the outcome with its problems, so they show
+ * as the check's do.
+ */
+function send(kind: ImportKindName, body: object, onSent: (share: number) => void): Promise<Outcome> {
+  return new Promise((resolve, reject) => {
+    const request = new XMLHttpRequest();
+    request.open('POST', `/api/imports/${kind}`);
+    request.setRequestHeader('Accept', 'application/json');
+    request.setRequestHeader('Content-Type', 'application/json');
+    request.setRequestHeader('X-Requested-With', 'XMLHttpRequest');
+    request.setRequestHeader('Idempotency-Key', clientKey());
+    const businessId = activeBusinessId();
+    if (businessId !== null) request.setRequestHeader('Business-ID', String(businessId));
+    request.responseType = 'json';
+    request.upload.onprogress = (event) => {
+      if (event.lengthComputable) onSent(event.loaded / event.total);
+    };
+    request.upload.onload = () => onSent(1);
+    request.onload = () => {
+      const payload = request.response as { data?: Outcome; message?: string; errors?: Record<string, string[]> } | null;
+      if (request.status === 200 && payload?.data) resolve(payload.data);
+      else reject(new ApiError(request.status, payload?.message ?? `The server answered ${request.status}.`, payload?.errors ?? {}));
+    };
+    request.onerror = () => reject(new ApiError(0, 'The server cannot be reached: an import needs the connection. Try again once online.'));
+    request.send(JSON.stringify(body));
+  });
+}
