@@ -86,18 +86,19 @@ slots.register({ kind: 'document' }, 'view.actions', DocumentActions);
 slots.register({ kind: 'document' }, 'view.deletable', deletable);
 slots.register({ kind: 'document' }, 'view.sections', DocumentSections);
 
-// Stock counts: their sheet (counting, the lines, posting) in place of lines.
+// Stock counts: their sheet (counting, the lines, posting) first, above the details — on a phone
+// the counter should not scroll past them to count — and no document lines under them.
 
 function CountSections({ definition, record }: RecordProps) {
   return (
     <>
-      <StockCountSheet definition={definition} record={record} />
       <RelatedDocuments definition={definition} record={record} />
       <DocumentMemos definition={definition} record={record} />
     </>
   );
 }
 
+slots.register({ resource: 'stock-counts' }, 'view.lead', StockCountSheet);
 slots.register({ resource: 'stock-counts' }, 'view.sections', CountSections);
 
 // Files: every record that takes them shows its Files panel once the server has it.

@@ -56,6 +56,8 @@ export interface Field {
   max?: number;
   /** The smallest whole number. */
   min?: number;
+  /** Asked for, and shown, only while another field holds one value (a count's brand, when it counts one brand). */
+  shownWhen?: { field: string; is: string };
 }
 
 interface FieldOptions {
@@ -63,7 +65,12 @@ interface FieldOptions {
   unique?: boolean;
   fullText?: boolean;
   computed?: boolean;
+  shownWhen?: Field['shownWhen'];
 }
+
+/** Whether a field is asked for and shown with these values: always, unless it is shown only with another's value. */
+export const isShown = (field: Field, values: Readonly<Record<string, unknown>>): boolean =>
+  !field.shownWhen || values[field.shownWhen.field] === field.shownWhen.is;
 
 export const DISCOUNT_LIST_MAX = 20;
 
@@ -92,6 +99,7 @@ function build(kind: FieldKind, label: string, options: FieldOptions & Partial<F
     options: options.options,
     max: options.max,
     min: options.min,
+    shownWhen: options.shownWhen,
   };
 }
 

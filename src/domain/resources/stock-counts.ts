@@ -52,9 +52,11 @@ export const stockCounts = defineResource({
     warehouse_id: reference('Warehouse', 'warehouses'),
     date: date('Date', { required: true }),
     scope: select('Items counted', COUNT_SCOPES, { required: true }),
-    brand_id: reference('Brand', 'brands'),
-    item_classification_id: reference('Item classification', 'item-classifications'),
-    item_type_id: reference('Item type', 'item-types'),
+    brand_id: reference('Brand', 'brands', { shownWhen: { field: 'scope', is: 'brand' } }),
+    item_classification_id: reference('Item classification', 'item-classifications', {
+      shownWhen: { field: 'scope', is: 'item_classification' },
+    }),
+    item_type_id: reference('Item type', 'item-types', { shownWhen: { field: 'scope', is: 'item_type' } }),
     notes: textarea('Notes'),
     status: select(
       'Status',

@@ -4,7 +4,7 @@ import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { z } from 'zod';
 import { updatableFields, writableFields, type ResourceDefinition } from '../../../domain/resource';
 import { createSchema, updateSchema } from '../../../domain/resource-schemas';
-import type { Field } from '../../../domain/fields';
+import { isShown, type Field } from '../../../domain/fields';
 import { holdsAny, permissionName } from '../../../domain/permissions';
 import { getResource } from '../../../domain/resources/registry';
 import { fieldErrors, validationSummary } from '../../../domain/validation';
@@ -41,7 +41,8 @@ export function startingValues(definition: ResourceDefinition, record?: Record<s
 export function formBody(definition: ResourceDefinition, values: FormValues, editing: boolean): Record<string, unknown> {
   const sent: Record<string, unknown> = {};
   for (const [name, field] of editing ? updatableFields(definition) : writableFields(definition)) {
-    const value = values[name];
+    // A field not asked for with these values is sent empty: a brand chosen before the count's scope changed is not kept.
+    const value = isShown(field, values) ? values[name] : null;
     if (field.writeOnly && editing && value === '') continue;
     if (field.kind === 'select' && value === '') sent[name] = null;
     else sent[name] = value;
@@ -206,7 +207,7 @@ export function RecordForm({
       {preface?.(values, (name, value) => setValues((current) => ({ ...current, [name]: value })))}
       <div className="grid gap-x-6 gap-y-5 md:grid-cols-2">
         {(editing ? updatableFields(definition) : writableFields(definition))
-          .filter(([, field]) => usable(field))
+          .filter(([, field]) => usable(field) && isShown(field, values))
           .map(([name, field]) => (
             <div key={name} className={field.kind === 'textarea' || field.kind === 'discounts' ? 'md:col-span-2' : undefined}>
               <FieldInput

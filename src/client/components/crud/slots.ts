@@ -77,6 +77,8 @@ export interface SlotTypes {
   'view.actions': ComponentType<ActionProps>;
   /** Whether the view offers Delete for the record. */
   'view.deletable': (definition: ResourceDefinition, record: ApiRecord) => boolean;
+  /** What the screen is opened for, above the details (a stock count's sheet: counters come to count). */
+  'view.lead': ComponentType<RecordProps>;
   /** Detail rows after the fields (a user's roles). */
   'view.details': ComponentType<RecordProps>;
   /** Sections under the details (a document's lines, a stock's movements). */
@@ -135,7 +137,17 @@ export const slots = createSlotRegistry();
 
 /** Slots that hold a component, rendered in their place by `renderSlot`. */
 type ComponentSlot =
-  'list' | 'create' | 'view' | 'edit' | 'list.cell' | 'view.badge' | 'view.actions' | 'view.details' | 'view.sections' | 'view.files';
+  | 'list'
+  | 'create'
+  | 'view'
+  | 'edit'
+  | 'list.cell'
+  | 'view.badge'
+  | 'view.actions'
+  | 'view.lead'
+  | 'view.details'
+  | 'view.sections'
+  | 'view.files';
 type SlotProps<K extends ComponentSlot> = SlotTypes[K] extends ComponentType<infer P> ? P : never;
 
 /** The component registered for the slot, given the definition and `props`; undefined when none is. */

@@ -2,6 +2,7 @@ import { Link, Navigate, useNavigate, useParams, useRouter } from '@tanstack/rea
 import { ArrowLeft, Copy, KeyRound, Pencil, Printer, RotateCcw, Trash2 } from 'lucide-react';
 import { useState } from 'react';
 import { toast } from '../../lib/notify';
+import { isShown } from '../../../domain/fields';
 import { readableFields, type ResourceDefinition } from '../../../domain/resource';
 import { findResource } from '../../../domain/resources/registry';
 import { ApiError, describeError } from '../../lib/api';
@@ -176,10 +177,11 @@ function RecordView({ definition, id }: { definition: ResourceDefinition; id: st
         )}
       </div>
 
+      {renderSlot(definition, 'view.lead', { record })}
       <dl className="grid gap-x-6 rounded-lg border bg-card sm:grid-cols-[minmax(10rem,14rem)_1fr]">
         <DetailRow label="ID" value={local ? 'Assigned when it syncs' : `#${record.id}`} />
         {readableFields(definition)
-          .filter(([name]) => !(definition.document?.lines === 'priced' && TOTALS.includes(name)))
+          .filter(([name, field]) => !(definition.document?.lines === 'priced' && TOTALS.includes(name)) && isShown(field, record))
           .map(([name, field]) => (
             <DetailRow key={name} label={field.label} value={displayValue(name, field, record)} />
           ))}
