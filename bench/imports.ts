@@ -1,10 +1,10 @@
 import { mkdirSync, rmSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
-import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../src/server/app';
 import type { AppConfig } from '../src/server/config';
 import { seed } from '../src/server/seed';
-import { ADMIN, BUSINESS_ID } from './bench-database';
+import { ADMIN } from './bench-database';
+import { signedIn } from './overview';
 
 /**
  * The import benchmark: 50,000 item rows, as the import screen sends them after reading a
@@ -46,29 +46,13 @@ function itemRows(count: number): Record<string, string>[] {
   }));
 }
 
-async function signedIn(app: FastifyInstance) {
-  const response = await app.inject({
-    method: 'POST',
-    url: '/api/auth/login',
-    payload: { email: ADMIN.email, password: ADMIN.password },
-    headers: { 'x-requested-with': 'XMLHttpRequest' },
-  });
-  if (response.statusCode !== 200) throw new Error(`Sign-in failed: ${response.statusCode} ${response.body}`);
-  return {
-    cookie: String(response.headers['set-cookie']).split(';')[0],
-    'business-id': String(BUSINESS_ID),
-    'x-requested-with': 'XMLHttpRequest',
-    'content-type': 'application/json',
-  };
-}
-
 export async function runImportBench(): Promise<ImportFigures> {
   mkdirSync(DATA_DIR, { recursive: true });
   for (const suffix of ['', '-wal', '-shm']) rmSync(`${DATABASE_PATH}${suffix}`, { force: true });
   const app = await buildApp(CONFIG);
   try {
     await seed(app.db, { adminEmail: ADMIN.email, adminPassword: ADMIN.password, demoData: true });
-    const headers = await signedIn(app);
+    const headers = { ...(await signedIn(app)), 'content-type': 'application/json', 'x-requested-with': 'XMLHttpRequest' };
     const rows = itemRows(IMPORT_ROWS);
     const post = async (body: object) => {
       const payload = JSON.stringify(body);

@@ -401,7 +401,8 @@ async function timed(name: string, request: string, samples: number, send: () =>
   return { name, request, p50Ms: round(percentile(times, 0.5)), p99Ms: round(percentile(times, 0.99)), maxMs: round(times.at(-1)!), bytes };
 }
 
-async function signedIn(app: FastifyInstance) {
+/** The seeded admin's session cookie and business, for requests through `app.inject`. */
+export async function signedIn(app: FastifyInstance) {
   const response = await app.inject({
     method: 'POST',
     url: '/api/auth/login',

@@ -97,6 +97,45 @@ export async function api<T>(method: string, path: string, options: RequestOptio
   return (await response.json().catch(() => undefined)) as T;
 }
 
+/**
+ * A POST whose upload reports its progress (the share sent, 0 to 1) — XMLHttpRequest, as fetch
+ * cannot — with the app's headers and `idempotencyKey`; resolves the answer's `data` when the server
+ * answers `expected`, else rejects with an `ApiError` carrying its message and field errors.
+ */
+export function postWithProgress<T>(
+  path: string,
+  body: XMLHttpRequestBodyInit,
+  {
+    expected,
+    contentType,
+    idempotencyKey,
+    onProgress,
+  }: { expected: number; contentType?: string; idempotencyKey: string; onProgress: (sent: number) => void },
+): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const request = new XMLHttpRequest();
+    request.open('POST', path);
+    request.setRequestHeader('Accept', 'application/json');
+    request.setRequestHeader('X-Requested-With', 'XMLHttpRequest');
+    request.setRequestHeader('Idempotency-Key', idempotencyKey);
+    if (contentType) request.setRequestHeader('Content-Type', contentType);
+    const businessId = activeBusinessId();
+    if (businessId !== null) request.setRequestHeader('Business-ID', String(businessId));
+    request.responseType = 'json';
+    request.upload.onprogress = (event) => {
+      if (event.lengthComputable) onProgress(event.loaded / event.total);
+    };
+    request.upload.onload = () => onProgress(1);
+    request.onload = () => {
+      const payload = request.response as { data?: T; message?: string; errors?: Record<string, string[]> } | null;
+      if (request.status === expected && payload?.data) resolve(payload.data);
+      else reject(new ApiError(request.status, payload?.message ?? `The server answered ${request.status}.`, payload?.errors ?? {}));
+    };
+    request.onerror = () => reject(new ApiError(0, 'The server cannot be reached. Check the connection and try again.'));
+    request.send(body);
+  });
+}
+
 /** A file the server sends (an export, an attachment), with the name it suggests for it. */
 export async function apiFile(path: string, options: RequestOptions = {}): Promise<{ blob: Blob; filename: string | null }> {
   const response = await send('GET', path, options, '*/*');

@@ -3,7 +3,7 @@ import { useEffect, useState } from 'react';
 import type { AttachedFile } from '../../../domain/attachments';
 import type { ListMeta } from '../../../domain/list-params';
 import type { ResourceDefinition } from '../../../domain/resource';
-import { activeBusinessId, api, ApiError, apiFile } from '../../lib/api';
+import { api, apiFile, postWithProgress } from '../../lib/api';
 import { clientKey } from '../../lib/outbox';
 import { useActiveBusinessId } from '../../lib/session';
 
@@ -46,34 +46,11 @@ export const fileQuery = (businessId: number | null, definition: ResourceDefinit
     retry: false,
   });
 
-/**
- * Sends one file as `multipart/form-data` (part `file`) with the app's headers and an
- * idempotency key, reporting the share sent so far (0 to 1). XMLHttpRequest, because fetch
- * cannot report upload progress.
- */
+/** Sends one file as `multipart/form-data` (part `file`), reporting the share sent so far (0 to 1). */
 export function uploadFile(resource: string, recordId: number | string, file: File, onProgress: (sent: number) => void) {
-  return new Promise<AttachedFile>((resolve, reject) => {
-    const request = new XMLHttpRequest();
-    request.open('POST', filesPath(resource, recordId));
-    request.setRequestHeader('Accept', 'application/json');
-    request.setRequestHeader('X-Requested-With', 'XMLHttpRequest');
-    request.setRequestHeader('Idempotency-Key', clientKey());
-    const businessId = activeBusinessId();
-    if (businessId !== null) request.setRequestHeader('Business-ID', String(businessId));
-    request.responseType = 'json';
-    request.upload.onprogress = (event) => {
-      if (event.lengthComputable) onProgress(event.loaded / event.total);
-    };
-    request.onload = () => {
-      const payload = request.response as { data?: AttachedFile; message?: string; errors?: Record<string, string[]> } | null;
-      if (request.status === 201 && payload?.data) resolve(payload.data);
-      else reject(new ApiError(request.status, payload?.message ?? `The server answered ${request.status}.`, payload?.errors ?? {}));
-    };
-    request.onerror = () => reject(new ApiError(0, 'The server cannot be reached. Check the connection and try again.'));
-    const form = new FormData();
-    form.append('file', file, file.name);
-    request.send(form);
-  });
+  const form = new FormData();
+  form.append('file', file, file.name);
+  return postWithProgress<AttachedFile>(filesPath(resource, recordId), form, { expected: 201, idempotencyKey: clientKey(), onProgress });
 }
 
 /** A file's bytes, with the name the server gives it. */

@@ -10,7 +10,7 @@ import { Label } from '../../components/ui/label';
 import { NativeSelect } from '../../components/ui/native-select';
 import { ProgressBar } from '../../components/ui/progress-bar';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '../../components/ui/table';
-import { ApiError, activeBusinessId, describeError } from '../../lib/api';
+import { describeError, postWithProgress } from '../../lib/api';
 import { clientKey } from '../../lib/outbox-queue';
 import { usePermissions } from '../../lib/session';
 import { readSheet, SheetProblem, templateCsv, type Cell } from './read-sheet';
@@ -362,32 +362,12 @@ function DoneOutcome({ outcome, kind }: { outcome: Outcome; kind: ImportKind }) 
   );
 }
 
-/**
- * Sends the rows, reporting the share sent (0 to 1): XMLHttpRequest, as fetch cannot report upload
- * progress. A refusal of the rows (422) comes back as the outcome with its problems, so they show
- * as the check's do.
- */
+/** Sends the rows, reporting the share sent (0 to 1); an import needs the connection. */
 function send(kind: ImportKindName, body: object, onSent: (share: number) => void): Promise<Outcome> {
-  return new Promise((resolve, reject) => {
-    const request = new XMLHttpRequest();
-    request.open('POST', `/api/imports/${kind}`);
-    request.setRequestHeader('Accept', 'application/json');
-    request.setRequestHeader('Content-Type', 'application/json');
-    request.setRequestHeader('X-Requested-With', 'XMLHttpRequest');
-    request.setRequestHeader('Idempotency-Key', clientKey());
-    const businessId = activeBusinessId();
-    if (businessId !== null) request.setRequestHeader('Business-ID', String(businessId));
-    request.responseType = 'json';
-    request.upload.onprogress = (event) => {
-      if (event.lengthComputable) onSent(event.loaded / event.total);
-    };
-    request.upload.onload = () => onSent(1);
-    request.onload = () => {
-      const payload = request.response as { data?: Outcome; message?: string; errors?: Record<string, string[]> } | null;
-      if (request.status === 200 && payload?.data) resolve(payload.data);
-      else reject(new ApiError(request.status, payload?.message ?? `The server answered ${request.status}.`, payload?.errors ?? {}));
-    };
-    request.onerror = () => reject(new ApiError(0, 'The server cannot be reached: an import needs the connection. Try again once online.'));
-    request.send(JSON.stringify(body));
+  return postWithProgress<Outcome>(`/api/imports/${kind}`, JSON.stringify(body), {
+    expected: 200,
+    contentType: 'application/json',
+    idempotencyKey: clientKey(),
+    onProgress: onSent,
   });
 }
