@@ -24,6 +24,36 @@ function stringValue(label: string, max: number) {
     .refine((value) => !CONTROL_CHARACTERS.test(value), `The ${attr} field contains characters that are not allowed.`);
 }
 
+/**
+ * A TIN as people write it (spaces, dashes or none) kept as the BIR prints it: 123-456-789, or
+ * 123-456-789-000 / 123-456-789-00000 with its branch code.
+ */
+function tinValue(label: string) {
+  const attr = attributeName(label);
+  return z
+    .string({ error: typeError(label, `The ${attr} field must be a string.`) })
+    .trim()
+    .transform((value) => value.replace(/[\s-]/g, ''))
+    .pipe(
+      z
+        .string()
+        .regex(
+          /^(\d{9}|\d{12}|\d{14})$/,
+          `The ${attr} must be 9 digits (123-456-789), with a branch code of 3 or 5 digits after it if given (123-456-789-000).`,
+        )
+        .transform((digits) => [digits.slice(0, 3), digits.slice(3, 6), digits.slice(6, 9), digits.slice(9)].filter(Boolean).join('-')),
+    );
+}
+
+/** A BIR branch code: 3 or 5 digits, the head office's all zeros; kept as text, leading zeros and all. */
+function branchCodeValue(label: string) {
+  const attr = attributeName(label);
+  return z
+    .union([z.string(), z.number()], { error: typeError(label, `The ${attr} must be 3 or 5 digits (000 or 00000 for the head office).`) })
+    .transform((value) => String(value).trim())
+    .pipe(z.string().regex(/^(\d{3}|\d{5})$/, `The ${attr} must be 3 or 5 digits (000 or 00000 for the head office).`));
+}
+
 /** Numbers may arrive as JSON numbers or as numeric strings from form posts. */
 function numeric(label: string, { min, max, integer }: { min: number; max: number; integer?: boolean }) {
   const attr = attributeName(label);
@@ -119,6 +149,8 @@ function build(field: Field): z.ZodType {
   const { label } = field;
   switch (field.kind) {
     case 'text':
+      if (field.format === 'tin') return tinValue(label);
+      if (field.format === 'branch-code') return branchCodeValue(label);
       return stringValue(label, field.max ?? 255);
     case 'textarea':
       return stringValue(label, 5000);

@@ -58,6 +58,12 @@ export interface Field {
   min?: number;
   /** Asked for, and shown, only while another field holds one value (a count's brand, when it counts one brand). */
   shownWhen?: { field: string; is: string };
+  /**
+   * A text in a set form: `tin`, a Philippine TIN (9 digits, 3-3-3, with its branch code after it
+   * if given), kept as 123-456-789 or 123-456-789-000; `branch-code`, the BIR's 3 or 5 digits,
+   * kept as text with their leading zeros.
+   */
+  format?: 'tin' | 'branch-code';
 }
 
 interface FieldOptions {
@@ -66,6 +72,7 @@ interface FieldOptions {
   fullText?: boolean;
   computed?: boolean;
   shownWhen?: Field['shownWhen'];
+  format?: Field['format'];
 }
 
 /** Whether a field is asked for and shown with these values: always, unless it is shown only with another's value. */
@@ -100,6 +107,7 @@ function build(kind: FieldKind, label: string, options: FieldOptions & Partial<F
     max: options.max,
     min: options.min,
     shownWhen: options.shownWhen,
+    format: options.format,
   };
 }
 

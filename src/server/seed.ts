@@ -198,13 +198,17 @@ export async function seed(db: Kysely<Database>, options: SeedOptions): Promise<
       return true;
     }
     const main = await createBusiness(trx, 'Tindahan ni Aling Nena Trading', adminId, {
-      tin: '123-456-789-000',
+      registered_name: 'Aling Nena Trading Corporation',
+      trade_name: 'Tindahan ni Aling Nena',
+      tin: '123-456-789',
       address: '123 Rizal Avenue, Makati City, Metro Manila',
       phone: '+63 2 8123 4567',
       email: 'hello@alingnena.example.com',
     });
     const second = await createBusiness(trx, 'Mabuhay Hardware Supply', adminId, {
-      tin: '987-654-321-000',
+      registered_name: 'Mabuhay Hardware Supply, Inc.',
+      trade_name: 'Mabuhay Hardware',
+      tin: '987-654-321',
       address: '45 Osmeña Boulevard, Cebu City',
       phone: '+63 32 234 5678',
     });
@@ -250,7 +254,8 @@ interface Catalogue {
   units: [name: string, abbreviation: string][];
   classifications: string[];
   suppliers: [name: string, company: string, mobile: string][];
-  customers: [name: string, mobile: string][];
+  /** A customer, and what a VAT-registered one's invoices must show of it. */
+  customers: [name: string, mobile: string, registered?: { tin: string; address: string }][];
   /** sku, name, brand index, classification index, unit index, sale price, purchase price */
   items: [sku: string, name: string, brand: number, classification: number, unit: number, sale: number, cost: number][];
   services: [code: string, name: string, price: number][];
@@ -284,7 +289,7 @@ const MAIN_CATALOGUE: Catalogue = {
   customers: [
     ['Sari-Sari ni Aling Rosa', '0920 111 2222'],
     ['Carinderia ni Mang Tomas', '0921 333 4444'],
-    ['Bayanihan Cooperative', '0922 555 6666'],
+    ['Bayanihan Cooperative', '0922 555 6666', { tin: '456-789-123-000', address: '17 Mabini Street, Pasig City, Metro Manila' }],
   ],
   items: [
     ['CT-155', 'Century Tuna Flakes in Oil 155g', 4, 0, 0, 38.5, 31.25],
@@ -340,8 +345,12 @@ async function seedCatalogue(trx: Trx, businessId: number, catalogue: Catalogue)
   const today = new Date().toISOString().slice(0, 10);
 
   const branchIds = [];
-  for (const [code, name, address] of catalogue.branches) branchIds.push(await create('branches', { code, name, address }));
-  for (const [code, name, address] of catalogue.warehouses) await create('warehouses', { code, name, address });
+  // BIR branch codes: the main warehouse is the head office (00000); then the branches, then the other warehouses.
+  const branchCode = (index: number) => String(index).padStart(5, '0');
+  for (const [index, [code, name, address]] of catalogue.branches.entries())
+    branchIds.push(await create('branches', { code, name, address, branch_code: branchCode(index + 1) }));
+  for (const [index, [code, name, address]] of catalogue.warehouses.entries())
+    await create('warehouses', { code, name, address, branch_code: branchCode(index === 0 ? 0 : catalogue.branches.length + index) });
   const brandIds = [];
   for (const name of catalogue.brands) brandIds.push(await create('brands', { name }));
   const unitIds = [];
@@ -362,9 +371,17 @@ async function seedCatalogue(trx: Trx, businessId: number, catalogue: Catalogue)
     supplierIds.push(await create('contacts', { contact_type_id: typeId('Supplier'), name, company_name, mobile, payment_terms_days: 30 }));
   }
   const customerIds = [];
-  for (const [name, mobile] of catalogue.customers) {
+  for (const [name, mobile, registered] of catalogue.customers) {
+    const particulars = registered ? { ...registered, vat_registered: true } : {};
     customerIds.push(
-      await create('contacts', { contact_type_id: typeId('Customer'), name, mobile, payment_terms_days: 15, credit_limit: 50_000 }),
+      await create('contacts', {
+        contact_type_id: typeId('Customer'),
+        name,
+        mobile,
+        payment_terms_days: 15,
+        credit_limit: 50_000,
+        ...particulars,
+      }),
     );
   }
   const inventoryType = (

@@ -31,7 +31,8 @@ export async function sampleBody(admin: Session, definition: ResourceDefinition)
   for (const [name, field] of writableFields(definition)) {
     switch (field.kind) {
       case 'text':
-        body[name] = `${field.label.slice(0, 3)} ${tag}`;
+        body[name] =
+          field.format === 'tin' ? '123-456-789-000' : field.format === 'branch-code' ? '00012' : `${field.label.slice(0, 3)} ${tag}`;
         break;
       case 'textarea':
         body[name] = `Notes for ${tag}`;

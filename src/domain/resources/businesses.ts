@@ -10,8 +10,11 @@ export const businesses = defineResource({
   tenancy: 'membership',
   fields: {
     name: text('Name', { required: true }),
-    tin: text('TIN', { max: 20 }),
-    address: textarea('Address'),
+    // As registered with the BIR, for the sales invoice: the registered name, the trade name it does business as.
+    registered_name: text('Registered name'),
+    trade_name: text('Trade name'),
+    tin: text('TIN', { format: 'tin' }),
+    address: textarea('Registered address'),
     phone: text('Phone', { max: 50 }),
     email: email('Email'),
     vat_registered: boolean('VAT registered'),

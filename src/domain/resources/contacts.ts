@@ -1,4 +1,4 @@
-import { email, integer, money, reference, text, textarea } from '../fields';
+import { boolean, email, integer, money, reference, text, textarea } from '../fields';
 import { defineResource } from '../resource';
 
 export const contacts = defineResource({
@@ -11,7 +11,8 @@ export const contacts = defineResource({
     contact_type_id: reference('Contact type', 'contact-types', { required: true }),
     name: text('Name', { required: true, fullText: true }),
     company_name: text('Company name'),
-    tin: text('TIN', { max: 20 }),
+    tin: text('TIN', { format: 'tin' }),
+    vat_registered: boolean('VAT registered'),
     email: email('Email'),
     phone: text('Phone', { max: 50 }),
     mobile: text('Mobile', { max: 50 }),

@@ -10,6 +10,7 @@ export const warehouses = defineResource({
   fields: {
     code: text('Code', { required: true, unique: true, max: 32 }),
     name: text('Name', { required: true }),
+    branch_code: text('BIR branch code', { format: 'branch-code' }),
     address: textarea('Address'),
     phone: text('Phone', { max: 50 }),
   },

@@ -22,6 +22,8 @@ interface RecordColumns {
 }
 
 export interface BusinessesTable extends RecordColumns {
+  registered_name: string | null;
+  trade_name: string | null;
   name: string;
   tin: string | null;
   address: string | null;
@@ -140,6 +142,8 @@ export interface AbbreviatedTable extends BusinessRecordColumns {
 }
 
 export interface BranchesTable extends BusinessRecordColumns {
+  /** The BIR branch code, as text: 000 or 00000 is the head office. */
+  branch_code: string | null;
   code: string;
   name: string;
   address: string | null;
@@ -148,6 +152,8 @@ export interface BranchesTable extends BusinessRecordColumns {
 }
 
 export interface WarehousesTable extends BusinessRecordColumns {
+  /** The BIR branch code, as text: 000 or 00000 is the head office. */
+  branch_code: string | null;
   code: string;
   name: string;
   address: string | null;
@@ -155,6 +161,7 @@ export interface WarehousesTable extends BusinessRecordColumns {
 }
 
 export interface ContactsTable extends BusinessRecordColumns {
+  vat_registered: Generated<Flag>;
   contact_type_id: number;
   name: string;
   company_name: string | null;

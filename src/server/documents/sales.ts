@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { centavosToPesos, formatPesos } from '../../domain/money';
 import type { LineInput } from '../../domain/document-lines';
 import { invoicePayments } from '../../domain/resources/invoice-payments';
 import { invoices } from '../../domain/resources/invoices';
@@ -38,6 +39,31 @@ export const quotationsStore: ResourceStore = documentStore(quotations, {
   },
 });
 
+/** From this total (₱1,000.00, in centavos) a sales invoice to a VAT-registered buyer names the buyer. */
+export const BUYER_PARTICULARS_FROM = 100_000;
+
+/**
+ * A sales invoice of ₱1,000 or more to a VAT-registered buyer must carry the buyer's name, address
+ * and TIN (RR 7-2024): refused, saying what the contact lacks, when it has not got them.
+ */
+async function refuseWithoutBuyerParticulars(trx: Trx, scope: Scope, contactId: number, total: number): Promise<void> {
+  if (total < BUYER_PARTICULARS_FROM) return;
+  const buyer = await trx
+    .selectFrom('contacts')
+    .select(['name', 'tin', 'address', 'vat_registered'])
+    .where('id', '=', contactId)
+    .where('business_id', '=', scope.businessId)
+    .executeTakeFirst();
+  if (!buyer || !buyer.vat_registered) return;
+  const missing = [!buyer.tin && 'TIN', !buyer.address?.trim() && 'address'].filter(Boolean);
+  if (missing.length === 0) return;
+  throw validationError({
+    contact_id: [
+      `${buyer.name} is VAT-registered and this invoice comes to ${formatPesos(centavosToPesos(total))}: an invoice of ${formatPesos(centavosToPesos(BUYER_PARTICULARS_FROM))} or more to a VAT-registered buyer shows the buyer's name, address and TIN. Add ${buyer.name}'s ${missing.join(' and ')} to the contact first.`,
+    ],
+  });
+}
+
 export const invoicesStore: ResourceStore = documentStore(invoices, {
   async prepare(trx, scope, columns, input) {
     if (columns.quotation_id !== null && columns.quotation_id !== undefined) {
@@ -45,6 +71,7 @@ export const invoicesStore: ResourceStore = documentStore(invoices, {
       if (!quotation) throw validationError({ quotation_id: ['The selected quotation is invalid.'] });
     }
     const priced = await priceLines(trx, scope, lines(input), salePricing(columns));
+    await refuseWithoutBuyerParticulars(trx, scope, Number(columns.contact_id), priced.totals.total);
     return { columns: { status: 'unpaid', amount_paid: 0, balance: priced.totals.total }, lines: priced };
   },
   async apply(trx, _scope, _document, _prepared, columns) {

@@ -219,7 +219,7 @@ export function FieldInput({
                 ? 'password'
                 : 'text'
         }
-        inputMode={field.kind === 'pin' || field.kind === 'integer' ? 'numeric' : numeric ? 'decimal' : undefined}
+        inputMode={field.kind === 'pin' || field.kind === 'integer' || field.format ? 'numeric' : numeric ? 'decimal' : undefined}
         autoComplete={field.kind === 'password' || field.kind === 'pin' ? 'new-password' : field.kind === 'email' ? 'email' : 'off'}
         maxLength={field.kind === 'pin' ? 6 : undefined}
         value={String(value ?? '')}

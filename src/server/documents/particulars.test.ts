@@ -1,0 +1,101 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { databaseKinds, startDemo, type Session, type TestApp } from '../../../tests/support/test-app';
+
+/**
+ * What a sales invoice must show of who sells and who buys, on each database: TINs kept as the BIR
+ * prints them, branch codes with their leading zeros, and an invoice of ₱1,000 or more to a
+ * VAT-registered buyer refused until the buyer's TIN and address are on the contact.
+ */
+describe.each(databaseKinds)('invoice particulars on %s', (kind) => {
+  let test: TestApp;
+  let admin: Session;
+  let businesses: [number, number];
+  let branchId: number;
+  let customerTypeId: number;
+  let item: { id: number; unit_of_measurement_id: number };
+
+  beforeAll(async () => {
+    ({ test, admin, businesses } = await startDemo(kind));
+    branchId = (await admin.send('GET', '/api/branches?limit=1&order_by=asc')).body.data[0].id;
+    customerTypeId = (await admin.send('GET', '/api/contact-types?name=Customer&is_strict=1')).body.data[0].id;
+    // An item with plenty at the branch: whatever the invoice, it is the buyer's particulars that decide.
+    item = (
+      await admin.send('POST', '/api/items', {
+        sku: 'PART-1',
+        name: 'Particulars Test Rice 25kg',
+        unit_of_measurement_id: 1,
+        vatable: true,
+      })
+    ).body.data;
+    const stocked = await admin.send('POST', '/api/stock-adjustments', {
+      branch_id: branchId,
+      date: '2026-11-20',
+      lines: [{ item_id: item.id, unit_of_measurement_id: item.unit_of_measurement_id, quantity: 100, reason: 'opening_balance' }],
+    });
+    expect(stocked.status, JSON.stringify(stocked.body)).toBe(201);
+  });
+  afterAll(() => test.close());
+
+  it('keeps a TIN as the BIR prints it, and a branch code with its leading zeros', async () => {
+    const business = await admin.send('PATCH', `/api/businesses/${businesses[0]}`, {
+      registered_name: 'Aling Nena Trading Corporation',
+      trade_name: 'Tindahan ni Aling Nena',
+      tin: '123 456 789',
+    });
+    expect(business.status, JSON.stringify(business.body)).toBe(200);
+    expect(business.body.data).toMatchObject({ tin: '123-456-789', registered_name: 'Aling Nena Trading Corporation' });
+    const wrong = await admin.send('PATCH', `/api/businesses/${businesses[0]}`, { tin: '12345' });
+    expect(wrong.status).toBe(422);
+    expect(wrong.body.errors.tin).toEqual([
+      'The tin must be 9 digits (123-456-789), with a branch code of 3 or 5 digits after it if given (123-456-789-000).',
+    ]);
+
+    const branch = await admin.send('PATCH', `/api/branches/${branchId}`, { branch_code: '00012' });
+    expect(branch.body.data.branch_code).toBe('00012');
+    expect((await admin.send('PATCH', `/api/branches/${branchId}`, { branch_code: 12 })).status).toBe(422);
+    expect((await admin.send('PATCH', `/api/branches/${branchId}`, { branch_code: '0012' })).status).toBe(422);
+
+    const contact = await admin.send('POST', '/api/contacts', {
+      contact_type_id: customerTypeId,
+      name: 'TIN Format Buyer',
+      tin: '987654321000',
+    });
+    expect(contact.body.data.tin).toBe('987-654-321-000');
+  });
+
+  it('refuses an invoice of ₱1,000 or more to a VAT-registered buyer without a TIN, saying what is missing', async () => {
+    const buyer = (
+      await admin.send('POST', '/api/contacts', { contact_type_id: customerTypeId, name: 'Registered Buyer Inc.', vat_registered: true })
+    ).body.data;
+    const invoice = (quantity: number) =>
+      admin.send('POST', '/api/invoices', {
+        contact_id: buyer.id,
+        branch_id: branchId,
+        date: '2026-11-25',
+        lines: [{ item_id: item.id, unit_of_measurement_id: item.unit_of_measurement_id, quantity, unit_price: 100 }],
+      });
+    // ₱100 × 9 + 12 % VAT = ₱1,008.00: at the threshold's far side.
+    const refused = await invoice(9);
+    expect(refused.status).toBe(422);
+    expect(refused.body.errors.contact_id).toEqual([
+      "Registered Buyer Inc. is VAT-registered and this invoice comes to ₱1,008: an invoice of ₱1,000 or more to a VAT-registered buyer shows the buyer's name, address and TIN. Add Registered Buyer Inc.'s TIN and address to the contact first.",
+    ]);
+    // ₱100 × 8 + VAT = ₱896.00: under it.
+    expect((await invoice(8)).status).toBe(201);
+
+    await admin.send('PATCH', `/api/contacts/${buyer.id}`, { tin: '111-222-333-000' });
+    expect((await invoice(9)).body.errors.contact_id[0]).toContain("Add Registered Buyer Inc.'s address to the contact first.");
+    await admin.send('PATCH', `/api/contacts/${buyer.id}`, { address: '8 Ayala Avenue, Makati City' });
+    expect((await invoice(9)).status).toBe(201);
+
+    // A buyer that is not VAT-registered is not asked.
+    const walkIn = (await admin.send('POST', '/api/contacts', { contact_type_id: customerTypeId, name: 'Walk-in Buyer' })).body.data;
+    const sale = await admin.send('POST', '/api/invoices', {
+      contact_id: walkIn.id,
+      branch_id: branchId,
+      date: '2026-11-25',
+      lines: [{ item_id: item.id, unit_of_measurement_id: item.unit_of_measurement_id, quantity: 20, unit_price: 100 }],
+    });
+    expect(sale.status, JSON.stringify(sale.body)).toBe(201);
+  });
+});
