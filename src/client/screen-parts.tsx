@@ -29,6 +29,7 @@ const DocumentLines = lazyComponent(() => documentView().then((m) => m.DocumentL
 const RelatedDocuments = lazyComponent(() => documentView().then((m) => m.RelatedDocuments));
 const DocumentActions = lazyComponent<ActionProps>(() => documentView().then((m) => m.DocumentActions));
 const DocumentMemos = lazyComponent(() => import('./components/documents/document-memos').then((m) => m.DocumentMemos));
+const DocumentParticulars = lazyComponent(() => import('./components/documents/document-particulars').then((m) => m.DocumentParticulars));
 const StockCountSheet = lazyComponent(() => import('./components/documents/stock-count-sheet').then((m) => m.StockCountSheet));
 const StockMovements = lazyComponent(() => import('./components/documents/stock-movements').then((m) => m.StockMovements));
 const FilesPanel = lazyComponent(() => import('./components/files/files-panel').then((m) => m.FilesPanel));
@@ -85,6 +86,8 @@ slots.register({ kind: 'document' }, 'view.badge', StatusBadge);
 slots.register({ kind: 'document' }, 'view.actions', DocumentActions);
 slots.register({ kind: 'document' }, 'view.deletable', deletable);
 slots.register({ kind: 'document' }, 'view.sections', DocumentSections);
+// On paper, a document first says who issues it and to whom.
+slots.register({ kind: 'document' }, 'view.lead', DocumentParticulars);
 
 // Stock counts: their sheet (counting, the lines, posting) first, above the details — on a phone
 // the counter should not scroll past them to count — and no document lines under them.

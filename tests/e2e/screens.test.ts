@@ -262,7 +262,7 @@ describe.skipIf(!chromiumAvailable)('screens in Chromium', { timeout: 120_000 },
       if (request.url().includes('/api/businesses/') && request.method() === 'GET') fetched.push(new URL(request.url()).pathname);
     });
     await page.goto('/businesses/create');
-    await page.getByLabel('Name').fill('Sari-Sari ni Mang Tomas');
+    await page.getByLabel(/^Name\s*\*?$/).fill('Sari-Sari ni Mang Tomas');
     await page.getByRole('button', { name: 'Save Business' }).click();
     await toast(page, 'Business created successfully.');
     await page.getByRole('button', { name: /^Business: .*Switch business$/ }).click();
