@@ -2,7 +2,8 @@ import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { Ban, CreditCard, FileMinus, FileText, PackageCheck, Truck, Undo2, type LucideIcon } from 'lucide-react';
 import { useState } from 'react';
-import { formatPesos } from '../../../domain/money';
+import { amountInWords } from '../../../domain/amount-in-words';
+import { formatPesos, pesosToCentavos } from '../../../domain/money';
 import { followOnsFrom, pastTense, statusLabel, transitionsFrom, type Transition } from '../../../domain/lifecycle';
 import { holdsAny, permissionName } from '../../../domain/permissions';
 import type { ResourceDefinition } from '../../../domain/resource';
@@ -53,6 +54,10 @@ export function DocumentLines({ definition, record: given }: { definition: Resou
       </dd>
       {record.unpriced && (
         <dd className="col-span-2 text-right text-xs text-muted-foreground">Lines priced when sent are not counted yet.</dd>
+      )}
+      {/* On paper the total is written out too, as an invoice or a check has it. */}
+      {typeof record.total === 'number' && Number.isFinite(record.total) && (
+        <dd className="col-span-2 hidden text-right print:block">{amountInWords(pesosToCentavos(Number(record.total)))}</dd>
       )}
     </dl>
   );
