@@ -174,6 +174,8 @@ describe.skipIf(!chromiumAvailable)('changes queued on the device', { timeout: 1
     await row.getByText('Pending create').waitFor();
     await page.getByText(/created on this device, not yet synced/).waitFor();
     await row.getByRole('link', { name: 'Edit' }).click();
+    // The form starts from the queued create, read from the device: typed into before that, it would start over.
+    await expect.poll(() => page.getByLabel('Name').inputValue()).toBe('Offline Draft');
     await page.getByLabel('Name').fill('Offline Second');
     await page.getByRole('button', { name: 'Update Brand' }).click();
     await page.getByRole('heading', { name: 'Brand Offline Second' }).waitFor();
