@@ -118,11 +118,13 @@ async function decorateCounts(db: Db, scope: Scope, records: ApiRecord[]): Promi
   record.lines = await countLines(db, scope, record);
 }
 
-async function countLines(db: Db, scope: Scope, record: ApiRecord): Promise<Record<string, unknown>[]> {
+/** A count's lines, or (`itemId`) its one line of that item. */
+async function countLines(db: Db, scope: Scope, record: Record<string, unknown>, itemId?: number): Promise<Record<string, unknown>[]> {
   const location = locationOf(record)!;
   const id = Number(record.id);
+  const ofItem = itemId === undefined ? sql`` : sql` and item_id = ${itemId}`;
   const { rows } = await sql<CountLineRow>`
-    with costs as (${itemCosts(scope.businessId, String(record.date), sql`select item_id from stock_count_lines where stock_count_id = ${id}`)})
+    with costs as (${itemCosts(scope.businessId, String(record.date), sql`select item_id from stock_count_lines where stock_count_id = ${id}${ofItem}`)})
     select lines.id, lines.stock_count_id, lines.item_id, lines.expected, lines.counted, lines.entries, lines.posted_on_hand,
       items.name, items.sku, items.barcode, items.unit_of_measurement_id, units.abbreviation as unit,
       stocks.quantity_on_hand as on_hand, costs.cost
@@ -132,7 +134,7 @@ async function countLines(db: Db, scope: Scope, record: ApiRecord): Promise<Reco
       left join stocks on stocks.item_id = lines.item_id and stocks.business_id = lines.business_id
         and stocks.location_type = ${location.type} and stocks.location_id = ${location.id}
       left join costs on costs.item_id = lines.item_id
-    where lines.stock_count_id = ${id} and lines.business_id = ${scope.businessId}
+    where lines.stock_count_id = ${id} and lines.business_id = ${scope.businessId}${itemId === undefined ? sql`` : sql` and lines.item_id = ${itemId}`}
     order by items.name, lines.id`.execute(db);
   return rows.map((row) => {
     const onHand = Number(row.posted_on_hand ?? row.on_hand ?? 0);
@@ -229,8 +231,9 @@ export async function addEntry(trx: Trx, scope: Scope, countId: number, input: E
       created_at: nowIso(),
     })
     .execute();
-  const record = await findRecordOrFail(trx, scope, stockCounts, countId);
-  return (record.lines as Record<string, unknown>[]).find((each) => each.item_id === item.id)!;
+  // Only the item's line: a scan answers at once however many items the count holds.
+  const [counted] = await countLines(trx, scope, count, item.id);
+  return counted;
 }
 
 async function onHandAt(db: Db, scope: Scope, itemId: number, location: Location): Promise<number> {

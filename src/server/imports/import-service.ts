@@ -32,17 +32,18 @@ export type RowProblem = {
   messages: string[];
 };
 
-export interface ImportOutcome {
+export type ImportOutcome = {
   total: number;
   created: number;
   updated: number;
   skipped: number;
+  problem_rows: number;
   problems: RowProblem[];
   /** Units, brands, item types and classifications made for names the rows use. */
   made: string[];
   /** The stock adjustments opening stock was posted in. */
   adjustments: { id: number; number: string }[];
-}
+};
 
 type Row = Record<string, unknown>;
 type Values = Record<string, unknown>;
@@ -146,7 +147,7 @@ async function planItems(db: Db, scope: Scope, kind: ImportKind, rows: Row[], on
     item_type: ['item_types', await idsByName(db, scope, 'item_types'), 'item type'],
     item_classification: ['item_classifications', await idsByName(db, scope, 'item_classifications'), 'item classification'],
   } as const;
-  const existing = new Map<string, { id: number; barcode: string | null }>();
+  const existing = new Map<string, number>();
   const barcodes = new Map<string, string>();
   for (const item of await db
     .selectFrom('items')
@@ -154,7 +155,7 @@ async function planItems(db: Db, scope: Scope, kind: ImportKind, rows: Row[], on
     .where('business_id', '=', scope.businessId)
     .where('deleted_at', 'is', null)
     .execute()) {
-    existing.set(item.sku, { id: item.id, barcode: item.barcode });
+    existing.set(item.sku, item.id);
     if (item.barcode) barcodes.set(item.barcode, item.sku);
   }
   const schema = createSchema(getResource('items'));
@@ -200,8 +201,8 @@ async function planItems(db: Db, scope: Scope, kind: ImportKind, rows: Row[], on
     if (read.problems.length === 0) read.problems.push(...fieldProblems(schema, checked, labels));
     if (noted(plan, read)) continue;
     const known = existing.get(sku);
-    if (!known) plan.creates.push(values);
-    else if (onExisting === 'update') plan.updates.push({ id: known.id, values });
+    if (known === undefined) plan.creates.push(values);
+    else if (onExisting === 'update') plan.updates.push({ id: known, values });
     else plan.skipped += 1;
   }
   return plan;
@@ -418,8 +419,7 @@ async function planOpening(db: Db, scope: Scope, kind: ImportKind, rows: Row[], 
 }
 
 /** Makes the brands, item types and classifications the rows name, and puts their ids in. */
-async function makeNamed(trx: Trx, scope: Scope, plan: Plan): Promise<string[]> {
-  const made: string[] = [];
+async function makeNamed(trx: Trx, scope: Scope, plan: Plan): Promise<void> {
   const ids = new Map<string, number>();
   for (const [table, names] of plan.makes) {
     const definition = registryByTable(table);
@@ -427,7 +427,6 @@ async function makeNamed(trx: Trx, scope: Scope, plan: Plan): Promise<string[]> 
       // A unit made from a file's name is its own abbreviation ("pc").
       const record = await createRecord(trx, scope, definition, table === 'unit_of_measurements' ? { name, abbreviation: name } : { name });
       ids.set(`${table}|${name}`, Number(record.id));
-      made.push(`${definition.singular} ${name}`);
     }
   }
   const resolve = (values: Values) => {
@@ -435,18 +434,13 @@ async function makeNamed(trx: Trx, scope: Scope, plan: Plan): Promise<string[]> 
   };
   for (const values of plan.creates) resolve(values);
   for (const { values } of plan.updates) resolve(values);
-  return made;
 }
 
-const registryByTable = (table: string): ResourceDefinition =>
-  (
-    ({
-      unit_of_measurements: getResource('unit-of-measurements'),
-      brands: getResource('brands'),
-      item_types: getResource('item-types'),
-      item_classifications: getResource('item-classifications'),
-    }) as Record<string, ResourceDefinition>
-  )[table];
+/** The lists an items import may add to, by table. */
+const MADE_BY_IMPORT = new Map(
+  ['unit-of-measurements', 'brands', 'item-types', 'item-classifications'].map((name) => [getResource(name).table, getResource(name)]),
+);
+const registryByTable = (table: string): ResourceDefinition => MADE_BY_IMPORT.get(table)!;
 
 /** Inserts the new records by hundreds, their history and counts with them. */
 async function insertAll(trx: Trx, scope: Scope, definition: ResourceDefinition, creates: Values[]): Promise<void> {
@@ -535,7 +529,7 @@ async function postOpenings(trx: Trx, scope: Scope, plan: Plan): Promise<{ id: n
   return posted;
 }
 
-export function planFor(name: ImportKindName) {
+function planFor(name: ImportKindName) {
   return async (db: Db, scope: Scope, rows: Row[], onExisting: OnExisting): Promise<Plan> => {
     const kind = importKind(name)!;
     if (name === 'items') return planItems(db, scope, kind, rows, onExisting);
@@ -553,23 +547,21 @@ export function planFor(name: ImportKindName) {
   };
 }
 
-const outcomeOf = (rows: Row[], plan: Plan, made: string[] = [], adjustments: ImportOutcome['adjustments'] = []): ImportOutcome => ({
+/** What an import did or would do; `problem_rows` counts every row with a problem, `problems` lists the first ones. */
+const outcomeOf = (rows: Row[], plan: Plan, adjustments: ImportOutcome['adjustments'] = []): ImportOutcome => ({
   total: rows.length,
   created: plan.openings ? [...plan.openings.values()].reduce((total, group) => total + group.lines.length, 0) : plan.creates.length,
   updated: plan.updates.length,
   skipped: plan.skipped,
+  problem_rows: plan.problems.length,
   problems: plan.problems.slice(0, PROBLEMS_SHOWN),
-  made:
-    made.length > 0
-      ? made
-      : [...plan.makes].flatMap(([table, names]) => [...names].map((name) => `${registryByTable(table).singular} ${name}`)),
+  made: [...plan.makes].flatMap(([table, names]) => [...names].map((name) => `${registryByTable(table).singular} ${name}`)),
   adjustments,
 });
 
 /** What the import would do, and every row's problems: nothing written. */
 export async function checkImport(db: Db, scope: Scope, name: ImportKindName, rows: Row[], onExisting: OnExisting) {
-  const plan = await planFor(name)(db, scope, rows, onExisting);
-  return { ...outcomeOf(rows, plan), problem_rows: plan.problems.length };
+  return outcomeOf(rows, await planFor(name)(db, scope, rows, onExisting));
 }
 
 /**
@@ -578,11 +570,11 @@ export async function checkImport(db: Db, scope: Scope, name: ImportKindName, ro
  */
 export async function runImport(trx: Trx, scope: Scope, name: ImportKindName, rows: Row[], onExisting: OnExisting) {
   const plan = await planFor(name)(trx, scope, rows, onExisting);
-  if (plan.problems.length > 0) return { ...outcomeOf(rows, plan), problem_rows: plan.problems.length };
+  if (plan.problems.length > 0) return outcomeOf(rows, plan);
+  if (plan.openings) return outcomeOf(rows, plan, await postOpenings(trx, scope, plan));
   const definition = getResource(importKind(name)!.resource);
-  if (plan.openings) return { ...outcomeOf(rows, plan, [], await postOpenings(trx, scope, plan)), problem_rows: 0 };
-  const made = await makeNamed(trx, scope, plan);
+  await makeNamed(trx, scope, plan);
   await insertAll(trx, scope, definition, plan.creates);
   await updateAll(trx, scope, definition, plan.updates);
-  return { ...outcomeOf(rows, plan, made), problem_rows: 0 };
+  return outcomeOf(rows, plan);
 }

@@ -1,3 +1,4 @@
+import { useQueries } from '@tanstack/react-query';
 import { CheckCheck } from 'lucide-react';
 import { useId, useRef, useState } from 'react';
 import { formatPesos } from '../../../domain/money';
@@ -6,7 +7,7 @@ import type { ResourceDefinition } from '../../../domain/resource';
 import { getResource } from '../../../domain/resources/registry';
 import { isClientKey, submitChange, type OutboxEntry } from '../../lib/outbox';
 import { useOutbox } from '../../lib/pending';
-import type { ApiRecord } from '../../lib/resource-queries';
+import { recordQuery, type ApiRecord } from '../../lib/resource-queries';
 import { useActiveBusinessId, usePermissions } from '../../lib/session';
 import { ConfirmDialog, type Confirmation } from '../crud/confirm-dialog';
 import { reportFailure, reportSettled } from '../crud/record-actions';
@@ -64,20 +65,23 @@ interface EntryBody {
 }
 
 /** The entries this device queued for the count, not yet answered, by item. */
-function pendingByItem(entries: readonly OutboxEntry[], countId: number | string): Map<number, { quantity: number; name?: string }> {
-  const byItem = new Map<number, { quantity: number; name?: string }>();
+function pendingByItem(entries: readonly OutboxEntry[], countId: number | string): Map<number, number> {
+  const byItem = new Map<number, number>();
   for (const entry of entries) {
     if (entry.resource !== 'stock-counts' || entry.action !== 'count' || entry.recordId !== countId) continue;
     const body = entry.body as EntryBody;
-    const known = byItem.get(body.item_id);
-    byItem.set(body.item_id, { quantity: sum(known?.quantity ?? 0, body.quantity), name: known?.name ?? entry.label.split(' · ')[1] });
+    byItem.set(body.item_id, sum(byItem.get(body.item_id) ?? 0, body.quantity));
   }
   return byItem;
 }
 
-function shownLines(lines: readonly CountLine[], pending: Map<number, { quantity: number; name?: string }>): ShownLine[] {
+/**
+ * The sheet's lines: the server's, with what this device counted and has not sent; an item first
+ * counted here is named from its record kept on the device (`named`) until the server puts it on.
+ */
+function shownLines(lines: readonly CountLine[], pending: Map<number, number>, named: Map<number, ApiRecord | undefined>): ShownLine[] {
   const shown: ShownLine[] = lines.map((line) => {
-    const mine = pending.get(line.item_id)?.quantity ?? 0;
+    const mine = pending.get(line.item_id) ?? 0;
     const counted = line.counted === null && mine === 0 ? null : sum(line.counted ?? 0, mine);
     const difference = counted === null ? null : sum(counted, -line.on_hand);
     return {
@@ -97,16 +101,17 @@ function shownLines(lines: readonly CountLine[], pending: Map<number, { quantity
   const onCount = new Set(lines.map((line) => line.item_id));
   for (const [itemId, mine] of pending) {
     if (onCount.has(itemId)) continue;
+    const item = named.get(itemId);
     shown.push({
       itemId,
-      name: mine.name ?? `Item #${itemId}`,
-      sku: '',
+      name: item ? String(item.name) : `Item #${itemId}`,
+      sku: item ? String(item.sku) : '',
       unit: null,
       expected: null,
       onHand: null,
       moved: null,
-      counted: mine.quantity,
-      pending: mine.quantity,
+      counted: mine,
+      pending: mine,
       difference: null,
       value: null,
     });
@@ -131,7 +136,11 @@ export function StockCountSheet({ definition, record }: { definition: ResourceDe
   // Posting writes a stock adjustment: for who may write one too.
   const canPost = canCount && holdsAny(held, [permissionName('create', getResource('stock-adjustments').permission)]);
   const pending = pendingByItem(entries, countId);
-  const lines = shownLines((record.lines as CountLine[] | undefined) ?? [], pending);
+  const serverLines = (record.lines as CountLine[] | undefined) ?? [];
+  const onCount = new Set(serverLines.map((line) => line.item_id));
+  const offCount = [...pending.keys()].filter((itemId) => !onCount.has(itemId));
+  const offCountItems = useQueries({ queries: offCount.map((itemId) => recordQuery(businessId, getResource('items'), itemId)) });
+  const lines = shownLines(serverLines, pending, new Map(offCount.map((itemId, at) => [itemId, offCountItems[at]?.data])));
   const [filter, setFilter] = useState<Filter>('all');
   const [find, setFind] = useState('');
   const [limit, setLimit] = useState(SHOWN_AT_ONCE);
