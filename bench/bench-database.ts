@@ -68,12 +68,12 @@ export function itemNames(): () => string {
 export const ITEM_UNIT = { name: 'Piece', abbreviation: 'pc' };
 
 /** Item `n`'s own values beside its name (the other columns are the same for every item), as either database's seed writes them. */
-export function itemValues(n: number): { sku: string; barcode: string; reorderLevel: number; vatable: number } {
+export function itemValues(n: number): { sku: string; barcode: string; reorderLevel: number; vatCategory: string } {
   return {
     sku: `SKU-${String(n).padStart(7, '0')}`,
     barcode: `480${String(n).padStart(10, '0')}`,
     reorderLevel: 12_000 * (1 + (n % 5)),
-    vatable: n % 3 === 0 ? 0 : 1,
+    vatCategory: n % 3 === 0 ? 'exempt' : 'vatable',
   };
 }
 
@@ -137,15 +137,15 @@ function insertItems(raw: SQLite.Database): number {
   );
   const insert = raw.prepare(`
     insert into items (business_id, sku, barcode, name, description, brand_id, item_type_id, item_classification_id,
-      unit_of_measurement_id, measuring_mass_id, mass_value, reorder_level, vatable, purchase_discounts, sale_discounts,
+      unit_of_measurement_id, measuring_mass_id, mass_value, reorder_level, vat_category, purchase_discounts, sale_discounts,
       created_at, updated_at, deleted_at, version)
     values (?, ?, ?, ?, null, null, null, null, ?, null, null, ?, ?, '[]', '[]', ?, ?, null, 1)`);
   const nextName = itemNames();
   const insertBatch = raw.transaction((from: number, to: number) => {
     for (let n = from; n < to; n += 1) {
       const name = nextName();
-      const { sku, barcode, reorderLevel, vatable } = itemValues(n);
-      insert.run(BUSINESS_ID, sku, barcode, name, unitId, reorderLevel, vatable, now, now);
+      const { sku, barcode, reorderLevel, vatCategory } = itemValues(n);
+      insert.run(BUSINESS_ID, sku, barcode, name, unitId, reorderLevel, vatCategory, now, now);
     }
   });
 

@@ -159,7 +159,7 @@ async function fillItems(db: Db, total: number): Promise<void> {
     name: nextName(),
     unit_of_measurement_id: unit.id,
     reorder_level: 12_000 * (1 + (index % 5)),
-    vatable: index % 3 === 0 ? 0 : 1,
+    vat_category: index % 3 === 0 ? 'exempt' : 'vatable',
     created_at: now,
     updated_at: now,
     version: 1,

@@ -42,7 +42,7 @@ function itemRows(count: number): Record<string, string>[] {
     brand: `Brand ${(index % 1000) + 1}`,
     item_type: index % 2 === 0 ? 'Grocery' : 'Household',
     reorder_level: String((index % 10) * 6),
-    vatable: index % 3 === 0 ? 'no' : 'yes',
+    vat_category: index % 3 === 0 ? 'exempt' : 'VATable',
   }));
 }
 
@@ -92,7 +92,7 @@ export function importSection(figures: ImportFigures): string {
 Written by \`npm run bench\` or \`npm run bench -- --imports-only\` (bench/imports.ts).
 
 - Date: ${figures.date.toISOString()}; 1-minute load average at the end ${figures.loadAverage.toFixed(1)} on ${availableParallelism()} CPUs
-- Data: a fresh SQLite file (WAL) with the demo data; ${figures.rows.toLocaleString('en-US')} item rows as the import screen sends them (${(figures.bodyBytes / 1024 / 1024).toFixed(1)} MB of JSON): SKU, name, barcode (three in four), unit by abbreviation, 1,000 brands and 2 item types new to the business (made by the import: ${figures.brandsMade.toLocaleString('en-US')}), reorder level, vatable
+- Data: a fresh SQLite file (WAL) with the demo data; ${figures.rows.toLocaleString('en-US')} item rows as the import screen sends them (${(figures.bodyBytes / 1024 / 1024).toFixed(1)} MB of JSON): SKU, name, barcode (three in four), unit by abbreviation, 1,000 brands and 2 item types new to the business (made by the import: ${figures.brandsMade.toLocaleString('en-US')}), reorder level, VAT
 - Method: \`POST /api/imports/items\` through \`app.inject\` (the body parsed, every row checked, the writes in one transaction with their history and counts), one after another: the check (\`check_only\`), the import, then the same rows again (every one skipped)
 
 | Step | Time |

@@ -147,8 +147,8 @@ function insertOverviewData(raw: SQLite.Database, today: string) {
   const stockIds: number[] = [];
   raw.transaction(() => {
     const item = raw.prepare(
-      `insert into items (sku, name, unit_of_measurement_id, vatable, purchase_discounts, sale_discounts, ${record})
-       values (?, ?, ?, 0, '[]', '[]', ?, ?, 1, ?)`,
+      `insert into items (sku, name, unit_of_measurement_id, vat_category, purchase_discounts, sale_discounts, ${record})
+       values (?, ?, ?, 'exempt', '[]', '[]', ?, ?, 1, ?)`,
     );
     const price = raw.prepare(
       `insert into purchase_item_prices (item_id, contact_id, unit_of_measurement_id, price, effective_date, ${record})
@@ -186,8 +186,8 @@ function insertOverviewData(raw: SQLite.Database, today: string) {
   );
   const line = raw.prepare(
     `insert into document_lines (business_id, document_type, document_id, position, item_id, unit_of_measurement_id, quantity,
-       base_quantity, unit_price, discount_percent, vatable, amount, vat, source_line_id, quantity_done)
-     values (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 0, ?, 0, null, 0)`,
+       base_quantity, unit_price, discount_percent, vat_category, amount, vat, source_line_id, quantity_done)
+     values (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 'exempt', ?, 0, null, 0)`,
   );
   const movement = raw.prepare(
     `insert into stock_movements (business_id, stock_id, item_id, location_type, location_id, quantity, in_transit, document_type,

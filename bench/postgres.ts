@@ -128,7 +128,7 @@ async function insertItems(client: pg.Client, items: number): Promise<{ itemInse
       barcode: [] as string[],
       name: [] as string[],
       reorderLevel: [] as number[],
-      vatable: [] as number[],
+      vatCategory: [] as string[],
     };
     for (let n = from; n < Math.min(from + INSERT_BATCH, items + 1); n += 1) {
       const values = itemValues(n);
@@ -136,12 +136,12 @@ async function insertItems(client: pg.Client, items: number): Promise<{ itemInse
       batch.sku.push(values.sku);
       batch.barcode.push(values.barcode);
       batch.reorderLevel.push(values.reorderLevel);
-      batch.vatable.push(values.vatable);
+      batch.vatCategory.push(values.vatCategory);
     }
     await client.query(
-      `insert into items (business_id, unit_of_measurement_id, created_at, updated_at, sku, barcode, name, reorder_level, vatable)
-       select $1::int, $2::int, $3::timestamptz, $3::timestamptz, * from unnest($4::text[], $5::text[], $6::text[], $7::bigint[], $8::int[])`,
-      [BUSINESS_ID, unit.rows[0].id, now, batch.sku, batch.barcode, batch.name, batch.reorderLevel, batch.vatable],
+      `insert into items (business_id, unit_of_measurement_id, created_at, updated_at, sku, barcode, name, reorder_level, vat_category)
+       select $1::int, $2::int, $3::timestamptz, $3::timestamptz, * from unnest($4::text[], $5::text[], $6::text[], $7::bigint[], $8::text[])`,
+      [BUSINESS_ID, unit.rows[0].id, now, batch.sku, batch.barcode, batch.name, batch.reorderLevel, batch.vatCategory],
     );
   }
   const inserted = performance.now();

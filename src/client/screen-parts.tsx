@@ -1,10 +1,15 @@
 import { Link } from '@tanstack/react-router';
 import { ShieldCheck, Users } from 'lucide-react';
+import type { ComponentProps } from 'react';
 import { trashableIn } from '../domain/lifecycle';
 import type { ResourceDefinition } from '../domain/resource';
+import { registry } from '../domain/resources/registry';
+import { paidInTenders } from '../domain/tenders';
 import { DetailRow } from './components/crud/detail-row';
-import { slots, type ActionProps, type CellProps, type FormSection, type RecordProps } from './components/crud/slots';
+import { PrintButton } from './components/crud/print-button';
+import { slots, type ActionProps, type CellProps, type FormSection, type RecordProps, type ScreenProps } from './components/crud/slots';
 import { emptyLine, linesBody, rowsOf, type DocumentLine, type LineRow } from './components/documents/line-rows';
+import { emptyTender, paymentFieldsOf, tenderRowsOf, tendersBody, type TenderRow } from './components/documents/tender-rows';
 import { StatusBadge } from './components/documents/status-badge';
 import { navigationGroupOf } from './components/layout/navigation';
 import { Badge } from './components/ui/badge';
@@ -15,8 +20,8 @@ import { isClientKey } from './lib/outbox-queue';
 import type { ApiRecord } from './lib/resource-queries';
 
 /**
- * What the app puts into the generic screens' slots: documents, attached files, stocks, roles and
- * users. The router loads this module before any screen, so every slot is filled when one renders;
+ * What the app puts into the generic screens' slots: documents, payments' tenders, attached files,
+ * stocks, roles and users. The router loads this module before any screen, so every slot is filled when one renders;
  * the larger parts (a document's screens and editor, files, movements) load when first shown.
  */
 
@@ -29,7 +34,9 @@ const DocumentLines = lazyComponent(() => documentView().then((m) => m.DocumentL
 const RelatedDocuments = lazyComponent(() => documentView().then((m) => m.RelatedDocuments));
 const DocumentActions = lazyComponent<ActionProps>(() => documentView().then((m) => m.DocumentActions));
 const DocumentMemos = lazyComponent(() => import('./components/documents/document-memos').then((m) => m.DocumentMemos));
-const DocumentParticulars = lazyComponent(() => import('./components/documents/document-particulars').then((m) => m.DocumentParticulars));
+const documentPrintout = loadAhead(() => import('./components/documents/document-printout'));
+const DocumentPrintout = lazyComponent(() => documentPrintout().then((m) => m.DocumentPrintout));
+const DocumentPrintButtons = lazyComponent<RecordProps>(() => documentPrintout().then((m) => m.DocumentPrintButtons));
 const StockCountSheet = lazyComponent(() => import('./components/documents/stock-count-sheet').then((m) => m.StockCountSheet));
 const StockMovements = lazyComponent(() => import('./components/documents/stock-movements').then((m) => m.StockMovements));
 const FilesPanel = lazyComponent(() => import('./components/files/files-panel').then((m) => m.FilesPanel));
@@ -61,6 +68,8 @@ function DocumentSections({ definition, record }: RecordProps) {
       <DocumentLines definition={definition} record={record} />
       <RelatedDocuments definition={definition} record={record} />
       <DocumentMemos definition={definition} record={record} />
+      {/* Paper only, and last: what the screen shows comes first in the page, for finding it by its text. */}
+      <DocumentPrintout definition={definition} record={record} />
     </>
   );
 }
@@ -86,8 +95,8 @@ slots.register({ kind: 'document' }, 'view.badge', StatusBadge);
 slots.register({ kind: 'document' }, 'view.actions', DocumentActions);
 slots.register({ kind: 'document' }, 'view.deletable', deletable);
 slots.register({ kind: 'document' }, 'view.sections', DocumentSections);
-// On paper, a document first says who issues it and to whom.
-slots.register({ kind: 'document' }, 'view.lead', DocumentParticulars);
+// On paper a document is its printed copy (with its sections), on the paper chosen as it prints.
+slots.register({ kind: 'document' }, 'view.print', DocumentPrintButtons);
 
 // Stock counts: their sheet (counting, the lines, posting) first, above the details — on a phone
 // the counter should not scroll past them to count — and no document lines under them.
@@ -103,6 +112,33 @@ function CountSections({ definition, record }: RecordProps) {
 
 slots.register({ resource: 'stock-counts' }, 'view.lead', StockCountSheet);
 slots.register({ resource: 'stock-counts' }, 'view.sections', CountSections);
+// A count prints its sheet as the screen shows it, with no printed copy of its own: on any paper.
+slots.register({ resource: 'stock-counts' }, 'view.print', PrintButton);
+
+// Payments: made of tenders (cash, GCash, a check …), asked for in their form and shown among
+// their details; their list takes a period's tenders away for reconciliation.
+
+const paymentTenders = loadAhead(() => import('./components/documents/payment-tenders'));
+const TendersEditor = lazyComponent<ComponentProps<FormSection['Editor']>>(() => paymentTenders().then((m) => m.TendersEditor));
+const PaymentTenderDetails = lazyComponent<RecordProps>(() => paymentTenders().then((m) => m.PaymentTenderDetails));
+const TendersExport = lazyComponent<ScreenProps>(() => paymentTenders().then((m) => m.TendersExport));
+
+/** A payment's tenders in its form, when it is made (they never change after); the first starts with the balance. */
+const tenders: FormSection = {
+  name: 'tenders',
+  holds: (_definition, editing) => !editing,
+  start: (_definition, record) => (Array.isArray(record?.tenders) ? tenderRowsOf(record.tenders) : [emptyTender()]),
+  body: (value) => tendersBody(value as TenderRow[]),
+  fields: (value) => paymentFieldsOf(value as TenderRow[]),
+  check: async (sent) => (await paymentTenders()).tenderProblems(sent),
+  Editor: TendersEditor,
+};
+
+for (const payments of registry.filter((definition) => paidInTenders(definition))) {
+  slots.register({ resource: payments.name }, 'form.section', tenders);
+  slots.register({ resource: payments.name }, 'view.details', PaymentTenderDetails);
+  slots.register({ resource: payments.name }, 'list.actions', TendersExport);
+}
 
 // Files: every record that takes them shows its Files panel once the server has it.
 

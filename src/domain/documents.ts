@@ -57,24 +57,87 @@ export function referenceNumber(contactId: number, date: string, sequence: numbe
   return `RN-${contactId}${String(contactId + 1).padStart(8, '0')}-${date.replaceAll('-', '')}-${String(sequence).padStart(4, '0')}`;
 }
 
-export interface LineFigures {
-  /** quantity × unit price */
-  gross: number;
-  discount: number;
-  /** gross − discount: the line's amount */
-  amount: number;
-  vat: number;
+/** What VAT a line's item carries: 12 %, none (exempt), or 0 % (zero-rated: exports and the like). */
+export type VatCategory = 'vatable' | 'exempt' | 'zero_rated';
+
+export const VAT_CATEGORIES: readonly { value: VatCategory; label: string }[] = [
+  { value: 'vatable', label: 'VATable' },
+  { value: 'exempt', label: 'VAT-exempt' },
+  { value: 'zero_rated', label: 'Zero-rated' },
+];
+
+/** A senior citizen's or a person with a disability's discount on what qualifies (RA 9994, RA 10754). */
+export const SC_PWD_PERCENT = 20;
+
+/** Who takes it: an invoice's buyer, by the ID they show. */
+export const BUYER_DISCOUNTS: readonly SelectOption[] = [
+  { value: 'senior', label: 'Senior citizen' },
+  { value: 'pwd', label: 'Person with disability (PWD)' },
+];
+
+/** How a document's lines are priced beyond the item: the business's choice of prices, and the buyer's discount. */
+export interface VatTerms {
+  /** Unit prices include the 12 % VAT (the price on the shelf), or VAT is added on top. */
+  pricesIncludeVat: boolean;
+  /** The line qualifies for the buyer's senior citizen or PWD discount. */
+  scPwd?: boolean;
 }
 
+export interface LineFigures {
+  /** quantity × unit price, as priced (with VAT in it when prices include VAT) */
+  gross: number;
+  /** The VAT taken out of a VAT-inclusive price because the sale is VAT-exempt for the buyer (senior citizen, PWD). */
+  lessVat: number;
+  /** The line's discount: the one typed or earned, or the senior citizen's or PWD's 20 %. */
+  discount: number;
+  /** What the line sells for, net of VAT: its VATable, exempt or zero-rated sales. */
+  amount: number;
+  vat: number;
+  /** How the line is taxed: the item's category, or exempt when a senior citizen or PWD buys a VATable item. */
+  category: VatCategory;
+  scPwd: boolean;
+}
+
+/** A line's amount as its prices read: with its VAT when prices include VAT, else net of it. */
+export const amountAsPriced = (line: { amount: number; vat: number }, pricesIncludeVat: boolean): number =>
+  pricesIncludeVat ? line.amount + line.vat : line.amount;
+
+/** The VAT-exclusive part of a VAT-inclusive amount, to the centavo: amount × 100/112, rounded half up. */
+const netOfVat = (inclusive: number) => Math.round((inclusive * 100) / (100 + VAT_PERCENT));
+
 /**
- * One line: `quantity` in thousandths, `unitPrice` in centavos (before VAT), `discountHundredths`
- * in hundredths of a percent; VAT at 12 % on what is left when the item is vatable.
+ * One line: `quantity` in thousandths, `unitPrice` in centavos, `discountHundredths` in hundredths
+ * of a percent. Every figure is rounded to the centavo, half up, on the line; a document's figures
+ * are its lines' added up, so the lines always add up to the totals.
+ *
+ * - VAT-exclusive prices: the amount is gross − discount, and a VATable line adds 12 % of it.
+ * - VAT-inclusive prices: gross − discount is what the buyer pays; a VATable line's amount is
+ *   that × 100/112 and its VAT the rest.
+ * - A senior citizen's or PWD's qualifying line: the VAT is first taken out of an inclusive price
+ *   (`lessVat`), then 20 % off what is left, and no VAT is charged: the sale is VAT-exempt (a
+ *   zero-rated item stays zero-rated). Any other discount gives way to it.
  */
-export function lineFigures(quantity: number, unitPrice: number, discountHundredths: number, vatable: boolean): LineFigures {
+export function lineFigures(
+  quantity: number,
+  unitPrice: number,
+  discountHundredths: number,
+  itemCategory: VatCategory,
+  terms: VatTerms,
+): LineFigures {
   const gross = Math.round((quantity * unitPrice) / 1000);
+  if (terms.scPwd) {
+    const base = terms.pricesIncludeVat && itemCategory === 'vatable' ? netOfVat(gross) : gross;
+    const discount = Math.round((base * SC_PWD_PERCENT) / 100);
+    const category = itemCategory === 'vatable' ? 'exempt' : itemCategory;
+    return { gross, lessVat: gross - base, discount, amount: base - discount, vat: 0, category, scPwd: true };
+  }
   const discount = Math.round((gross * discountHundredths) / 10_000);
-  const amount = gross - discount;
-  return { gross, discount, amount, vat: vatable ? Math.round((amount * VAT_PERCENT) / 100) : 0 };
+  const priced = gross - discount;
+  const figures = { gross, lessVat: 0, discount, category: itemCategory, scPwd: false };
+  if (itemCategory !== 'vatable') return { ...figures, amount: priced, vat: 0 };
+  if (!terms.pricesIncludeVat) return { ...figures, amount: priced, vat: Math.round((priced * VAT_PERCENT) / 100) };
+  const amount = netOfVat(priced);
+  return { ...figures, amount, vat: priced - amount };
 }
 
 /**
@@ -85,18 +148,37 @@ export function lineFigures(quantity: number, unitPrice: number, discountHundred
 export const MAX_DOCUMENT_AMOUNT = 1_000_000_000_000;
 
 export interface DocumentTotals {
+  /** The lines' gross, as priced. */
   subtotal: number;
+  /** Every discount, the senior citizen's or PWD's with the rest. */
   discount_total: number;
+  /** Of it, the senior citizen's or PWD's 20 %. */
+  sc_pwd_discount: number;
+  /** The VAT taken out of inclusive prices on a senior citizen's or PWD's lines. */
+  less_vat: number;
+  /** Sales net of VAT, by how they are taxed. */
+  vatable_sales: number;
+  exempt_sales: number;
+  zero_rated_sales: number;
   vat_total: number;
+  /** What is owed: the sales and their VAT. */
   total: number;
 }
 
 export function documentTotals(lines: readonly LineFigures[]): DocumentTotals {
   const sum = (pick: (line: LineFigures) => number) => lines.reduce((total, line) => total + pick(line), 0);
-  const subtotal = sum((line) => line.gross);
-  const discountTotal = sum((line) => line.discount);
-  const vatTotal = sum((line) => line.vat);
-  return { subtotal, discount_total: discountTotal, vat_total: vatTotal, total: subtotal - discountTotal + vatTotal };
+  const sales = (category: VatCategory) => sum((line) => (line.category === category ? line.amount : 0));
+  return {
+    subtotal: sum((line) => line.gross),
+    discount_total: sum((line) => line.discount),
+    sc_pwd_discount: sum((line) => (line.scPwd ? line.discount : 0)),
+    less_vat: sum((line) => line.lessVat),
+    vatable_sales: sales('vatable'),
+    exempt_sales: sales('exempt'),
+    zero_rated_sales: sales('zero_rated'),
+    vat_total: sum((line) => line.vat),
+    total: sum((line) => line.amount + line.vat),
+  };
 }
 
 /** The discount percent of the largest quantity break the quantity reaches (0 below the first). */
@@ -105,12 +187,3 @@ export function quantityDiscount(breaks: readonly DiscountEntry[], quantity: num
   for (const entry of [...breaks].sort((a, b) => a.quantity - b.quantity)) if (quantity >= entry.quantity) percent = entry.discount_percent;
   return percent;
 }
-
-export const PAYMENT_METHODS: readonly SelectOption[] = [
-  { value: 'cash', label: 'Cash' },
-  { value: 'check', label: 'Check' },
-  { value: 'bank_transfer', label: 'Bank transfer' },
-  { value: 'gcash', label: 'GCash' },
-  { value: 'maya', label: 'Maya' },
-  { value: 'card', label: 'Card' },
-];

@@ -56,14 +56,16 @@ export interface Field {
   max?: number;
   /** The smallest whole number. */
   min?: number;
-  /** Asked for, and shown, only while another field holds one value (a count's brand, when it counts one brand). */
-  shownWhen?: { field: string; is: string };
+  /** Asked for, and shown, only while another field holds one value, or one of several (a count's brand, when it counts one brand). */
+  shownWhen?: { field: string; is: string | readonly string[] };
   /**
    * A text in a set form: `tin`, a Philippine TIN (9 digits, 3-3-3, with its branch code after it
    * if given), kept as 123-456-789 or 123-456-789-000; `branch-code`, the BIR's 3 or 5 digits,
    * kept as text with their leading zeros.
    */
   format?: 'tin' | 'branch-code';
+  /** The option kept when none is given: a select with a usual choice (an item's VAT: VATable). */
+  whenBlank?: string;
 }
 
 interface FieldOptions {
@@ -73,11 +75,16 @@ interface FieldOptions {
   computed?: boolean;
   shownWhen?: Field['shownWhen'];
   format?: Field['format'];
+  whenBlank?: string;
 }
 
 /** Whether a field is asked for and shown with these values: always, unless it is shown only with another's value. */
-export const isShown = (field: Field, values: Readonly<Record<string, unknown>>): boolean =>
-  !field.shownWhen || values[field.shownWhen.field] === field.shownWhen.is;
+export function isShown(field: Field, values: Readonly<Record<string, unknown>>): boolean {
+  if (!field.shownWhen) return true;
+  const { field: other, is } = field.shownWhen;
+  const value = values[other];
+  return typeof is === 'string' ? value === is : typeof value === 'string' && is.includes(value);
+}
 
 export const DISCOUNT_LIST_MAX = 20;
 
@@ -108,6 +115,7 @@ function build(kind: FieldKind, label: string, options: FieldOptions & Partial<F
     min: options.min,
     shownWhen: options.shownWhen,
     format: options.format,
+    whenBlank: options.whenBlank,
   };
 }
 

@@ -66,7 +66,13 @@ export const IMPORT_KINDS: readonly ImportKind[] = [
       { key: 'item_type', label: 'Item type', example: 'Grocery', aliases: ['type'] },
       { key: 'item_classification', label: 'Item classification', example: 'Noodles', aliases: ['classification', 'category'] },
       { key: 'reorder_level', label: 'Reorder level', example: '24', aliases: ['reorder point', 'minimum'] },
-      { key: 'vatable', label: 'Vatable', example: 'yes', aliases: ['vat', 'with vat'] },
+      { key: 'vat_category', label: 'VAT', example: 'VATable', aliases: ['vatable', 'vat category', 'with vat', 'tax'] },
+      {
+        key: 'sc_pwd_discount',
+        label: 'Senior citizen / PWD discount',
+        example: 'no',
+        aliases: ['sc/pwd', 'senior discount', 'pwd discount'],
+      },
     ],
   },
   {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { centavosToPesos, formatPesos, pesosToCentavos } from './money';
+import { centavosToPesos, formatPesos, formatPesosFixed, pesosToCentavos } from './money';
 
 describe('money', () => {
   it('stores pesos as whole centavos without float drift', () => {
@@ -13,5 +13,16 @@ describe('money', () => {
     expect(formatPesos(1234.5)).toBe('₱1,234.5');
     expect(formatPesos(1000)).toBe('₱1,000');
     expect(formatPesos(0.125)).toBe('₱0.13');
+  });
+
+  it('formats PHP for paper with exactly 2 decimals', () => {
+    expect(formatPesosFixed(1008.5)).toBe('₱1,008.50');
+    expect(formatPesosFixed(28)).toBe('₱28.00');
+    expect(formatPesosFixed(0.125)).toBe('₱0.13');
+    expect(formatPesosFixed(1_234_567.891)).toBe('₱1,234,567.89');
+    expect(formatPesosFixed(0)).toBe('₱0.00');
+    expect(formatPesosFixed(-0)).toBe('₱0.00');
+    expect(formatPesosFixed(-0.001)).toBe('₱0.00');
+    expect(formatPesosFixed(-12.5)).toBe('-₱12.50');
   });
 });

@@ -22,3 +22,19 @@ const pesoFormat = new Intl.NumberFormat('en-US', {
 export function formatPesos(pesos: number): string {
   return pesoFormat.format(pesos);
 }
+
+const fixedPesoFormat = new Intl.NumberFormat('en-US', {
+  style: 'currency',
+  currency: 'PHP',
+  minimumFractionDigits: 2,
+  maximumFractionDigits: 2,
+});
+
+/**
+ * `formatPesosFixed(1008.5)` → `₱1,008.50`: always two decimals, as money is written on paper (a
+ * printed invoice, a receipt), where a column of amounts must line up and ₱28 reads as ₱28.00.
+ */
+export function formatPesosFixed(pesos: number): string {
+  // What rounds to nothing prints as ₱0.00, never -₱0.00.
+  return fixedPesoFormat.format(Math.abs(pesos) < 0.005 ? 0 : pesos);
+}

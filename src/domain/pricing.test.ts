@@ -65,7 +65,18 @@ describe('units and factors', () => {
 });
 
 describe('priceLine', () => {
-  const milo = { name: 'Milo 300g', vatable: true, breaks: [{ quantity: 24, discount_percent: 5 }] };
+  const milo = {
+    name: 'Milo 300g',
+    vatCategory: 'vatable' as const,
+    scPwdDiscount: false,
+    breaks: [{ quantity: 24, discount_percent: 5 }],
+  };
+  const biogesic = {
+    name: 'Biogesic 500mg',
+    vatCategory: 'vatable' as const,
+    scPwdDiscount: true,
+    breaks: [{ quantity: 10, discount_percent: 5 }],
+  };
   const sale = { list: 'sale' as const, date: '2026-11-24' };
 
   it('takes the listed price, the quantity break on the base quantity, and VAT', () => {
@@ -75,12 +86,44 @@ describe('priceLine', () => {
       baseQuantity: 24000,
       unitPrice: 15000,
       discountHundredths: 500,
-      vatable: true,
       gross: 30000,
+      lessVat: 0,
       discount: 1500,
       amount: 28500,
       vat: 3420,
+      category: 'vatable',
+      scPwd: false,
     });
+  });
+
+  it("prices with VAT in when the business's prices include it", () => {
+    const line = priceLine(
+      milo,
+      { quantity: 1000, factor: 1, unitPrice: 11_200, listed: undefined, discountPercent: 0 },
+      {
+        ...sale,
+        pricesIncludeVat: true,
+      },
+    );
+    expect(isRefusal(line) ? line : [line.amount, line.vat]).toEqual([10_000, 1200]);
+  });
+
+  it("gives a senior citizen's or PWD's 20 % only on what qualifies, only on a sale, instead of the quantity break", () => {
+    const request = { quantity: 10_000, factor: 1, unitPrice: null, listed: 560, discountPercent: null };
+    const senior = { ...sale, pricesIncludeVat: true, buyerDiscount: true };
+    const line = priceLine(biogesic, request, senior);
+    // 10 × ₱5.60 = ₱56 with VAT: ₱50 without, 20 % off → ₱40, VAT-exempt.
+    expect(isRefusal(line) ? line : [line.discountHundredths, line.lessVat, line.amount, line.vat, line.category]).toEqual([
+      2000,
+      600,
+      4000,
+      0,
+      'exempt',
+    ]);
+    const milk = priceLine(milo, request, senior);
+    expect(isRefusal(milk) ? milk : [milk.scPwd, milk.vat]).toEqual([false, 600]);
+    const bought = priceLine(biogesic, request, { list: 'purchase', date: sale.date, pricesIncludeVat: true, buyerDiscount: true });
+    expect(isRefusal(bought) ? bought : [bought.scPwd, bought.discountHundredths]).toEqual([false, 500]);
   });
 
   it('keeps a typed price and discount over the list', () => {
@@ -109,7 +152,15 @@ describe('priceLine', () => {
   });
 
   it('refuses a document whose lines come to more than a document may', () => {
-    const big = { gross: 600_000_000_000, discount: 0, amount: 600_000_000_000, vat: 0 };
+    const big = {
+      gross: 600_000_000_000,
+      lessVat: 0,
+      discount: 0,
+      amount: 600_000_000_000,
+      vat: 0,
+      category: 'exempt' as const,
+      scPwd: false,
+    };
     expect(documentTotalRefusal([big])).toBeUndefined();
     expect(documentTotalRefusal([big, big])).toMatch(/the most a document may total/);
     expect(documentTotals([big]).total).toBe(600_000_000_000);

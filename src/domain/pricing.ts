@@ -1,4 +1,13 @@
-import { documentTotals, lineFigures, MAX_DOCUMENT_AMOUNT, quantityDiscount, type DocumentSpec, type LineFigures } from './documents';
+import {
+  documentTotals,
+  lineFigures,
+  MAX_DOCUMENT_AMOUNT,
+  quantityDiscount,
+  SC_PWD_PERCENT,
+  type DocumentSpec,
+  type LineFigures,
+  type VatCategory,
+} from './documents';
 import type { DiscountEntry } from './fields';
 import { centavosToPesos, formatPesos } from './money';
 import { fromThousandths, MAX_LINE_THOUSANDTHS } from './quantity';
@@ -82,7 +91,9 @@ export function unitsOfItem(conversions: readonly ConversionRow[], item: { id: n
 /** What pricing needs of an item. */
 export interface PricingItem {
   name: string;
-  vatable: boolean;
+  vatCategory: VatCategory;
+  /** It takes a senior citizen's or PWD's discount. */
+  scPwdDiscount: boolean;
   /** The quantity breaks of the price list's side (purchase or sale discounts). */
   breaks: readonly DiscountEntry[];
 }
@@ -104,6 +115,10 @@ export interface PricingContext {
   /** None for goods moved between places: counted, not priced. */
   list: PriceList | null;
   date: string;
+  /** The business's unit prices include VAT. */
+  pricesIncludeVat?: boolean;
+  /** The buyer is a senior citizen or a PWD with an ID (an invoice's): qualifying lines take 20 % off, VAT-exempt. */
+  buyerDiscount?: boolean;
 }
 
 export interface PricedLine extends LineFigures {
@@ -111,7 +126,6 @@ export interface PricedLine extends LineFigures {
   baseQuantity: number;
   unitPrice: number;
   discountHundredths: number;
-  vatable: boolean;
 }
 
 /** A line refused, as the field it is about and what to do. */
@@ -137,15 +151,22 @@ export function priceLine(item: PricingItem, request: LineRequest, context: Pric
       field: 'unit_price',
       message: `No ${list} price is listed for ${item.name} in this unit on ${context.date}; enter the unit price.`,
     };
-  const percent = list === null ? 0 : (request.discountPercent ?? quantityDiscount(item.breaks, fromThousandths(baseQuantity)));
+  const scPwd = list === 'sale' && Boolean(context.buyerDiscount) && item.scPwdDiscount;
+  const percent = scPwd
+    ? SC_PWD_PERCENT
+    : list === null
+      ? 0
+      : (request.discountPercent ?? quantityDiscount(item.breaks, fromThousandths(baseQuantity)));
   const discountHundredths = Math.round(percent * 100);
-  const vatable = list !== null && item.vatable;
-  const figures = lineFigures(quantity, unitPrice, discountHundredths, vatable);
+  const figures = lineFigures(quantity, unitPrice, discountHundredths, item.vatCategory, {
+    pricesIncludeVat: Boolean(context.pricesIncludeVat),
+    scPwd,
+  });
   if (figures.gross + figures.vat > MAX_DOCUMENT_AMOUNT) {
     const most = formatPesos(centavosToPesos(MAX_DOCUMENT_AMOUNT));
     return { field: 'quantity', message: `This line comes to more than ${most}, the most a line may; split it over documents.` };
   }
-  return { quantity, baseQuantity, unitPrice, discountHundredths, vatable, ...figures };
+  return { quantity, baseQuantity, unitPrice, discountHundredths, ...figures };
 }
 
 export const isRefusal = (priced: PricedLine | LineRefusal): priced is LineRefusal => 'message' in priced;

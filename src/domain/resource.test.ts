@@ -24,21 +24,24 @@ describe('resource input schemas', () => {
       name: 'Rice',
       unit_of_measurement_id: 3,
       reorder_level: '12.5',
-      vatable: '1',
+      sc_pwd_discount: '1',
+      vat_category: 'zero_rated',
     });
-    expect(ok.data).toMatchObject({ unit_of_measurement_id: 3, reorder_level: 12.5, vatable: true });
+    expect(ok.data).toMatchObject({ unit_of_measurement_id: 3, reorder_level: 12.5, sc_pwd_discount: true, vat_category: 'zero_rated' });
     expect(ok.data).not.toHaveProperty('description');
     const bad = createSchema(items).safeParse({
       sku: 'A-1',
       name: 'Rice',
       unit_of_measurement_id: '3',
       reorder_level: -1,
-      vatable: 'maybe',
+      sc_pwd_discount: 'maybe',
+      vat_category: 'sometimes',
     });
     expect(messages(bad)).toEqual({
       unit_of_measurement_id: 'The unit of measurement field must be a whole number.',
       reorder_level: 'The reorder level field must be at least 0.',
-      vatable: 'The vatable field must be true or false.',
+      sc_pwd_discount: 'The senior citizen / pwd discount field must be true or false.',
+      vat_category: 'The selected vat is invalid.',
     });
   });
 

@@ -28,6 +28,7 @@ import { healthRoutes } from './routes/health.routes';
 import { importRoutes } from './routes/imports.routes';
 import { operationsRoutes } from './routes/operations.routes';
 import { overviewRoutes } from './routes/overview.routes';
+import { paymentTenderRoutes } from './routes/payment-tenders.routes';
 import { resourceRoutes } from './routes/resource.routes';
 import { stockCountRoutes } from './routes/stock-counts.routes';
 import { ensurePermissions } from './seed';
@@ -122,6 +123,7 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
   await app.register(resourceRoutes);
   await app.register(accessRoutes);
   await app.register(documentRoutes);
+  await app.register(paymentTenderRoutes);
   await app.register(stockCountRoutes);
   await app.register(importRoutes);
   await app.register(filesRoutes);

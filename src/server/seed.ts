@@ -211,6 +211,8 @@ export async function seed(db: Kysely<Database>, options: SeedOptions): Promise<
       tin: '987-654-321',
       address: '45 Osmeña Boulevard, Cebu City',
       phone: '+63 32 234 5678',
+      // A hardware store's shelf prices include VAT; the wholesaler above quotes VAT on top.
+      prices_include_vat: 1,
     });
     await seedCatalogue(trx, main, MAIN_CATALOGUE);
     await seedCatalogue(trx, second, HARDWARE_CATALOGUE);
@@ -258,6 +260,14 @@ interface Catalogue {
   customers: [name: string, mobile: string, registered?: { tin: string; address: string }][];
   /** sku, name, brand index, classification index, unit index, sale price, purchase price */
   items: [sku: string, name: string, brand: number, classification: number, unit: number, sale: number, cost: number][];
+  /**
+   * What a branch sells over its counter beside the wholesale goods, with how each is taxed: the
+   * branch's stock of them is received from the first supplier, and one sale to a senior citizen
+   * is made (`seedCounterSale`).
+   */
+  counter?: {
+    items: [sku: string, name: string, sale: number, cost: number, tax: { vat_category?: string; sc_pwd_discount?: boolean }][];
+  };
   services: [code: string, name: string, price: number][];
 }
 
@@ -311,6 +321,13 @@ const MAIN_CATALOGUE: Catalogue = {
     ['SS-SOY', 'Silver Swan Soy Sauce 385ml', 7, 3, 5, 24, 18.75],
     ['SS-VIN', 'Silver Swan Cane Vinegar 385ml', 7, 3, 5, 22, 17],
   ],
+  counter: {
+    items: [
+      ['UL-BIO', 'Biogesic Paracetamol 500mg', 5.5, 4.1, { sc_pwd_discount: true }],
+      ['RICE-DIN', 'Dinorado Rice 1kg', 62, 52, { vat_category: 'exempt' }],
+      ['SG-SOAP', 'Safeguard Pure White Soap 135g', 45, 36, {}],
+    ],
+  },
   services: [
     ['DEL-MM', 'Delivery within Metro Manila', 150],
     ['DEL-PROV', 'Provincial delivery', 450],
@@ -404,7 +421,7 @@ async function seedCatalogue(trx: Trx, businessId: number, catalogue: Catalogue)
       item_classification_id: classificationIds[classification],
       unit_of_measurement_id: unitIds[unit],
       reorder_level: 24,
-      vatable: true,
+      vat_category: 'vatable',
       purchase_discounts: [{ quantity: 100, discount_percent: 3 }],
       sale_discounts: [
         { quantity: 10, discount_percent: 5 },
@@ -432,6 +449,23 @@ async function seedCatalogue(trx: Trx, businessId: number, catalogue: Catalogue)
   await seedSales(record, warehouseId, stocked, customerIds);
   await seedLogistics(record, warehouseId, branchIds, stocked);
   await seedAdjustments(record, warehouseId, stocked);
+  if (catalogue.counter && branchIds[0]) {
+    const counterItems = [];
+    for (const [sku, name, sale, cost, tax] of catalogue.counter.items) {
+      const id = await create('items', {
+        sku,
+        name,
+        item_type_id: inventoryType,
+        unit_of_measurement_id: unitIds[0],
+        reorder_level: 10,
+        ...tax,
+      });
+      await create('sale-item-prices', { item_id: id, unit_of_measurement_id: unitIds[0], price: sale, effective_date: today });
+      counterItems.push({ id, unitId: unitIds[0], cost, price: sale, supplierId: supplierIds[0] });
+    }
+    const walkInId = await create('contacts', { contact_type_id: typeId('Customer'), name: 'Walk-in customer' });
+    await seedCounterSale(record, branchIds[0], counterItems, walkInId);
+  }
   for (const [code, name, price] of catalogue.services) {
     const serviceId = await create('services', { code, name });
     await create('service-prices', { service_id: serviceId, price, effective_date: today });
@@ -492,12 +526,13 @@ async function seedPurchasing(
       });
       if (round === 2) continue;
       const amount = round === 0 ? Number(bill.total) : Math.round(Number(bill.total) / 2);
-      await create('bill-payments', {
-        bill_id: bill.id,
-        date: daysAgo(days - 20),
-        amount,
-        payment_method: round === 0 ? 'bank_transfer' : 'check',
-      });
+      // By bank transfer, with its reference; or by a check, with its bank, number and date.
+      const paidOn = daysAgo(days - 20);
+      const tender =
+        round === 0
+          ? { method: 'bank_transfer', amount, reference: `IBFT-${paidOn.replaceAll('-', '')}-${String(bill.id).padStart(4, '0')}` }
+          : { method: 'check', amount, bank: 'BPI', check_number: String(104_500 + Number(bill.id)), check_date: paidOn };
+      await create('bill-payments', { bill_id: bill.id, date: paidOn, tenders: [tender] });
     }
   }
 }
@@ -527,6 +562,8 @@ async function seedSales(
         date: daysAgo(days - 10),
         amount,
         payment_method: round === 0 ? 'gcash' : 'cash',
+        // GCash is traced by its 13-digit reference number.
+        payment_reference: round === 0 ? String(9_012_345_000_000 + Number(invoice.id)) : null,
       });
     }
   }
@@ -537,6 +574,58 @@ async function seedSales(
     date: daysAgo(2),
     valid_until: daysAgo(-12),
     lines: [{ item_id: first.id, unit_of_measurement_id: first.unitId, quantity: 48, unit_price: first.price }],
+  });
+}
+
+/**
+ * At the first branch's counter yesterday: its medicine, rice and soap received from the supplier,
+ * then a senior citizen's purchase — 20 % off and no VAT on the medicine against her ID, the rice
+ * VAT-exempt, the soap VATable — settled at once in two tenders: part in cash and the rest by
+ * GCash with its reference number.
+ */
+async function seedCounterSale(
+  create: (resource: string, values: Record<string, unknown>) => Promise<ApiRecord>,
+  branchId: number,
+  items: StockedItem[],
+  customerId: number,
+): Promise<void> {
+  const line = (item: StockedItem, quantity: number, price: number) => ({
+    item_id: item.id,
+    unit_of_measurement_id: item.unitId,
+    quantity,
+    unit_price: price,
+  });
+  await create('receive-orders', {
+    contact_id: items[0].supplierId,
+    branch_id: branchId,
+    date: daysAgo(5),
+    lines: items.map((item) => line(item, 100, item.cost)),
+  });
+  const [medicine, rice, soap] = items;
+  const invoice = await create('invoices', {
+    contact_id: customerId,
+    branch_id: branchId,
+    date: daysAgo(1),
+    buyer_discount: 'senior',
+    buyer_discount_id_number: 'MKT-SC-2019-04417',
+    buyer_discount_name: 'Remedios C. Cruz',
+    lines: [line(medicine, 20, medicine.price), line(rice, 5, rice.price), line(soap, 2, soap.price)],
+  });
+  await seedSplitTender(create, invoice);
+}
+
+/** Split tender: an invoice settled at once in two tenders, part in cash and the rest by GCash with its reference number. */
+async function seedSplitTender(create: (resource: string, values: Record<string, unknown>) => Promise<ApiRecord>, invoice: ApiRecord) {
+  const total = Number(invoice.balance);
+  const cash = Math.floor(total / 2);
+  await create('invoice-payments', {
+    invoice_id: invoice.id,
+    date: String(invoice.date),
+    notes: 'Paid at the counter: part in cash, the rest by GCash.',
+    tenders: [
+      { method: 'cash', amount: cash },
+      { method: 'gcash', amount: Math.round((total - cash) * 100) / 100, reference: String(9_012_346_000_000 + Number(invoice.id)) },
+    ],
   });
 }
 

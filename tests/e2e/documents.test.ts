@@ -97,8 +97,8 @@ describe.skipIf(!chromiumAvailable)('documents in Chromium', { timeout: 120_000 
       .getByRole('region', { name: 'Provisional numbers' })
       .getByText(/^BP-\d{8}-W00001-\d{8}$/)
       .waitFor();
-    await page.getByLabel('Payment method').click();
-    await page.getByRole('option', { name: 'GCash' }).press('Enter');
+    await page.getByLabel('Method').selectOption('gcash');
+    await page.getByLabel('Reference no.').fill('9012345678906');
     await page.getByRole('button', { name: 'Save Bill Payment' }).click();
     await page.getByText('Bill Payment created successfully.').waitFor();
 
@@ -155,8 +155,7 @@ describe.skipIf(!chromiumAvailable)('documents in Chromium', { timeout: 120_000 
     await page.getByRole('heading', { name: 'Create Invoice Payment' }).waitFor();
     expect(await page.getByLabel('Amount').inputValue()).toBe('536.26');
     await page.getByLabel('Amount').fill('200');
-    await page.getByLabel('Payment method').click();
-    await page.getByRole('option', { name: 'Cash', exact: true }).press('Enter');
+    await page.getByLabel('Method').selectOption('cash');
     await page.getByRole('button', { name: 'Save Invoice Payment' }).click();
     await page.getByText('Invoice Payment created successfully.').waitFor();
     // The payment returns to its invoice, with the new balance; the next payment starts from what is still due.

@@ -113,10 +113,15 @@ describe.skipIf(!chromiumAvailable)('overview in Chromium', { timeout: 120_000 }
     await expect.poll(() => salesCard.locator('table tbody tr').count()).toBe(12);
     await expect(page.getByRole('button', { name: 'Last 12 months' }).getAttribute('aria-pressed')).resolves.toBe('true');
 
-    // Opened from a link, the period holds; the demo business sold and bought nothing this last week.
+    // Opened from a link, the period holds. This last week the demo business only sold over the
+    // Makati counter, to a senior citizen: her medicine and the rice VAT-exempt, the soap VATable.
+    const weekAnswer = overviewAnswer(page, 'sales-purchases');
     await page.goto('/overview?period=7d');
-    await salesCard.getByText('No sales or purchases in this period.').waitFor();
-    await card(page, 'Top items by sales').getByText('No items sold in this period.').waitFor();
+    const week = (await (await weekAnswer).json()) as { totals: { sales: number; purchases: number }; vat: { sales: unknown } };
+    expect(week.totals).toEqual({ sales: 498.8, purchases: 0 });
+    expect(week.vat.sales).toEqual({ vatable_sales: 90, exempt_sales: 398, zero_rated_sales: 0, vat_total: 10.8 });
+    await salesCard.locator('dd').getByText('VATable ₱90 · exempt ₱398 · VAT ₱10.8', { exact: true }).waitFor();
+    await card(page, 'Top items by sales').getByRole('rowheader', { name: 'Dinorado Rice 1kg' }).waitFor();
     await expect(page.getByRole('button', { name: 'Last 7 days' }).getAttribute('aria-pressed')).resolves.toBe('true');
 
     expect(answers.filter((answer) => answer.status() >= 400).map((answer) => `${answer.status()} ${answer.url()}`)).toEqual([]);

@@ -89,15 +89,14 @@ describe.skipIf(!chromiumAvailable).each([
     // Two payments: part in cash, the rest by GCash, each returning to the invoice.
     await page.getByRole('link', { name: 'Record payment' }).click();
     await page.getByLabel('Amount').fill('100');
-    await page.getByLabel('Payment method').click();
-    await page.getByRole('option', { name: 'Cash', exact: true }).press('Enter');
+    await page.getByLabel('Method').selectOption('cash');
     await page.getByRole('button', { name: 'Save Invoice Payment' }).click();
     await page.getByRole('heading', { name: /^Invoice I-/ }).waitFor();
     await page.getByText('Partially paid', { exact: true }).first().waitFor();
     await page.getByRole('link', { name: 'Record payment' }).click();
     await expect.poll(() => page.getByLabel('Amount').inputValue()).toBe(String(centavosToPesos(invoice.total - 100_00)));
-    await page.getByLabel('Payment method').click();
-    await page.getByRole('option', { name: 'GCash', exact: true }).press('Enter');
+    await page.getByLabel('Method').selectOption('gcash');
+    await page.getByLabel('Reference no.').fill('9012345678905');
     await page.getByRole('button', { name: 'Save Invoice Payment' }).click();
     await page.getByRole('heading', { name: /^Invoice I-/ }).waitFor();
     await page.getByText('Paid', { exact: true }).first().waitFor();

@@ -148,7 +148,11 @@ describe.skipIf(!chromiumAvailable)('screens in Chromium', { timeout: 120_000 },
     await page.getByLabel('Sale discounts 1: discount percent').fill('5');
     await page.getByLabel('Sale discounts 2: quantity').fill('48');
     await page.getByLabel('Sale discounts 2: discount percent').fill('8');
-    await page.getByRole('checkbox', { name: 'Vatable' }).check();
+    // VATable unless said otherwise; this one is VAT-exempt and takes the senior citizen / PWD discount.
+    await expect(page.getByRole('combobox', { name: 'VAT', exact: true }).textContent()).resolves.toBe('VATable');
+    await page.getByRole('combobox', { name: 'VAT', exact: true }).click();
+    await page.getByRole('option', { name: 'VAT-exempt' }).click();
+    await page.getByRole('checkbox', { name: 'Senior citizen / PWD discount' }).check();
     await page.getByRole('button', { name: 'Save Item' }).click();
     await toast(page, 'Item created successfully.');
 
@@ -156,6 +160,7 @@ describe.skipIf(!chromiumAvailable)('screens in Chromium', { timeout: 120_000 },
     await page.getByText('List of Items - Total 1').waitFor();
     await page.locator('tbody tr').first().getByRole('link', { name: 'View' }).click();
     await page.getByText('12:5%, 48:8%', { exact: true }).waitFor();
+    await page.locator('dd', { hasText: 'VAT-exempt' }).first().waitFor();
     const brandRow = page.locator('dd', { hasText: 'Nestlé' });
     await expect(brandRow.count()).resolves.toBeGreaterThan(0);
     await context.close();

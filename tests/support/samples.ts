@@ -2,12 +2,13 @@ import { expect } from 'vitest';
 import { transitionsFrom, trashableIn } from '../../src/domain/lifecycle';
 import { writableFields, type ResourceDefinition } from '../../src/domain/resource';
 import { getResource } from '../../src/domain/resources/registry';
+import { paidInTenders } from '../../src/domain/tenders';
 import type { Session } from './test-app';
 
 /**
  * Valid bodies for any resource of the registry, for suites that run over all of them: every
  * field filled, references pointing at the demo data's records, documents with a priced line
- * (or what they are made from: a payment's bill, a receive's transfer).
+ * (or what they are made from: a payment's bill, a receive's transfer; a payment in cash).
  */
 
 let counter = 0;
@@ -137,7 +138,9 @@ async function documentBody(admin: Session, definition: ResourceDefinition, body
     const owed = await admin.send('POST', `/api/${paid.resource}`, await sampleBody(admin, getResource(paid.resource)));
     expect(owed.status, JSON.stringify(owed.body)).toBe(201);
     rest[paid.field] = owed.body.data.id;
-    rest.amount = 5;
+    // A payment is made of tenders (its amount is theirs); a memorandum takes an amount.
+    if (paidInTenders(definition)) rest.tenders = [{ method: 'cash', amount: 5 }];
+    else rest.amount = 5;
   }
   return rest;
 }

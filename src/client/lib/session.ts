@@ -8,6 +8,8 @@ import { deleteOfflineStore, openOfflineStore } from './offline-store';
 export interface Business {
   id: number;
   name: string;
+  /** Its unit prices include VAT: how the line editor prices, as the server will. */
+  prices_include_vat?: boolean;
 }
 
 export interface CurrentUser {

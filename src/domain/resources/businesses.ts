@@ -18,6 +18,8 @@ export const businesses = defineResource({
     phone: text('Phone', { max: 50 }),
     email: email('Email'),
     vat_registered: boolean('VAT registered'),
+    // Shelf prices in the Philippines usually include VAT; a document keeps the choice it was priced on.
+    prices_include_vat: boolean('Prices include VAT'),
   },
   search: ['id', 'name', 'tin'],
   sort: ['name'],

@@ -1,7 +1,7 @@
-import { PAYMENT_METHODS } from '../documents';
-import { date, integer, money, reference, select, text, textarea, type Field } from '../fields';
+import { boolean, date, integer, money, reference, select, text, textarea, type Field } from '../fields';
 import { statusLabel, statusValues, type Lifecycle } from '../lifecycle';
 import { defineResource } from '../resource';
+import { PAYMENT_METHODS } from '../tenders';
 
 /** Statuses as the options of a status select, labelled "Partially received" etc. */
 const statusOptions = (statuses: readonly string[]) => statuses.map((value) => ({ value, label: statusLabel(value) }));
@@ -24,9 +24,20 @@ export function documentHeader(contact: 'Supplier' | 'Customer', statuses: reado
   };
 }
 
+/**
+ * The totals of a priced document's lines (`DocumentTotals`): what they come to as priced, the
+ * discounts, the sales net of VAT by how they are taxed, the VAT, and what is owed; and whether
+ * its prices included VAT (the business's choice when it was made).
+ */
 export const documentTotals = (): Record<string, Field> => ({
+  prices_include_vat: boolean('Prices include VAT', { computed: true }),
   subtotal: money('Subtotal', { computed: true }),
   discount_total: money('Discount', { computed: true }),
+  less_vat: money('Less: VAT (SC/PWD)', { computed: true }),
+  sc_pwd_discount: money('SC/PWD discount', { computed: true }),
+  vatable_sales: money('VATable sales', { computed: true }),
+  exempt_sales: money('VAT-exempt sales', { computed: true }),
+  zero_rated_sales: money('Zero-rated sales', { computed: true }),
   vat_total: money('VAT', { computed: true }),
   total: money('Total', { computed: true }),
 });
@@ -139,7 +150,11 @@ interface PaymentOf {
   editable?: boolean;
 }
 
-/** A payment of a bill or an invoice: its party and location are the paid document's, filled in by the server. */
+/**
+ * A payment of a bill or an invoice: its party and location are the paid document's, filled in by
+ * the server; it is made of tenders (cash, GCash, a check …, `domain/tenders.ts`), kept beside it,
+ * which its amount and method are the server's sum and summary of.
+ */
 export function paymentResource({ name, singular, plural, type, prefix, contact, paid, editable = false }: PaymentOf) {
   return defineResource({
     name,
@@ -158,7 +173,10 @@ export function paymentResource({ name, singular, plural, type, prefix, contact,
     },
     fields: {
       ...settlementHeader(contact, paid),
-      payment_method: select('Payment method', PAYMENT_METHODS, { required: true }),
+      // What its tenders come to (domain/tenders.ts), and their method, or split: the server's.
+      amount: money('Amount', { computed: true }),
+      payment_method: select('Payment method', PAYMENT_METHODS, { computed: true }),
+      // The payment's own reference (a receipt's number); each tender keeps what traces it.
       payment_reference: text('Payment reference', { max: 100 }),
     },
     search: [...DOCUMENT_SEARCH, paid.field, 'payment_method'],

@@ -1,4 +1,5 @@
-import { date, reference } from '../fields';
+import { BUYER_DISCOUNTS } from '../documents';
+import { date, reference, select, text } from '../fields';
 import { statusValues } from '../lifecycle';
 import { defineResource } from '../resource';
 import { balanceFields, balanceLifecycle, DOCUMENT_SEARCH, documentHeader, documentTotals } from './document-fields';
@@ -33,6 +34,10 @@ export const invoices = defineResource({
     ...documentHeader('Customer', statusValues(lifecycle)),
     quotation_id: reference('Quotation', 'quotations'),
     due_date: date('Due date'),
+    // A senior citizen or a person with a disability buying for their own use: the ID is recorded.
+    buyer_discount: select('Senior citizen / PWD', BUYER_DISCOUNTS),
+    buyer_discount_id_number: text('SC/PWD ID number', { max: 40, shownWhen: { field: 'buyer_discount', is: ['senior', 'pwd'] } }),
+    buyer_discount_name: text('Name on the ID', { max: 200, shownWhen: { field: 'buyer_discount', is: ['senior', 'pwd'] } }),
     ...documentTotals(),
     ...balanceFields(),
   },

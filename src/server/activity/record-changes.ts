@@ -14,7 +14,7 @@ interface DocumentLine {
   quantity: unknown;
   unit_price: unknown;
   discount_percent: unknown;
-  vatable: unknown;
+  vat_category: unknown;
 }
 
 function fieldValue(definition: ResourceDefinition, record: ApiRecord, name: string): unknown {
@@ -40,7 +40,7 @@ function lineContent(lines: unknown): string {
       line.quantity,
       line.unit_price,
       line.discount_percent,
-      line.vatable,
+      line.vat_category,
     ]),
   );
 }

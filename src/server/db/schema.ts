@@ -30,6 +30,8 @@ export interface BusinessesTable extends RecordColumns {
   phone: string | null;
   email: string | null;
   vat_registered: Generated<Flag>;
+  /** Its unit prices include the 12 % VAT (shelf prices), or VAT is added on top. */
+  prices_include_vat: Generated<Flag>;
 }
 
 export interface UsersTable extends RecordColumns {
@@ -186,7 +188,10 @@ export interface ItemsTable extends BusinessRecordColumns {
   measuring_mass_id: number | null;
   mass_value: number | null;
   reorder_level: number | null;
-  vatable: Generated<Flag>;
+  /** `VatCategory`: vatable, exempt or zero_rated. */
+  vat_category: Generated<string>;
+  /** A senior citizen's or PWD's 20 % discount applies to it (medicine, food …). */
+  sc_pwd_discount: Generated<Flag>;
   /** JSON text: the quantity breaks. */
   purchase_discounts: Generated<string>;
   sale_discounts: Generated<string>;
@@ -275,7 +280,11 @@ export interface DocumentLinesTable {
   unit_price: number;
   /** Hundredths of a percent. */
   discount_percent: Generated<number>;
-  vatable: Generated<Flag>;
+  /** How the line was taxed (`VatCategory`): the item's, or exempt on a senior citizen's or PWD's line. */
+  vat_category: Generated<string>;
+  /** The line took the buyer's senior citizen or PWD discount. */
+  sc_pwd: Generated<Flag>;
+  /** Net of VAT. */
   amount: number;
   vat: number;
   source_line_id: number | null;
@@ -298,9 +307,16 @@ interface DocumentHeader extends BusinessRecordColumns {
   created_by: number | null;
 }
 
+/** `DocumentTotals`, and the VAT terms its lines were priced on. */
 interface Totals {
+  prices_include_vat: Generated<Flag>;
   subtotal: Generated<number>;
   discount_total: Generated<number>;
+  sc_pwd_discount: Generated<number>;
+  less_vat: Generated<number>;
+  vatable_sales: Generated<number>;
+  exempt_sales: Generated<number>;
+  zero_rated_sales: Generated<number>;
   vat_total: Generated<number>;
   total: Generated<number>;
 }
@@ -342,10 +358,30 @@ export interface QuotationsTable extends DocumentHeader, Totals {
 export interface InvoicesTable extends DocumentHeader, Totals, Balance {
   quotation_id: number | null;
   due_date: Day | null;
+  /** A senior citizen's or PWD's discount: `senior` or `pwd`, with the ID's number and the name on it. */
+  buyer_discount: string | null;
+  buyer_discount_id_number: string | null;
+  buyer_discount_name: string | null;
 }
 
 export interface InvoicePaymentsTable extends DocumentHeader, Payment {
   invoice_id: number;
+}
+
+/** A tender of a payment (`domain/tenders.ts`): a method, its amount, and what traces it; in order, never edited. */
+export interface PaymentTendersTable {
+  id: Generated<number>;
+  business_id: number;
+  /** The payment's document type: `invoice-payment`, `bill-payment`. */
+  payment_type: string;
+  payment_id: number;
+  position: number;
+  method: string;
+  amount: number;
+  reference: string | null;
+  bank: string | null;
+  check_number: string | null;
+  check_date: Day | null;
 }
 
 export interface CreditMemorandaTable extends DocumentHeader {
@@ -503,6 +539,7 @@ export interface Database {
   quotations: QuotationsTable;
   invoices: InvoicesTable;
   invoice_payments: InvoicePaymentsTable;
+  payment_tenders: PaymentTendersTable;
   credit_memoranda: CreditMemorandaTable;
   debit_memoranda: DebitMemorandaTable;
   stock_requests: StockRequestsTable;

@@ -57,7 +57,7 @@ describe.each(databaseKinds)('the database audit on %s', (kind) => {
     branch = (await admin.send('GET', '/api/branches?limit=1&order_by=asc')).body.data[0];
     const supplierId = (await admin.send('GET', '/api/contacts?limit=1&order_by=asc')).body.data[0].id;
     const customerId = (await admin.send('GET', '/api/contacts?limit=1&order_by=desc')).body.data[0].id;
-    item.id = (await created('/api/items', { sku: item.sku, name: item.name, unit_of_measurement_id: 1, vatable: true })).id;
+    item.id = (await created('/api/items', { sku: item.sku, name: item.name, unit_of_measurement_id: 1, vat_category: 'vatable' })).id;
 
     // Goods in (one receipt voided and trashed), sold (the invoice, its payment and memorandum voided) …
     const at = { contact_id: supplierId, warehouse_id: warehouse.id, date: '2026-11-01' };

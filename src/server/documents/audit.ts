@@ -3,6 +3,7 @@ import type { LocationType } from '../../domain/documents';
 import { centavosToPesos, formatPesos } from '../../domain/money';
 import { fromThousandths } from '../../domain/quantity';
 import { registry } from '../../domain/resources/registry';
+import { paidInTenders } from '../../domain/tenders';
 import { storeFor } from '../resources/stores';
 import { untyped, type Db } from '../db/scope';
 import { ledgerDiscrepancies } from './ledger';
@@ -11,8 +12,9 @@ import { ledgerDiscrepancies } from './ledger';
  * An audit of the whole database: what the documents say against what was written for them —
  * each document's stock movements against its lines, each balance against its movements, goods
  * in transit against the open transfers, what was fulfilled of a line against the lines that
- * name it, paid amounts against the payments and memoranda, kept totals against the rows. Every
- * check is a few grouped queries over the whole database, read in one snapshot.
+ * name it, paid amounts against the payments and memoranda, each payment against its tenders,
+ * kept totals against the rows. Every check is a few grouped queries over the whole database,
+ * read in one snapshot.
  */
 
 /** The checks, in the order they run and report. */
@@ -430,6 +432,46 @@ async function settlement(db: Db): Promise<Pending[]> {
   return findings;
 }
 
+/**
+ * Each payment's amount against what its tenders come to, and its method against theirs (the one
+ * tender's, or split): a payment is what its tenders say it was, void or not.
+ */
+async function tendered(db: Db): Promise<Pending[]> {
+  const findings: Pending[] = [];
+  for (const definition of registry.filter((resource) => paidInTenders(resource))) {
+    const type = definition.document!.type;
+    const { rows } = await sql<{
+      business_id: number;
+      number: string;
+      amount: number;
+      payment_method: string;
+      tendered: number;
+      method: string;
+    }>`
+      select * from (
+        select payments.business_id, payments.number, payments.amount, payments.payment_method,
+          coalesce(tenders.amount, 0) as tendered,
+          case when tenders.count = 1 then tenders.method else 'split' end as method
+        from ${sql.table(definition.table)} payments
+          left join (
+            select payment_id, sum(amount) as amount, count(*) as count, min(method) as method
+            from payment_tenders where payment_type = ${type} group by payment_id
+          ) as tenders on tenders.payment_id = payments.id
+      ) as paid
+      where amount <> tendered or payment_method <> method
+      order by business_id, number`.execute(db);
+    for (const row of rows) {
+      const name = `${documentName(type, row.number)} (business ${Number(row.business_id)})`;
+      const wrong = [
+        Number(row.amount) !== Number(row.tendered) && `${pesos(row.amount)}, but its tenders come to ${pesos(row.tendered)}`,
+        row.payment_method !== row.method && `paid by ${row.payment_method}, but its tenders make it ${row.method}`,
+      ].filter((text): text is string => Boolean(text));
+      for (const text of wrong) findings.push({ check: 'settlement', items: [], places: [], message: () => `${name}: ${text}.` });
+    }
+  }
+  return findings;
+}
+
 /** The kept active and trashed totals of each business and resource against its rows. */
 async function counts(db: Db): Promise<Pending[]> {
   const findings: Pending[] = [];
@@ -468,7 +510,7 @@ async function counts(db: Db): Promise<Pending[]> {
   return findings;
 }
 
-const CHECKS: readonly ((db: Db) => Promise<Pending[]>)[] = [movements, balances, inTransit, fulfilled, settlement, counts];
+const CHECKS: readonly ((db: Db) => Promise<Pending[]>)[] = [movements, balances, inTransit, fulfilled, settlement, tendered, counts];
 
 /** Finds the names of the items and places the findings mention, in one query per table. */
 async function resolveNames(db: Db, pending: Pending[]): Promise<AuditFinding[]> {

@@ -1,5 +1,5 @@
 import type { Selectable } from 'kysely';
-import { documentTotals, type DocumentTotals, type LineFigures } from '../../domain/documents';
+import { documentTotals, type DocumentTotals, type LineFigures, type VatCategory } from '../../domain/documents';
 import type { DiscountEntry } from '../../domain/fields';
 import { pesosToCentavos } from '../../domain/money';
 import {
@@ -29,7 +29,6 @@ export interface Line extends LineFigures {
   baseQuantity: number;
   unitPrice: number;
   discountHundredths: number;
-  vatable: boolean;
   sourceLineId: number | null;
   /** A stock adjustment line's reason and note (null on other kinds' lines). */
   reason: string | null;
@@ -38,14 +37,16 @@ export interface Line extends LineFigures {
 
 export interface PricedLines {
   lines: Line[];
-  totals: DocumentTotals;
+  /** The lines' totals, and the VAT terms they were priced on, as the document keeps them. */
+  totals: DocumentTotals & { prices_include_vat: number };
 }
 
 interface ItemRow {
   id: number;
   name: string;
   unit_of_measurement_id: number;
-  vatable: number;
+  vat_category: VatCategory;
+  sc_pwd_discount: number;
   purchase_discounts: string;
   sale_discounts: string;
 }
@@ -106,6 +107,8 @@ export interface LinesContext {
   fulfils?: boolean;
   /** Quantities are signed, each line with its reason (a stock adjustment's): a negative one takes stock away. */
   adjusts?: boolean;
+  /** The buyer takes a senior citizen's or PWD's discount on what qualifies (an invoice's). */
+  buyerDiscount?: boolean;
 }
 
 /**
@@ -117,6 +120,7 @@ export interface LinesContext {
 export async function priceLines(db: Db, scope: Scope, inputs: readonly LineInput[], context: LinesContext): Promise<PricedLines> {
   const errors: Record<string, string[]> = {};
   const lines: Line[] = [];
+  const terms = { ...context, pricesIncludeVat: context.list !== null && (await pricesIncludeVat(db, scope)) };
   for (const [index, input] of inputs.entries()) {
     const at = (field: string, message: string) => (errors[`lines.${index}.${field}`] ??= []).push(message);
     if (input.item_id === undefined || input.item_id === null) {
@@ -129,7 +133,7 @@ export async function priceLines(db: Db, scope: Scope, inputs: readonly LineInpu
     }
     const item = (await db
       .selectFrom('items')
-      .select(['id', 'name', 'unit_of_measurement_id', 'vatable', 'purchase_discounts', 'sale_discounts'])
+      .select(['id', 'name', 'unit_of_measurement_id', 'vat_category', 'sc_pwd_discount', 'purchase_discounts', 'sale_discounts'])
       .where('business_id', '=', scope.businessId)
       .where('deleted_at', 'is', null)
       .where('id', '=', input.item_id)
@@ -160,7 +164,7 @@ export async function priceLines(db: Db, scope: Scope, inputs: readonly LineInpu
     // An adjustment's line is checked by its size; its sign says which way the stock moves.
     const sign = context.adjusts && input.quantity < 0 ? -1 : 1;
     const priced = priceLine(
-      { name: item.name, vatable: Boolean(item.vatable), breaks },
+      { name: item.name, vatCategory: item.vat_category, scPwdDiscount: Boolean(item.sc_pwd_discount), breaks },
       {
         quantity: toThousandths(sign * input.quantity),
         factor,
@@ -168,7 +172,7 @@ export async function priceLines(db: Db, scope: Scope, inputs: readonly LineInpu
         listed,
         discountPercent: input.discount_percent ?? null,
       },
-      context,
+      terms,
     );
     if (isRefusal(priced)) {
       at(priced.field, priced.message);
@@ -188,7 +192,13 @@ export async function priceLines(db: Db, scope: Scope, inputs: readonly LineInpu
   if (Object.keys(errors).length > 0) throw validationError(errors);
   const refusal = documentTotalRefusal(lines);
   if (refusal) throw validationError({ lines: [refusal] });
-  return { lines, totals: documentTotals(lines) };
+  return { lines, totals: { ...documentTotals(lines), prices_include_vat: terms.pricesIncludeVat ? 1 : 0 } };
+}
+
+/** Whether the business prices with VAT in: what its documents' lines are priced on, kept on each document. */
+async function pricesIncludeVat(db: Db, scope: Scope): Promise<boolean> {
+  const row = await db.selectFrom('businesses').select('prices_include_vat').where('id', '=', scope.businessId).executeTakeFirst();
+  return Boolean(row?.prices_include_vat);
 }
 
 export async function insertLines(trx: Trx, scope: Scope, documentType: string, documentId: number, lines: readonly Line[]) {
@@ -206,7 +216,8 @@ export async function insertLines(trx: Trx, scope: Scope, documentType: string, 
         base_quantity: line.baseQuantity,
         unit_price: line.unitPrice,
         discount_percent: line.discountHundredths,
-        vatable: line.vatable ? 1 : 0,
+        vat_category: line.category,
+        sc_pwd: line.scPwd ? 1 : 0,
         amount: line.amount,
         vat: line.vat,
         source_line_id: line.sourceLineId,

@@ -24,7 +24,7 @@ describe.each(databaseKinds)('invoice particulars on %s', (kind) => {
         sku: 'PART-1',
         name: 'Particulars Test Rice 25kg',
         unit_of_measurement_id: 1,
-        vatable: true,
+        vat_category: 'vatable',
       })
     ).body.data;
     const stocked = await admin.send('POST', '/api/stock-adjustments', {

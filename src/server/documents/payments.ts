@@ -1,11 +1,15 @@
 import { sql } from 'kysely';
+import { z } from 'zod';
 import { centavosToPesos, formatPesos } from '../../domain/money';
 import type { ResourceDefinition } from '../../domain/resource';
+import { paidInTenders, paymentMethodOf, tendersTotal } from '../../domain/tenders';
+import { paymentCreateFields, paymentTenders } from '../../domain/tenders-input';
 import { nowIso } from '../db/dialect';
 import { conflict, validationError } from '../errors';
 import type { ResourceStore } from '../resources/store';
 import type { Trx } from '../db/scope';
-import { documentStore, liveSource, type Reversal } from './document-store';
+import { documentStore, liveSource, type Prepared, type Reversal } from './document-store';
+import { decorateTenders, insertTenders, removeTenders } from './tenders';
 
 /**
  * What bills and invoices share: a balance that payments bring down (unpaid → partially_paid →
@@ -66,32 +70,90 @@ interface Paid {
   settlement?: Settlement;
 }
 
+/** What a payment settles, and the field its refusals go under: `tenders`, or `amount` for a body of one amount. */
+interface Settling extends Prepared {
+  refusedAs: string;
+}
+
+/** The tenders of a payment's body, which the store's validation has already let through. */
+function tendersOf(input: Record<string, unknown>) {
+  const settled = paymentTenders(input);
+  if (settled.errors) throw validationError(settled.errors);
+  return settled.tenders;
+}
+
 /**
  * A payment or a memorandum: of a live, unvoided bill or invoice, at most its balance; its party
- * and location are the settled document's.
+ * and location are the settled document's. A payment is made of tenders (`domain/tenders.ts`),
+ * kept with it in its transaction: its amount is what they come to and its method theirs, or
+ * split. A body as clients sent it before tenders, an amount and a method, is one tender.
  */
 export function paymentStore(definition: ResourceDefinition, paid: Paid): ResourceStore {
-  return documentStore(definition, {
-    async prepare(trx, scope, columns) {
+  const tendered = paidInTenders(definition);
+  const type = definition.document!.type;
+  const noun = paid.noun.toLowerCase();
+  const store = documentStore(definition, {
+    async prepare(trx, scope, columns, input) {
       const target = await liveSource(trx, scope, paid.table, Number(columns[paid.field]));
-      if (!target) throw validationError({ [paid.field]: [`The selected ${paid.noun.toLowerCase()} is invalid.`] });
-      const amount = Number(columns.amount);
+      if (!target) throw validationError({ [paid.field]: [`The selected ${noun} is invalid.`] });
+      const tenders = tendered ? tendersOf(input) : undefined;
+      const refusedAs = tendered && input.tenders !== undefined && input.tenders !== null ? 'tenders' : 'amount';
+      const amount = tenders ? tendersTotal(tenders) : Number(columns.amount);
       if (amount <= 0) throw validationError({ amount: ['The amount field must be greater than 0.'] });
       if (amount > Number(target.balance)) {
         const balance = formatPesos(centavosToPesos(Number(target.balance)));
-        throw validationError({ amount: [`The amount may not be greater than the ${paid.noun.toLowerCase()}’s balance of ${balance}.`] });
+        const what = refusedAs === 'tenders' ? `The tenders come to ${formatPesos(centavosToPesos(amount))}, which` : 'The amount';
+        throw validationError({ [refusedAs]: [`${what} may not be greater than the ${noun}’s balance of ${balance}.`] });
       }
-      return {
-        columns: { status: 'posted', contact_id: target.contact_id, branch_id: target.branch_id, warehouse_id: target.warehouse_id },
+      const settling: Settling = {
+        columns: {
+          status: 'posted',
+          contact_id: target.contact_id,
+          branch_id: target.branch_id,
+          warehouse_id: target.warehouse_id,
+          ...(tenders && { amount, payment_method: paymentMethodOf(tenders) }),
+        },
+        refusedAs,
       };
+      return settling;
     },
-    async apply(trx, _scope, _document, _prepared, columns) {
+    async apply(trx, _scope, _document, prepared, columns) {
       // Checked again here, atomically: a payment made meanwhile may have taken the balance.
       if (!(await followBalance(trx, paid.table, Number(columns[paid.field]), Number(columns.amount), paid.settlement))) {
-        throw validationError({ amount: [`The amount may not be greater than the ${paid.noun.toLowerCase()}’s balance.`] });
+        const refusedAs = (prepared as Settling).refusedAs ?? 'amount';
+        throw validationError({
+          [refusedAs]: [`The ${refusedAs === 'tenders' ? 'tenders' : 'amount'} may not be greater than the ${noun}’s balance.`],
+        });
       }
     },
   });
+  if (!tendered) return store;
+  const fixed = (label: string) =>
+    z.undefined({ error: `The ${label} cannot change once this ${definition.singular.toLowerCase()} is made.` }).optional();
+  return {
+    ...store,
+    createFields: paymentCreateFields,
+    // Named in an update, what the tenders decided is refused rather than dropped.
+    updateFields: { tenders: fixed('tenders'), amount: fixed('amount'), payment_method: fixed('payment method') },
+    async validate(db, scope, values, exceptId) {
+      const errors = (await store.validate?.(db, scope, values, exceptId)) ?? {};
+      const settled = exceptId === undefined ? paymentTenders(values) : undefined;
+      return settled?.errors ? { ...errors, ...settled.errors } : errors;
+    },
+    async insert(trx, scope, columns, input) {
+      const id = await store.insert(trx, scope, columns, input);
+      await insertTenders(trx, scope, type, id, tendersOf(input));
+      return id;
+    },
+    async remove(trx, scope, id) {
+      await removeTenders(trx, scope, type, id);
+      await store.remove(trx, scope, id);
+    },
+    async decorate(db, scope, records) {
+      await store.decorate?.(db, scope, records);
+      await decorateTenders(db, type, records);
+    },
+  };
 }
 
 /** Voiding a bill or an invoice: only once its payments are voided; nothing is owed on it after. */

@@ -16,22 +16,22 @@ describe.each(databaseKinds)('purchasing on %s', (kind) => {
   let db: Db;
   let supplierId: number;
   let warehouseId: number;
-  let tuna: { id: number; unit_of_measurement_id: number; vatable: boolean };
-  let eggs: { id: number; unit_of_measurement_id: number; vatable: boolean };
+  let tuna: { id: number; unit_of_measurement_id: number; vat_category: string };
+  let eggs: { id: number; unit_of_measurement_id: number; vat_category: string };
 
   beforeAll(async () => {
     ({ test, admin } = await startDemo(kind));
     db = test.app.db;
     supplierId = (await admin.send('GET', '/api/contacts?limit=1&order_by=asc')).body.data[0].id;
     warehouseId = (await admin.send('GET', '/api/warehouses?limit=1&order_by=asc')).body.data[0].id;
-    // One vatable item and one not (made here: every demo item is vatable), for the VAT arithmetic below.
+    // One VATable item and one VAT-exempt (made here: every demo grocery is VATable), for the VAT arithmetic below.
     tuna = (await admin.send('GET', '/api/items?limit=1&order_by=asc')).body.data[0];
-    expect(tuna.vatable).toBe(true);
+    expect(tuna.vat_category).toBe('vatable');
     const exempt = await admin.send('POST', '/api/items', {
       sku: 'FRESH-EGG',
       name: 'Fresh eggs, tray of 30',
       unit_of_measurement_id: tuna.unit_of_measurement_id,
-      vatable: false,
+      vat_category: 'exempt',
     });
     expect(exempt.status).toBe(201);
     eggs = exempt.body.data;
@@ -80,7 +80,7 @@ describe.each(databaseKinds)('purchasing on %s', (kind) => {
     expect(order.number).toMatch(new RegExp(`^PO-20261103-W${String(warehouseId).padStart(5, '0')}-\\d{8}$`));
     expect(order.reference_number).toMatch(new RegExp(`^RN-${supplierId}${String(supplierId + 1).padStart(8, '0')}-20261103-\\d{4}$`));
     expect(order.status).toBe('open');
-    // 10 × 100 = 1,000 (vatable: VAT 120); 5 × 20 = 100 less 10 % = 90 (no VAT).
+    // 10 × 100 = 1,000 (VATable: VAT 120); 5 × 20 = 100 less 10 % = 90 (no VAT).
     expect(order).toMatchObject({ subtotal: 1100, discount_total: 10, vat_total: 120, total: 1210 });
     expect(order.lines).toHaveLength(2);
     expect(order.lines[1]).toMatchObject({ quantity: 5, unit_price: 20, discount_percent: 10, amount: 90, vat: 0, quantity_done: 0 });
@@ -165,7 +165,7 @@ describe.each(databaseKinds)('purchasing on %s', (kind) => {
       { 'if-match': `"${order.version}"` },
     );
     expect(changed.status, JSON.stringify(changed.body)).toBe(200);
-    // 7 × ₱20 = ₱140, not vatable.
+    // 7 × ₱20 = ₱140, VAT-exempt.
     expect(changed.body.data).toMatchObject({ notes: 'Two more trays', subtotal: 140, vat_total: 0, total: 140, number: order.number });
     expect(changed.body.data.lines.map((line: { quantity: number }) => line.quantity)).toEqual([7]);
 
@@ -227,7 +227,13 @@ describe.each(databaseKinds)('purchasing on %s', (kind) => {
     expect(bill.status, JSON.stringify(bill.body)).toBe(201);
     expect(bill.body.data).toMatchObject({ total: 1210, amount_paid: 0, balance: 1210, status: 'unpaid' });
     const pay = (amount: number) =>
-      admin.send('POST', '/api/bill-payments', { bill_id: bill.body.data.id, date: '2026-11-07', amount, payment_method: 'gcash' });
+      admin.send('POST', '/api/bill-payments', {
+        bill_id: bill.body.data.id,
+        date: '2026-11-07',
+        amount,
+        payment_method: 'gcash',
+        payment_reference: '9012345678901',
+      });
 
     const first = await pay(500);
     expect(first.status, JSON.stringify(first.body)).toBe(201);

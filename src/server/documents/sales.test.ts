@@ -26,7 +26,7 @@ describe.each(databaseKinds)('sales on %s', (kind) => {
       sku: 'SALE-TEST',
       name: 'Test Sardines 155g',
       unit_of_measurement_id: 1,
-      vatable: true,
+      vat_category: 'vatable',
     });
     expect(created.status).toBe(201);
     item = created.body.data;

@@ -64,15 +64,32 @@ async function refuseWithoutBuyerParticulars(trx: Trx, scope: Scope, contactId: 
   });
 }
 
+/**
+ * A senior citizen's or PWD's discount is given against their ID: its number and the name on it
+ * are kept on the invoice (RA 9994, RA 10754), and it is refused without them. Without the
+ * discount, no ID is kept.
+ */
+function buyerDiscountOf(columns: Record<string, unknown>): Record<string, unknown> {
+  if (!columns.buyer_discount) return { buyer_discount: null, buyer_discount_id_number: null, buyer_discount_name: null };
+  const kind = columns.buyer_discount === 'senior' ? "A senior citizen's" : "A PWD's";
+  const errors: Record<string, string[]> = {};
+  if (!columns.buyer_discount_id_number)
+    errors.buyer_discount_id_number = [`${kind} discount is given only against their ID: enter the ID number.`];
+  if (!columns.buyer_discount_name) errors.buyer_discount_name = [`${kind} discount is given only against their ID: enter the name on it.`];
+  if (Object.keys(errors).length > 0) throw validationError(errors);
+  return {};
+}
+
 export const invoicesStore: ResourceStore = documentStore(invoices, {
   async prepare(trx, scope, columns, input) {
     if (columns.quotation_id !== null && columns.quotation_id !== undefined) {
       const quotation = await liveSource(trx, scope, 'quotations', Number(columns.quotation_id));
       if (!quotation) throw validationError({ quotation_id: ['The selected quotation is invalid.'] });
     }
-    const priced = await priceLines(trx, scope, lines(input), salePricing(columns));
+    const buyerDiscount = buyerDiscountOf(columns);
+    const priced = await priceLines(trx, scope, lines(input), { ...salePricing(columns), buyerDiscount: Boolean(columns.buyer_discount) });
     await refuseWithoutBuyerParticulars(trx, scope, Number(columns.contact_id), priced.totals.total);
-    return { columns: { status: 'unpaid', amount_paid: 0, balance: priced.totals.total }, lines: priced };
+    return { columns: { ...buyerDiscount, status: 'unpaid', amount_paid: 0, balance: priced.totals.total }, lines: priced };
   },
   async apply(trx, _scope, _document, _prepared, columns) {
     if (columns.quotation_id !== null && columns.quotation_id !== undefined) {

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { z } from 'zod';
-import { todayInManila } from '../../domain/documents';
+import { todayInManila, type VatCategory } from '../../domain/documents';
 import { importKind, type ImportKind, type ImportKindName } from '../../domain/imports';
 import { pesosToCentavos } from '../../domain/money';
 import { toThousandths } from '../../domain/quantity';
@@ -74,8 +74,20 @@ function amount(value: unknown): number | undefined {
   return /^-?\d+(\.\d+)?$/.test(cleaned) ? Number(cleaned) : Number.NaN;
 }
 
-const YES = new Set(['yes', 'y', 'true', '1', 'oo', 'vatable']);
-const NO = new Set(['no', 'n', 'false', '0', 'hindi', 'non-vat', 'exempt', '']);
+const YES = new Set(['yes', 'y', 'true', '1', 'oo']);
+const NO = new Set(['no', 'n', 'false', '0', 'hindi', '']);
+
+/** An item's VAT as a sheet writes it: its category's name, or yes/no for VATable or not (blank: VATable, as on the form). */
+function vatCategoryOf(written: string): VatCategory | undefined {
+  const word = written
+    .toLowerCase()
+    .replace(/[\s_-]+/g, ' ')
+    .trim();
+  if (word === '' || YES.has(word) || word === 'vatable' || word === 'vat' || word === '12%') return 'vatable';
+  if (NO.has(word) || word === 'exempt' || word === 'vat exempt' || word === 'non vat') return 'exempt';
+  if (word === 'zero rated' || word === 'zero' || word === '0%') return 'zero_rated';
+  return undefined;
+}
 
 /** Names (lower case) of a business table's live records, to their ids; `also` adds another column (a unit's abbreviation, a place's code). */
 async function idsByName(db: Db, scope: Scope, table: string, also?: string): Promise<Map<string, number>> {
@@ -179,8 +191,11 @@ async function planItems(db: Db, scope: Scope, kind: ImportKind, rows: Row[], on
         references[field] = { make: table, name, what };
       }
     }
-    const vatable = read.text('vatable').toLowerCase();
-    if (!YES.has(vatable) && !NO.has(vatable)) read.problems.push(`Vatable: “${read.text('vatable')}” is neither yes nor no.`);
+    const vatCategory = vatCategoryOf(read.text('vat_category'));
+    if (!vatCategory) read.problems.push(`VAT: “${read.text('vat_category')}” is none of VATable, VAT-exempt, zero-rated (or yes, no).`);
+    const scPwd = read.text('sc_pwd_discount').toLowerCase();
+    if (!YES.has(scPwd) && !NO.has(scPwd))
+      read.problems.push(`Senior citizen / PWD discount: “${read.text('sc_pwd_discount')}” is neither yes nor no.`);
     const reorder = amount(raw.reorder_level);
     if (Number.isNaN(reorder)) read.problems.push(`Reorder level: “${read.text('reorder_level')}” is not a number.`);
     const barcode = read.text('barcode') || null;
@@ -195,7 +210,8 @@ async function planItems(db: Db, scope: Scope, kind: ImportKind, rows: Row[], on
       barcode,
       ...references,
       reorder_level: reorder ?? null,
-      vatable: YES.has(vatable),
+      vat_category: vatCategory ?? 'vatable',
+      sc_pwd_discount: YES.has(scPwd),
     };
     const checked = Object.fromEntries(Object.entries(values).map(([name, value]) => [name, isMade(value) ? 1 : value]));
     if (read.problems.length === 0) read.problems.push(...fieldProblems(schema, checked, labels));

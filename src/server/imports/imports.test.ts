@@ -29,7 +29,7 @@ describe.each(databaseKinds)('imports on %s', (kind) => {
       name: `${prefix} item ${index + 1}`,
       unit: unit.abbreviation,
       brand: `${prefix} Brand`,
-      vatable: 'yes',
+      vat_category: 'yes',
       reorder_level: '12',
       ...extra,
     }));
@@ -56,7 +56,7 @@ describe.each(databaseKinds)('imports on %s', (kind) => {
     expect(imported.body.data).toMatchObject({ created: 3, made: ['Brand IMP Brand'] });
     expect(await total('items')).toBe(before + 3);
     const first = (await admin.send('GET', '/api/items?sku=IMP-1&is_strict=1')).body.data[0];
-    expect(first).toMatchObject({ name: 'IMP item 1', vatable: true, reorder_level: 12, brand: { display: 'IMP Brand' } });
+    expect(first).toMatchObject({ name: 'IMP item 1', vat_category: 'vatable', reorder_level: 12, brand: { display: 'IMP Brand' } });
 
     const again = await send('items', rows);
     expect(again.body.data).toMatchObject({ created: 0, updated: 0, skipped: 3, made: [] });
@@ -71,7 +71,7 @@ describe.each(databaseKinds)('imports on %s', (kind) => {
     const before = await total('items');
     const rows = [
       ...items('BAD', 3),
-      { sku: 'BAD-4', name: 'Bad four', unit: 'a unit nobody ever heard of', vatable: 'maybe', reorder_level: 'ten' },
+      { sku: 'BAD-4', name: 'Bad four', unit: 'a unit nobody ever heard of', vat_category: 'maybe', reorder_level: 'ten' },
     ];
     rows[1] = { ...rows[1], sku: 'BAD-1' };
     const refused = await send('items', rows);
@@ -81,7 +81,7 @@ describe.each(databaseKinds)('imports on %s', (kind) => {
     expect(refused.body.errors['rows.5']).toEqual(
       expect.arrayContaining([
         'Unit: no unit is named “a unit nobody ever heard of”, and a new unit’s name is at most 20 characters.',
-        'Vatable: “maybe” is neither yes nor no.',
+        'VAT: “maybe” is none of VATable, VAT-exempt, zero-rated (or yes, no).',
         'Reorder level: “ten” is not a number.',
       ]),
     );

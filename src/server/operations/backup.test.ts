@@ -107,7 +107,12 @@ describe('backup and restore of a SQLite file', () => {
     const supplier = await contactOf('Supplier');
     const branch = (await send('GET', '/api/branches?order_by=asc')).body.data[0].id;
     const item = (
-      await send('POST', '/api/items', { sku: 'BACKUP-1', name: 'Backup Sardines 155g', unit_of_measurement_id: 1, vatable: true })
+      await send('POST', '/api/items', {
+        sku: 'BACKUP-1',
+        name: 'Backup Sardines 155g',
+        unit_of_measurement_id: 1,
+        vat_category: 'vatable',
+      })
     ).body.data;
     const stocked = await send('POST', '/api/receive-orders', {
       contact_id: supplier,

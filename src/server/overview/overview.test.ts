@@ -9,7 +9,7 @@ import { addDays } from './calendar';
  * depends on it, fixed in 2025 where months are grouped); a second business gets documents of its
  * own, which never show in the first's figures.
  *
- * Items (none vatable, so totals are the lines' amounts):
+ * Items (all VAT-exempt, so totals are the lines' amounts):
  *   Alpha (pc, reorder 10): purchase ₱20/pc from 2026-01-01, ₱25/pc from T-30, ₱99/pc from T+10 (not yet)
  *   Bravo (pc, reorder 20): purchase ₱120/box, and 1 box = 12 pc → ₱10/pc
  *   Charlie (pc, no reorder level, no purchase price)
@@ -53,7 +53,7 @@ describe.each(databaseKinds)('overview on %s', (kind) => {
     ids.piece = (await post('/api/unit-of-measurements', { name: 'Piece', abbreviation: 'pc' })).id;
     ids.box = (await post('/api/unit-of-measurements', { name: 'Box', abbreviation: 'box' })).id;
     const item = (sku: string, name: string, reorder: number | null) =>
-      post('/api/items', { sku, name, unit_of_measurement_id: ids.piece, reorder_level: reorder, vatable: false });
+      post('/api/items', { sku, name, unit_of_measurement_id: ids.piece, reorder_level: reorder, vat_category: 'exempt' });
     ids.alpha = (await item('A-1', 'Alpha', 10)).id;
     ids.bravo = (await item('B-1', 'Bravo', 20)).id;
     ids.charlie = (await item('C-1', 'Charlie', null)).id;
@@ -125,8 +125,8 @@ describe.each(databaseKinds)('overview on %s', (kind) => {
     expect((await admin.send('PATCH', `/api/bills/${trashed}/void`)).status).toBe(200);
     expect((await admin.send('DELETE', `/api/bills/${trashed}`)).status).toBe(200);
 
-    // Another business of the same admin, with a sale, a bill and low stock of its own.
-    const other = await created(admin, '/api/businesses', { name: 'Other Business', vat_registered: '0' });
+    // Another business of the same admin, with a sale, a bill and low stock of its own; its prices include VAT.
+    const other = await created(admin, '/api/businesses', { name: 'Other Business', vat_registered: '1', prices_include_vat: true });
     const elsewhere = admin.inBusiness(other.id as number);
     const otherTypes = (await elsewhere.send('GET', '/api/contact-types?per_page=100')).body.data as { id: number; name: string }[];
     const contact = await created(elsewhere, '/api/contacts', { name: 'Elsewhere', contact_type_id: otherTypes[0].id });
@@ -153,6 +153,9 @@ describe.each(databaseKinds)('overview on %s', (kind) => {
   });
   afterAll(() => test.close());
 
+  /** This business's items are all VAT-exempt: its sales and purchases are exempt sales, with no VAT. */
+  const exempt = (amount: number) => ({ vatable_sales: 0, exempt_sales: amount, zero_rated_sales: 0, vat_total: 0 });
+
   it('totals sales and purchases per day, every day present, without voided or trashed documents', async () => {
     const answer = await admin.send('GET', `/api/overview/sales-purchases?from=${day(-10)}&to=${T}`);
     expect(answer.status, JSON.stringify(answer.body)).toBe(200);
@@ -161,7 +164,11 @@ describe.each(databaseKinds)('overview on %s', (kind) => {
     expected[0].purchases = 100; // B1 (B4 voided, B5 voided and trashed)
     expected[5].sales = 200; // I1 (I5 voided, I6 trashed)
     expected[8].sales = 60; // I7
-    expect(answer.body).toEqual({ data: expected, totals: { sales: 260, purchases: 100 } });
+    expect(answer.body).toEqual({
+      data: expected,
+      totals: { sales: 260, purchases: 100 },
+      vat: { sales: exempt(260), purchases: exempt(100) },
+    });
   });
 
   it('groups by month, and defaults to the last 30 days by day', async () => {
@@ -174,6 +181,7 @@ describe.each(databaseKinds)('overview on %s', (kind) => {
         { period: '2025-04', sales: 0, purchases: 0 },
       ],
       totals: { sales: 350, purchases: 40 },
+      vat: { sales: exempt(350), purchases: exempt(40) },
     });
     const defaults = await admin.send('GET', '/api/overview/sales-purchases');
     expect(defaults.body.data).toHaveLength(30);
@@ -365,6 +373,7 @@ describe.each(databaseKinds)('overview on %s', (kind) => {
         { period: T, sales: 0 },
       ],
       totals: { sales: 60 },
+      vat: { sales: exempt(60) },
     });
     expect((await invoicesOnly.session.send('GET', '/api/overview/receivables')).status).toBe(200);
     expect((await invoicesOnly.session.send('GET', '/api/overview/top-items')).status).toBe(200);
@@ -376,7 +385,11 @@ describe.each(databaseKinds)('overview on %s', (kind) => {
 
     const billsOnly = await userWithPermissions(test, businessId, ['view-bills']);
     const purchases = await billsOnly.session.send('GET', `/api/overview/sales-purchases?from=${day(-10)}&to=${day(-10)}`);
-    expect(purchases.body).toEqual({ data: [{ period: day(-10), purchases: 100 }], totals: { purchases: 100 } });
+    expect(purchases.body).toEqual({
+      data: [{ period: day(-10), purchases: 100 }],
+      totals: { purchases: 100 },
+      vat: { purchases: exempt(100) },
+    });
 
     const nothing = await userWithPermissions(test, businessId, []);
     for (const path of ['sales-purchases', 'receivables', 'payables', 'stock-value', 'low-stock', 'top-items']) {
@@ -390,6 +403,9 @@ describe.each(databaseKinds)('overview on %s', (kind) => {
     const elsewhere = admin.inBusiness(ids.otherBusiness);
     const sales = await elsewhere.send('GET', `/api/overview/sales-purchases?from=${day(-5)}&to=${day(-5)}`);
     expect(sales.body.totals).toEqual({ sales: 1000, purchases: 1000 });
+    // Its VATable ₱1,000 with VAT in it: ₱892.86 of sales and ₱107.14 of VAT, each side.
+    const vatable = { vatable_sales: 892.86, exempt_sales: 0, zero_rated_sales: 0, vat_total: 107.14 };
+    expect(sales.body.vat).toEqual({ sales: vatable, purchases: vatable });
     expect((await elsewhere.send('GET', '/api/overview/receivables')).body.data).toMatchObject({ total: 1000, count: 1 });
     expect((await elsewhere.send('GET', '/api/overview/stock-value')).body).toMatchObject({ total: 4000 });
     expect((await elsewhere.send('GET', '/api/overview/low-stock')).body).toMatchObject({ total: 1, data: [{ item: 'Xray' }] });

@@ -17,6 +17,26 @@ export interface PeriodTotals {
   purchases?: number;
 }
 
+/** A side's sales (or purchases) net of VAT by how they were taxed, and the VAT: output VAT on sales, input VAT on purchases. */
+export type VatBreakdown = {
+  vatable_sales: number;
+  exempt_sales: number;
+  zero_rated_sales: number;
+  vat_total: number;
+};
+
+const BREAKDOWN = ['vatable_sales', 'exempt_sales', 'zero_rated_sales', 'vat_total'] as const;
+
+async function vatBreakdown(db: Db, table: BalanceTable, businessId: number, query: SalesPurchasesQuery): Promise<VatBreakdown> {
+  const row = await liveDocuments(db, table, businessId)
+    .where('date', '>=', query.from)
+    .where('date', '<=', query.to)
+    .select((eb) => BREAKDOWN.map((column) => eb.fn.sum(column).as(column)))
+    .executeTakeFirst();
+  const sums = (row ?? {}) as Record<string, unknown>;
+  return Object.fromEntries(BREAKDOWN.map((column) => [column, pesos(sums[column])])) as unknown as VatBreakdown;
+}
+
 /** Centavos per period label, from the documents' totals by their own date. */
 async function totalsByPeriod(db: Db, table: BalanceTable, businessId: number, query: SalesPurchasesQuery) {
   const rows = await liveDocuments(db, table, businessId)
@@ -35,7 +55,8 @@ async function totalsByPeriod(db: Db, table: BalanceTable, businessId: number, q
 
 /**
  * Sales (invoices' totals by invoice date) and purchases (bills' totals by bill date) for every
- * day or month from `from` to `to`, zeros included; a side the user may not view is left out.
+ * day or month from `from` to `to`, zeros included, and each side's VAT breakdown over the
+ * period; a side the user may not view is left out.
  */
 export async function salesAndPurchases(db: Db, businessId: number, query: SalesPurchasesQuery) {
   const sales = query.sales ? await totalsByPeriod(db, 'invoices', businessId, query) : undefined;
@@ -51,6 +72,10 @@ export async function salesAndPurchases(db: Db, businessId: number, query: Sales
     totals: {
       ...(sales && { sales: pesos(sum(sales)) }),
       ...(purchases && { purchases: pesos(sum(purchases)) }),
+    },
+    vat: {
+      ...(sales && { sales: await vatBreakdown(db, 'invoices', businessId, query) }),
+      ...(purchases && { purchases: await vatBreakdown(db, 'bills', businessId, query) }),
     },
   };
 }

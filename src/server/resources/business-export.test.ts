@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allPermissions, MASTER_PERMISSION } from '../../domain/permissions';
 import { items } from '../../domain/resources/items';
 import { registry } from '../../domain/resources/registry';
+import { paidInTenders } from '../../domain/tenders';
 import {
   databaseKinds,
   demoBusinessIds,
@@ -21,7 +22,7 @@ import { businessZip } from './business-export';
 import { recount } from './resource-counts';
 import { untyped, type Db, type Scope } from '../db/scope';
 
-/** Every resource but the global permission list, and a lines file per kind of document with items. */
+/** Every resource but the global permission list, a lines file per kind of document with items, a tenders file per kind of payment. */
 const EXPECTED_FILES = [
   'README.txt',
   ...registry
@@ -29,6 +30,7 @@ const EXPECTED_FILES = [
     .flatMap((definition) => [
       `${definition.name}.csv`,
       ...(definition.document && definition.document.lines !== 'none' ? [`${definition.name}-lines.csv`] : []),
+      ...(paidInTenders(definition) ? [`${definition.name}-tenders.csv`] : []),
     ]),
 ];
 
@@ -138,8 +140,24 @@ describe.each(databaseKinds)('a business’s data as a zip on %s', (kind) => {
         data.lines.map((line: any) => [line.item.display, line.item.sku, line.unit, line.quantity]),
       );
       if (definition.document!.lines === 'priced') {
-        expect(own.map((cell) => [Number(cell['Unit price']), Number(cell['Discount %']), Number(cell.Amount), Number(cell.VAT)])).toEqual(
-          data.lines.map((line: any) => [line.unit_price, line.discount_percent, line.amount, line.vat]),
+        const figures = (cell: Record<string, string>) => [
+          Number(cell['Unit price']),
+          Number(cell['Discount %']),
+          cell['VAT category'],
+          cell['SC/PWD'],
+          Number(cell['Amount (net of VAT)']),
+          Number(cell.VAT),
+        ];
+        const category = { vatable: 'VATable', exempt: 'VAT-exempt', zero_rated: 'Zero-rated' } as Record<string, string>;
+        expect(own.map(figures)).toEqual(
+          data.lines.map((line: any) => [
+            line.unit_price,
+            line.discount_percent,
+            category[line.vat_category],
+            line.sc_pwd ? 'yes' : 'no',
+            line.amount,
+            line.vat,
+          ]),
         );
       }
       if (headings.includes('Source line ID')) {
@@ -226,7 +244,7 @@ describe.each(databaseKinds)('the zip of a business with 20,000 items on %s', (k
           brand_id: brand.id,
           unit_of_measurement_id: unit.id,
           reorder_level: 12_000,
-          vatable: 1,
+          vat_category: 'vatable',
           created_at: now,
           updated_at: now,
           deleted_at: (from + offset) % 100 === 0 ? now : null,

@@ -1,19 +1,21 @@
 import { sql } from 'kysely';
 import { Zip, ZipDeflate } from 'fflate';
-import { todayInManila } from '../../domain/documents';
+import { todayInManila, VAT_CATEGORIES } from '../../domain/documents';
 import { listParamsSchema } from '../../domain/list-params-schema';
 import { centavosToPesos } from '../../domain/money';
 import { fromThousandths } from '../../domain/quantity';
 import type { ResourceDefinition } from '../../domain/resource';
 import { getResource, registry } from '../../domain/resources/registry';
 import { ADJUSTMENT_REASONS } from '../../domain/resources/stock-adjustments';
+import { methodLabel, paidInTenders } from '../../domain/tenders';
 import { BYTE_ORDER_MARK, csvLines, csvRow, inert } from './csv-export';
 import { untyped, type Db, type Scope } from '../db/scope';
 
 /**
  * One business's data to take away, as a zip: a CSV per resource of the business, with the
  * columns of the list's Export CSV and every record, trashed ones too (their Deleted column is
- * set); a `-lines.csv` per kind of document with items, one row per line; and a README.txt that
+ * set); a `-lines.csv` per kind of document with items, one row per line; a `-tenders.csv` per
+ * kind of payment, one row per tender; and a README.txt that
  * says what each file holds. Streamed entry by entry and each table a batch at a time, deflated
  * as it goes, so neither a table nor the zip ever sits in memory whole.
  */
@@ -37,7 +39,7 @@ function linesNote(definition: ResourceDefinition): string {
   const lines = definition.document!.lines;
   const figures =
     lines === 'priced'
-      ? ', unit price, discount %, amount, VAT'
+      ? ', unit price, discount %, how it was taxed (VATable, VAT-exempt, zero-rated), whether it took a senior citizen or PWD discount, amount net of VAT, VAT'
       : lines === 'adjustments'
         ? ' (signed: added or taken away), reason, note'
         : '';
@@ -64,6 +66,7 @@ function readme(businessName: string, exportedAt: Date): string {
   const files = EXPORTED.flatMap((definition) => [
     [`${definition.name}.csv`, `${definition.plural}: ${recordsNote(definition)}`],
     ...(hasLines(definition) ? [[`${definition.name}-lines.csv`, linesNote(definition)]] : []),
+    ...(paidInTenders(definition) ? [[`${definition.name}-tenders.csv`, tendersNote(definition)]] : []),
   ]);
   const width = Math.max(...files.map(([name]) => name.length));
   const text = [
@@ -104,10 +107,13 @@ function lineColumns(definition: ResourceDefinition): LineColumn[] {
     { heading: 'Quantity', cell: quantity('quantity') },
   ];
   if (definition.document!.lines === 'priced') {
+    const categories = new Map<string, string>(VAT_CATEGORIES.map((option) => [option.value, option.label]));
     columns.push(
       { heading: 'Unit price', cell: pesos('unit_price') },
       { heading: 'Discount %', cell: (row) => String(Number(row.discount_percent) / 100) },
-      { heading: 'Amount', cell: pesos('amount') },
+      { heading: 'VAT category', cell: (row) => categories.get(String(row.vat_category)) ?? text('vat_category')(row) },
+      { heading: 'SC/PWD', cell: (row) => (Number(row.sc_pwd) ? 'yes' : 'no') },
+      { heading: 'Amount (net of VAT)', cell: pesos('amount') },
       { heading: 'VAT', cell: pesos('vat') },
     );
   }
@@ -154,6 +160,8 @@ async function* documentLines(db: Db, businessId: number, definition: ResourceDe
         'dl.discount_percent',
         'dl.amount',
         'dl.vat',
+        'dl.vat_category',
+        'dl.sc_pwd',
         'dl.quantity_done',
         'dl.source_line_id',
         'dl.reason',
@@ -183,6 +191,52 @@ async function* documentLines(db: Db, businessId: number, definition: ResourceDe
   }
 }
 
+const TENDER_HEADINGS = ['Payment ID', 'Payment number', 'Tender', 'Method', 'Amount', 'Reference', 'Bank', 'Check number', 'Check date'];
+
+function tendersNote(definition: ResourceDefinition): string {
+  return (
+    `How the ${definition.plural.toLowerCase()} were paid, one tender a row: the payment's ID and number, the tender's place ` +
+    "in it, method, amount, reference (a card's approval code), and a check's bank, number and date."
+  );
+}
+
+/**
+ * Every tender of a kind of payment in the business, voided and trashed payments' too, by payment
+ * and position, a batch at a time after the last (payment, position) of the one before.
+ */
+async function* tenders(db: Db, businessId: number, definition: ResourceDefinition, batchSize = 500): AsyncGenerator<string> {
+  yield BYTE_ORDER_MARK + csvRow(TENDER_HEADINGS);
+  const text = (value: unknown) => (value === null || value === undefined ? '' : inert(String(value)));
+  const cells = (row: Record<string, unknown>) => [
+    String(row.payment_id),
+    text(row.number),
+    String(Number(row.position) + 1),
+    methodLabel(row.method),
+    centavosToPesos(Number(row.amount)).toFixed(2),
+    text(row.reference),
+    text(row.bank),
+    text(row.check_number),
+    text(row.check_date),
+  ];
+  let last: { paymentId: number; position: number } | undefined;
+  for (;;) {
+    let query = untyped(db)
+      .selectFrom('payment_tenders as tender')
+      .innerJoin(`${definition.table} as payment`, 'payment.id', 'tender.payment_id')
+      .select(['tender.payment_id', 'payment.number', 'tender.position', 'tender.method', 'tender.amount', 'tender.reference'])
+      .select(['tender.bank', 'tender.check_number', 'tender.check_date'])
+      .where('tender.business_id', '=', businessId)
+      .where('tender.payment_type', '=', definition.document!.type)
+      .where('payment.business_id', '=', businessId);
+    if (last) query = query.where(sql<boolean>`(tender.payment_id, tender.position) > (${last.paymentId}, ${last.position})`);
+    const rows = await query.orderBy('tender.payment_id').orderBy('tender.position').limit(batchSize).execute();
+    if (rows.length > 0) yield rows.map((row) => csvRow(cells(row))).join('');
+    if (rows.length < batchSize) return;
+    const final = rows[rows.length - 1];
+    last = { paymentId: Number(final.payment_id), position: Number(final.position) };
+  }
+}
+
 /** The records of a resource as its list exports them with trashed ones included, oldest first. */
 function records(db: Db, scope: Scope, definition: ResourceDefinition): AsyncGenerator<string> {
   const only = definition.name === 'businesses' ? { id: String(scope.businessId) } : {};
@@ -195,6 +249,7 @@ function* entries(db: Db, scope: Scope, businessName: string, exportedAt: Date):
   for (const definition of EXPORTED) {
     yield { name: `${definition.name}.csv`, text: records(db, scope, definition) };
     if (hasLines(definition)) yield { name: `${definition.name}-lines.csv`, text: documentLines(db, scope.businessId, definition) };
+    if (paidInTenders(definition)) yield { name: `${definition.name}-tenders.csv`, text: tenders(db, scope.businessId, definition) };
   }
 }
 

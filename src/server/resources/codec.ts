@@ -11,7 +11,7 @@ export function toStorage(field: Field, value: unknown): unknown {
   if (value === null || value === undefined) {
     if (field.kind === 'boolean') return 0;
     if (field.kind === 'discounts') return '[]';
-    return null;
+    return field.whenBlank ?? null;
   }
   switch (field.kind) {
     case 'money':

@@ -23,9 +23,9 @@ describe.each(databaseKinds)('searching items by part of the name (%s)', (kind) 
     // MANY items named "Zqxwv Vinegar n", written in one statement on either database.
     await sql`
       with recursive n(i) as (select 1 union all select i + 1 from n where i < ${MANY})
-      insert into items (business_id, sku, barcode, name, unit_of_measurement_id, reorder_level, vatable,
+      insert into items (business_id, sku, barcode, name, unit_of_measurement_id, reorder_level, vat_category,
         purchase_discounts, sale_discounts, created_at, updated_at, version)
-      select ${businessId}, 'ZQ-' || i, null, 'Zqxwv Vinegar ' || i, ${unit.id}, 0, 1,
+      select ${businessId}, 'ZQ-' || i, null, 'Zqxwv Vinegar ' || i, ${unit.id}, 0, 'vatable',
         '[]', '[]', ${new Date().toISOString()}, ${new Date().toISOString()}, 1
       from n`.execute(demo.test.app.db);
   }, 120_000);

@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { updatableFields, type ResourceDefinition } from '../../domain/resource';
 import { getResource, registry } from '../../domain/resources/registry';
+import { paidInTenders } from '../../domain/tenders';
 import { pastTense, transitionsFrom } from '../../domain/lifecycle';
 import { sampleBody, undoBeforeDelete, unique } from '../../../tests/support/samples';
 import { databaseKinds, startDemo, type Answer, type Session, type TestApp } from '../../../tests/support/test-app';
@@ -80,7 +81,8 @@ async function takingAll(admin: Session, definition: ResourceDefinition): Promis
   const source = definition.document?.source as { field: string; resource: string };
   if (definition.document?.lines === 'none') {
     const owed = (await admin.send('GET', `/api/${source.resource}/${body[source.field] as number}`)).body.data;
-    return { ...body, amount: owed.balance };
+    // A payment's amount is what its tenders come to.
+    return paidInTenders(definition) ? { ...body, tenders: [{ method: 'cash', amount: owed.balance }] } : { ...body, amount: owed.balance };
   }
   switch (definition.name) {
     case 'receive-orders':

@@ -68,9 +68,22 @@ const periodTotals: z.ZodType<PeriodTotals> = z.looseObject({
   ...sides,
 });
 
+const vatBreakdown = z
+  .looseObject({
+    vatable_sales: pesos('VATable sales, net of VAT'),
+    exempt_sales: pesos('VAT-exempt sales'),
+    zero_rated_sales: pesos('Zero-rated sales'),
+    vat_total: pesos('VAT'),
+  })
+  .describe("The period's documents by how they were taxed");
+
 const salesPurchasesAnswer = z.looseObject({
   data: z.array(periodTotals),
   totals: z.looseObject(sides),
+  vat: z.looseObject({
+    sales: vatBreakdown.optional().describe('Output VAT: left out for a user who may not view invoices'),
+    purchases: vatBreakdown.optional().describe('Input VAT: left out for a user who may not view bills'),
+  }),
 });
 
 const openBalancesAnswer = z.looseObject({

@@ -4,6 +4,7 @@ import type { Field } from '../../domain/fields';
 import type { ListMeta } from '../../domain/list-params';
 import { readableFields, referenceKey, type ResourceDefinition } from '../../domain/resource';
 import { getResource } from '../../domain/resources/registry';
+import { TENDER_METHODS } from '../../domain/tenders';
 import type { ApiRecord } from '../resources/codec';
 
 /**
@@ -129,8 +130,11 @@ const documentLine = z.looseObject({
   quantity: z.number(),
   unit_price: z.number().describe('In pesos'),
   discount_percent: z.number(),
-  vatable: z.boolean(),
-  amount: z.number().describe('In pesos, after discount, before VAT'),
+  vat_category: z
+    .enum(['vatable', 'exempt', 'zero_rated'])
+    .describe("How the line was taxed: the item's category, or exempt on a senior citizen's or PWD's line"),
+  sc_pwd: z.boolean().describe("The line took the buyer's senior citizen or PWD discount"),
+  amount: z.number().describe('In pesos, after discount, net of VAT'),
   vat: z.number().describe('In pesos'),
   source_line_id: z.number().int().nullable().describe("The source document's line this one fulfils"),
   quantity_done: z.number().describe('How much of it later documents fulfilled'),
@@ -165,8 +169,21 @@ export const countLine = z.looseObject({
   difference_value: z.number().nullable().describe('The difference at that cost, in pesos'),
 });
 
+/** A tender of a payment (`domain/tenders.ts`): what its method needs is given, the rest null. */
+const tender = z.looseObject({
+  method: z.string().describe(`One of ${TENDER_METHODS.map((method) => method.value).join(', ')}`),
+  amount: z.number().describe('In pesos'),
+  reference: z.string().nullable().describe("GCash's, Maya's, other QR Ph's or a bank transfer's reference number; a card's approval code"),
+  bank: z.string().nullable().describe("A check's bank"),
+  check_number: z.string().nullable(),
+  check_date: z.string().nullable().describe('YYYY-MM-DD'),
+});
+const tenders = { tenders: z.array(tender).describe('How it was paid, in order: its amount is what they come to') };
+
 /** What a resource's store adds to its records beyond their fields (its `decorate`). */
 const DECORATIONS: Readonly<Record<string, z.ZodRawShape>> = {
+  'invoice-payments': tenders,
+  'bill-payments': tenders,
   roles: { permission_ids: z.array(z.number().int()), permission_names: z.array(z.string()) },
   users: {
     role_ids: z.array(z.number().int()),

@@ -24,7 +24,7 @@ describe('activity entries in words', () => {
     const lines = changeLines(items, {
       action: 'updated',
       changes: {
-        vatable: { from: false, to: true },
+        vat_category: { from: 'vatable', to: 'zero_rated' },
         brand_id: { from: null, to: { id: 5, display: 'Century Tuna' } },
         name: { from: 'Tuna', to: 'Tuna Flakes' },
       },
@@ -32,7 +32,7 @@ describe('activity entries in words', () => {
     expect(lines.map((line) => [line.label, line.from, line.to])).toEqual([
       ['Name', 'Tuna', 'Tuna Flakes'],
       ['Brand', '—', 'Century Tuna'],
-      ['Vatable', 'No', 'Yes'],
+      ['VAT', 'VATable', 'Zero-rated'],
     ]);
     const [price] = changeLines(saleItemPrices, { action: 'updated', changes: { price: { from: 12.5, to: 13.75 } } });
     expect([price.from, price.to]).toEqual(['₱12.5', '₱13.75']);

@@ -108,7 +108,7 @@ export function initialValue(field: Field, stored: unknown): unknown {
   }
   // A picked id stays a number, whichever resource it names.
   if (field.kind === 'reference' || field.referencesBy) return stored ?? null;
-  return stored === null || stored === undefined ? '' : String(stored);
+  return stored === null || stored === undefined ? (field.whenBlank ?? '') : String(stored);
 }
 
 /** One field of a generic form, rendered by its kind, with its server messages beneath. */

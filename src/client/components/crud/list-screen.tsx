@@ -235,6 +235,7 @@ function ResourceList({ definition }: { definition: ResourceDefinition }) {
         </Toggle>
         <AdvancedSearchDialog definition={definition} state={state} onSearch={refine} />
         {canView && <ListTakeaway definition={definition} state={state} />}
+        {canView && renderSlot(definition, 'list.actions', {})}
         {canCreate && (
           <Button asChild className="ml-auto">
             <Link to="/$resource/create" params={{ resource: definition.name }} search={{ redirect_to: undefined }}>

@@ -48,7 +48,10 @@ export function formBody(definition: ResourceDefinition, values: FormValues, edi
     else sent[name] = value;
   }
   const section = slots.resolve(definition, 'form.section');
-  if (section?.holds(definition, editing)) sent[section.name] = section.body(values[section.name]);
+  if (section?.holds(definition, editing)) {
+    sent[section.name] = section.body(values[section.name]);
+    Object.assign(sent, section.fields?.(values[section.name]));
+  }
   return sent;
 }
 
@@ -64,10 +67,12 @@ async function save(
 ): Promise<Settled<ApiRecord> & { key: string }> {
   // The server is the one that validates. Offline there is none to ask, so the definition's own
   // rules say now what the server would say at sync (a blank required field, say).
-  const checked = (record ? updateSchema(definition) : createSchema(definition)).safeParse(sent);
-  if (!navigator.onLine && !checked.success) {
-    const errors = fieldErrors(checked.error.issues);
-    throw new ApiError(422, validationSummary(errors), errors);
+  if (!navigator.onLine) {
+    const checked = (record ? updateSchema(definition) : createSchema(definition)).safeParse(sent);
+    const section = slots.resolve(definition, 'form.section');
+    const sectionErrors = section?.check && section.holds(definition, record !== undefined) ? await section.check(sent[section.name]) : {};
+    const errors = { ...(checked.success ? {} : fieldErrors(checked.error.issues)), ...sectionErrors };
+    if (Object.keys(errors).length > 0) throw new ApiError(422, validationSummary(errors), errors);
   }
   const display = String(sent[definition.display] ?? record?.[definition.display] ?? '');
   const key = clientKey();

@@ -47,6 +47,10 @@ export interface FormSection {
   start: (definition: ResourceDefinition, record?: Record<string, unknown>) => unknown;
   /** Its value as the body sends it. */
   body: (value: unknown) => unknown;
+  /** Fields of the body its value decides, sent beside it (a payment's amount and method, from its tenders). */
+  fields?: (value: unknown) => Record<string, unknown>;
+  /** What the server would refuse in it as sent, by full key (`tenders.0.reference`): said before queuing offline. */
+  check?: (sent: unknown) => Promise<Record<string, string[]>>;
   Editor: ComponentType<{
     definition: ResourceDefinition;
     value: unknown;
@@ -69,12 +73,16 @@ export interface SlotTypes {
   /** A list cell. */
   'list.cell': ComponentType<CellProps>;
   'list.access': ScreenAccess;
+  /** Buttons of the list's toolbar after Export CSV and Print, for who may view it (a payments list's tenders for reconciliation). */
+  'list.actions': ComponentType<ScreenProps>;
   /** What follows the singular in the view's title, in place of the record's display. */
   'view.title': (record: ApiRecord) => string;
   /** Beside the view's title (a document's status). */
   'view.badge': ComponentType<RecordProps>;
   /** Buttons of the view's action bar after Edit. */
   'view.actions': ComponentType<ActionProps>;
+  /** The view's print action, in place of a plain Print (a document's: A4 or an 80 mm receipt). */
+  'view.print': ComponentType<RecordProps>;
   /** Whether the view offers Delete for the record. */
   'view.deletable': (definition: ResourceDefinition, record: ApiRecord) => boolean;
   /** What the screen is opened for, above the details (a stock count's sheet: counters come to count). */
@@ -142,8 +150,10 @@ type ComponentSlot =
   | 'view'
   | 'edit'
   | 'list.cell'
+  | 'list.actions'
   | 'view.badge'
   | 'view.actions'
+  | 'view.print'
   | 'view.lead'
   | 'view.details'
   | 'view.sections'

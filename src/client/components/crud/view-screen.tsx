@@ -1,8 +1,9 @@
 import { Link, Navigate, useNavigate, useParams, useRouter } from '@tanstack/react-router';
-import { ArrowLeft, Copy, KeyRound, Pencil, Printer, RotateCcw, Trash2 } from 'lucide-react';
+import { ArrowLeft, Copy, KeyRound, Pencil, RotateCcw, Trash2 } from 'lucide-react';
 import { useState } from 'react';
 import { toast } from '../../lib/notify';
 import { isShown } from '../../../domain/fields';
+import { documentTotals } from '../../../domain/resources/document-fields';
 import { readableFields, type ResourceDefinition } from '../../../domain/resource';
 import { findResource } from '../../../domain/resources/registry';
 import { ApiError, describeError } from '../../lib/api';
@@ -20,6 +21,7 @@ import { ActivityTimeline } from '../activity/activity-timeline';
 import { ConfirmDialog } from './confirm-dialog';
 import { DetailRow } from './detail-row';
 import { PendingBadge } from './pending-badge';
+import { PrintButton } from './print-button';
 import { reportFailure, useRecordActions } from './record-actions';
 import { ResourceBreadcrumb } from './resource-breadcrumb';
 import { useScreenAccess } from './screen-access';
@@ -36,7 +38,7 @@ export function ViewScreen() {
 }
 
 /** A priced document's totals show under its lines, not among its fields. */
-const TOTALS = ['subtotal', 'discount_total', 'vat_total', 'total'];
+const TOTALS = Object.keys(documentTotals());
 
 interface Secret {
   label: string;
@@ -159,11 +161,7 @@ function RecordView({ definition, id }: { definition: ResourceDefinition; id: st
           </>
         )}
         {/* A record still on this device has no number nor figures of the server's to print. */}
-        {!local && (
-          <Button variant="outline" onClick={() => window.print()}>
-            <Printer aria-hidden /> Print
-          </Button>
-        )}
+        {!local && (renderSlot(definition, 'view.print', { record }) ?? <PrintButton />)}
         {/* What cannot be undone stands apart, at the far end, not beside Back. */}
         {canDelete && !trashed && deletable(definition, record) && (
           <Button variant="destructive" className="sm:ml-auto" onClick={() => actions.ask('delete', record.id, display)}>

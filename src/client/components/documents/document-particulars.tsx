@@ -6,6 +6,7 @@ import { recordQuery, type ApiRecord } from '../../lib/resource-queries';
 import { businessesQuery, useActiveBusinessId, usePermissions } from '../../lib/session';
 
 const present = (value: unknown): value is string => typeof value === 'string' && value.trim() !== '';
+const presentOrNull = (value: unknown) => (present(value) ? value : null);
 
 /** A TIN with the place's branch code after it: 123-456-789-00012; the TIN alone when either is missing or it has one already. */
 export function tinAt(tin: unknown, branchCode: unknown): string | null {
@@ -16,18 +17,35 @@ export function tinAt(tin: unknown, branchCode: unknown): string | null {
 /**
  * What a printed document says of who issues it and, when it has one, of its counterparty: the
  * business's registered name, its trade name, the registered address, the TIN with the branch code
- * of the document's place and whether it is VAT-registered; the contact's name, address and TIN.
- * Shown only on paper (the screen has the same facts in its details), and nothing more: no claim
- * of any accreditation. A voided document prints VOID across it, its number kept.
+ * of the document's place and whether it is VAT-registered; the place; the contact's name, address
+ * and TIN. Nothing more: no claim of any accreditation.
  */
-export function DocumentParticulars({ definition, record }: { definition: ResourceDefinition; record: ApiRecord }) {
+export interface Particulars {
+  /** Null until the session's businesses are read. */
+  seller: {
+    name: string;
+    tradeName: string | null;
+    address: string | null;
+    /** "VAT Reg. TIN: 123-456-789-00012" */
+    tin: string | null;
+  } | null;
+  place: { kind: 'Branch' | 'Warehouse'; name: string; address: string | null } | null;
+  /** The customer or supplier. */
+  party: { label: string; name: string; address: string | null; tin: string | null } | null;
+}
+
+/**
+ * The particulars of a document: the user's businesses are the session's, with their particulars;
+ * the place and the contact are read when the user may read them, else named as the document names them.
+ */
+export function useParticulars(definition: ResourceDefinition, record: ApiRecord): Particulars {
   const businessId = useActiveBusinessId();
   const held = usePermissions();
-  // The user's businesses are the session's, with their particulars; the place and the contact are
-  // read when the user may read them, else named as the document names them.
   const businesses = useQuery(businessesQuery());
-  const placeResource = record.branch_id ? 'branches' : record.warehouse_id ? 'warehouses' : null;
-  const placeId = Number(record.branch_id ?? record.warehouse_id ?? 0);
+  // The document's branch or warehouse; goods moved between places are issued where they leave.
+  const from = record.from_location_type === 'branch' ? 'branches' : record.from_location_type === 'warehouse' ? 'warehouses' : null;
+  const placeResource = record.branch_id ? 'branches' : record.warehouse_id ? 'warehouses' : from;
+  const placeId = Number(record.branch_id ?? record.warehouse_id ?? record.from_location_id ?? 0);
   const place = useQuery({
     ...recordQuery(businessId, getResource(placeResource ?? 'branches'), placeId),
     enabled: placeResource !== null && holdsAny(held, [`view-${placeResource}`]),
@@ -37,48 +55,64 @@ export function DocumentParticulars({ definition, record }: { definition: Resour
     ...recordQuery(businessId, getResource('contacts'), contactId),
     enabled: contactId > 0 && holdsAny(held, ['view-contacts']),
   });
-  const seller = businesses.data?.find((business) => business.id === businessId) as Record<string, unknown> | undefined;
-  if (!seller) return null;
-  const tin = tinAt(seller.tin, place.data?.branch_code);
+  const business = businesses.data?.find((candidate) => candidate.id === businessId) as Record<string, unknown> | undefined;
   const named = (reference: unknown) => (reference as { display?: string } | null)?.display;
-  const placeName = place.data ? String(place.data.name) : named(record.branch ?? record.warehouse);
-  const buyer: Record<string, unknown> | undefined = contact.data ?? (contactId > 0 ? { name: named(record.contact) ?? '' } : undefined);
-  const partyLabel = definition.fields.contact_id?.contactType ?? 'Contact';
+  const tin = business && tinAt(business.tin, place.data?.branch_code);
+  const placeName = place.data ? String(place.data.name) : named(record.branch ?? record.warehouse ?? record.from_location);
+  const party: Record<string, unknown> | undefined = contact.data ?? (contactId > 0 ? { name: named(record.contact) ?? '' } : undefined);
+  return {
+    seller: business
+      ? {
+          name: present(business.registered_name) ? business.registered_name : String(business.name),
+          tradeName: presentOrNull(business.trade_name),
+          address: presentOrNull(business.address),
+          tin: tin ? `${business.vat_registered ? 'VAT Reg.' : 'Non-VAT Reg.'} TIN: ${tin}` : null,
+        }
+      : null,
+    place:
+      placeResource && placeName
+        ? { kind: placeResource === 'branches' ? 'Branch' : 'Warehouse', name: placeName, address: presentOrNull(place.data?.address) }
+        : null,
+    party: party
+      ? {
+          label: definition.fields.contact_id?.contactType ?? definition.fields.contact_id?.label ?? 'Contact',
+          name: String(party.name ?? ''),
+          address: presentOrNull(party.address),
+          tin: presentOrNull(party.tin),
+        }
+      : null,
+  };
+}
+
+/** Who issues the document, as its printed copy heads it. */
+export function SellerParticulars({ seller, place }: Pick<Particulars, 'seller' | 'place'>) {
+  if (!seller) return null;
   return (
-    <section aria-label="Particulars" className="relative hidden space-y-3 text-sm print:block">
-      {record.status === 'void' && (
-        <p
-          className="pointer-events-none absolute inset-x-0 top-8 text-center text-7xl font-bold tracking-widest text-black/25"
-          aria-label="Void"
-        >
-          VOID
+    <div className="min-w-0">
+      <p className="text-[12pt] font-bold receipt:text-[10pt]">{seller.name}</p>
+      {seller.tradeName && <p>Business name: {seller.tradeName}</p>}
+      {seller.address && <p>{seller.address}</p>}
+      {seller.tin && <p>{seller.tin}</p>}
+      {place && (
+        <p>
+          {place.kind}: {place.name}
+          {place.address && `, ${place.address}`}
         </p>
       )}
-      <div>
-        <p className="text-base font-semibold">{present(seller.registered_name) ? seller.registered_name : String(seller.name)}</p>
-        {present(seller.trade_name) && <p>Business name: {seller.trade_name}</p>}
-        {present(seller.address) && <p>{seller.address}</p>}
-        {tin && (
-          <p>
-            {seller.vat_registered ? 'VAT Reg.' : 'Non-VAT Reg.'} TIN: {tin}
-          </p>
-        )}
-        {placeName && (
-          <p>
-            {placeResource === 'branches' ? 'Branch' : 'Warehouse'}: {placeName}
-            {present(place.data?.address) && `, ${place.data.address}`}
-          </p>
-        )}
-      </div>
-      {buyer && (
-        <div>
-          <p>
-            {partyLabel}: <span className="font-semibold">{String(buyer.name)}</span>
-          </p>
-          {present(buyer.address) && <p>Address: {buyer.address}</p>}
-          {present(buyer.tin) && <p>TIN: {buyer.tin}</p>}
-        </div>
-      )}
-    </section>
+    </div>
+  );
+}
+
+/** The customer or supplier, as the printed copy names them. */
+export function PartyParticulars({ party }: Pick<Particulars, 'party'>) {
+  if (!party) return null;
+  return (
+    <div className="min-w-0">
+      <p>
+        {party.label}: <span className="font-bold">{party.name}</span>
+      </p>
+      {party.address && <p>Address: {party.address}</p>}
+      {party.tin && <p>TIN: {party.tin}</p>}
+    </div>
   );
 }

@@ -2,8 +2,8 @@ import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { Ban, CreditCard, FileMinus, FileText, PackageCheck, Truck, Undo2, type LucideIcon } from 'lucide-react';
 import { useState } from 'react';
-import { amountInWords } from '../../../domain/amount-in-words';
-import { formatPesos, pesosToCentavos } from '../../../domain/money';
+import type { VatCategory } from '../../../domain/documents';
+import { formatPesos } from '../../../domain/money';
 import { followOnsFrom, pastTense, statusLabel, transitionsFrom, type Transition } from '../../../domain/lifecycle';
 import { holdsAny, permissionName } from '../../../domain/permissions';
 import type { ResourceDefinition } from '../../../domain/resource';
@@ -15,52 +15,32 @@ import { listQuery, type ApiRecord } from '../../lib/resource-queries';
 import { useActiveBusinessId, useCan, usePermissions } from '../../lib/session';
 import { ConfirmDialog, type Confirmation } from '../crud/confirm-dialog';
 import { reportFailure, reportSettled } from '../crud/record-actions';
+import { Badge } from '../ui/badge';
 import { Button } from '../ui/button';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '../ui/table';
+import { DocumentTotals } from './document-totals';
 import type { DocumentLine } from './line-rows';
 import { usePendingDocument } from './pending-lines';
+import { lineAmount, vatLegend, vatTag } from './printed-figures';
 import { StatusBadge } from './status-badge';
 
 /**
- * The lines of a document, as the printed copy shows them too: item and quantity; what later
- * documents did with each (a request's lines transferred, an order's received); and for priced
- * lines the price, discount and amount, with the document's totals beneath.
+ * The lines of a document on screen (its printed copy is `DocumentPrintout`): item and quantity;
+ * what later documents did with each (a request's lines transferred, an order's received); and for
+ * priced lines the price, discount, amount and VAT category, with the document's totals beneath.
  */
 export function DocumentLines({ definition, record: given }: { definition: ResourceDefinition; record: ApiRecord }) {
   // A document still on this device is priced here, as the server will price it.
   const record = usePendingDocument(definition, given);
   const spec = definition.document;
   if (!spec || spec.lines === 'none') return null;
-  const lines = (record.lines as DocumentLine[] | undefined) ?? [];
+  const lines = (record.lines as ShownLine[] | undefined) ?? [];
   const priced = spec.lines === 'priced';
   const adjusts = spec.lines === 'adjustments';
   const done = spec.lifecycle.linesDone;
   const money = (value: unknown) => (Number.isNaN(Number(value)) ? 'Priced when sent' : formatPesos(Number(value ?? 0)));
-  const totals = priced && (
-    <dl className="ml-auto grid max-w-xs grid-cols-2 gap-x-4 gap-y-1 text-sm tabular-nums">
-      {[
-        ['Subtotal', record.subtotal],
-        ['Discount', record.discount_total],
-        ['VAT (12%)', record.vat_total],
-      ].map(([label, value]) => (
-        <div key={String(label)} className="contents">
-          <dt className="text-muted-foreground">{String(label)}</dt>
-          <dd className="text-right">{money(value)}</dd>
-        </div>
-      ))}
-      <dt className="font-semibold">Total</dt>
-      <dd className="text-right font-semibold" data-testid="document-total">
-        {money(record.total)}
-      </dd>
-      {record.unpriced && (
-        <dd className="col-span-2 text-right text-xs text-muted-foreground">Lines priced when sent are not counted yet.</dd>
-      )}
-      {/* On paper the total is written out too, as an invoice or a check has it. */}
-      {typeof record.total === 'number' && Number.isFinite(record.total) && (
-        <dd className="col-span-2 hidden text-right print:block">{amountInWords(pesosToCentavos(Number(record.total)))}</dd>
-      )}
-    </dl>
-  );
+  // The server says how each line is taxed (an older one does not): then each is tagged, and the tags explained.
+  const legend = priced ? vatLegend(lines) : null;
   return (
     <section aria-labelledby="lines-heading" className="space-y-2">
       <h2 id="lines-heading" className="text-lg font-semibold">
@@ -80,44 +60,71 @@ export function DocumentLines({ definition, record: given }: { definition: Resou
                   <TableHead className="text-right">Unit price</TableHead>
                   <TableHead className="text-right">Discount</TableHead>
                   <TableHead className="text-right">Amount</TableHead>
+                  {legend && <TableHead className="text-center">VAT</TableHead>}
                 </>
               )}
             </TableRow>
           </TableHeader>
           <TableBody>
-            {lines.map((line) => (
-              <TableRow key={line.id}>
-                <TableCell>
-                  <span className="block">{line.item?.display ?? '—'}</span>
-                  <span className="text-xs text-muted-foreground">{line.item?.sku}</span>
-                </TableCell>
-                <TableCell className="text-right tabular-nums">
-                  {adjusts && line.quantity > 0 ? '+' : ''}
-                  {line.quantity} {line.unit}
-                </TableCell>
-                {done && <TableCell className="text-right tabular-nums">{line.quantity_done}</TableCell>}
-                {adjusts && (
+            {lines.map((line) => {
+              const tag = vatTag(line);
+              return (
+                <TableRow key={line.id}>
                   <TableCell>
-                    <span className="block">{reasonLabel(line.reason)}</span>
-                    {line.note && <span className="text-xs text-muted-foreground">{line.note}</span>}
+                    <span className="block">{line.item?.display ?? '—'}</span>
+                    <span className="text-xs text-muted-foreground">{line.item?.sku}</span>
+                    {priced && line.sc_pwd && (
+                      <Badge variant="secondary" className="ml-2">
+                        SC/PWD
+                      </Badge>
+                    )}
                   </TableCell>
-                )}
-                {priced && (
-                  <>
-                    <TableCell className="text-right tabular-nums">{money(line.unit_price)}</TableCell>
-                    <TableCell className="text-right tabular-nums">{line.discount_percent ? `${line.discount_percent}%` : '—'}</TableCell>
-                    <TableCell className="text-right tabular-nums">{money(line.amount)}</TableCell>
-                  </>
-                )}
-              </TableRow>
-            ))}
+                  <TableCell className="text-right tabular-nums">
+                    {adjusts && line.quantity > 0 ? '+' : ''}
+                    {line.quantity} {line.unit}
+                  </TableCell>
+                  {done && <TableCell className="text-right tabular-nums">{line.quantity_done}</TableCell>}
+                  {adjusts && (
+                    <TableCell>
+                      <span className="block">{reasonLabel(line.reason)}</span>
+                      {line.note && <span className="text-xs text-muted-foreground">{line.note}</span>}
+                    </TableCell>
+                  )}
+                  {priced && (
+                    <>
+                      <TableCell className="text-right tabular-nums">{money(line.unit_price)}</TableCell>
+                      <TableCell className="text-right tabular-nums">{line.discount_percent ? `${line.discount_percent}%` : '—'}</TableCell>
+                      <TableCell className="text-right tabular-nums">{money(lineAmount(line, record.prices_include_vat))}</TableCell>
+                      {legend && (
+                        <TableCell className="text-center">
+                          {tag && (
+                            <abbr title={tag.label} className="no-underline">
+                              {tag.tag}
+                            </abbr>
+                          )}
+                        </TableCell>
+                      )}
+                    </>
+                  )}
+                </TableRow>
+              );
+            })}
           </TableBody>
         </Table>
       </div>
-      {totals}
+      {legend && <p className="text-xs text-muted-foreground">{legend}</p>}
+      {priced && (
+        <div className="ml-auto max-w-xs">
+          <DocumentTotals record={record} />
+          {record.unpriced && <p className="mt-1 text-right text-xs text-muted-foreground">Lines priced when sent are not counted yet.</p>}
+        </div>
+      )}
     </section>
   );
 }
+
+/** A line as the screen and the printed copy read it: the VAT fields are missing from an older server's answer. */
+export type ShownLine = Omit<DocumentLine, 'vat_category' | 'sc_pwd'> & { vat_category?: VatCategory | null; sc_pwd?: boolean | null };
 
 /** A stock adjustment line's reason as the form offers it: "Count correction". */
 const reasonLabel = (reason: string | null | undefined) =>

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { Plus, Trash2 } from 'lucide-react';
-import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
-import { documentTotals } from '../../../domain/documents';
+import { Fragment, useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { amountAsPriced, documentTotals, VAT_PERCENT } from '../../../domain/documents';
 import { centavosToPesos, formatPesos } from '../../../domain/money';
 import type { PricedLine } from '../../../domain/pricing';
 import { fromThousandths } from '../../../domain/quantity';
@@ -75,7 +75,7 @@ export function LineItems({
 
   const update = (index: number, changes: Partial<LineRow>) =>
     onChange(rows.map((row, at) => (at === index ? { ...row, ...changes } : row)));
-  /** An item picked, searched or scanned: its unit and VAT come with it, and the quantity is next. */
+  /** An item picked, searched or scanned: its unit comes with it, and the quantity is next. */
   const pickItem = (index: number, itemId: number | null, record?: ApiRecord) => {
     const row = rows[index];
     setScanProblem(null);
@@ -83,7 +83,6 @@ export function LineItems({
       item_id: itemId,
       item_name: record ? String(record.name) : null,
       unit_of_measurement_id: record ? Number(record.unit_of_measurement_id) : row.unit_of_measurement_id,
-      vatable: record ? Boolean(record.vatable) : row.vatable,
     });
     if (record) focusAfterChange(`line-${index}-quantity`);
   };
@@ -292,9 +291,9 @@ export function LineItems({
                   <div className="flex flex-col sm:items-end">
                     <span className="text-xs text-muted-foreground sm:sr-only">Amount</span>
                     <output className="flex min-h-11 items-center font-medium tabular-nums" aria-label={`Amount of line ${index + 1}`}>
-                      {line ? pesos(line.amount) : '—'}
+                      {line ? pesos(amountAsPriced(line, pricing.pricesIncludeVat)) : '—'}
                     </output>
-                    {line && line.vat > 0 && <span className="text-xs text-muted-foreground tabular-nums">+ VAT {pesos(line.vat)}</span>}
+                    {line && <LineTax line={line} pricesIncludeVat={pricing.pricesIncludeVat} />}
                   </div>
                 )}
                 <Button
@@ -319,10 +318,30 @@ export function LineItems({
       )}
       {priced && (
         <dl className="ml-auto grid max-w-xs grid-cols-2 gap-x-4 gap-y-1 text-sm tabular-nums" aria-label="Totals" aria-live="polite">
-          <dt className="text-muted-foreground">Subtotal</dt>
+          <dt className="text-muted-foreground">{pricing.pricesIncludeVat ? 'Subtotal (VAT included)' : 'Subtotal'}</dt>
           <dd className="text-right">{pesos(totals.subtotal)}</dd>
+          {totals.less_vat > 0 && (
+            <>
+              <dt className="text-muted-foreground">Less: VAT (SC/PWD)</dt>
+              <dd className="text-right">−{pesos(totals.less_vat)}</dd>
+            </>
+          )}
           <dt className="text-muted-foreground">Discount</dt>
           <dd className="text-right">−{pesos(totals.discount_total)}</dd>
+          {(
+            [
+              ['VATable sales', totals.vatable_sales],
+              ['VAT-exempt sales', totals.exempt_sales],
+              ['Zero-rated sales', totals.zero_rated_sales],
+            ] as const
+          )
+            .filter(([, amount]) => amount !== 0)
+            .map(([label, amount]) => (
+              <Fragment key={label}>
+                <dt className="text-muted-foreground">{label}</dt>
+                <dd className="text-right">{pesos(amount)}</dd>
+              </Fragment>
+            ))}
           <dt className="text-muted-foreground">VAT (12%)</dt>
           <dd className="text-right">{pesos(totals.vat_total)}</dd>
           <dt className="font-semibold">Total</dt>
@@ -334,6 +353,18 @@ export function LineItems({
       {priced && unsettled && <p className="text-right text-xs text-muted-foreground">The total counts the lines priced so far.</p>}
     </fieldset>
   );
+}
+
+/** How a priced line is taxed, under its amount: its VAT, or why it has none. */
+function LineTax({ line, pricesIncludeVat }: { line: PricedLine; pricesIncludeVat: boolean }) {
+  const note = line.scPwd
+    ? `SC/PWD 20% off${line.category === 'exempt' ? ', VAT-exempt' : ''}`
+    : line.category === 'exempt'
+      ? 'VAT-exempt'
+      : line.category === 'zero_rated'
+        ? `Zero-rated (0% VAT)`
+        : `${pricesIncludeVat ? 'incl.' : '+'} ${VAT_PERCENT}% VAT ${pesos(line.vat)}`;
+  return <span className="text-xs text-muted-foreground tabular-nums">{note}</span>;
 }
 
 function NumberCell({

@@ -1,5 +1,5 @@
 import { useQueries, useQuery } from '@tanstack/react-query';
-import { todayInManila, type DocumentSpec, type Location } from '../../../domain/documents';
+import { todayInManila, type DocumentSpec, type Location, type VatCategory } from '../../../domain/documents';
 import type { DiscountEntry } from '../../../domain/fields';
 import { centavosToPesos, formatPesos, pesosToCentavos } from '../../../domain/money';
 import {
@@ -17,7 +17,7 @@ import {
 import { fromThousandths, toMillionths, toThousandths } from '../../../domain/quantity';
 import { getResource } from '../../../domain/resources/registry';
 import { listQuery, recordQuery, type ApiRecord } from '../../lib/resource-queries';
-import { useActiveBusinessId } from '../../lib/session';
+import { businessesQuery, useActiveBusinessId } from '../../lib/session';
 import type { FormValues } from '../crud/field-input';
 import type { LineRow } from './line-rows';
 
@@ -31,6 +31,8 @@ export interface LineContext {
   takesFrom: Location | null;
   /** Signed quantities (a stock adjustment's lines): a negative one takes stock away, a positive one adds it. */
   adjusts: boolean;
+  /** The buyer takes a senior citizen's or PWD's discount (an invoice's). */
+  buyerDiscount: boolean;
 }
 
 const positive = (value: unknown) => (Number.isInteger(Number(value)) && Number(value) > 0 ? Number(value) : null);
@@ -53,6 +55,7 @@ export function lineContext(spec: DocumentSpec | undefined, values: FormValues):
     partyId: pricing ? positive(values[pricing.party]) : null,
     takesFrom,
     adjusts: spec?.lines === 'adjustments',
+    buyerDiscount: values.buyer_discount === 'senior' || values.buyer_discount === 'pwd',
   };
 }
 
@@ -84,6 +87,9 @@ export function useLinePricing(rows: readonly LineRow[], context: LineContext) {
   const items = useQueries({ queries: itemIds.map((id) => recordQuery(businessId, getResource('items'), id)) });
   const itemOf = new Map(itemIds.map((id, at) => [id, items[at]?.data]));
   const conversions = useQuery(listQuery(businessId, getResource('conversions'), { per_page: 100 }));
+  // Whether the business's prices include VAT: from the session's businesses, which every member reads.
+  const businesses = useQuery(businessesQuery());
+  const pricesIncludeVat = Boolean(businesses.data?.find((business) => business.id === businessId)?.prices_include_vat);
   const conversionRows = (conversions.data?.data ?? []).filter((record) => !record.deleted_at).map(conversionRow);
   const priceList = pricing ? getResource(pricing.list === 'purchase' ? 'purchase-item-prices' : 'sale-item-prices') : undefined;
   const partyColumn = pricing?.list === 'purchase' ? 'contact_id' : 'branch_id';
@@ -175,7 +181,12 @@ export function useLinePricing(rows: readonly LineRow[], context: LineContext) {
     const listed = listedPrice(priceRows(listRows ?? []), row.unit_of_measurement_id, context.date, context.partyId);
     const side = pricing?.list === 'purchase' ? item.purchase_discounts : item.sale_discounts;
     const priced = priceLine(
-      { name: String(item.name), vatable: Boolean(item.vatable), breaks: (Array.isArray(side) ? side : []) as DiscountEntry[] },
+      {
+        name: String(item.name),
+        vatCategory: (item.vat_category as VatCategory | undefined) ?? 'vatable',
+        scPwdDiscount: Boolean(item.sc_pwd_discount),
+        breaks: (Array.isArray(side) ? side : []) as DiscountEntry[],
+      },
       {
         quantity: toThousandths(quantity),
         factor,
@@ -183,7 +194,7 @@ export function useLinePricing(rows: readonly LineRow[], context: LineContext) {
         listed,
         discountPercent: number(row.discount_percent),
       },
-      { list: pricing?.list ?? null, date: context.date },
+      { list: pricing?.list ?? null, date: context.date, pricesIncludeVat, buyerDiscount: context.buyerDiscount },
     );
     return isRefusal(priced) ? { kind: 'refused', refusal: priced, item } : { kind: 'priced', line: priced, item };
   });
@@ -205,5 +216,5 @@ export function useLinePricing(rows: readonly LineRow[], context: LineContext) {
     return `Not enough ${String(item?.name)} (${String(item?.sku)}) in stock at ${placeName}: ${fromThousandths(onHand)} on hand, ${fromThousandths(need)} needed.`;
   };
 
-  return { states, unitsOf, shortOf, onHandOf, itemOf, resultDetails };
+  return { states, unitsOf, shortOf, onHandOf, itemOf, resultDetails, pricesIncludeVat };
 }

@@ -1,4 +1,4 @@
-import type { DocumentSpec } from '../../../domain/documents';
+import type { DocumentSpec, VatCategory } from '../../../domain/documents';
 
 /**
  * A document's lines as its form holds them (rows typed as text) and as the API reads and takes
@@ -14,7 +14,6 @@ export interface LineRow {
   quantity: string;
   unit_price: string;
   discount_percent: string;
-  vatable: boolean;
   /** The source document's line it fulfils (a purchase order line being received). */
   source_line_id?: number | null;
   /** How much of the source line is still open, shown as the most it can take. */
@@ -31,7 +30,6 @@ export const emptyLine = (spec?: DocumentSpec): LineRow => ({
   quantity: '1',
   unit_price: '',
   discount_percent: '',
-  vatable: true,
   ...(spec?.lines === 'adjustments' && { reason: '', note: '' }),
 });
 
@@ -45,7 +43,11 @@ export interface DocumentLine {
   quantity: number;
   unit_price: number;
   discount_percent: number;
-  vatable: boolean;
+  /** How the line was taxed; exempt on a senior citizen's or PWD's line. */
+  vat_category: VatCategory;
+  /** It took the buyer's senior citizen or PWD discount. */
+  sc_pwd: boolean;
+  /** Net of VAT. */
   amount: number;
   vat: number;
   /** What later documents fulfilled of it: received of an order line, transferred of a request line … */
@@ -66,7 +68,6 @@ export function rowsOf(lines: readonly DocumentLine[]): LineRow[] {
     quantity: String(line.quantity),
     unit_price: typed(line.unit_price),
     discount_percent: typed(line.discount_percent),
-    vatable: line.vatable ?? true,
     ...(line.reason !== undefined && { reason: line.reason ?? '', note: line.note ?? '' }),
   }));
 }

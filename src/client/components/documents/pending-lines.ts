@@ -37,7 +37,6 @@ export function usePendingDocument(definition: ResourceDefinition, record: ApiRe
     quantity: text(line.quantity),
     unit_price: text(line.unit_price),
     discount_percent: text(line.discount_percent),
-    vatable: true,
   }));
   const pricing = useLinePricing(rows, lineContext(definition.document, record));
   const units = useQuery({
@@ -59,7 +58,8 @@ export function usePendingDocument(definition: ResourceDefinition, record: ApiRe
       quantity: Number(row.quantity),
       unit_price: line ? centavosToPesos(line.unitPrice) : Number.NaN,
       discount_percent: line ? line.discountHundredths / 100 : 0,
-      vatable: line?.vatable ?? false,
+      vat_category: line?.category ?? 'vatable',
+      sc_pwd: line?.scPwd ?? false,
       amount: line ? centavosToPesos(line.amount) : Number.NaN,
       vat: line ? centavosToPesos(line.vat) : 0,
       quantity_done: 0,
@@ -69,10 +69,8 @@ export function usePendingDocument(definition: ResourceDefinition, record: ApiRe
   return {
     ...record,
     lines,
-    subtotal: centavosToPesos(totals.subtotal),
-    discount_total: centavosToPesos(totals.discount_total),
-    vat_total: centavosToPesos(totals.vat_total),
-    total: centavosToPesos(totals.total),
+    ...Object.fromEntries(Object.entries(totals).map(([name, centavos]) => [name, centavosToPesos(centavos)])),
+    prices_include_vat: pricing.pricesIncludeVat,
     unpriced: priced.some((line) => line === null),
   };
 }

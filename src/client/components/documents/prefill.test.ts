@@ -12,7 +12,8 @@ const line = (id: number, quantity: number, done: number): DocumentLine => ({
   quantity,
   unit_price: 25,
   discount_percent: 0,
-  vatable: true,
+  vat_category: 'vatable',
+  sc_pwd: false,
   amount: 25 * quantity,
   vat: 0,
   quantity_done: done,
@@ -52,5 +53,7 @@ describe('a document made from another starts with what the source kind’s life
     const values = documentStartingValues(getResource('bill-payments'), source({ balance: 1234.5 }));
     expect(values.bill_id).toBe(7);
     expect(values.amount).toBe('1234.5');
+    // In its first tender, cash until the cashier says otherwise.
+    expect(values.tenders).toEqual([expect.objectContaining({ method: 'cash', amount: '1234.5' })]);
   });
 });

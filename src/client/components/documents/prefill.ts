@@ -1,9 +1,11 @@
 import type { Prefill } from '../../../domain/lifecycle';
 import type { ResourceDefinition } from '../../../domain/resource';
 import { getResource } from '../../../domain/resources/registry';
+import { paidInTenders } from '../../../domain/tenders';
 import { startingValues } from '../crud/record-form';
 import type { FormValues } from '../crud/field-input';
 import { emptyLine, rowsOf, type DocumentLine, type LineRow } from './line-rows';
+import { emptyTender } from './tender-rows';
 
 /** The document a form is made from, and the field that names it (`stock_return_id` of `stock-returns`). */
 export type SourceLink = NonNullable<NonNullable<ResourceDefinition['document']>['source']>;
@@ -47,7 +49,7 @@ const remaining = (line: DocumentLine, prefill: 'open-lines' | 'done-lines') =>
  * A new document's form: dated today, with one empty line; made from a source document
  * (`/receive-orders/create/{purchase_order_id}`), it takes the source's party, location and
  * what its lifecycle says — a receive order what is left to receive, a bill the order's lines,
- * a payment the bill's balance.
+ * a payment the bill's balance (in its first tender).
  */
 export function documentStartingValues(
   definition: ResourceDefinition,
@@ -66,6 +68,8 @@ export function documentStartingValues(
     values.lines = rowsOf(lines);
   } else if (prefill === 'balance' && typeof source.balance === 'number') {
     values.amount = String(source.balance);
+    // A payment's is its first tender's.
+    if (paidInTenders(definition)) values.tenders = [emptyTender(String(source.balance))];
   }
   return values;
 }

@@ -19,6 +19,7 @@ import type {
   TopItems,
   Unpaid,
   UnpaidDocument,
+  VatBreakdown,
 } from './overview-queries';
 
 // Recharts is most of the overview's weight: the charts load after the figures and lists.
@@ -83,6 +84,7 @@ export function SalesPurchasesCard({
                   {SERIES[name].label}
                 </dt>
                 <dd className="text-2xl font-semibold tabular-nums">{formatPesos(answer.totals[name] ?? 0)}</dd>
+                {answer.vat?.[name] && <VatLine breakdown={answer.vat[name]} />}
               </div>
             ))}
           </dl>
@@ -90,6 +92,24 @@ export function SalesPurchasesCard({
         </div>
       )}
     </OverviewCard>
+  );
+}
+
+/** Under a side's total: what of it was VATable, exempt or zero-rated, and the VAT in it. */
+function VatLine({ breakdown }: { breakdown: VatBreakdown }) {
+  const parts = [
+    ['VATable', breakdown.vatable_sales],
+    ['exempt', breakdown.exempt_sales],
+    ['zero-rated', breakdown.zero_rated_sales],
+    ['VAT', breakdown.vat_total],
+  ] as const;
+  return (
+    <dd className="text-xs text-muted-foreground tabular-nums">
+      {parts
+        .filter(([label, amount]) => amount !== 0 || label === 'VAT')
+        .map(([label, amount]) => `${label} ${formatPesos(amount)}`)
+        .join(' · ')}
+    </dd>
   );
 }
 

@@ -10,6 +10,15 @@ export interface SalesPurchases {
   /** Every period of the range, zeros included; a series is absent when the user may not view it. */
   data: { period: string; sales?: number; purchases?: number }[];
   totals: { sales?: number; purchases?: number };
+  /** Each side's documents over the period by how they were taxed: output VAT on sales, input VAT on purchases. */
+  vat?: { sales?: VatBreakdown; purchases?: VatBreakdown };
+}
+
+export interface VatBreakdown {
+  vatable_sales: number;
+  exempt_sales: number;
+  zero_rated_sales: number;
+  vat_total: number;
 }
 
 export type AgingBucket = '0-30' | '31-60' | '61-90' | '90+';

@@ -1,0 +1,288 @@
+import { Printer, ReceiptText } from 'lucide-react';
+import { amountInWords } from '../../../domain/amount-in-words';
+import { MAX_DOCUMENT_AMOUNT } from '../../../domain/documents';
+import { isShown, type FieldKind } from '../../../domain/fields';
+import { statusLabel } from '../../../domain/lifecycle';
+import { formatPesosFixed, pesosToCentavos } from '../../../domain/money';
+import { readableFields, type ResourceDefinition } from '../../../domain/resource';
+import { documentTotals } from '../../../domain/resources/document-fields';
+import { ADJUSTMENT_REASONS } from '../../../domain/resources/stock-adjustments';
+import { displayValue } from '../../lib/format';
+import { isClientKey } from '../../lib/outbox-queue';
+import { printAs } from '../../lib/print';
+import type { ApiRecord } from '../../lib/resource-queries';
+import { Button } from '../ui/button';
+import type { ShownLine } from './document-view';
+import { DocumentTotals } from './document-totals';
+import { PartyParticulars, SellerParticulars, useParticulars } from './document-particulars';
+import { buyerDiscountOf, figure, lineAmount, printedTitle, vatLegend, vatTag } from './printed-figures';
+
+/**
+ * A document's printed copy: hidden on screen, the only thing on paper (styles.css hides the rest
+ * of the view in print when a page has one). One copy, two papers, chosen when printing
+ * (`printAs`): a full A4 page — the issuer and the title with the number in large type, the
+ * customer's or supplier's particulars beside the document's own, a table of lines, the totals
+ * and the total in words — or an 80 mm receipt, the same in one narrow column of small type
+ * (the `receipt:` variant). Money is written with two decimals. It claims no accreditation: no
+ * "official receipt", no permit or accreditation numbers.
+ */
+export function DocumentPrintout({ definition, record }: { definition: ResourceDefinition; record: ApiRecord }) {
+  const particulars = useParticulars(definition, record);
+  const spec = definition.document;
+  // A record still on this device has no number nor figures of the server's to print.
+  if (!spec || isClientKey(record.id)) return null;
+  const lines = (record.lines as ShownLine[] | undefined) ?? [];
+  const priced = spec.lines === 'priced';
+  // A voided or cancelled document keeps its number and says so, across it and under its title.
+  const undone =
+    spec.lifecycle.statuses[String(record.status ?? '')] === 'undone' ? statusLabel(String(record.status)).toUpperCase() : null;
+  const buyer = priced ? buyerDiscountOf(record) : null;
+  const legend = priced ? vatLegend(lines) : null;
+  // A payment or a memorandum is its amount.
+  const amount = spec.lines === 'none' ? figure(record.amount) : undefined;
+  const words = inWords(priced ? figure(record.total) : amount);
+  const notes = typeof record.notes === 'string' && record.notes.trim() !== '' ? record.notes : null;
+  return (
+    <article
+      data-printout
+      aria-label="Printed copy"
+      className="relative hidden text-[10pt] leading-snug text-black print:block receipt:w-[74mm] receipt:text-[8.5pt] receipt:leading-tight"
+    >
+      {undone && (
+        <p
+          aria-hidden
+          className="pointer-events-none absolute inset-x-0 top-[38%] -rotate-12 text-center text-[96pt] leading-none font-bold tracking-widest text-black/20 receipt:text-[32pt] receipt:tracking-wide receipt:text-black/30"
+        >
+          {undone}
+        </p>
+      )}
+      <header className="flex items-start justify-between gap-6 border-b-2 border-black pb-3 receipt:flex-col receipt:items-stretch receipt:gap-1.5 receipt:border-b receipt:border-dashed receipt:pb-1.5 receipt:text-center">
+        <SellerParticulars seller={particulars.seller} place={particulars.place} />
+        <div className="shrink-0 text-right receipt:text-center">
+          <h2 className="text-[16pt] font-bold tracking-wide receipt:text-[11pt]">{printedTitle(definition)}</h2>
+          <p className="mt-0.5">
+            No. <span className="text-[14pt] font-bold receipt:text-[11pt]">{String(record.number ?? '')}</span>
+          </p>
+          <p>Date: {displayValue('date', definition.fields.date, record)}</p>
+          {/* In solid type too: a receipt printer may not print the mark's grey. */}
+          {undone && <p className="mt-1 text-[12pt] font-bold tracking-widest receipt:text-[10pt]">*** {undone} ***</p>}
+        </div>
+      </header>
+
+      <section className="mt-3 grid grid-cols-2 gap-x-8 gap-y-1 receipt:mt-1.5 receipt:grid-cols-1">
+        {particulars.party ? <PartyParticulars party={particulars.party} /> : null}
+        <Facts definition={definition} record={record} placeShown={particulars.place !== null && particulars.seller !== null} />
+      </section>
+
+      {spec.lines !== 'none' && <PrintedLines lines={lines} priced={priced} adjusts={spec.lines === 'adjustments'} record={record} />}
+
+      {priced && <DocumentTotals paper record={record} className="mt-3 ml-auto w-[85mm] receipt:mt-1.5 receipt:w-full" />}
+      {amount !== undefined && (
+        <p className="mt-3 ml-auto flex w-[85mm] justify-between gap-4 border-t border-black pt-1 font-bold tabular-nums receipt:w-full">
+          <span className="uppercase">Amount</span>
+          <span>{formatPesosFixed(amount)}</span>
+        </p>
+      )}
+      {words && (
+        <p className="mt-2 receipt:mt-1">
+          Amount in words: <span className="font-semibold">{words}</span>
+        </p>
+      )}
+
+      {buyer && (
+        <section className="mt-4 break-inside-avoid border border-black p-2 receipt:mt-2 receipt:border-dashed receipt:p-1.5">
+          <p>
+            {buyer.kind}: <span className="font-bold">{buyer.name || '—'}</span>,{' '}
+            <span className="whitespace-nowrap">
+              ID No. <span className="font-bold">{buyer.idNumber || '—'}</span>
+            </span>
+          </p>
+          <p className="mt-8 w-72 border-t border-black pt-0.5 text-center text-[8pt] receipt:mt-6 receipt:w-full">
+            Signature of the {buyer.kind === 'PWD' ? 'person with disability' : 'senior citizen'}
+          </p>
+        </section>
+      )}
+      {legend && <p className="mt-2 text-[8pt] receipt:mt-1 receipt:text-[7pt]">{legend}</p>}
+      {notes && <p className="mt-2 whitespace-pre-line receipt:mt-1">Notes: {notes}</p>}
+    </article>
+  );
+}
+
+/** What the printed copy says of the document beside its party: its due date, its source, its reference … */
+function Facts({ definition, record, placeShown }: { definition: ResourceDefinition; record: ApiRecord; placeShown: boolean }) {
+  const fields = readableFields(definition);
+  // A place named by two fields (its type, its id) reads as one: "From: Valenzuela Central (Warehouse)".
+  const typeFields = new Set(fields.flatMap(([, field]) => (field.referencesBy ? [field.referencesBy.field] : [])));
+  const rows = fields
+    .filter(
+      ([name, field]) => PRINTED_KINDS.has(field.kind) && !typeFields.has(name) && !elsewhere(name, placeShown) && isShown(field, record),
+    )
+    .map(([name, field]) => {
+      const value = displayValue(name, field, record);
+      const typeName = field.referencesBy?.field;
+      if (!typeName || value === '—') return [field.label, value] as const;
+      const type = definition.fields[typeName];
+      return [type?.label ?? field.label, `${value} (${displayValue(typeName, type, record)})`] as const;
+    })
+    .filter(([, value]) => value !== '—');
+  if (rows.length === 0) return null;
+  // Label and value in a grid, not a <dl>: the screen's details are found by their <dt>s, and the copy is never found on screen.
+  return (
+    <div className="grid h-fit grid-cols-[auto_1fr] gap-x-3 receipt:gap-x-2">
+      {rows.map(([label, value]) => (
+        <div key={label} className="contents">
+          <span>{label}:</span>
+          <span className="min-w-0 break-words">{value}</span>
+        </div>
+      ))}
+    </div>
+  );
+}
+
+/** Kinds of field a printed copy lists beside its party: plain values (no notes, lists or flags). */
+const PRINTED_KINDS = new Set<FieldKind>(['text', 'date', 'select', 'reference', 'integer', 'quantity']);
+
+/** Fields printed elsewhere on the copy (the header, the particulars, the totals, the SC/PWD block), or not at all (status, balance). */
+const ELSEWHERE = new Set([
+  'number',
+  'date',
+  'status',
+  'contact_id',
+  'notes',
+  'amount',
+  'amount_paid',
+  'amount_adjusted',
+  'balance',
+  'buyer_discount',
+  'buyer_discount_id_number',
+  'buyer_discount_name',
+  ...Object.keys(documentTotals()),
+]);
+const elsewhere = (name: string, placeShown: boolean) =>
+  ELSEWHERE.has(name) || (placeShown && (name === 'branch_id' || name === 'warehouse_id'));
+
+const quantityFormat = new Intl.NumberFormat('en-US', { maximumFractionDigits: 3 });
+
+/** The lines: a table on A4; on a receipt each line two short rows — the item, then quantity × price and the amount. */
+function PrintedLines({
+  lines,
+  priced,
+  adjusts,
+  record,
+}: {
+  lines: readonly ShownLine[];
+  priced: boolean;
+  adjusts: boolean;
+  record: ApiRecord;
+}) {
+  const quantity = (line: ShownLine) => `${adjusts && line.quantity > 0 ? '+' : ''}${quantityFormat.format(line.quantity)}`;
+  const price = (line: ShownLine) => formatPesosFixed(Number(line.unit_price));
+  const amount = (line: ShownLine) => formatPesosFixed(lineAmount(line, record.prices_include_vat));
+  const discount = (line: ShownLine) => (line.discount_percent ? `${line.discount_percent}%` : '');
+  const tagged = priced && lines.some((line) => line.vat_category);
+  const name = (line: ShownLine) => (
+    <>
+      {line.item?.display ?? '—'}
+      {priced && line.sc_pwd && <span className="font-bold"> (SC/PWD)</span>}
+    </>
+  );
+  return (
+    <>
+      <table className="mt-4 w-full border-collapse tabular-nums receipt:hidden">
+        <thead>
+          <tr className="border-y border-black text-left [&>th]:px-1 [&>th]:py-1 [&>th]:font-bold">
+            <th className="text-right">Qty</th>
+            <th>Unit</th>
+            <th className="w-full">Description</th>
+            {adjusts && <th>Reason</th>}
+            {priced && (
+              <>
+                <th className="text-right whitespace-nowrap">Unit price</th>
+                <th className="text-right">Disc.</th>
+                <th className="text-right">Amount</th>
+                {tagged && <th className="text-center">VAT</th>}
+              </>
+            )}
+          </tr>
+        </thead>
+        <tbody>
+          {lines.map((line) => (
+            <tr key={line.id} className="border-b border-black/40 align-top [&>td]:px-1 [&>td]:py-0.5">
+              <td className="text-right">{quantity(line)}</td>
+              <td>{line.unit}</td>
+              <td>
+                {name(line)}
+                {line.item?.sku && <span className="text-[8pt]"> · {line.item.sku}</span>}
+              </td>
+              {adjusts && <td>{reasonText(line)}</td>}
+              {priced && (
+                <>
+                  <td className="text-right whitespace-nowrap">{price(line)}</td>
+                  <td className="text-right">{discount(line)}</td>
+                  <td className="text-right whitespace-nowrap">{amount(line)}</td>
+                  {tagged && <td className="text-center">{vatTag(line)?.tag}</td>}
+                </>
+              )}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+
+      <ul className="mt-1.5 hidden border-b border-dashed border-black pb-1 tabular-nums receipt:block">
+        {lines.map((line) => (
+          <li key={line.id} className="break-inside-avoid py-0.5">
+            <p>{name(line)}</p>
+            <p className="flex justify-between gap-2 pl-2">
+              <span>
+                {quantity(line)} {line.unit}
+                {priced && ` × ${price(line)}`}
+                {priced && discount(line) && ` less ${discount(line)}`}
+                {adjusts && ` · ${reasonText(line)}`}
+              </span>
+              {priced && (
+                <span className="shrink-0 whitespace-nowrap">
+                  {amount(line)}
+                  {tagged && ` ${vatTag(line)?.tag ?? ' '}`}
+                </span>
+              )}
+            </p>
+          </li>
+        ))}
+      </ul>
+    </>
+  );
+}
+
+/** A stock adjustment line's reason as the form offers it ("Count correction"), and its note. */
+const reasonText = (line: ShownLine) =>
+  [ADJUSTMENT_REASONS.find((option) => option.value === line.reason)?.label ?? line.reason, line.note].filter(Boolean).join(': ') || '—';
+
+/** A total in words, as an invoice writes it; none for what is not an amount. */
+function inWords(pesos: number | undefined): string | null {
+  if (pesos === undefined) return null;
+  const centavos = pesosToCentavos(pesos);
+  return centavos >= 0 && centavos <= MAX_DOCUMENT_AMOUNT ? amountInWords(centavos) : null;
+}
+
+/**
+ * The document's Print action: the paper is chosen as it prints, an A4 page or an 80 mm receipt —
+ * two joined buttons, narrow enough to keep a tablet's action bar on one row.
+ */
+export function DocumentPrintButtons() {
+  return (
+    <div role="group" aria-label="Print" className="flex">
+      <Button variant="outline" className="rounded-r-none focus-visible:z-10" onClick={() => printAs('a4')}>
+        <Printer aria-hidden /> Print A4
+      </Button>
+      <Button
+        variant="outline"
+        className="-ml-px rounded-l-none focus-visible:z-10"
+        aria-label="Print receipt (80 mm)"
+        title="Print an 80 mm receipt"
+        onClick={() => printAs('receipt')}
+      >
+        <ReceiptText aria-hidden /> Receipt
+      </Button>
+    </div>
+  );
+}

@@ -1,0 +1,219 @@
+import { sql } from 'kysely';
+import { centavosToPesos } from '../../domain/money';
+import type { ResourceDefinition } from '../../domain/resource';
+import { getResource } from '../../domain/resources/registry';
+import { methodLabel, TENDER_METHODS, type Tender, type TenderRead } from '../../domain/tenders';
+import { BYTE_ORDER_MARK, csvRow, inert } from '../resources/csv-export';
+import type { ApiRecord } from '../resources/codec';
+import { untyped, type Db, type Scope, type Trx } from '../db/scope';
+
+/**
+ * A payment's tenders (`domain/tenders.ts`) where they are kept, `payment_tenders`: written with
+ * the payment, in its transaction, and never changed after — a void keeps them, as history; read
+ * back with every read of the payment; and taken away for reconciliation as CSV, one row per
+ * tender or a total per day and method.
+ */
+
+/** Keeps a new payment's tenders, in their order. */
+export async function insertTenders(trx: Trx, scope: Scope, paymentType: string, paymentId: number, tenders: readonly Tender[]) {
+  await trx
+    .insertInto('payment_tenders')
+    .values(
+      tenders.map((tender, position) => ({
+        business_id: scope.businessId,
+        payment_type: paymentType,
+        payment_id: paymentId,
+        position,
+        method: tender.method,
+        amount: tender.amount,
+        reference: tender.reference,
+        bank: tender.bank,
+        check_number: tender.check_number,
+        check_date: tender.check_date,
+      })),
+    )
+    .execute();
+}
+
+/** A payment's tenders go with it when it is deleted permanently. */
+export async function removeTenders(trx: Trx, scope: Scope, paymentType: string, paymentId: number) {
+  await trx
+    .deleteFrom('payment_tenders')
+    .where('payment_type', '=', paymentType)
+    .where('payment_id', '=', paymentId)
+    .where('business_id', '=', scope.businessId)
+    .execute();
+}
+
+/** Each payment read gets its `tenders`, in order, amounts in pesos: one query for the lot. */
+export async function decorateTenders(db: Db, paymentType: string, records: ApiRecord[]): Promise<void> {
+  const ids = records.map((record) => record.id);
+  const byPayment = new Map<number, TenderRead[]>();
+  if (ids.length > 0) {
+    const rows = await db
+      .selectFrom('payment_tenders')
+      .select(['payment_id', 'method', 'amount', 'reference', 'bank', 'check_number', 'check_date'])
+      .where('payment_type', '=', paymentType)
+      .where('payment_id', 'in', ids)
+      .orderBy('payment_id')
+      .orderBy('position')
+      .execute();
+    for (const row of rows) {
+      const list = byPayment.get(row.payment_id) ?? [];
+      list.push({
+        method: row.method as TenderRead['method'],
+        amount: centavosToPesos(Number(row.amount)),
+        reference: row.reference,
+        bank: row.bank,
+        check_number: row.check_number,
+        check_date: row.check_date,
+      });
+      byPayment.set(row.payment_id, list);
+    }
+  }
+  for (const record of records) record.tenders = byPayment.get(record.id) ?? [];
+}
+
+/** The days a reconciliation covers, both included. */
+export interface Period {
+  from: string;
+  to: string;
+}
+
+/** What a kind of payment pays and who: the invoice and its customer, the bill and its supplier. */
+function paidBy(definition: ResourceDefinition) {
+  const source = definition.document!.source!;
+  const paid = getResource(source.resource);
+  return { field: source.field, table: paid.table, noun: paid.singular, party: definition.document!.contact ?? 'Contact' };
+}
+
+/** The business's unvoided, untrashed payments of a kind dated in the period, joined to their tenders (`payment`, `tender`). */
+function tendered(db: Db, scope: Scope, definition: ResourceDefinition, period: Period) {
+  return untyped(db)
+    .selectFrom(`${definition.table} as payment`)
+    .innerJoin('payment_tenders as tender', (join) =>
+      join.onRef('tender.payment_id', '=', 'payment.id').on('tender.payment_type', '=', definition.document!.type),
+    )
+    .where('payment.business_id', '=', scope.businessId)
+    .where('payment.status', '<>', 'void')
+    .where('payment.deleted_at', 'is', null)
+    .where('payment.date', '>=', period.from)
+    .where('payment.date', '<=', period.to)
+    .where('tender.business_id', '=', scope.businessId);
+}
+
+/** The columns of the tenders' CSV, for the README of whoever reads it. */
+export function tenderColumns(definition: ResourceDefinition): string[] {
+  const paid = paidBy(definition);
+  return [
+    'Date',
+    'Payment number',
+    `${paid.noun} number`,
+    paid.party,
+    'Method',
+    'Reference',
+    'Bank',
+    'Check number',
+    'Check date',
+    'Amount',
+  ];
+}
+
+interface TenderRow {
+  payment_id: number;
+  date: string;
+  number: string;
+  paid_number: string | null;
+  party: string | null;
+  position: number;
+  method: string;
+  reference: string | null;
+  bank: string | null;
+  check_number: string | null;
+  check_date: string | null;
+  amount: number;
+}
+
+/**
+ * One row per tender of the period's unvoided payments (RFC 4180, UTF-8 with a byte-order mark,
+ * as every export): by date, payment and the tender's order, a batch at a time, each batch
+ * continuing after the last (date, payment, position) of the one before.
+ */
+export async function* tenderLines(db: Db, scope: Scope, definition: ResourceDefinition, period: Period, batchSize = 500) {
+  yield BYTE_ORDER_MARK + csvRow(tenderColumns(definition));
+  const paid = paidBy(definition);
+  const text = (value: string | null) => (value === null ? '' : inert(value));
+  let last: { date: string; id: number; position: number } | undefined;
+  for (;;) {
+    let batch = tendered(db, scope, definition, period)
+      .leftJoin(`${paid.table} as paid`, 'paid.id', `payment.${paid.field}`)
+      .leftJoin('contacts as party', 'party.id', 'payment.contact_id')
+      .select([
+        'payment.id as payment_id',
+        'payment.date',
+        'payment.number',
+        'paid.number as paid_number',
+        'party.name as party',
+        'tender.position',
+        'tender.method',
+        'tender.reference',
+        'tender.bank',
+        'tender.check_number',
+        'tender.check_date',
+        'tender.amount',
+      ]);
+    if (last) {
+      batch = batch.where(sql<boolean>`(payment.date, payment.id, tender.position) > (${last.date}, ${last.id}, ${last.position})`);
+    }
+    const rows = (await batch
+      .orderBy('payment.date')
+      .orderBy('payment.id')
+      .orderBy('tender.position')
+      .limit(batchSize)
+      .execute()) as TenderRow[];
+    if (rows.length > 0) {
+      yield rows
+        .map((row) =>
+          csvRow([
+            row.date,
+            text(row.number),
+            text(row.paid_number),
+            text(row.party),
+            methodLabel(row.method),
+            text(row.reference),
+            text(row.bank),
+            text(row.check_number),
+            row.check_date ?? '',
+            centavosToPesos(Number(row.amount)).toFixed(2),
+          ]),
+        )
+        .join('');
+    }
+    if (rows.length < batchSize) return;
+    const final = rows[rows.length - 1];
+    last = { date: final.date, id: Number(final.payment_id), position: Number(final.position) };
+  }
+}
+
+/** What the summary CSV holds. */
+export const SUMMARY_COLUMNS = ['Date', 'Method', 'Count', 'Total'];
+
+/**
+ * The period's unvoided payments' tenders totalled by day and method: one row for each day and
+ * method that has any, by day and then in the order the form offers the methods.
+ */
+export async function* tenderSummaryLines(db: Db, scope: Scope, definition: ResourceDefinition, period: Period) {
+  const rows = (await tendered(db, scope, definition, period)
+    .select(['payment.date', 'tender.method', sql<number>`count(*)`.as('count'), sql<number>`sum(tender.amount)`.as('total')])
+    .groupBy(['payment.date', 'tender.method'])
+    .execute()) as { date: string; method: string; count: number; total: number }[];
+  const order = (method: string) => {
+    const index = TENDER_METHODS.findIndex((known) => known.value === method);
+    return index === -1 ? TENDER_METHODS.length : index;
+  };
+  rows.sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : order(a.method) - order(b.method)));
+  yield BYTE_ORDER_MARK + csvRow(SUMMARY_COLUMNS);
+  yield rows
+    .map((row) => csvRow([row.date, methodLabel(row.method), String(Number(row.count)), centavosToPesos(Number(row.total)).toFixed(2)]))
+    .join('');
+}
