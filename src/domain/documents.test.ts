@@ -67,6 +67,12 @@ describe('line figures', () => {
     });
   });
 
+  it('charges no VAT when the seller is not VAT-registered: every line a VAT-exempt sale of its price', () => {
+    const notRegistered = { pricesIncludeVat: true, sellerNotVatRegistered: true };
+    expect(lineFigures(3000, 5500, 0, 'vatable', notRegistered)).toMatchObject({ amount: 16_500, vat: 0, category: 'exempt' });
+    expect(lineFigures(1000, 10_000, 0, 'vatable', { ...notRegistered, scPwd: true })).toMatchObject({ lessVat: 0, amount: 8000, vat: 0 });
+  });
+
   it('totals mixed lines: sales by how they are taxed, the VAT, and what is owed', () => {
     const lines = [
       lineFigures(10_000, 10_000, 0, 'vatable', exclusive),

@@ -81,6 +81,8 @@ export interface VatTerms {
   pricesIncludeVat: boolean;
   /** The line qualifies for the buyer's senior citizen or PWD discount. */
   scPwd?: boolean;
+  /** The seller is not VAT-registered (a sale of a non-VAT business): no VAT in its prices nor on them. */
+  sellerNotVatRegistered?: boolean;
 }
 
 export interface LineFigures {
@@ -116,6 +118,8 @@ const netOfVat = (inclusive: number) => Math.round((inclusive * 100) / (100 + VA
  * - A senior citizen's or PWD's qualifying line: the VAT is first taken out of an inclusive price
  *   (`lessVat`), then 20 % off what is left, and no VAT is charged: the sale is VAT-exempt (a
  *   zero-rated item stays zero-rated). Any other discount gives way to it.
+ * - A seller that is not VAT-registered charges no VAT at all: every line is a VAT-exempt sale of
+ *   its price (there is no VAT in it to take out).
  */
 export function lineFigures(
   quantity: number,
@@ -125,6 +129,8 @@ export function lineFigures(
   terms: VatTerms,
 ): LineFigures {
   const gross = Math.round((quantity * unitPrice) / 1000);
+  if (terms.sellerNotVatRegistered)
+    return lineFigures(quantity, unitPrice, discountHundredths, 'exempt', { pricesIncludeVat: false, scPwd: terms.scPwd });
   if (terms.scPwd) {
     const base = terms.pricesIncludeVat && itemCategory === 'vatable' ? netOfVat(gross) : gross;
     const discount = Math.round((base * SC_PWD_PERCENT) / 100);

@@ -117,6 +117,8 @@ export interface PricingContext {
   date: string;
   /** The business's unit prices include VAT. */
   pricesIncludeVat?: boolean;
+  /** A sale by a business that is not VAT-registered: no VAT (`VatTerms`). */
+  sellerNotVatRegistered?: boolean;
   /** The buyer is a senior citizen or a PWD with an ID (an invoice's): qualifying lines take 20 % off, VAT-exempt. */
   buyerDiscount?: boolean;
 }
@@ -161,6 +163,7 @@ export function priceLine(item: PricingItem, request: LineRequest, context: Pric
   const figures = lineFigures(quantity, unitPrice, discountHundredths, item.vatCategory, {
     pricesIncludeVat: Boolean(context.pricesIncludeVat),
     scPwd,
+    sellerNotVatRegistered: list === 'sale' && Boolean(context.sellerNotVatRegistered),
   });
   if (figures.gross + figures.vat > MAX_DOCUMENT_AMOUNT) {
     const most = formatPesos(centavosToPesos(MAX_DOCUMENT_AMOUNT));

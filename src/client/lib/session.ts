@@ -8,8 +8,9 @@ import { deleteOfflineStore, openOfflineStore } from './offline-store';
 export interface Business {
   id: number;
   name: string;
-  /** Its unit prices include VAT: how the line editor prices, as the server will. */
+  /** Its unit prices include VAT, and whether it is VAT-registered: how the line editor prices, as the server will. */
   prices_include_vat?: boolean;
+  vat_registered?: boolean;
 }
 
 export interface CurrentUser {

@@ -120,7 +120,12 @@ export interface LinesContext {
 export async function priceLines(db: Db, scope: Scope, inputs: readonly LineInput[], context: LinesContext): Promise<PricedLines> {
   const errors: Record<string, string[]> = {};
   const lines: Line[] = [];
-  const terms = { ...context, pricesIncludeVat: context.list !== null && (await pricesIncludeVat(db, scope)) };
+  const business = context.list === null ? undefined : await businessVatTerms(db, scope);
+  const terms = {
+    ...context,
+    pricesIncludeVat: Boolean(business?.prices_include_vat),
+    sellerNotVatRegistered: business !== undefined && !business.vat_registered,
+  };
   for (const [index, input] of inputs.entries()) {
     const at = (field: string, message: string) => (errors[`lines.${index}.${field}`] ??= []).push(message);
     if (input.item_id === undefined || input.item_id === null) {
@@ -195,10 +200,12 @@ export async function priceLines(db: Db, scope: Scope, inputs: readonly LineInpu
   return { lines, totals: { ...documentTotals(lines), prices_include_vat: terms.pricesIncludeVat ? 1 : 0 } };
 }
 
-/** Whether the business prices with VAT in: what its documents' lines are priced on, kept on each document. */
-async function pricesIncludeVat(db: Db, scope: Scope): Promise<boolean> {
-  const row = await db.selectFrom('businesses').select('prices_include_vat').where('id', '=', scope.businessId).executeTakeFirst();
-  return Boolean(row?.prices_include_vat);
+/**
+ * Whether the business prices with VAT in (what its documents' lines are priced on, kept on each
+ * document), and whether it is VAT-registered (a business that is not charges no VAT on its sales).
+ */
+async function businessVatTerms(db: Db, scope: Scope) {
+  return db.selectFrom('businesses').select(['prices_include_vat', 'vat_registered']).where('id', '=', scope.businessId).executeTakeFirst();
 }
 
 export async function insertLines(trx: Trx, scope: Scope, documentType: string, documentId: number, lines: readonly Line[]) {

@@ -131,6 +131,26 @@ describe.each(databaseKinds)('VAT by line on %s', (kind) => {
     await pricesIncludeVat(false);
   });
 
+  it('charges no VAT on the sales of a business that is not VAT-registered', async () => {
+    expect((await admin.send('PATCH', `/api/businesses/${businessId}`, { vat_registered: false, prices_include_vat: true })).status).toBe(
+      200,
+    );
+    const answer = await invoice([line(items.vatable, 2, 56), line(items.zeroRated, 1, 100)]);
+    expect(answer.status, JSON.stringify(answer.body)).toBe(201);
+    expect(answer.body.data).toMatchObject({
+      subtotal: 212,
+      vatable_sales: 0,
+      exempt_sales: 212,
+      zero_rated_sales: 0,
+      vat_total: 0,
+      total: 212,
+    });
+    expect(answer.body.data.lines.map((each: any) => each.vat_category)).toEqual(['exempt', 'exempt']);
+    expect((await admin.send('PATCH', `/api/businesses/${businessId}`, { vat_registered: true, prices_include_vat: false })).status).toBe(
+      200,
+    );
+  });
+
   it('gives a senior citizen 20 % off and no VAT on what qualifies, against their ID, and the rest as usual', async () => {
     await pricesIncludeVat(true);
     const lines = [line(items.medicine, 10, 5.6), line(items.vatable, 2, 56)];

@@ -28,6 +28,7 @@ export interface Particulars {
     address: string | null;
     /** "VAT Reg. TIN: 123-456-789-00012" */
     tin: string | null;
+    vatRegistered: boolean;
   } | null;
   place: { kind: 'Branch' | 'Warehouse'; name: string; address: string | null } | null;
   /** The customer or supplier. */
@@ -67,6 +68,7 @@ export function useParticulars(definition: ResourceDefinition, record: ApiRecord
           tradeName: presentOrNull(business.trade_name),
           address: presentOrNull(business.address),
           tin: tin ? `${business.vat_registered ? 'VAT Reg.' : 'Non-VAT Reg.'} TIN: ${tin}` : null,
+          vatRegistered: Boolean(business.vat_registered),
         }
       : null,
     place:

@@ -42,6 +42,11 @@ export function DocumentPrintout({ definition, record }: { definition: ResourceD
   const amount = spec.lines === 'none' ? figure(record.amount) : undefined;
   const words = inWords(priced ? figure(record.total) : amount);
   const notes = typeof record.notes === 'string' && record.notes.trim() !== '' ? record.notes : null;
+  // A seller not VAT-registered shows no VAT on its sales, and says its invoice gives the buyer no input tax (RR 7-2024).
+  const nonVatSale = priced && spec.contact === 'Customer' && particulars.seller !== null && !particulars.seller.vatRegistered;
+  const totals = nonVatSale
+    ? { ...record, vatable_sales: undefined, exempt_sales: undefined, zero_rated_sales: undefined, vat_total: undefined }
+    : record;
   return (
     <article
       data-printout
@@ -76,7 +81,7 @@ export function DocumentPrintout({ definition, record }: { definition: ResourceD
 
       {spec.lines !== 'none' && <PrintedLines lines={lines} priced={priced} adjusts={spec.lines === 'adjustments'} record={record} />}
 
-      {priced && <DocumentTotals paper record={record} className="mt-3 ml-auto w-[85mm] receipt:mt-1.5 receipt:w-full" />}
+      {priced && <DocumentTotals paper record={totals} className="mt-3 ml-auto w-[85mm] receipt:mt-1.5 receipt:w-full" />}
       {amount !== undefined && (
         <p className="mt-3 ml-auto flex w-[85mm] justify-between gap-4 border-t border-black pt-1 font-bold tabular-nums receipt:w-full">
           <span className="uppercase">Amount</span>
@@ -102,7 +107,8 @@ export function DocumentPrintout({ definition, record }: { definition: ResourceD
           </p>
         </section>
       )}
-      {legend && <p className="mt-2 text-[8pt] receipt:mt-1 receipt:text-[7pt]">{legend}</p>}
+      {nonVatSale && <p className="mt-2 text-center font-bold uppercase">This document is not valid for claim of input tax.</p>}
+      {legend && !nonVatSale && <p className="mt-2 text-[8pt] receipt:mt-1 receipt:text-[7pt]">{legend}</p>}
       {notes && <p className="mt-2 whitespace-pre-line receipt:mt-1">Notes: {notes}</p>}
     </article>
   );

@@ -89,7 +89,10 @@ export function useLinePricing(rows: readonly LineRow[], context: LineContext) {
   const conversions = useQuery(listQuery(businessId, getResource('conversions'), { per_page: 100 }));
   // Whether the business's prices include VAT: from the session's businesses, which every member reads.
   const businesses = useQuery(businessesQuery());
-  const pricesIncludeVat = Boolean(businesses.data?.find((business) => business.id === businessId)?.prices_include_vat);
+  const business = businesses.data?.find((each) => each.id === businessId);
+  const pricesIncludeVat = Boolean(business?.prices_include_vat);
+  // A business not VAT-registered charges no VAT on its sales (until the session has read it, it is taken as registered).
+  const sellerNotVatRegistered = business?.vat_registered === false;
   const conversionRows = (conversions.data?.data ?? []).filter((record) => !record.deleted_at).map(conversionRow);
   const priceList = pricing ? getResource(pricing.list === 'purchase' ? 'purchase-item-prices' : 'sale-item-prices') : undefined;
   const partyColumn = pricing?.list === 'purchase' ? 'contact_id' : 'branch_id';
@@ -194,7 +197,7 @@ export function useLinePricing(rows: readonly LineRow[], context: LineContext) {
         listed,
         discountPercent: number(row.discount_percent),
       },
-      { list: pricing?.list ?? null, date: context.date, pricesIncludeVat, buyerDiscount: context.buyerDiscount },
+      { list: pricing?.list ?? null, date: context.date, pricesIncludeVat, sellerNotVatRegistered, buyerDiscount: context.buyerDiscount },
     );
     return isRefusal(priced) ? { kind: 'refused', refusal: priced, item } : { kind: 'priced', line: priced, item };
   });

@@ -25,7 +25,7 @@ import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, D
 import { Input } from '../ui/input';
 import { Label } from '../ui/label';
 import { NativeSelect } from '../ui/native-select';
-import { emptyTender, rowsTotal, type TenderRow } from './tender-rows';
+import { emptyTender, rowsTotal, type TenderAnswer, type TenderRow } from './tender-rows';
 
 /**
  * A payment's tenders on screen: the editor of its form (a row per tender — method, amount and
@@ -229,19 +229,9 @@ function Messages({ messages }: { messages: string[] }) {
   return <p className="mt-1 text-xs text-destructive">{messages.join(' ')}</p>;
 }
 
-/** A tender as a read (or a queued create) holds it. */
-interface ShownTender {
-  method: string;
-  amount: number | string | null;
-  reference?: string | null;
-  bank?: string | null;
-  check_number?: string | null;
-  check_date?: string | null;
-}
-
 /** Among a payment's details: how it was paid, a line per tender — its method, what traces it, its amount. */
 export function PaymentTenderDetails({ record }: RecordProps) {
-  const tenders = record.tenders as ShownTender[] | undefined;
+  const tenders = record.tenders as TenderAnswer[] | undefined;
   if (!Array.isArray(tenders) || tenders.length === 0) return null;
   return (
     <div className="contents">

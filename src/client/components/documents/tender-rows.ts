@@ -20,7 +20,7 @@ export const emptyTender = (amount = ''): TenderRow => ({
 });
 
 /** A tender as the API reads it back or a queued create sent it. */
-interface TenderAnswer {
+export interface TenderAnswer {
   method: string;
   amount: number | string | null;
   reference?: string | null;
