@@ -45,7 +45,14 @@ export function DocumentPrintout({ definition, record }: { definition: ResourceD
   // A seller not VAT-registered shows no VAT on its sales, and says its invoice gives the buyer no input tax (RR 7-2024).
   const nonVatSale = priced && spec.contact === 'Customer' && particulars.seller !== null && !particulars.seller.vatRegistered;
   const totals = nonVatSale
-    ? { ...record, vatable_sales: undefined, exempt_sales: undefined, zero_rated_sales: undefined, vat_total: undefined }
+    ? {
+        ...record,
+        prices_include_vat: undefined,
+        vatable_sales: undefined,
+        exempt_sales: undefined,
+        zero_rated_sales: undefined,
+        vat_total: undefined,
+      }
     : record;
   return (
     <article
@@ -79,7 +86,14 @@ export function DocumentPrintout({ definition, record }: { definition: ResourceD
         <Facts definition={definition} record={record} placeShown={particulars.place !== null && particulars.seller !== null} />
       </section>
 
-      {spec.lines !== 'none' && <PrintedLines lines={lines} priced={priced} adjusts={spec.lines === 'adjustments'} record={record} />}
+      {spec.lines !== 'none' && (
+        <PrintedLines
+          lines={nonVatSale ? lines.map((line) => ({ ...line, vat_category: undefined })) : lines}
+          priced={priced}
+          adjusts={spec.lines === 'adjustments'}
+          record={record}
+        />
+      )}
 
       {priced && <DocumentTotals paper record={totals} className="mt-3 ml-auto w-[85mm] receipt:mt-1.5 receipt:w-full" />}
       {amount !== undefined && (
