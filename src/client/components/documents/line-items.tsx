@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { Plus, Trash2 } from 'lucide-react';
-import { Fragment, useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { amountAsPriced, documentTotals, VAT_PERCENT } from '../../../domain/documents';
 import { centavosToPesos, formatPesos } from '../../../domain/money';
 import type { PricedLine } from '../../../domain/pricing';
@@ -18,7 +18,9 @@ import { Input } from '../ui/input';
 import { Label } from '../ui/label';
 import { NativeSelect } from '../ui/native-select';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '../ui/select';
+import { DocumentTotals } from './document-totals';
 import { useLinePricing, type LineContext, type LineState } from './line-pricing';
+import { totalsInPesos } from './printed-figures';
 import { emptyLine, type LineRow } from './line-rows';
 
 /** A line's figures, once priced. */
@@ -317,38 +319,9 @@ export function LineItems({
         </Button>
       )}
       {priced && (
-        <dl className="ml-auto grid max-w-xs grid-cols-2 gap-x-4 gap-y-1 text-sm tabular-nums" aria-label="Totals" aria-live="polite">
-          <dt className="text-muted-foreground">{pricing.pricesIncludeVat ? 'Subtotal (VAT included)' : 'Subtotal'}</dt>
-          <dd className="text-right">{pesos(totals.subtotal)}</dd>
-          {totals.less_vat > 0 && (
-            <>
-              <dt className="text-muted-foreground">Less: VAT (SC/PWD)</dt>
-              <dd className="text-right">−{pesos(totals.less_vat)}</dd>
-            </>
-          )}
-          <dt className="text-muted-foreground">Discount</dt>
-          <dd className="text-right">−{pesos(totals.discount_total)}</dd>
-          {(
-            [
-              ['VATable sales', totals.vatable_sales],
-              ['VAT-exempt sales', totals.exempt_sales],
-              ['Zero-rated sales', totals.zero_rated_sales],
-            ] as const
-          )
-            .filter(([, amount]) => amount !== 0)
-            .map(([label, amount]) => (
-              <Fragment key={label}>
-                <dt className="text-muted-foreground">{label}</dt>
-                <dd className="text-right">{pesos(amount)}</dd>
-              </Fragment>
-            ))}
-          <dt className="text-muted-foreground">VAT (12%)</dt>
-          <dd className="text-right">{pesos(totals.vat_total)}</dd>
-          <dt className="font-semibold">Total</dt>
-          <dd className="text-right font-semibold" data-testid="document-total">
-            {pesos(totals.total)}
-          </dd>
-        </dl>
+        <section aria-label="Totals" aria-live="polite" className="ml-auto w-full max-w-xs">
+          <DocumentTotals record={totalsInPesos(totals, pricing.pricesIncludeVat)} />
+        </section>
       )}
       {priced && unsettled && <p className="text-right text-xs text-muted-foreground">The total counts the lines priced so far.</p>}
     </fieldset>

@@ -8,6 +8,7 @@ import { listQuery, type ApiRecord } from '../../lib/resource-queries';
 import { useActiveBusinessId } from '../../lib/session';
 import type { DocumentLine, LineRow } from './line-rows';
 import { lineContext, useLinePricing } from './line-pricing';
+import { totalsInPesos } from './printed-figures';
 
 /** A line as a create sends it (`linesBody`). */
 interface SentLine {
@@ -69,8 +70,7 @@ export function usePendingDocument(definition: ResourceDefinition, record: ApiRe
   return {
     ...record,
     lines,
-    ...Object.fromEntries(Object.entries(totals).map(([name, centavos]) => [name, centavosToPesos(centavos)])),
-    prices_include_vat: pricing.pricesIncludeVat,
+    ...totalsInPesos(totals, pricing.pricesIncludeVat),
     unpriced: priced.some((line) => line === null),
   };
 }

@@ -1,4 +1,4 @@
-import { amountAsPriced, SC_PWD_PERCENT, VAT_PERCENT, type VatCategory } from '../../../domain/documents';
+import { amountAsPriced, SC_PWD_PERCENT, VAT_PERCENT, type DocumentTotals, type VatCategory } from '../../../domain/documents';
 import { centavosToPesos, pesosToCentavos } from '../../../domain/money';
 import type { ResourceDefinition } from '../../../domain/resource';
 
@@ -53,6 +53,14 @@ export function totalsRows(record: Record<string, unknown>): TotalsRow[] {
   if (firstOfGroup && rows.indexOf(firstOfGroup) > 0) firstOfGroup.opensGroup = true;
   add('total', 'Total amount due', figure(record.total), { opensGroup: rows.length > 0, total: true });
   return rows;
+}
+
+/** Totals worked out here (the line editor's, a queued document's), in centavos, as the server answers them: in pesos. */
+export function totalsInPesos(totals: DocumentTotals, pricesIncludeVat: boolean): Record<string, unknown> {
+  return {
+    ...Object.fromEntries(Object.entries(totals).map(([name, centavos]) => [name, centavosToPesos(centavos)])),
+    prices_include_vat: pricesIncludeVat,
+  };
 }
 
 /** `a − b` in pesos, to the centavo (no float drift: 0.3 − 0.1 is 0.2). */
