@@ -18,5 +18,6 @@ declare module 'autocannon' {
     non2xx: number;
   }
 
-  export default function autocannon(options: Options): Promise<Result>;
+  /** The run's result when it ends: after `duration`, or once `stop()` is called. */
+  export default function autocannon(options: Options): Promise<Result> & { stop(): void };
 }

@@ -32,7 +32,7 @@ export interface ImportFigures {
 }
 
 /** Rows like a shop's item list: 1,000 brands (new to the business), the demo's units, every fourth without a barcode. */
-function itemRows(count: number): Record<string, string>[] {
+export function itemRows(count: number): Record<string, string>[] {
   const units = ['pc', 'box', 'pack', 'doz'];
   return Array.from({ length: count }, (_, index) => ({
     sku: `IMP-${String(index + 1).padStart(6, '0')}`,

@@ -5,7 +5,7 @@ import autocannon from 'autocannon';
 
 /** Starting the servers of serve.ts as child processes, and loading them with autocannon. */
 
-export type ServerKind = 'hello' | 'raw' | 'bodega' | 'raw-pg' | 'bodega-pg';
+export type ServerKind = 'hello' | 'raw' | 'bodega' | 'raw-pg' | 'bodega-pg' | 'bodega-heavy';
 
 export interface Server {
   /** `http://127.0.0.1:<port>` */
@@ -65,6 +65,8 @@ export interface LoadFigures {
   requestsPerSecond: number;
   p50Ms: number;
   p99Ms: number;
+  /** The slowest answer. */
+  maxMs: number;
   requests: number;
   /** Requests unanswered after autocannon's 10 s: counted, not fatal, since they are a finding. */
   timeouts: number;
@@ -75,6 +77,7 @@ function figuresOf(result: Awaited<ReturnType<typeof autocannon>>): LoadFigures 
     requestsPerSecond: result.requests.average,
     p50Ms: result.latency.p50,
     p99Ms: result.latency.p99,
+    maxMs: result.latency.max,
     requests: result.requests.total,
     timeouts: result.timeouts,
   };

@@ -50,7 +50,7 @@ interface PostgresSeed extends BenchData {
 }
 
 /** The server given in the environment, BENCH_DATABASE_URL first; undefined when neither is set. */
-function serverUrl(): string | undefined {
+export function serverUrl(): string | undefined {
   return process.env.BENCH_DATABASE_URL || process.env.TEST_DATABASE_URL || undefined;
 }
 
@@ -64,14 +64,14 @@ function itemCount(): number {
 }
 
 /** `url` with the database it names replaced by `database`. */
-function withDatabase(url: string, database: string): string {
+export function withDatabase(url: string, database: string): string {
   const changed = new URL(url);
   changed.pathname = `/${database}`;
   return changed.toString();
 }
 
 /** `work` on one connection of its own to `url`, closed after (a transaction left open is then rolled back). */
-async function connected<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
+export async function connected<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {

@@ -14,8 +14,9 @@ import {
   lighthouseTable,
   runLighthouseBench,
 } from './lighthouse';
+import { heavyGoals, heavySection, runHeavyBench, type HeavyFigures } from './heavy';
 import { importSection, runImportBench } from './imports';
-import { postgresBench } from './postgres';
+import { postgresBench, serverUrl } from './postgres';
 import {
   browserSection,
   browserTable,
@@ -42,7 +43,11 @@ import {
  * alone with `--overview-only` (`npm run bench -- --overview-only`). Then the browser benchmark
  * (bench/browser.ts), alone with `--browser-only` (`npm run bench:browser`). Then Lighthouse on three
  * pages (bench/lighthouse.ts), alone with `--lighthouse-only`. `--api-only` runs the lists and the
- * export alone. `--postgres` runs the lists alone on PostgreSQL (bench/postgres.ts).
+ * export alone. `--postgres` runs the lists alone on PostgreSQL (bench/postgres.ts). Then the imports
+ * (bench/imports.ts), alone with `--imports-only`. Then heavy work beside the list (bench/heavy.ts): the
+ * items list loaded alone, during the import of 100,000 rows (its check, then the import) and during
+ * four whole-business zip exports at once, on SQLite and, when BENCH_DATABASE_URL or TEST_DATABASE_URL
+ * names a PostgreSQL server, on PostgreSQL too; alone with `--heavy-only`.
  */
 
 const RESULTS_PATH = fileURLToPath(new URL('results.md', import.meta.url));
@@ -52,6 +57,7 @@ const apiOnly = process.argv.includes('--api-only');
 const lighthouseOnly = process.argv.includes('--lighthouse-only');
 const postgres = process.argv.includes('--postgres');
 const importsOnly = process.argv.includes('--imports-only');
+const heavyOnly = process.argv.includes('--heavy-only');
 
 async function apiBench(): Promise<void> {
   console.log(`Seeding ${ITEM_COUNT.toLocaleString('en-US')} items …`);
@@ -116,6 +122,18 @@ async function importBench(): Promise<void> {
   writeFileSync(RESULTS_PATH, withSection(existingResults(RESULTS_PATH), 'Imports', importSection(figures)));
 }
 
+/** Replaces the Heavy work section of bench/results.md, keeping the other figures already there. */
+async function heavyBench(): Promise<void> {
+  const runs: HeavyFigures[] = [];
+  const databases: HeavyFigures['database'][] = serverUrl() ? ['SQLite', 'PostgreSQL'] : ['SQLite'];
+  for (const database of databases) {
+    console.log(`Heavy work beside the list, on ${database} …`);
+    runs.push(await runHeavyBench(database));
+  }
+  writeFileSync(RESULTS_PATH, withSection(existingResults(RESULTS_PATH), 'Heavy work beside the list', heavySection(runs)));
+  console.log(`\n${goalsTable(runs.flatMap(heavyGoals))}\n\nWritten to bench/results.md`);
+}
+
 /** Replaces the Browser section of bench/results.md, keeping the API figures already there. */
 async function browserBench(): Promise<void> {
   if (!chromiumAvailable()) {
@@ -150,13 +168,17 @@ async function lighthouseBench(): Promise<void> {
 try {
   if (postgres) await postgresBench(RESULTS_PATH);
   else if (importsOnly) await importBench();
+  else if (heavyOnly) await heavyBench();
   else {
     if (!browserOnly && !overviewOnly && !lighthouseOnly) {
       await apiBench();
       await exportBench();
     }
     if (!browserOnly && !apiOnly && !lighthouseOnly) await overviewBench();
-    if (!browserOnly && !apiOnly && !lighthouseOnly && !overviewOnly) await importBench();
+    if (!browserOnly && !apiOnly && !lighthouseOnly && !overviewOnly) {
+      await importBench();
+      await heavyBench();
+    }
     if (!overviewOnly && !apiOnly && !lighthouseOnly) await browserBench();
     if (!overviewOnly && !apiOnly && !browserOnly) await lighthouseBench();
   }

@@ -6,10 +6,10 @@ import { APP_CONFIG, BUSINESS_ID, DATABASE_PATH, ITEM_COUNT } from './bench-data
 
 /**
  * One benchmark server, in a process of its own so that it never shares an event loop with
- * autocannon: `node --import tsx bench/serve.ts hello|raw|bodega|raw-pg|bodega-pg`. It listens on a
+ * autocannon: `node --import tsx bench/serve.ts hello|raw|bodega|raw-pg|bodega-pg|bodega-heavy`. It listens on a
  * free loopback port, prints `listening <url>`, and exits when its parent closes stdin (even if the
  * parent died). The `-pg` servers read the PostgreSQL database that bench/postgres.ts seeded and
- * names to its children in BENCH_POSTGRES_URL.
+ * names to its children in BENCH_POSTGRES_URL; `bodega-heavy` the one bench/heavy.ts made, named in BENCH_HEAVY_URL.
  */
 
 /** The framework's ceiling. */
@@ -65,13 +65,21 @@ async function rawPostgresServer(): Promise<FastifyInstance> {
   return app;
 }
 
+/** The database bench/heavy.ts made and names to the server it starts in BENCH_HEAVY_URL. */
+function heavyUrl(): string {
+  const url = process.env.BENCH_HEAVY_URL;
+  if (!url) throw new Error('BENCH_HEAVY_URL is not set: `npm run bench -- --heavy-only` sets it for the server it starts.');
+  return url;
+}
+
 async function serverOf(kind: string): Promise<FastifyInstance> {
   if (kind === 'hello') return helloServer();
   if (kind === 'raw') return rawServer();
   if (kind === 'bodega') return buildApp(APP_CONFIG);
   if (kind === 'raw-pg') return rawPostgresServer();
   if (kind === 'bodega-pg') return buildApp({ ...APP_CONFIG, database: { url: postgresUrl() } });
-  throw new Error(`Unknown server "${kind}": expected hello, raw, bodega, raw-pg or bodega-pg.`);
+  if (kind === 'bodega-heavy') return buildApp({ ...APP_CONFIG, database: { url: heavyUrl() } });
+  throw new Error(`Unknown server "${kind}": expected hello, raw, bodega, raw-pg, bodega-pg or bodega-heavy.`);
 }
 
 const app = await serverOf(process.argv[2] ?? '');

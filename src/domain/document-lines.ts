@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { DocumentSpec } from './documents';
 import { recordId } from './field-values';
+import { roundsToNothing } from './quantity';
 import { ADJUSTMENT_REASONS, OTHER_REASON } from './resources/stock-adjustments';
 
 const LINES_MAX = 200;
@@ -34,8 +35,11 @@ const adjustmentLine = z
   .object({
     item_id: lineFields.item_id,
     unit_of_measurement_id: lineFields.unit_of_measurement_id,
-    quantity: lineNumber('Quantity', { min: -QUANTITY_MAX, max: QUANTITY_MAX }).refine((value) => value !== 0, {
-      error: 'The quantity must not be 0: a positive quantity adds stock, a negative one takes it away.',
+    quantity: lineNumber('Quantity', { min: -QUANTITY_MAX, max: QUANTITY_MAX }).superRefine((value, context) => {
+      // Kept in thousandths: a quantity that rounds to none is none (an opening balance of 0.0004).
+      const problem =
+        value === 0 ? 'The quantity must not be 0: a positive quantity adds stock, a negative one takes it away.' : roundsToNothing(value);
+      if (problem) context.addIssue({ code: 'custom', message: problem });
     }),
     reason: z.enum(reasons, {
       error: (issue) =>

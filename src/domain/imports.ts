@@ -12,6 +12,11 @@ export interface ImportColumn {
   /** The template's header, and what the preview calls it. */
   label: string;
   required?: boolean;
+  /**
+   * It says which record the row is (an item's SKU, a contact's name and type): a row updating a
+   * record needs only these, and changes what else the file gives.
+   */
+  identifies?: boolean;
   /** The template's example value. */
   example: string;
   /** Other headers taken for it (lower case). */
@@ -32,6 +37,7 @@ const unit: ImportColumn = {
   key: 'unit',
   label: 'Unit',
   required: true,
+  identifies: true,
   example: 'pc',
   aliases: ['uom', 'unit of measurement', 'unit of measure'],
 };
@@ -39,6 +45,7 @@ const sku: ImportColumn = {
   key: 'sku',
   label: 'Item SKU',
   required: true,
+  identifies: true,
   example: 'LM-BLG',
   aliases: ['sku', 'item', 'item code', 'code'],
 };
@@ -47,6 +54,7 @@ const effective: ImportColumn = {
   key: 'effective_date',
   label: 'Effective date',
   required: true,
+  identifies: true,
   example: '2026-12-01',
   aliases: ['date', 'effective', 'from'],
 };
@@ -61,7 +69,7 @@ export const IMPORT_KINDS: readonly ImportKind[] = [
       { ...sku, label: 'SKU', aliases: ['item code', 'code', 'item sku'] },
       { key: 'name', label: 'Name', required: true, example: 'Lucky Me! Beef Noodles 55g', aliases: ['item', 'item name', 'description'] },
       { key: 'barcode', label: 'Barcode', example: '4800016644290', aliases: ['ean', 'upc', 'ean-13'] },
-      unit,
+      { ...unit, identifies: false },
       { key: 'brand', label: 'Brand', example: 'Lucky Me!' },
       { key: 'item_type', label: 'Item type', example: 'Grocery', aliases: ['type'] },
       { key: 'item_classification', label: 'Item classification', example: 'Noodles', aliases: ['classification', 'category'] },
@@ -81,8 +89,22 @@ export const IMPORT_KINDS: readonly ImportKind[] = [
     resource: 'contacts',
     sameWhen: 'the same name and type',
     columns: [
-      { key: 'name', label: 'Name', required: true, example: 'Carinderia ni Mang Tomas', aliases: ['contact', 'contact name'] },
-      { key: 'type', label: 'Type', required: true, example: 'Customer', aliases: ['contact type', 'customer or supplier'] },
+      {
+        key: 'name',
+        label: 'Name',
+        required: true,
+        identifies: true,
+        example: 'Carinderia ni Mang Tomas',
+        aliases: ['contact', 'contact name'],
+      },
+      {
+        key: 'type',
+        label: 'Type',
+        required: true,
+        identifies: true,
+        example: 'Customer',
+        aliases: ['contact type', 'customer or supplier'],
+      },
       { key: 'company_name', label: 'Company name', example: 'Tomas Food House', aliases: ['company', 'business name'] },
       { key: 'tin', label: 'TIN', example: '123-456-789-000' },
       { key: 'email', label: 'Email', example: 'tomas@example.com', aliases: ['e-mail'] },
@@ -124,15 +146,22 @@ export const IMPORT_KINDS: readonly ImportKind[] = [
         key: 'place',
         label: 'Warehouse or branch',
         required: true,
+        identifies: true,
         example: 'Valenzuela Central',
         aliases: ['warehouse', 'branch', 'location', 'place'],
       },
       { key: 'quantity', label: 'Quantity', required: true, example: '48', aliases: ['qty', 'on hand', 'stock'] },
-      { ...unit, required: false, label: 'Unit (blank: the item’s own)' },
+      { ...unit, required: false, identifies: false, label: 'Unit (blank: the item’s own)' },
       { key: 'unit_cost', label: 'Unit cost', example: '9.75', aliases: ['cost', 'unit price'] },
     ],
   },
 ];
+
+/**
+ * The note of an opening balance's line that corrects an opening balance made before (the opening
+ * stock imported again writes the difference with it): a correction, not a second opening.
+ */
+export const OPENING_AGAIN_NOTE = 'Opening stock imported again: the difference.';
 
 export const importKind = (name: string): ImportKind | undefined => IMPORT_KINDS.find((kind) => kind.name === name);
 

@@ -3,8 +3,25 @@
  * number of pesos (rounded to 2 places) at the API and on screen.
  */
 
+/**
+ * Pesos to centavos, rounded half away from zero on the number as it is written: 1.005 → 101 and
+ * 0.005 → 1, as 2.675 → 268. Multiplying by 100 first would round the binary fraction instead
+ * (1.005 × 100 is 100.49999…), so an amount typed with a third decimal would round one way or the
+ * other by chance. The digits are the shortest that read back as the same number, which are the
+ * digits typed or sent.
+ */
 export function pesosToCentavos(pesos: number): number {
-  return Math.round(pesos * 100);
+  if (!Number.isFinite(pesos)) return Math.round(pesos * 100);
+  const [, whole, fraction = '', exponent] = /^(\d)(?:\.(\d+))?e([+-]\d+)$/.exec(Math.abs(pesos).toExponential())!;
+  const digits = whole + fraction;
+  // The number is `digits` × 10^shift centavos.
+  const shift = Number(exponent) - fraction.length + 2;
+  const sign = pesos < 0 ? -1 : 1;
+  if (shift >= 0) return sign * Number(digits) * 10 ** shift || 0;
+  const kept = digits.length + shift;
+  const centavos = kept > 0 ? Number(digits.slice(0, kept)) : 0;
+  const next = kept >= 0 ? Number(digits.charAt(kept)) : 0;
+  return sign * (centavos + (next >= 5 ? 1 : 0)) || 0;
 }
 
 export function centavosToPesos(centavos: number): number {

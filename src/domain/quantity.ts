@@ -19,6 +19,17 @@ export function fromThousandths(thousandths: number): number {
   return thousandths / 1000;
 }
 
+/**
+ * Why a quantity other than 0 would still be kept as 0: less than half a thousandth either way
+ * (0.0004) rounds to none, and a line or an entry of none would move or count nothing — or count
+ * an item as none there. Null when it keeps at least a thousandth, and for 0 itself, which each
+ * form refuses in its own words.
+ */
+export function roundsToNothing(quantity: number): string | null {
+  if (quantity === 0 || toThousandths(quantity) !== 0) return null;
+  return `The quantity ${quantity} rounds to 0: quantities are kept to the thousandth (0.001).`;
+}
+
 /** Conversion factors keep six decimal places (1 g = 0.001 kg, 1 oz = 0.028350 kg). */
 export function toMillionths(factor: number): number {
   return Math.round(factor * 1_000_000);

@@ -17,8 +17,9 @@ import { BACKUP_DEFAULTS, backUpBeforeMigrating, type BackupSchedule, logBackup,
 import { markServerOnDatabase } from './operations/server-marker';
 import { registerAuth } from './plugins/auth';
 import { registerErrorHandling } from './plugins/errors';
+import { registerHeavyWork } from './plugins/heavy-work';
 import { accessRoutes } from './routes/access.routes';
-import { batchRoutes } from './routes/batch.routes';
+import { batchRoutes, refuseUnbatchableChanges } from './routes/batch.routes';
 import { activityRoutes } from './routes/activity.routes';
 import { authRoutes } from './routes/auth.routes';
 import { businessRoutes } from './routes/business.routes';
@@ -79,6 +80,7 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
   }
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
+  acceptEmptyJson(app);
 
   // External plugins. Asking for https (upgrade-insecure-requests, HSTS) only when the request came
   // over https: a page served over plain http on a shop's network would otherwise load nothing.
@@ -114,7 +116,9 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
 
   // App plugins.
   registerErrorHandling(app);
+  refuseUnbatchableChanges(app);
   registerAuth(app);
+  registerHeavyWork(app);
 
   // Routes.
   await app.register(healthRoutes);
@@ -134,6 +138,22 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
 
   serveClient(app, config.clientDir);
   return app;
+}
+
+/**
+ * A request saying its body is JSON and sending none is taken as one without a body, whatever its
+ * method: many HTTP clients send `Content-Type: application/json` on every call, a DELETE too. A
+ * route that needs a body then answers its own 422. Any other body is read by Fastify's own JSON
+ * parser, with its guard against `__proto__` and `constructor` keys.
+ */
+function acceptEmptyJson(app: FastifyInstance): void {
+  const json = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    const text = String(body);
+    if (text === '') done(null, undefined);
+    else json(request, text, done);
+  });
 }
 
 /** Hashed build files never change; everything else must be checked, or updates never arrive. */

@@ -5,9 +5,12 @@ import { businesses } from '../domain/resources/businesses';
 import { conversions } from '../domain/resources/conversions';
 import { creditMemoranda } from '../domain/resources/credit-memoranda';
 import { debitMemoranda } from '../domain/resources/debit-memoranda';
+import { documentMemoranda } from '../domain/resources/document-memoranda';
 import { invoicePayments } from '../domain/resources/invoice-payments';
 import { invoices } from '../domain/resources/invoices';
+import { items } from '../domain/resources/items';
 import { permissions } from '../domain/resources/permissions';
+import { purchaseItemPrices } from '../domain/resources/purchase-item-prices';
 import { purchaseOrders } from '../domain/resources/purchase-orders';
 import { quotations } from '../domain/resources/quotations';
 import { receiveOrders } from '../domain/resources/receive-orders';
@@ -26,13 +29,16 @@ import { adjustmentReversals, stockAdjustmentsStore } from './documents/adjustme
 import { stockCountsStore } from './documents/counts';
 import { registerReversals } from './documents/document-store';
 import { logisticsReversals, stockReceivesStore, stockRequestsStore, stockReturnsStore, stockTransfersStore } from './documents/logistics';
+import { documentMemorandaStore } from './documents/memo-store';
 import { creditMemorandaStore, debitMemorandaStore, memorandaReversals } from './documents/memoranda';
 import { billPaymentsStore, billsStore, purchaseOrdersStore, purchasingReversals, receiveOrdersStore } from './documents/purchasing';
 import { invoicePaymentsStore, invoicesStore, quotationsStore, salesReversals } from './documents/sales';
 import { stocksStore } from './documents/stocks-store';
 import { removeFilesOf } from './files/file-store';
 import { conversionsStore } from './resources/conversions-store';
+import { itemsStore } from './resources/items-store';
 import { permissionsStore } from './resources/permissions-store';
+import { purchaseItemPricesStore } from './resources/purchase-item-prices-store';
 import { onForceDelete } from './resources/record-service';
 import type { ResourceStore } from './resources/store';
 import { registerPlainStores, registerStore } from './resources/stores';
@@ -54,7 +60,9 @@ const SPECIAL_STORES: readonly [ResourceDefinition, ResourceStore][] = [
   [users, usersStore],
   [permissions, permissionsStore],
   [roles, rolesStore],
+  [items, itemsStore],
   [conversions, conversionsStore],
+  [purchaseItemPrices, purchaseItemPricesStore],
   [stocks, stocksStore],
   [purchaseOrders, purchaseOrdersStore],
   [receiveOrders, receiveOrdersStore],
@@ -71,6 +79,7 @@ const SPECIAL_STORES: readonly [ResourceDefinition, ResourceStore][] = [
   [stockReturns, stockReturnsStore],
   [stockAdjustments, stockAdjustmentsStore],
   [stockCounts, stockCountsStore],
+  [documentMemoranda, documentMemorandaStore],
 ];
 
 /** A record's attached files go with it when it is deleted permanently. */

@@ -1,9 +1,9 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recordBackup } from '../../src/server/operations/backup';
-import { chromiumAvailable, PHONE, seriousViolations, signedIn, startE2E, type E2E } from './browser';
+import { chromiumAvailable, PASSWORD, PHONE, seriousViolations, signedIn, startE2E, type E2E } from './browser';
 
-/** The overview's backup line in Chromium: what masters see of the backups, and that no one else asks. */
+/** The overview's backup line in Chromium: what the master who runs the server sees of the backups, and that no one else does. */
 describe.skipIf(!chromiumAvailable)('backup status in Chromium', { timeout: 120_000 }, () => {
   let e2e: E2E;
 
@@ -48,6 +48,31 @@ describe.skipIf(!chromiumAvailable)('backup status in Chromium', { timeout: 120_
     await alert.waitFor();
     expect(await alert.textContent()).toMatch(/^The last backup failed at .*23.*2026.*1:00.*\(Manila\): pg_dump was not found on the PATH/);
     expect(await seriousViolations(page)).toEqual([]);
+    await context.close();
+  });
+
+  it('shows nothing of the backups to a master who does not run the server', async () => {
+    const admin = await signedIn(e2e, 'admin@example.com');
+    const businessId = await admin.page.evaluate(() => localStorage.getItem('business_id'));
+    const headers = { 'X-Requested-With': 'XMLHttpRequest', 'Business-ID': String(businessId) };
+    const roles = await admin.context.request.get('/api/roles?name=Administrator&is_strict=1', { headers });
+    const roleId = ((await roles.json()) as { data: { id: number }[] }).data[0].id;
+    const user = await admin.context.request.post('/api/users', {
+      data: { name: 'Second Owner', email: 'second-owner@example.com', password: PASSWORD, role_ids: [roleId] },
+      headers,
+    });
+    expect(user.status()).toBe(201);
+    await admin.context.close();
+
+    const { context, page } = await signedIn(e2e, 'second-owner@example.com', PHONE);
+    // The server refuses them the backups (they are the whole server's), and the overview shows none.
+    const refused = page.waitForResponse((response) => new URL(response.url()).pathname === '/api/operations/backups');
+    await page.goto('/overview');
+    await page.getByRole('heading', { name: /^Magandang araw/ }).waitFor();
+    await page.getByRole('region', { name: 'Receivables', exact: true }).waitFor();
+    expect((await refused).status()).toBe(403);
+    expect(await page.getByText(/backup/i).count()).toBe(0);
+    expect(await page.getByRole('alert').count()).toBe(0);
     await context.close();
   });
 

@@ -18,7 +18,7 @@ describe.skipIf(!chromiumAvailable)('imports in Chromium', { timeout: 180_000 },
   const workbook = (rows: (string | number)[][]) => ({
     name: 'opening-stock.xlsx',
     mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
-    buffer: Buffer.from(xlsxOf([['Item SKU', 'Warehouse or branch', 'Quantity', 'Unit cost'], ...rows])),
+    buffer: Buffer.from(xlsxOf([['Item SKU', 'Warehouse or branch', 'Quantity', 'Unit cost', 'Selling Price'], ...rows])),
   });
 
   it('imports opening stock from an .xlsx, and /stocks shows it', async () => {
@@ -29,22 +29,26 @@ describe.skipIf(!chromiumAvailable)('imports in Chromium', { timeout: 180_000 },
     // A workbook with an item the business does not have: nothing is imported, and the row says why.
     await file.setInputFiles(
       workbook([
-        ['ALS-CND', 'Mandaue', 24, 42.5],
-        ['NO-SUCH', 'Mandaue', 5, 1],
+        ['ALS-CND', 'Mandaue', 24, 42.5, 55],
+        ['NO-SUCH', 'Mandaue', 5, 1, 2],
       ]),
     );
     await page.getByRole('heading', { name: 'Columns of opening-stock.xlsx · 2 rows' }).waitFor();
     expect(await page.getByLabel('Quantity (required)').inputValue()).not.toBe('');
+    // A column no field takes is named before anything is imported, not dropped without a word.
+    await page.getByText('Not imported (no column of opening stock takes them): Selling Price.').waitFor();
+    // Read, the chooser is emptied: the same file corrected under the same name is read again when chosen again.
+    expect(await file.inputValue()).toBe('');
     await page.getByRole('button', { name: 'Check 2 rows' }).click();
     await page.getByRole('heading', { name: '1 row of 2 to correct before anything is imported' }).waitFor();
-    await page.getByRole('cell', { name: 'Item SKU: no item has the SKU NO-SUCH.' }).waitFor();
+    await page.getByRole('cell', { name: 'Item SKU: no item has the SKU “NO-SUCH”.' }).waitFor();
     expect(await page.getByRole('button', { name: /^Import/ }).count()).toBe(0);
 
     // Corrected: checked, imported, and posted in one stock adjustment.
     await file.setInputFiles(
       workbook([
-        ['ALS-CND', 'Mandaue', 24, 42.5],
-        ['DP-SOY', 'Mandaue', 12, 38],
+        ['ALS-CND', 'Mandaue', 24, 42.5, 55],
+        ['DP-SOY', 'Mandaue', 12, 38, 45],
       ]),
     );
     await page.getByRole('button', { name: 'Check 2 rows' }).click();

@@ -86,6 +86,12 @@ export async function sampleBody(admin: Session, definition: ResourceDefinition)
       }
     }
   }
+  if (definition.name === 'conversions') {
+    // One conversion per item and pair of units: each sample converts from a unit of its own.
+    const unit = await admin.send('POST', '/api/unit-of-measurements', { name: `Unit ${tag}`, abbreviation: tag.slice(-12) });
+    expect(unit.status, JSON.stringify(unit.body)).toBe(201);
+    body.from_unit_id = unit.body.data.id;
+  }
   return definition.document ? documentBody(admin, definition, body) : body;
 }
 

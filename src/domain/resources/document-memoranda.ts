@@ -48,7 +48,9 @@ export const DOCUMENT_RESOURCES: Readonly<Record<string, string>> = Object.fromE
 /**
  * A memo written about one document of the business — "the supplier promised to replace the 3
  * damaged cartons", "the customer disputes line 2" — with its date, subject and body, and who
- * wrote it. It moves no stock nor money; files (a photo of the damage) can be attached.
+ * wrote it. It moves no stock nor money; files (a photo of the damage) can be attached. It follows
+ * its document's permission: read by who may view that kind of document, changed (files too) only
+ * by who may also update it (`server/documents/memo-store.ts`).
  */
 export const documentMemoranda = defineResource({
   name: 'document-memoranda',

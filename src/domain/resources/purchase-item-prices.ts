@@ -1,7 +1,7 @@
 import { date, money, reference } from '../fields';
 import { defineResource } from '../resource';
 
-/** contact_id empty: the price holds for every supplier. */
+/** contact_id empty: the price holds for every supplier. A customer is never one (its picker lists suppliers). */
 export const purchaseItemPrices = defineResource({
   name: 'purchase-item-prices',
   singular: 'Purchase Item Price',
@@ -9,7 +9,7 @@ export const purchaseItemPrices = defineResource({
   display: 'id',
   fields: {
     item_id: reference('Item', 'items', { required: true }),
-    contact_id: reference('Supplier', 'contacts'),
+    contact_id: reference('Supplier', 'contacts', { contactType: 'Supplier' }),
     unit_of_measurement_id: reference('Unit of measurement', 'unit-of-measurements', { required: true }),
     price: money('Price', { required: true }),
     effective_date: date('Effective date', { required: true }),

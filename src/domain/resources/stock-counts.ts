@@ -19,6 +19,32 @@ export const SCOPE_FIELDS: Readonly<Record<string, string>> = {
   item_type: 'item_type_id',
 };
 
+/** Which of a count's lines are read (`GET /api/stock-counts/{id}/lines?show=`). */
+export const COUNT_LINE_FILTERS = [
+  { value: 'all', label: 'Every item' },
+  { value: 'uncounted', label: 'Not counted yet' },
+  { value: 'counted', label: 'Counted' },
+  { value: 'differences', label: 'Differences' },
+] as const satisfies readonly SelectOption[];
+
+export type CountLineFilter = (typeof COUNT_LINE_FILTERS)[number]['value'];
+
+/** A count's lines come a page at a time: a count of every item of a large business is too many for one answer. */
+export const COUNT_LINES_PAGE = 100;
+
+/**
+ * Why an item may not be counted on a count: it is outside the count's scope — of another brand,
+ * item classification or item type than the one the count covers (`covered` names it). Null when
+ * it belongs, as every item does on a count of every item or of picked items. (An item already on
+ * the count belongs whatever it is now: the caller does not ask.)
+ */
+export function outsideScope(count: Record<string, unknown>, item: Record<string, unknown>, covered: string | null): string | null {
+  const field = SCOPE_FIELDS[String(count.scope)];
+  if (!field || Number(item[field]) === Number(count[field])) return null;
+  const kind = stockCounts.fields[field].label.toLowerCase();
+  return `${String(item.name)} is not of the ${kind} this count covers${covered ? ` (${covered})` : ''}: count it on a count of its own.`;
+}
+
 const lifecycle: Lifecycle = {
   statuses: { open: 'open', posted: 'complete', cancelled: 'undone' },
   transitions: [

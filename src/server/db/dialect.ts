@@ -2,15 +2,19 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
 import {
+  CompiledQuery,
   Kysely,
   PostgresAdapter,
   PostgresDialect,
   PostgresIntrospector,
   SqliteDialect,
   sql,
+  type DatabaseConnection,
   type DatabaseIntrospector,
+  type Driver,
+  type QueryResult,
   type RawBuilder,
-  type SqliteDatabase,
+  type TransactionSettings,
 } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema';
@@ -49,7 +53,9 @@ export function openDatabase(config: DatabaseConfig): OpenDatabase {
     raw.pragma('synchronous = NORMAL');
     raw.pragma('foreign_keys = ON');
     raw.pragma('busy_timeout = 5000');
-    return { kind, db: new Kysely<Database>({ dialect: new SqliteDialect({ database: reusingStatements(raw) }) }) };
+    // A database in memory is this one connection's alone: no other connection can read it.
+    const reading = path === ':memory:' ? undefined : () => readingConnection(path);
+    return { kind, db: new Kysely<Database>({ dialect: new SqliteReadingDialect(raw, reading) }) };
   }
   const pool = new pg.Pool({
     connectionString: config.url,
@@ -107,11 +113,17 @@ function postgresTypeParser(oid: number, format?: string) {
   return pg.types.getTypeParser(oid, format as 'text');
 }
 
+/** better-sqlite3 with the statements it prepared kept for the next time. */
+interface SqliteStatements {
+  prepare(query: string): SQLite.Statement;
+  close(): void;
+}
+
 /**
  * Kysely prepares every statement anew; better-sqlite3 statements are reusable, and preparing
  * costs more than running a small indexed query, so the hot paths keep theirs.
  */
-function reusingStatements(raw: SQLite.Database): SqliteDatabase {
+function reusingStatements(raw: SQLite.Database): SqliteStatements {
   const statements = new Map<string, SQLite.Statement>();
   return {
     close: () => raw.close(),
@@ -125,6 +137,152 @@ function reusingStatements(raw: SQLite.Database): SqliteDatabase {
       return statement;
     },
   };
+}
+
+/** A second connection to a SQLite file that only reads: WAL lets it read while the writer writes. */
+function readingConnection(path: string): SqliteStatements {
+  const raw = new SQLite(path, { readonly: true, fileMustExist: true });
+  raw.pragma('busy_timeout = 5000');
+  return reusingStatements(raw);
+}
+
+function run(connection: SqliteStatements, query: CompiledQuery): QueryResult<unknown> {
+  const statement = connection.prepare(query.sql);
+  const parameters = query.parameters as unknown[];
+  if (statement.reader) return { rows: statement.all(parameters) };
+  const { changes, lastInsertRowid } = statement.run(parameters);
+  return { numAffectedRows: BigInt(changes), insertId: BigInt(lastInsertRowid), rows: [] };
+}
+
+/** The fts5vocab tables `fullTextQuery` makes: TEMP, so a connection's own, which a read-only connection may make. */
+const TEMP_TABLE = /^create virtual table if not exists temp\./;
+
+/** Waits its turn for the one writing connection, as Kysely's own SQLite driver does. */
+class Turns {
+  #held: Promise<void> | undefined;
+  #release: (() => void) | undefined;
+
+  async take(): Promise<void> {
+    while (this.#held) await this.#held;
+    this.#held = new Promise((resolve) => (this.#release = resolve));
+  }
+
+  give(): void {
+    const release = this.#release;
+    this.#held = undefined;
+    this.#release = undefined;
+    release?.();
+  }
+}
+
+/**
+ * SQLite through better-sqlite3, which is synchronous and has one writer: a transaction holds the
+ * writing connection from BEGIN to COMMIT, and every other statement on it waits its turn. On a
+ * file, what only reads and is not part of a transaction (a list, a record, the session of a
+ * request) goes instead to a second, read-only connection, which WAL lets read the last commit
+ * while a transaction is open: a list is answered while an import's transaction runs. A
+ * transaction begun `read only` (an export, the audit) gets a read-only connection of its own for
+ * its life, so that everything it reads is of one moment, and holds up no writer. In memory there
+ * is only the one connection, and everything takes its turn on it.
+ */
+class SqliteReadingDriver implements Driver {
+  readonly #writer: SqliteStatements;
+  readonly #reader: SqliteStatements | undefined;
+  readonly #opening: (() => SqliteStatements) | undefined;
+  readonly #turns = new Turns();
+
+  constructor(writer: SQLite.Database, opening: (() => SqliteStatements) | undefined) {
+    this.#writer = reusingStatements(writer);
+    this.#opening = opening;
+    this.#reader = opening?.();
+  }
+
+  async init(): Promise<void> {}
+
+  async acquireConnection(): Promise<RoutedConnection> {
+    return new RoutedConnection(this);
+  }
+
+  async beginTransaction(connection: RoutedConnection, settings: TransactionSettings): Promise<void> {
+    if (settings.accessMode === 'read only' && this.#opening) connection.holding = { statements: this.#opening(), own: true };
+    else {
+      await this.#turns.take();
+      connection.holding = { statements: this.#writer, own: false };
+    }
+    await connection.executeQuery(CompiledQuery.raw('begin'));
+  }
+
+  async commitTransaction(connection: RoutedConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('commit'));
+  }
+
+  async rollbackTransaction(connection: RoutedConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('rollback'));
+  }
+
+  async releaseConnection(connection: RoutedConnection): Promise<void> {
+    const held = connection.holding;
+    connection.holding = undefined;
+    if (held?.own) held.statements.close();
+    else if (held) this.#turns.give();
+  }
+
+  async destroy(): Promise<void> {
+    this.#reader?.close();
+    this.#writer.close();
+  }
+
+  /** A statement outside any transaction: on the reading connection when it only reads, else on the writer in its turn. */
+  async runAlone(query: CompiledQuery): Promise<QueryResult<unknown>> {
+    if (this.#reader && this.#onlyReads(query.sql)) return run(this.#reader, query);
+    await this.#turns.take();
+    try {
+      return run(this.#writer, query);
+    } finally {
+      this.#turns.give();
+    }
+  }
+
+  #onlyReads(text: string): boolean {
+    if (TEMP_TABLE.test(text)) return true;
+    try {
+      const statement = this.#reader!.prepare(text);
+      return statement.reader && statement.readonly;
+    } catch {
+      // Not a statement the reader can prepare (a TEMP table only the writer has): the writer runs it.
+      return false;
+    }
+  }
+}
+
+/** A connection as Kysely sees it: the writer or a read-only one while it holds a transaction, else each statement where it belongs. */
+class RoutedConnection implements DatabaseConnection {
+  holding: { statements: SqliteStatements; own: boolean } | undefined;
+
+  constructor(private readonly driver: SqliteReadingDriver) {}
+
+  async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
+    if (this.holding) return run(this.holding.statements, query) as QueryResult<R>;
+    return (await this.driver.runAlone(query)) as QueryResult<R>;
+  }
+
+  async *streamQuery<R>(query: CompiledQuery): AsyncIterableIterator<QueryResult<R>> {
+    const { rows } = await this.executeQuery<R>(query);
+    for (const row of rows) yield { rows: [row] };
+  }
+}
+
+class SqliteReadingDialect extends SqliteDialect {
+  constructor(
+    private readonly writer: SQLite.Database,
+    private readonly reading: (() => SqliteStatements) | undefined,
+  ) {
+    super({ database: writer });
+  }
+
+  override createDriver(): Driver {
+    return new SqliteReadingDriver(this.writer, this.reading);
+  }
 }
 
 /** A connection or a transaction over any tables: all that telling the two databases apart needs. */
@@ -217,10 +375,20 @@ export function fullTextContains(
  * Locks the rows a select reads until the transaction ends (`FOR UPDATE`), so that what a change
  * decides on cannot move under it: a second transaction locking the same row waits for the first
  * to commit and then reads what it left. PostgreSQL only: SQLite runs one writer at a time, and a
- * better-sqlite3 transaction holds the one connection from BEGIN to COMMIT, so it needs none.
+ * better-sqlite3 transaction holds the writing connection from BEGIN to COMMIT, so it needs none.
  */
 export function forUpdate<Q extends { forUpdate(): Q }>(db: Connection, query: Q): Q {
   return isPostgres(db) ? query.forUpdate() : query;
+}
+
+/**
+ * Holds the rows a select reads unchanged until the transaction ends (`FOR SHARE`): readers do
+ * not wait for each other, but a change that locks them (`forUpdate`) waits for every reader, and
+ * a reader waits for it. A document's lines read their items so: an item's base unit cannot change
+ * between the read and the lines written in it. PostgreSQL only, as `forUpdate`.
+ */
+export function forShare<Q extends { forShare(): Q }>(db: Connection, query: Q): Q {
+  return isPostgres(db) ? query.forShare() : query;
 }
 
 /**

@@ -12,6 +12,7 @@ import { nowIso, openDatabase } from '../db/dialect';
 import { seed } from '../seed';
 import type { Db } from '../db/scope';
 import type { StockMovementsTable } from '../db/schema';
+import { OPENING_AGAIN_NOTE } from '../../domain/imports';
 import { auditDatabase, type AuditFinding } from './audit';
 
 /**
@@ -27,6 +28,14 @@ describe.each(databaseKinds)('the database audit on %s', (kind) => {
   let warehouse: { id: number; name: string };
   let branch: { id: number; name: string };
   const item = { id: 0, sku: 'AUDIT-1', name: 'Audit Anchovies 155g', unit_of_measurement_id: 1 };
+  /** Kept in pieces, bought in boxes of 12: its opening at the branch, a correction of it, and a box found. */
+  const sardines = { id: 0, sku: 'AUDIT-2', name: 'Audit Sardines 155g', unit_of_measurement_id: 1 };
+  let box: { id: number; abbreviation: string };
+  let pieces: string;
+  let boxes: { id: number };
+  let opening: { number: string };
+  let openingAgain: { id: number; number: string };
+  let boxFound: { number: string };
   let voidedReceipt: { id: number; number: string };
   let transfer: { id: number; number: string; lines: { id: number }[] };
 
@@ -104,6 +113,20 @@ describe.each(databaseKinds)('the database audit on %s', (kind) => {
       lines: [{ source_line_id: goingBack.lines[0].id, quantity: 1 }],
     });
     await voided('stock-transfers', (await created('/api/stock-transfers', { ...ends, date: '2026-11-04', lines: [line(2)] })).id);
+
+    sardines.id = (await created('/api/items', { sku: sardines.sku, name: sardines.name, unit_of_measurement_id: 1 })).id;
+    pieces = (await admin.send('GET', '/api/unit-of-measurements/1')).body.data.abbreviation;
+    box = await created('/api/unit-of-measurements', { name: 'Audit box', abbreviation: 'abox' });
+    boxes = await created('/api/conversions', { item_id: sardines.id, from_unit_id: box.id, to_unit_id: 1, factor: 12 });
+    const adjusted = (reason: string, unitId: number, quantity: number, note?: string) =>
+      created('/api/stock-adjustments', {
+        branch_id: branch.id,
+        date: '2026-11-08',
+        lines: [{ item_id: sardines.id, unit_of_measurement_id: unitId, quantity, reason, ...(note ? { note } : {}) }],
+      });
+    opening = await adjusted('opening_balance', 1, 10);
+    openingAgain = await adjusted('opening_balance', 1, 2, OPENING_AGAIN_NOTE);
+    boxFound = await adjusted('found', box.id, 1);
   });
   afterAll(() => test.close());
 
@@ -314,6 +337,63 @@ describe.each(databaseKinds)('the database audit on %s', (kind) => {
         message:
           `Invoice ${invoice.number} (business ${main}): a balance of ${pesos(Number(invoice.balance) - 100)}, but ${pesos(invoice.total)} total ` +
           `less ${pesos(invoice.amount_paid)} paid and ₱0 adjusted leaves ${pesos(invoice.balance)}.`,
+      },
+    ]);
+  });
+
+  it('finds an item’s base unit changed under the lines that counted in it', async () => {
+    const findings = await auditAfter(async (trx) => {
+      await trx.updateTable('items').set({ unit_of_measurement_id: box.id }).where('id', '=', sardines.id).execute();
+    });
+    const named = `${sardines.name} (${sardines.sku})`;
+    const changed = 'its base unit or a conversion was changed under the line.';
+    expect(findings).toEqual([
+      {
+        check: 'base-units',
+        message: `Stock Adjustment ${opening.number} (business ${main}) line 1 (${named}): 10 ${pieces} kept as 10 in its base unit, but it counts in abox now, and no conversion takes ${pieces} to it; ${changed}`,
+      },
+      {
+        check: 'base-units',
+        message: `Stock Adjustment ${openingAgain.number} (business ${main}) line 1 (${named}): 2 ${pieces} kept as 2 in its base unit, but it counts in abox now, and no conversion takes ${pieces} to it; ${changed}`,
+      },
+      {
+        check: 'base-units',
+        message: `Stock Adjustment ${boxFound.number} (business ${main}) line 1 (${named}): 1 abox kept as 12 in its base unit, but by its base unit and conversions now that is 1 abox; ${changed}`,
+      },
+    ]);
+  });
+
+  it('finds a conversion’s factor changed under the lines priced by it', async () => {
+    const findings = await auditAfter(async (trx) => {
+      await trx.updateTable('conversions').set({ factor: 10_000_000 }).where('id', '=', boxes.id).execute();
+    });
+    expect(findings).toEqual([
+      {
+        check: 'base-units',
+        message:
+          `Stock Adjustment ${boxFound.number} (business ${main}) line 1 (${sardines.name} (${sardines.sku})): 1 abox kept as 12 in its base unit, ` +
+          `but by its base unit and conversions now that is 10 ${pieces}; its base unit or a conversion was changed under the line.`,
+      },
+    ]);
+  });
+
+  it('finds two opening balances of one item at one place, and takes one imported again as its correction', async () => {
+    // Sound as it is: the second opening balance line is noted as the opening stock imported again.
+    expect(await auditDatabase(db)).toEqual([]);
+    const findings = await auditAfter(async (trx) => {
+      await trx
+        .updateTable('document_lines')
+        .set({ note: null })
+        .where('document_type', '=', 'stock-adjustment')
+        .where('document_id', '=', openingAgain.id)
+        .execute();
+    });
+    expect(findings).toEqual([
+      {
+        check: 'openings',
+        message:
+          `${sardines.name} (${sardines.sku}) at branch ${branch.name} (business ${main}): 2 opening balances, in Stock Adjustments ` +
+          `${opening.number} and ${openingAgain.number}; an item opens at a place once, and is corrected after.`,
       },
     ]);
   });

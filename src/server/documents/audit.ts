@@ -1,3 +1,4 @@
+import { OPENING_AGAIN_NOTE } from '../../domain/imports';
 import { sql, type RawBuilder } from 'kysely';
 import type { LocationType } from '../../domain/documents';
 import { centavosToPesos, formatPesos } from '../../domain/money';
@@ -13,12 +14,13 @@ import { ledgerDiscrepancies } from './ledger';
  * each document's stock movements against its lines, each balance against its movements, goods
  * in transit against the open transfers, what was fulfilled of a line against the lines that
  * name it, paid amounts against the payments and memoranda, each payment against its tenders,
- * kept totals against the rows. Every check is a few grouped queries over the whole database,
- * read in one snapshot.
+ * kept totals against the rows; each line's base quantity against its item's base unit and
+ * conversions as they are now, and one opening balance per item and place. Every check is a few
+ * grouped queries over the whole database, read in one snapshot.
  */
 
 /** The checks, in the order they run and report. */
-export const AUDIT_CHECKS = ['movements', 'balances', 'in-transit', 'fulfilled', 'settlement', 'counts'] as const;
+export const AUDIT_CHECKS = ['movements', 'balances', 'in-transit', 'base-units', 'openings', 'fulfilled', 'settlement', 'counts'] as const;
 
 export type AuditCheck = (typeof AUDIT_CHECKS)[number];
 
@@ -283,6 +285,118 @@ async function inTransit(db: Db): Promise<Pending[]> {
 }
 
 /**
+ * Each document line's base quantity against what its unit is in its item's base unit now: itself
+ * in the base unit, else by the item's own conversion before the general one. A line the two no
+ * longer agree on had its item's base unit or a conversion changed under it ("10 pc" kept, the
+ * item now counted in cases): the stock it moved is counted in a unit it was not.
+ */
+async function baseUnits(db: Db): Promise<Pending[]> {
+  const conversion = (own: boolean) => sql`
+    select min(conversions.factor) from conversions
+    where conversions.business_id = lines.business_id and conversions.deleted_at is null
+      and conversions.from_unit_id = lines.unit_of_measurement_id and conversions.to_unit_id = items.unit_of_measurement_id
+      and ${own ? sql`conversions.item_id = lines.item_id` : sql`conversions.item_id is null`}`;
+  const { rows } = await sql<{
+    business_id: number;
+    document_type: string;
+    document_id: number;
+    position: number;
+    item_id: number;
+    unit_id: number;
+    base_unit_id: number;
+    quantity: number;
+    base_quantity: number;
+    factor: number | null;
+  }>`
+    select * from (
+      select lines.business_id, lines.document_type, lines.document_id, lines.position, lines.item_id,
+        lines.unit_of_measurement_id as unit_id, items.unit_of_measurement_id as base_unit_id, lines.quantity, lines.base_quantity,
+        case when lines.unit_of_measurement_id = items.unit_of_measurement_id then 1000000
+          else coalesce((${conversion(true)}), (${conversion(false)})) end as factor
+      from document_lines lines inner join items on items.id = lines.item_id
+    ) as counted
+    -- Priced as round(quantity × factor): a thousandth either way is the floating point's, not a change.
+    where factor is null
+      or abs(abs(base_quantity) - round(abs(quantity) * cast(factor as double precision) / 1000000)) > 1
+    order by business_id, document_type, document_id, position`.execute(db);
+  if (rows.length === 0) return [];
+  const numbers = await documentNumbers(
+    db,
+    rows.map((row) => ({ type: row.document_type, id: Number(row.document_id) })),
+  );
+  const units = new Map(
+    (
+      await db
+        .selectFrom('unit_of_measurements')
+        .select(['id', 'abbreviation'])
+        .where('id', 'in', [...new Set(rows.flatMap((row) => [Number(row.unit_id), Number(row.base_unit_id)]))])
+        .execute()
+    ).map((row) => [row.id, row.abbreviation]),
+  );
+  const unit = (id: unknown) => units.get(Number(id)) ?? `unit ${Number(id)}`;
+  return rows.map((row) => {
+    const document = documentName(row.document_type, numbers.get(`${row.document_type}:${Number(row.document_id)}`));
+    const line = `${document} (business ${Number(row.business_id)}) line ${Number(row.position) + 1}`;
+    const kept = `${quantity(row.quantity)} ${unit(row.unit_id)} kept as ${quantity(row.base_quantity)} in its base unit`;
+    const now =
+      row.factor === null
+        ? `it counts in ${unit(row.base_unit_id)} now, and no conversion takes ${unit(row.unit_id)} to it`
+        : `by its base unit and conversions now that is ${quantity(Math.round(Math.abs(Number(row.quantity)) * (Number(row.factor) / 1_000_000)) * Math.sign(Number(row.quantity)))} ${unit(row.base_unit_id)}`;
+    return {
+      check: 'base-units',
+      items: [Number(row.item_id)],
+      places: [],
+      message: (names) =>
+        `${line} (${names.item(Number(row.item_id))}): ${kept}, but ${now}; its base unit or a conversion was changed under the line.`,
+    };
+  });
+}
+
+/**
+ * One opening balance per item and place: the opening balance lines of the unvoided stock
+ * adjustments, in more than one adjustment for the same item and place, are a second opening
+ * (the stock counted in twice). A line noted as the opening stock imported again
+ * (`OPENING_AGAIN_NOTE`) is the difference to the opening before it, a correction, and not counted.
+ */
+async function openings(db: Db): Promise<Pending[]> {
+  const { rows } = await sql<{
+    business_id: number;
+    item_id: number;
+    location_type: LocationType;
+    location_id: number;
+    number: string;
+  }>`
+    select distinct adjustments.business_id, lines.item_id,
+      case when adjustments.branch_id is not null then 'branch' else 'warehouse' end as location_type,
+      coalesce(adjustments.branch_id, adjustments.warehouse_id) as location_id, adjustments.number
+    from document_lines lines inner join stock_adjustments adjustments on adjustments.id = lines.document_id
+    where lines.document_type = 'stock-adjustment' and lines.reason = 'opening_balance' and adjustments.status <> 'void'
+      and (lines.note is null or lines.note <> ${OPENING_AGAIN_NOTE})
+    order by adjustments.business_id, lines.item_id, location_type, location_id, adjustments.number`.execute(db);
+  const opened = new Map<string, { row: (typeof rows)[number]; numbers: string[] }>();
+  for (const row of rows) {
+    const key = `${Number(row.business_id)}|${Number(row.item_id)}|${row.location_type}|${Number(row.location_id)}`;
+    const entry = opened.get(key) ?? { row, numbers: [] };
+    entry.numbers.push(String(row.number));
+    opened.set(key, entry);
+  }
+  return [...opened.values()]
+    .filter((entry) => entry.numbers.length > 1)
+    .map(({ row, numbers }) => {
+      const place = { type: row.location_type, id: Number(row.location_id) };
+      const listed = `${numbers.slice(0, -1).join(', ')} and ${numbers[numbers.length - 1]}`;
+      return {
+        check: 'openings',
+        items: [Number(row.item_id)],
+        places: [place],
+        message: (names) =>
+          `${names.item(Number(row.item_id))} at ${names.place(place)} (business ${Number(row.business_id)}): ` +
+          `${numbers.length} opening balances, in Stock Adjustments ${listed}; an item opens at a place once, and is corrected after.`,
+      };
+    });
+}
+
+/**
  * What later documents fulfilled of a line (`quantity_done`) against the unvoided lines naming
  * it: a purchase order's by receive orders, a stock request's or a stock return's by stock
  * transfers, a stock transfer's by stock receives. A stock return's lines name the transfer's
@@ -510,7 +624,17 @@ async function counts(db: Db): Promise<Pending[]> {
   return findings;
 }
 
-const CHECKS: readonly ((db: Db) => Promise<Pending[]>)[] = [movements, balances, inTransit, fulfilled, settlement, tendered, counts];
+const CHECKS: readonly ((db: Db) => Promise<Pending[]>)[] = [
+  movements,
+  balances,
+  inTransit,
+  baseUnits,
+  openings,
+  fulfilled,
+  settlement,
+  tendered,
+  counts,
+];
 
 /** Finds the names of the items and places the findings mention, in one query per table. */
 async function resolveNames(db: Db, pending: Pending[]): Promise<AuditFinding[]> {

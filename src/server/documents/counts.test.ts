@@ -1,5 +1,11 @@
+import { sql } from 'kysely';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { todayInManila } from '../../domain/documents';
+import { MASTER_PERMISSION } from '../../domain/permissions';
+import { stockAdjustments } from '../../domain/resources/stock-adjustments';
 import { ADMIN_EMAIL, databaseKinds, startDemo, userWithPermissions, type Session, type TestApp } from '../../../tests/support/test-app';
+import { createRecord } from '../resources/record-service';
+import { adjustCount } from '../resources/resource-counts';
 import { auditDatabase } from './audit';
 
 interface Line {
@@ -10,6 +16,8 @@ interface Line {
   counted: number | null;
   entries: number;
   difference: number | null;
+  difference_value: number | null;
+  item: { sku: string };
 }
 
 /**
@@ -21,7 +29,7 @@ describe.each(databaseKinds)('stock counts on %s', (kind) => {
   let admin: Session;
   let businesses: [number, number];
   let warehouseId: number;
-  let items: { id: number; name: string; brand_id: number | null; unit_of_measurement_id: number }[];
+  let items: { id: number; name: string; sku: string; brand_id: number | null; unit_of_measurement_id: number }[];
 
   beforeAll(async () => {
     ({ test, admin, businesses } = await startDemo(kind));
@@ -31,6 +39,7 @@ describe.each(databaseKinds)('stock counts on %s', (kind) => {
   afterAll(() => test.close());
   afterEach(async () => {
     expect(await auditDatabase(test.app.db)).toEqual([]);
+    expect(test.errorLines).toEqual([]);
   });
 
   const onHand = async (itemId: number) =>
@@ -38,8 +47,13 @@ describe.each(databaseKinds)('stock counts on %s', (kind) => {
       ?.quantity_on_hand ?? 0;
   const start = (body: Record<string, unknown>) =>
     admin.send('POST', '/api/stock-counts', { warehouse_id: warehouseId, date: '2026-11-25', ...body });
+  const linesOf = async (countId: number, query = ''): Promise<Line[]> => {
+    const answer = await admin.send('GET', `/api/stock-counts/${countId}/lines?per_page=100${query}`);
+    expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+    return answer.body.data;
+  };
   const lineOf = async (countId: number, itemId: number): Promise<Line> =>
-    (await admin.send('GET', `/api/stock-counts/${countId}`)).body.data.lines.find((line: Line) => line.item_id === itemId);
+    (await linesOf(countId)).find((line: Line) => line.item_id === itemId)!;
   const count = (countId: number, itemId: number, quantity: number, session = admin) =>
     session.send('POST', `/api/stock-counts/${countId}/entries`, { item_id: itemId, quantity });
 
@@ -163,5 +177,270 @@ describe.each(databaseKinds)('stock counts on %s', (kind) => {
       (await elsewhere.send('POST', `/api/stock-counts/${started.body.data.id}/entries`, { item_id: items[0].id, quantity: 1 })).status,
     ).toBe(404);
     expect((await elsewhere.send('PATCH', `/api/stock-counts/${started.body.data.id}/post`)).status).toBe(404);
+    expect((await elsewhere.send('GET', `/api/stock-counts/${started.body.data.id}/lines`)).status).toBe(404);
+    expect((await elsewhere.send('PATCH', `/api/stock-counts/${started.body.data.id}/uncount`, { item_id: items[0].id })).status).toBe(404);
+  });
+
+  it('refuses an item outside its scope, in words, and counts the items of its scope', async () => {
+    const brandId = items.find((item) => item.brand_id !== null)!.brand_id!;
+    const ofBrand = items.filter((item) => item.brand_id === brandId);
+    const stray = items.find((item) => item.brand_id !== brandId)!;
+    const brand = (await admin.send('GET', `/api/brands/${brandId}`)).body.data;
+    const id = (await start({ scope: 'brand', brand_id: brandId })).body.data.id;
+    const refused = await count(id, stray.id, 1);
+    expect(refused.status).toBe(422);
+    expect(refused.body.errors).toEqual({
+      item_id: [`${stray.name} is not of the brand this count covers (${brand.name}): count it on a count of its own.`],
+    });
+    expect((await count(id, ofBrand[0].id, 1)).status).toBe(201);
+    expect((await admin.send('GET', `/api/stock-counts/${id}`)).body.data).toMatchObject({ lines_total: ofBrand.length, lines_counted: 1 });
+    // A count of picked items takes any item.
+    const picked = (await start({ scope: 'picked' })).body.data.id;
+    expect((await count(picked, stray.id, 1)).status).toBe(201);
+  });
+
+  it('takes a stray line back to not counted: posting leaves its stock as it is, and nothing is taken off once posted', async () => {
+    const [item, other] = [items[3], items[4]];
+    const before = await onHand(item.id);
+    expect(before).toBeGreaterThan(0);
+    const id = (await start({ scope: 'all' })).body.data.id;
+    expect((await count(id, item.id, 1)).status).toBe(201);
+    // Taken back with −1 it is counted still, at none: posting would take its whole stock away.
+    expect((await count(id, item.id, -1)).body.data).toMatchObject({ counted: 0, entries: 2, difference: -before });
+    const taken = await admin.send('PATCH', `/api/stock-counts/${id}/uncount`, { item_id: item.id });
+    expect(taken.status, JSON.stringify(taken.body)).toBe(200);
+    expect(taken.body.data).toMatchObject({ item_id: item.id, counted: null, entries: 0, difference: null });
+    // Taken off twice: the second finds it not counted, and answers it as it is.
+    expect((await admin.send('PATCH', `/api/stock-counts/${id}/uncount`, { item_id: item.id })).body.data).toMatchObject({ counted: null });
+    const entries = await test.app.db.selectFrom('stock_count_entries').select('id').where('stock_count_id', '=', id).execute();
+    expect(entries).toEqual([]);
+    const history = await test.app.db
+      .selectFrom('activity_log')
+      .select(['action', 'summary'])
+      .where('resource', '=', 'stock-counts')
+      .where('record_id', '=', id)
+      .where('action', '=', 'uncounted')
+      .execute();
+    expect(history).toEqual([
+      { action: 'uncounted', summary: `${item.name} taken off the count: 0 counted in 2 entries, now not counted.` },
+    ]);
+
+    expect((await admin.send('PATCH', `/api/stock-counts/${id}/uncount`, { item_id: String(item.id) })).status).toBe(422);
+    const picked = (await start({ scope: 'picked' })).body.data.id;
+    const notOn = await admin.send('PATCH', `/api/stock-counts/${picked}/uncount`, { item_id: item.id });
+    expect(notOn.status).toBe(422);
+    expect(notOn.body.errors).toEqual({ item_id: ['That item is not on this stock count.'] });
+    const { session: viewer } = await userWithPermissions(test, businesses[0], ['view-stock-counts']);
+    expect((await viewer.send('PATCH', `/api/stock-counts/${id}/uncount`, { item_id: item.id })).status).toBe(403);
+
+    // Counted again, it counts from none.
+    expect((await count(id, other.id, 2)).status).toBe(201);
+    expect((await admin.send('PATCH', `/api/stock-counts/${id}/post`)).status).toBe(200);
+    expect(await onHand(item.id)).toBe(before);
+    expect(await onHand(other.id)).toBe(2);
+    expect((await admin.send('PATCH', `/api/stock-counts/${id}/uncount`, { item_id: other.id })).status).toBe(409);
+  });
+
+  it('refuses quantities that round to nothing: a count entry of 0.0004, adjustment lines of 0.0004 and of 0', async () => {
+    const item = items[5];
+    const id = (await start({ scope: 'picked' })).body.data.id;
+    for (const quantity of [0.0004, -0.0004]) {
+      const tiny = await count(id, item.id, quantity);
+      expect(tiny.status).toBe(422);
+      expect(tiny.body.errors).toEqual({
+        quantity: [`The quantity ${quantity} rounds to 0: quantities are kept to the thousandth (0.001).`],
+      });
+    }
+    expect((await admin.send('GET', `/api/stock-counts/${id}`)).body.data).toMatchObject({ lines_total: 0, lines_counted: 0 });
+    // Counted in a unit a thousandth of the item's own, 0.4 is less than a thousandth of it.
+    const unit = await admin.send('POST', '/api/unit-of-measurements', { name: 'Tiny test unit', abbreviation: 'tiny' });
+    expect(unit.status, JSON.stringify(unit.body)).toBe(201);
+    const conversion = await admin.send('POST', '/api/conversions', {
+      item_id: item.id,
+      from_unit_id: unit.body.data.id,
+      to_unit_id: item.unit_of_measurement_id,
+      factor: 0.001,
+    });
+    expect(conversion.status, JSON.stringify(conversion.body)).toBe(201);
+    const small = await admin.send('POST', `/api/stock-counts/${id}/entries`, {
+      item_id: item.id,
+      unit_of_measurement_id: unit.body.data.id,
+      quantity: 0.4,
+    });
+    expect(small.status).toBe(422);
+    expect(small.body.errors.quantity).toEqual([
+      `0.4 of this unit is less than a thousandth of ${item.name}'s own unit: too little to count.`,
+    ]);
+    // Half a thousandth keeps one.
+    expect((await count(id, item.id, 0.0005)).body.data).toMatchObject({ counted: 0.001 });
+
+    const adjust = (quantity: number) =>
+      admin.send('POST', '/api/stock-adjustments', {
+        warehouse_id: warehouseId,
+        date: '2026-11-25',
+        lines: [{ item_id: item.id, unit_of_measurement_id: item.unit_of_measurement_id, quantity, reason: 'opening_balance' }],
+      });
+    const refusals = await Promise.all([0, 0.0004, -0.0004].map(adjust));
+    expect(refusals.map((answer) => [answer.status, answer.body.errors?.['lines.0.quantity']])).toEqual([
+      [422, ['The quantity must not be 0: a positive quantity adds stock, a negative one takes it away.']],
+      [422, ['The quantity 0.0004 rounds to 0: quantities are kept to the thousandth (0.001).']],
+      [422, ['The quantity -0.0004 rounds to 0: quantities are kept to the thousandth (0.001).']],
+    ]);
+  });
+
+  it('answers a count without its lines, and its lines a page at a time, filtered and searched on the server', async () => {
+    // Dated today: the items' purchase prices hold, so the differences have a value.
+    const started = await start({ scope: 'all', date: todayInManila() });
+    expect(started.body.data.lines).toBeUndefined();
+    const id = started.body.data.id;
+    const total = started.body.data.lines_total;
+    const [first, second] = items;
+    expect((await count(id, first.id, (await onHand(first.id)) + 2)).status).toBe(201);
+    expect((await count(id, second.id, await onHand(second.id))).status).toBe(201);
+    const read = (await admin.send('GET', `/api/stock-counts/${id}`)).body.data;
+    expect(read.lines).toBeUndefined();
+    const firstLine = await lineOf(id, first.id);
+    expect(firstLine.difference_value).not.toBeNull();
+    expect(read).toMatchObject({ lines_total: total, lines_counted: 2, lines_differing: 1, difference_value: firstLine.difference_value });
+
+    const every = await linesOf(id);
+    expect(every).toHaveLength(total);
+    const page = (number: number) => admin.send('GET', `/api/stock-counts/${id}/lines?per_page=5&page=${number}`);
+    const [one, two] = await Promise.all([page(1), page(2)]);
+    expect(one.body.meta).toMatchObject({ total, per_page: 5, current_page: 1, last_page: Math.ceil(total / 5), from: 1, to: 5 });
+    expect([...one.body.data, ...two.body.data].map((line: Line) => line.item_id)).toEqual(every.slice(0, 10).map((line) => line.item_id));
+    const ids = async (query: string) => (await linesOf(id, query)).map((line) => line.item_id).sort((a, b) => a - b);
+    expect(await ids('&show=counted')).toEqual([first.id, second.id].sort((a, b) => a - b));
+    expect(await ids('&show=differences')).toEqual([first.id]);
+    expect(await ids('&show=uncounted')).toHaveLength(total - 2);
+    expect(await ids(`&search=${encodeURIComponent(first.sku.toLowerCase())}`)).toContain(first.id);
+    expect(await ids(`&show=uncounted&search=${encodeURIComponent(first.sku)}`)).not.toContain(first.id);
+
+    for (const query of ['show=nope', 'per_page=101', 'page=0', 'page=x']) {
+      expect((await admin.send('GET', `/api/stock-counts/${id}/lines?${query}`)).status, query).toBe(422);
+    }
+    expect((await admin.send('GET', '/api/stock-counts/999999/lines')).status).toBe(404);
+    const { session: stranger } = await userWithPermissions(test, businesses[0], ['view-items']);
+    expect((await stranger.send('GET', `/api/stock-counts/${id}/lines`)).status).toBe(403);
+
+    const posted = await admin.send('PATCH', `/api/stock-counts/${id}/post`);
+    expect(posted.status).toBe(200);
+    expect(posted.body.data.lines).toBeUndefined();
+    expect(await ids('&show=differences')).toEqual([first.id]);
+  });
+
+  it('answers a count of every item of a business of 100,000 items in pages: its start, read and post in a few kilobytes', async () => {
+    const MANY = 100_000;
+    const unitId = items[0].unit_of_measurement_id;
+    const now = new Date().toISOString();
+    await test.app.db.transaction().execute(async (trx) => {
+      await sql`
+        with recursive n(i) as (select 1 union all select i + 1 from n where i < ${MANY})
+        insert into items (business_id, sku, barcode, name, unit_of_measurement_id, reorder_level, vat_category,
+          purchase_discounts, sale_discounts, created_at, updated_at, version)
+        select ${businesses[0]}, 'BULK-' || i, null, 'Bulk item ' || i, ${unitId}, 0, 'vatable', '[]', '[]', ${now}, ${now}, 1
+        from n`.execute(trx);
+      await adjustCount(trx, businesses[0], 'items', MANY, 0);
+    });
+    const size = (body: unknown) => JSON.stringify(body).length;
+    const started = await start({ scope: 'all' });
+    expect(started.status).toBe(201);
+    expect(started.body.data.lines_total).toBeGreaterThan(MANY);
+    expect(size(started.body)).toBeLessThan(4000);
+    const id = started.body.data.id;
+    const read = await admin.send('GET', `/api/stock-counts/${id}`);
+    expect(size(read.body)).toBeLessThan(4000);
+    const page = await admin.send('GET', `/api/stock-counts/${id}/lines?page=2`);
+    expect(page.body.data).toHaveLength(100);
+    expect(page.body.meta).toMatchObject({ total: started.body.data.lines_total, current_page: 2, from: 101, to: 200 });
+    const found = await linesOf(id, '&search=BULK-77777');
+    expect(found.map((line) => line.item)).toEqual([expect.objectContaining({ sku: 'BULK-77777' })]);
+    expect((await count(id, found[0].item_id, 3)).status).toBe(201);
+    const posted = await admin.send('PATCH', `/api/stock-counts/${id}/post`);
+    expect(posted.status).toBe(200);
+    expect(size(posted.body)).toBeLessThan(4000);
+    expect(await onHand(found[0].item_id)).toBe(3);
+  }, 300_000);
+});
+
+/**
+ * A count posting while a document makes the balance of a counted item at its place (PostgreSQL:
+ * SQLite runs one writer at a time, so the two cannot overlap there). The document holds its new
+ * balance, not yet committed, while the post runs; the post must wait for it and count it, so that
+ * afterwards the balance is what was counted.
+ */
+describe.skipIf(!databaseKinds.includes('postgres'))('a stock count posting while a balance is made on PostgreSQL', () => {
+  let test: TestApp;
+  let admin: Session;
+  let businesses: [number, number];
+
+  beforeAll(async () => {
+    ({ test, admin, businesses } = await startDemo('postgres'));
+  });
+  afterAll(() => test?.close());
+
+  it('waits for a balance made meanwhile at its place, and leaves it at what was counted', async () => {
+    const warehouseId = (await admin.send('GET', '/api/warehouses?limit=1&order_by=asc')).body.data[0].id;
+    const unitId = (await admin.send('GET', '/api/unit-of-measurements?limit=1')).body.data[0].id;
+    const made = await admin.send('POST', '/api/items', { sku: 'RACE-1', name: 'Race item', unit_of_measurement_id: unitId });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    const itemId = made.body.data.id;
+    const countId = (await admin.send('POST', '/api/stock-counts', { warehouse_id: warehouseId, date: '2026-11-25', scope: 'picked' })).body
+      .data.id;
+    expect((await admin.send('POST', `/api/stock-counts/${countId}/entries`, { item_id: itemId, quantity: 5 })).status).toBe(201);
+
+    const user = await test.app.db.selectFrom('users').select('id').where('email', '=', ADMIN_EMAIL).executeTakeFirstOrThrow();
+    const scope = { businessId: businesses[0], userId: user.id, permissions: new Set([MASTER_PERMISSION]) };
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let holding!: (xid: string) => void;
+    const held = new Promise<string>((resolve) => (holding = resolve));
+    // Three of the item found at the place: the first balance of the item there, not committed yet.
+    const document = test.app.db.transaction().execute(async (trx) => {
+      await createRecord(trx, scope, stockAdjustments, {
+        warehouse_id: warehouseId,
+        date: '2026-11-25',
+        lines: [{ item_id: itemId, unit_of_measurement_id: unitId, quantity: 3, reason: 'found' }],
+      });
+      const { rows } = await sql<{ xid: string }>`
+        select transactionid::text as xid from pg_locks where locktype = 'transactionid' and pid = pg_backend_pid() and granted`.execute(
+        trx,
+      );
+      holding(rows[0].xid);
+      await released;
+    });
+    const xid = await held;
+    const post = admin.send('PATCH', `/api/stock-counts/${countId}/post`);
+    // The post waits for the document (on the balance it makes, or on the adjustments' numbering).
+    await expect
+      .poll(
+        async () =>
+          Number(
+            (
+              await sql<{ waiting: number }>`
+                select count(*) as waiting from pg_locks where locktype = 'transactionid' and transactionid = ${xid}::xid and not granted`.execute(
+                test.app.db,
+              )
+            ).rows[0].waiting,
+          ),
+        { timeout: 30_000 },
+      )
+      .toBe(1);
+    release();
+    await document;
+    const posted = await post;
+    expect(posted.status, JSON.stringify(posted.body)).toBe(200);
+    const stock = await test.app.db
+      .selectFrom('stocks')
+      .select('quantity_on_hand')
+      .where('item_id', '=', itemId)
+      .where('location_type', '=', 'warehouse')
+      .where('location_id', '=', warehouseId)
+      .executeTakeFirstOrThrow();
+    expect(Number(stock.quantity_on_hand) / 1000).toBe(5);
+    const line = (await admin.send('GET', `/api/stock-counts/${countId}/lines`)).body.data[0];
+    expect(line).toMatchObject({ on_hand: 3, counted: 5, difference: 2 });
+    expect(await auditDatabase(test.app.db)).toEqual([]);
+    expect(test.errorLines).toEqual([]);
   });
 });

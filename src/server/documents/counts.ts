@@ -1,15 +1,17 @@
-import { sql } from 'kysely';
+import { sql, type RawBuilder } from 'kysely';
 import { todayInManila, type Location } from '../../domain/documents';
+import { listMeta } from '../../domain/list-params';
 import { centavosToPesos } from '../../domain/money';
 import { fromThousandths } from '../../domain/quantity';
 import { stockAdjustments } from '../../domain/resources/stock-adjustments';
-import { COUNT_SCOPES, SCOPE_FIELDS, stockCounts } from '../../domain/resources/stock-counts';
+import { COUNT_SCOPES, outsideScope, SCOPE_FIELDS, stockCounts, type CountLineFilter } from '../../domain/resources/stock-counts';
 import { recordActivity } from '../activity/activity-log';
-import { forUpdate, nowIso } from '../db/dialect';
+import { containsIgnoringCase, forUpdate, nowIso } from '../db/dialect';
 import { conflict, HttpError, notFound, validationError } from '../errors';
 import { itemCosts } from '../overview/stock-value';
 import type { ApiRecord } from '../resources/codec';
 import { createRecord, findRecordOrFail } from '../resources/record-service';
+import { adjustCount } from '../resources/resource-counts';
 import type { ResourceStore } from '../resources/store';
 import { untyped, type Db, type Scope, type Trx } from '../db/scope';
 import { documentStore, liveSource, locationOf } from './document-store';
@@ -19,9 +21,12 @@ import { priceLines } from './lines';
  * Stock counts. Starting one writes a line per item of its scope with what the ledger holds at
  * its place then (`expected`). Each entry a counter adds — from any device, online or replayed
  * from its outbox — adds to its line's `counted` in one UPDATE, so two devices counting the same
- * shelf add up. Posting locks the count and the balances of what was counted, notes what each
- * holds (`posted_on_hand`), and writes one stock adjustment (reason: count correction) of the
- * differences: afterwards each counted balance is what was counted. Uncounted lines move nothing.
+ * shelf add up; an item outside the scope is refused in words. A line can be taken off again
+ * (`uncountLine`): back to not counted, its entries gone. Posting locks the count and the balances
+ * of what was counted, notes what each holds (`posted_on_hand`), and writes one stock adjustment
+ * (reason: count correction) of the differences: afterwards each counted balance is what was
+ * counted. Uncounted lines move nothing. A count's record carries tallies, never its lines: those
+ * are read a page at a time (`countLinesPage`), as a count of every item may hold a hundred thousand.
  */
 
 /** The items a count of this scope covers at the start; none for picked items, added as they are counted. */
@@ -77,7 +82,6 @@ export const stockCountsStore: ResourceStore = (() => {
 
 interface CountLineRow {
   id: number;
-  stock_count_id: number;
   item_id: number;
   expected: number;
   counted: number;
@@ -94,10 +98,8 @@ interface CountLineRow {
 
 /**
  * Every count read gets its tallies (how many lines, how many counted); a count read alone also
- * gets its lines — a whole warehouse's items are too many for every row of a list. A line: what
- * was expected at the start, what is on hand now (at posting, once posted) and what moved in
- * between, what was counted (null while nothing was), the difference in units and in pesos at the
- * item's cost (its latest purchase price per base unit; null without one).
+ * gets how many counted lines differ from what is on hand and their net value — never the lines
+ * themselves, which the sheet reads a page at a time.
  */
 async function decorateCounts(db: Db, scope: Scope, records: ApiRecord[]): Promise<void> {
   const ids = records.map((record) => Number(record.id));
@@ -115,27 +117,98 @@ async function decorateCounts(db: Db, scope: Scope, records: ApiRecord[]): Promi
   }
   if (records.length !== 1) return;
   const [record] = records;
-  record.lines = await countLines(db, scope, record);
-}
-
-/** A count's lines, or (`itemId`) its one line of that item. */
-async function countLines(db: Db, scope: Scope, record: Record<string, unknown>, itemId?: number): Promise<Record<string, unknown>[]> {
   const location = locationOf(record)!;
   const id = Number(record.id);
-  const ofItem = itemId === undefined ? sql`` : sql` and item_id = ${itemId}`;
+  // What each counted line differs by, then the items' costs for those lines only.
+  const { rows } = await sql<{ differing: number; value: number | null }>`
+    with differing as (
+      select lines.item_id, lines.counted - ${ON_HAND} as difference
+      from stock_count_lines lines ${stocksAt(location)}
+      where lines.stock_count_id = ${id} and lines.business_id = ${scope.businessId}${SHOWN.differences}
+    ), costs as (${itemCosts(scope.businessId, String(record.date), sql`select item_id from differing`)})
+    select count(*) as differing, sum(differing.difference * costs.cost) as value
+    from differing left join costs on costs.item_id = differing.item_id`.execute(db);
+  record.lines_differing = Number(rows[0]?.differing ?? 0);
+  record.difference_value = centavosToPesos(Math.round(Number(rows[0]?.value ?? 0) / 1000));
+}
+
+/** Joins each line's balance at the count's place (none where it has none). */
+const stocksAt = (location: Location) => sql`
+  left join stocks on stocks.item_id = lines.item_id and stocks.business_id = lines.business_id
+    and stocks.location_type = ${location.type} and stocks.location_id = ${location.id}`;
+
+/** On hand for a line (with its balance joined by `stocksAt`): when the count was posted, else now. */
+const ON_HAND = sql`coalesce(lines.posted_on_hand, stocks.quantity_on_hand, 0)`;
+
+/** The lines each filter shows (a line is counted once it has an entry). */
+const SHOWN: Record<CountLineFilter, RawBuilder<unknown>> = {
+  all: sql``,
+  uncounted: sql` and lines.entries = 0`,
+  counted: sql` and lines.entries > 0`,
+  differences: sql` and lines.entries > 0 and lines.counted <> ${ON_HAND}`,
+};
+
+export interface LinesWanted {
+  show: CountLineFilter;
+  /** Part of the item's name, SKU or barcode. */
+  search?: string;
+  page: number;
+  perPage: number;
+}
+
+/**
+ * A page of a count's lines, by item name, filtered and searched here rather than on the device:
+ * each line with what was expected at the start, what is on hand now (at posting, once posted)
+ * and what moved in between, what was counted (null while nothing was), the difference in units
+ * and in pesos at the item's cost (its latest purchase price per base unit; null without one).
+ */
+export async function countLinesPage(db: Db, scope: Scope, countId: number, wanted: LinesWanted) {
+  const count = await db
+    .selectFrom('stock_counts')
+    .selectAll()
+    .where('id', '=', countId)
+    .where('business_id', '=', scope.businessId)
+    .executeTakeFirst();
+  if (!count) throw notFound('stock count');
+  const search = wanted.search?.trim() ?? '';
+  const found =
+    search === ''
+      ? sql``
+      : sql` and (${containsIgnoringCase(db, 'items.name', search)} or ${containsIgnoringCase(db, 'items.sku', search)}
+          or ${containsIgnoringCase(db, 'items.barcode', search)})`;
+  const where = sql`${SHOWN[wanted.show]}${found}`;
+  const data = await readLines(db, scope, count, where, { limit: wanted.perPage, offset: (wanted.page - 1) * wanted.perPage });
+  const location = locationOf(count)!;
+  const { rows } = await sql<{ total: number }>`
+    select count(*) as total from stock_count_lines lines inner join items on items.id = lines.item_id ${stocksAt(location)}
+    where lines.stock_count_id = ${countId} and lines.business_id = ${scope.businessId}${where}`.execute(db);
+  return { data, meta: listMeta(Number(rows[0]?.total ?? 0), wanted.page, wanted.perPage, data.length) };
+}
+
+/** The lines of a count that `where` selects, by item name; costs are looked up for those lines only. */
+async function readLines(
+  db: Db,
+  scope: Scope,
+  count: Record<string, unknown>,
+  where: RawBuilder<unknown>,
+  { limit, offset }: { limit: number; offset: number },
+) {
+  const location = locationOf(count)!;
+  const id = Number(count.id);
   const { rows } = await sql<CountLineRow>`
-    with costs as (${itemCosts(scope.businessId, String(record.date), sql`select item_id from stock_count_lines where stock_count_id = ${id}${ofItem}`)})
-    select lines.id, lines.stock_count_id, lines.item_id, lines.expected, lines.counted, lines.entries, lines.posted_on_hand,
-      items.name, items.sku, items.barcode, items.unit_of_measurement_id, units.abbreviation as unit,
-      stocks.quantity_on_hand as on_hand, costs.cost
-    from stock_count_lines lines
-      inner join items on items.id = lines.item_id
-      left join unit_of_measurements units on units.id = items.unit_of_measurement_id
-      left join stocks on stocks.item_id = lines.item_id and stocks.business_id = lines.business_id
-        and stocks.location_type = ${location.type} and stocks.location_id = ${location.id}
-      left join costs on costs.item_id = lines.item_id
-    where lines.stock_count_id = ${id} and lines.business_id = ${scope.businessId}${itemId === undefined ? sql`` : sql` and lines.item_id = ${itemId}`}
-    order by items.name, lines.id`.execute(db);
+    with shown as (
+      select lines.id, lines.item_id, lines.expected, lines.counted, lines.entries, lines.posted_on_hand,
+        items.name, items.sku, items.barcode, items.unit_of_measurement_id, stocks.quantity_on_hand as on_hand
+      from stock_count_lines lines inner join items on items.id = lines.item_id ${stocksAt(location)}
+      where lines.stock_count_id = ${id} and lines.business_id = ${scope.businessId}${where}
+      order by items.name, lines.id
+      limit ${limit} offset ${offset}
+    ), costs as (${itemCosts(scope.businessId, String(count.date), sql`select item_id from shown`)})
+    select shown.*, units.abbreviation as unit, costs.cost
+    from shown
+      left join unit_of_measurements units on units.id = shown.unit_of_measurement_id
+      left join costs on costs.item_id = shown.item_id
+    order by shown.name, shown.id`.execute(db);
   return rows.map((row) => {
     const onHand = Number(row.posted_on_hand ?? row.on_hand ?? 0);
     const counted = Number(row.entries) > 0 ? Number(row.counted) : null;
@@ -159,6 +232,12 @@ async function countLines(db: Db, scope: Scope, record: Record<string, unknown>,
   });
 }
 
+/** The count's line of one item, as the sheet shows it. */
+async function lineOfItem(db: Db, scope: Scope, count: Record<string, unknown>, itemId: number) {
+  const [line] = await readLines(db, scope, count, sql` and lines.item_id = ${itemId}`, { limit: 1, offset: 0 });
+  return line;
+}
+
 const refusedUnlessOpen = (row: Record<string, unknown>, verb: string) => {
   if (row.status === 'open') return;
   throw conflict(`Stock count ${String(row.number)} is ${String(row.status)}: nothing can be ${verb} it any more.`);
@@ -172,22 +251,31 @@ export interface EntryInput {
 
 /**
  * Adds a counted quantity (negative to take back a miscount) to a count's line of the item, making
- * the line when the item is not on the count yet (picked items; an item found outside the scope),
- * with what the ledger holds now as expected. The count is locked first, so an entry and a posting
- * of the same count never interleave; the line's total may not go below zero. Answers the line.
+ * the line when the item is not on the count yet (picked items), with what the ledger holds now as
+ * expected. An item outside the count's scope (another brand than the one counted, say) is refused
+ * in words. The count is locked first, so an entry, a line taken off and a posting of the same
+ * count never interleave; the line's total may not go below zero. Answers the line.
  */
-export async function addEntry(trx: Trx, scope: Scope, countId: number, input: EntryInput): Promise<Record<string, unknown>> {
+export async function addEntry(trx: Trx, scope: Scope, countId: number, input: EntryInput) {
   const count = await liveSource(trx, scope, 'stock_counts', countId);
   if (!count) throw notFound('stock count');
   refusedUnlessOpen(count, 'added to');
   const item = await trx
     .selectFrom('items')
-    .select(['id', 'name', 'unit_of_measurement_id'])
+    .select(['id', 'name', 'unit_of_measurement_id', 'brand_id', 'item_classification_id', 'item_type_id'])
     .where('id', '=', input.item_id)
     .where('business_id', '=', scope.businessId)
     .where('deleted_at', 'is', null)
     .executeTakeFirst();
   if (!item) throw validationError({ item_id: ['The selected item is invalid.'] });
+  const onCount = await trx
+    .selectFrom('stock_count_lines')
+    .select('id')
+    .where('stock_count_id', '=', countId)
+    .where('item_id', '=', item.id)
+    .executeTakeFirst();
+  const outside = onCount ? null : outsideScope(count, item, await coveredName(trx, count));
+  if (outside) throw validationError({ item_id: [outside] });
   const unitId = input.unit_of_measurement_id ?? item.unit_of_measurement_id;
   const priced = await priceLines(
     trx,
@@ -201,6 +289,12 @@ export async function addEntry(trx: Trx, scope: Scope, countId: number, input: E
     throw validationError(Object.fromEntries(fields));
   });
   const [line] = priced.lines;
+  // Less than a thousandth of the base unit (0.0004 kg counted in grams) would count the item as none.
+  if (line.baseQuantity === 0) {
+    throw validationError({
+      quantity: [`${input.quantity} of this unit is less than a thousandth of ${item.name}'s own unit: too little to count.`],
+    });
+  }
   const location = locationOf(count)!;
   const onHand = await onHandAt(trx, scope, item.id, location);
   await trx
@@ -232,8 +326,107 @@ export async function addEntry(trx: Trx, scope: Scope, countId: number, input: E
     })
     .execute();
   // Only the item's line: a scan answers at once however many items the count holds.
-  const [counted] = await countLines(trx, scope, count, item.id);
-  return counted;
+  return lineOfItem(trx, scope, count, item.id);
+}
+
+/** The name of the brand, item classification or item type a count covers; null for every item or picked items. */
+async function coveredName(db: Db, count: Record<string, unknown>): Promise<string | null> {
+  const field = SCOPE_FIELDS[String(count.scope)];
+  if (!field) return null;
+  const table = ({ brand_id: 'brands', item_classification_id: 'item_classifications', item_type_id: 'item_types' } as const)[
+    field as 'brand_id' | 'item_classification_id' | 'item_type_id'
+  ];
+  const row = await db.selectFrom(table).select('name').where('id', '=', Number(count[field])).executeTakeFirst();
+  return row?.name ?? null;
+}
+
+/**
+ * Takes an item's line of an open count back to not counted: what its entries added is gone (a
+ * stray scan, an item counted on the wrong count), so posting leaves its stock as it is. Decided
+ * under the count's lock, like an entry, and refused once the count is posted or cancelled. The
+ * entries go with it — the line is the sum of those left — and the history says who took what
+ * off. A line not counted is answered as it is. Answers the line.
+ */
+export async function uncountLine(trx: Trx, scope: Scope, countId: number, itemId: number) {
+  const count = await liveSource(trx, scope, 'stock_counts', countId);
+  if (!count) throw notFound('stock count');
+  refusedUnlessOpen(count, 'taken off');
+  const line = await trx
+    .selectFrom('stock_count_lines')
+    .innerJoin('items', 'items.id', 'stock_count_lines.item_id')
+    .select(['stock_count_lines.id', 'stock_count_lines.counted', 'stock_count_lines.entries', 'items.name'])
+    .where('stock_count_lines.stock_count_id', '=', countId)
+    .where('stock_count_lines.item_id', '=', itemId)
+    .where('stock_count_lines.business_id', '=', scope.businessId)
+    .executeTakeFirst();
+  if (!line) throw validationError({ item_id: ['That item is not on this stock count.'] });
+  const cleared = await trx
+    .updateTable('stock_count_lines')
+    .set({ counted: 0, entries: 0 })
+    .where('id', '=', line.id)
+    .where('entries', '>', 0)
+    .executeTakeFirst();
+  if (Number(cleared.numUpdatedRows) === 1) {
+    await trx.deleteFrom('stock_count_entries').where('stock_count_id', '=', countId).where('item_id', '=', itemId).execute();
+    await recordActivity(trx, scope, {
+      resource: stockCounts.name,
+      recordId: countId,
+      action: 'uncounted',
+      summary: `${line.name} taken off the count: ${fromThousandths(Number(line.counted))} counted in ${Number(line.entries)} ${
+        Number(line.entries) === 1 ? 'entry' : 'entries'
+      }, now not counted.`,
+    });
+  }
+  return lineOfItem(trx, scope, count, itemId);
+}
+
+/** Balances made by one statement: far under either database's limit of parameters. */
+const BALANCES_PER_INSERT = 500;
+
+/** Rows at 0 for the counted items that have no balance at the place yet, in item order, as the ledger makes them. */
+async function makeBalances(trx: Trx, scope: Scope, countId: number, location: Location): Promise<void> {
+  const missing = await trx
+    .selectFrom('stock_count_lines as lines')
+    .select('lines.item_id')
+    .where('lines.stock_count_id', '=', countId)
+    .where('lines.business_id', '=', scope.businessId)
+    .where('lines.entries', '>', 0)
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom('stocks')
+            .select('stocks.id')
+            .whereRef('stocks.business_id', '=', 'lines.business_id')
+            .whereRef('stocks.item_id', '=', 'lines.item_id')
+            .where('stocks.location_type', '=', location.type)
+            .where('stocks.location_id', '=', location.id),
+        ),
+      ),
+    )
+    .orderBy('lines.item_id')
+    .execute();
+  const now = nowIso();
+  for (let at = 0; at < missing.length; at += BALANCES_PER_INSERT) {
+    const made = await trx
+      .insertInto('stocks')
+      .values(
+        missing.slice(at, at + BALANCES_PER_INSERT).map(({ item_id }) => ({
+          business_id: scope.businessId,
+          item_id,
+          location_type: location.type,
+          location_id: location.id,
+          quantity_on_hand: 0,
+          quantity_in_transit: 0,
+          created_at: now,
+          updated_at: now,
+          version: 1,
+        })),
+      )
+      .onConflict((conflictOn) => conflictOn.columns(['business_id', 'item_id', 'location_type', 'location_id']).doNothing())
+      .executeTakeFirst();
+    const rows = Number(made.numInsertedOrUpdatedRows ?? 0);
+    if (rows > 0) await adjustCount(trx, scope.businessId, 'stocks', rows, 0);
+  }
 }
 
 async function onHandAt(db: Db, scope: Scope, itemId: number, location: Location): Promise<number> {
@@ -251,14 +444,17 @@ async function onHandAt(db: Db, scope: Scope, itemId: number, location: Location
 /**
  * Posts an open count, once: its row locked and its status moved by a guarded UPDATE; the
  * balances of the counted items locked (in the ledger's order) before they are read, so no
- * document moves them between the reading and the adjustment; then one stock adjustment of the
- * differences, dated today, naming the count. Answers the count.
+ * document moves them between the reading and the adjustment — a balance the item has no row for
+ * yet made first, at 0, so that a document making it meanwhile waits for the post (or the post
+ * for it) instead of adding to what the post read as none; then one stock adjustment of the
+ * differences, dated today, naming the count. Answers the count, without its lines.
  */
 export async function postCount(trx: Trx, scope: Scope, countId: number): Promise<ApiRecord> {
   const count = await liveSource(trx, scope, 'stock_counts', countId);
   if (!count) throw notFound('stock count');
   refusedUnlessOpen(count, 'posted from');
   const location = locationOf(count)!;
+  await makeBalances(trx, scope, countId, location);
   await forUpdate(
     trx,
     trx

@@ -8,6 +8,7 @@ import { registry } from '../../domain/resources/registry';
 import { forUpdate } from '../db/dialect';
 import { conflict } from '../errors';
 import type { ApiRecord } from '../resources/codec';
+import { contactKindErrors } from '../resources/contact-kinds';
 import { businessTableStore, type ResourceStore } from '../resources/store';
 import { untyped, type Db, type Scope, type Trx } from '../db/scope';
 import { move, type DocumentRef } from './ledger';
@@ -162,31 +163,6 @@ export async function moveBack(trx: Trx, scope: Scope, row: Record<string, unkno
   return lines;
 }
 
-/**
- * A document's contact is of the kind it deals with: no supplier on an invoice, no customer on a
- * purchase order. (A contact of a type of the business's own, neither, is taken.)
- */
-async function contactTypeErrors(
-  db: Db,
-  scope: Scope,
-  definition: ResourceDefinition,
-  values: Record<string, unknown>,
-): Promise<Record<string, string[]>> {
-  const wanted = definition.fields.contact_id?.contactType;
-  const contactId = Number(values.contact_id);
-  if (!wanted || !Number.isInteger(contactId) || contactId <= 0) return {};
-  const contact = await db
-    .selectFrom('contacts')
-    .leftJoin('contact_types', 'contact_types.id', 'contacts.contact_type_id')
-    .select(['contacts.name', 'contact_types.name as type'])
-    .where('contacts.id', '=', contactId)
-    .where('contacts.business_id', '=', scope.businessId)
-    .executeTakeFirst();
-  const other = wanted === 'Customer' ? 'Supplier' : 'Customer';
-  if (contact?.type?.toLowerCase() !== other.toLowerCase()) return {};
-  return { contact_id: [`${contact.name} is a ${other.toLowerCase()}, not a ${wanted.toLowerCase()}: pick a ${wanted.toLowerCase()}.`] };
-}
-
 /** A document is at a branch or a warehouse — exactly one. */
 export function locationErrors(values: Record<string, unknown>): Record<string, string[]> {
   const both = Boolean(values.branch_id) && Boolean(values.warehouse_id);
@@ -272,7 +248,7 @@ export function documentStore(definition: ResourceDefinition, hooks: DocumentHoo
       // The location is the document's own unless the kind takes it from its source (a payment's bill).
       if (spec.twoLocations) return definition.fields.from_location_type.computed ? {} : twoLocationErrors(db, scope, values);
       const location = definition.fields.branch_id?.computed ? {} : locationErrors(values);
-      return { ...location, ...(await contactTypeErrors(db, scope, definition, values)) };
+      return { ...location, ...(await contactKindErrors(db, scope, definition, values)) };
     },
     async insert(trx, scope, columns, input) {
       // The source first, locked: it must still be in a status its lifecycle makes this kind from.

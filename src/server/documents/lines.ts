@@ -14,6 +14,7 @@ import {
 } from '../../domain/pricing';
 import { toThousandths } from '../../domain/quantity';
 import type { LineInput } from '../../domain/document-lines';
+import { forShare } from '../db/dialect';
 import { validationError } from '../errors';
 import type { DocumentLinesTable } from '../db/schema';
 import { untyped, type Db, type Scope, type Trx } from '../db/scope';
@@ -54,15 +55,17 @@ interface ItemRow {
 /** The conversions that may take `unitId` to the item's base unit: its own and the general ones. */
 async function conversionsFor(db: Db, scope: Scope, item: ItemRow, unitId: number): Promise<ConversionRow[]> {
   if (unitId === item.unit_of_measurement_id) return [];
-  const rows = await db
-    .selectFrom('conversions')
-    .select(['item_id', 'from_unit_id', 'to_unit_id', 'factor'])
-    .where('business_id', '=', scope.businessId)
-    .where('deleted_at', 'is', null)
-    .where('from_unit_id', '=', unitId)
-    .where('to_unit_id', '=', item.unit_of_measurement_id)
-    .where((eb) => eb.or([eb('item_id', '=', item.id), eb('item_id', 'is', null)]))
-    .execute();
+  const rows = await forShare(
+    db,
+    db
+      .selectFrom('conversions')
+      .select(['item_id', 'from_unit_id', 'to_unit_id', 'factor'])
+      .where('business_id', '=', scope.businessId)
+      .where('deleted_at', 'is', null)
+      .where('from_unit_id', '=', unitId)
+      .where('to_unit_id', '=', item.unit_of_measurement_id)
+      .where((eb) => eb.or([eb('item_id', '=', item.id), eb('item_id', 'is', null)])),
+  ).execute();
   return rows.map((row) => ({ itemId: row.item_id, fromUnitId: row.from_unit_id, toUnitId: row.to_unit_id, factor: row.factor }));
 }
 
@@ -136,13 +139,16 @@ export async function priceLines(db: Db, scope: Scope, inputs: readonly LineInpu
       at('unit_of_measurement_id', 'The unit field is required.');
       continue;
     }
-    const item = (await db
-      .selectFrom('items')
-      .select(['id', 'name', 'unit_of_measurement_id', 'vat_category', 'sc_pwd_discount', 'purchase_discounts', 'sale_discounts'])
-      .where('business_id', '=', scope.businessId)
-      .where('deleted_at', 'is', null)
-      .where('id', '=', input.item_id)
-      .executeTakeFirst()) as ItemRow | undefined;
+    // Held until the lines are written: its base unit and conversions cannot change under them (see itemsStore).
+    const item = (await forShare(
+      db,
+      db
+        .selectFrom('items')
+        .select(['id', 'name', 'unit_of_measurement_id', 'vat_category', 'sc_pwd_discount', 'purchase_discounts', 'sale_discounts'])
+        .where('business_id', '=', scope.businessId)
+        .where('deleted_at', 'is', null)
+        .where('id', '=', input.item_id),
+    ).executeTakeFirst()) as ItemRow | undefined;
     if (!item) {
       at('item_id', 'The selected item is invalid.');
       continue;

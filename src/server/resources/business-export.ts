@@ -10,6 +10,7 @@ import { ADJUSTMENT_REASONS } from '../../domain/resources/stock-adjustments';
 import { methodLabel, paidInTenders } from '../../domain/tenders';
 import { BYTE_ORDER_MARK, csvLines, csvRow, inert } from './csv-export';
 import { untyped, type Db, type Scope } from '../db/scope';
+import { giveWay } from '../yielding';
 
 /**
  * One business's data to take away, as a zip: a CSV per resource of the business, with the
@@ -17,7 +18,10 @@ import { untyped, type Db, type Scope } from '../db/scope';
  * set); a `-lines.csv` per kind of document with items, one row per line; a `-tenders.csv` per
  * kind of payment, one row per tender; and a README.txt that
  * says what each file holds. Streamed entry by entry and each table a batch at a time, deflated
- * as it goes, so neither a table nor the zip ever sits in memory whole.
+ * as it goes, so neither a table nor the zip ever sits in memory whole. Every file is read in one
+ * read-only transaction, so the zip holds the business as it was at one moment (an invoice made
+ * meanwhile is in none of the files, never in its lines but not its invoices), and it lets other
+ * requests have their turns between batches.
  */
 
 /** Every resource with records of its own in a business: all but the global permission list. */
@@ -256,9 +260,21 @@ function* entries(db: Db, scope: Scope, businessName: string, exportedAt: Date):
 /**
  * The zip's bytes as they are made: each entry's text is deflated as it is read, and what the
  * deflater has written is handed on before the next piece is read, so a slow reader holds the
- * walk back rather than letting the zip pile up.
+ * walk back rather than letting the zip pile up. The reads are one read-only transaction, held
+ * from the first piece to the last (or until the reader goes away), on a connection of its own:
+ * it holds up no one's writes.
  */
 export async function* businessZip(db: Db, scope: Scope, businessName: string, exportedAt = new Date()): AsyncGenerator<Uint8Array> {
+  const snapshot = await db.startTransaction().setIsolationLevel('repeatable read').setAccessMode('read only').execute();
+  try {
+    yield* zipOf(snapshot, scope, businessName, exportedAt);
+  } finally {
+    // Nothing was written: ending it either way is the same.
+    await snapshot.rollback().execute();
+  }
+}
+
+async function* zipOf(db: Db, scope: Scope, businessName: string, exportedAt: Date): AsyncGenerator<Uint8Array> {
   const written: Uint8Array[] = [];
   let failure: Error | null = null;
   const zip = new Zip((error, chunk) => {
@@ -277,6 +293,7 @@ export async function* businessZip(db: Db, scope: Scope, businessName: string, e
     for await (const text of entry.text) {
       file.push(encoder.encode(text));
       yield* drain();
+      await giveWay();
     }
     file.push(new Uint8Array(0), true);
     yield* drain();

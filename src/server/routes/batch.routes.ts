@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -11,10 +12,59 @@ import { refusals } from './responses';
  * transaction, the idempotency record) exactly as if it had come alone. The answers come back in
  * the order sent; the batch stops at the first change that is not answered 2xx, and the changes
  * after it are not tried, so a refusal or a failure leaves the rest to be sent again as before.
- * A change that is not well formed is answered 422 in its place.
+ * A change that is not well formed is answered 422 in its place, and so is one that reaches the
+ * sign-in routes or the batch itself, however its path is spelt: `/api/%62atch` and `/api/./batch`
+ * reach the batch as `/api/batch` does.
  */
 
 export const BATCH_LIMIT = 100;
+
+const UNBATCHABLE = 'Sign-in calls and batches cannot be batched.';
+
+/** A route no change may reach: the batch itself, and signing in. */
+function unbatchable(route: string | undefined): boolean {
+  return route !== undefined && /^\/api\/(batch|auth)(\/|$)/.test(route);
+}
+
+/**
+ * A path as a router might take it: without its query, fragment or parameters, percent-decoded,
+ * its dot segments resolved, empty segments dropped, in lower case. A spelling of a route no change
+ * may reach is refused by it even where no route matches it (which would answer 404).
+ */
+function asRouted(path: string): string {
+  const bare = path.split(/[?#;]/)[0];
+  let decoded = bare;
+  try {
+    decoded = decodeURIComponent(bare);
+  } catch {
+    // A malformed escape is left as it was: the router matches nothing by it either.
+  }
+  const segments: string[] = [];
+  for (const segment of decoded.split('/')) {
+    if (segment === '..') segments.pop();
+    else if (segment !== '' && segment !== '.') segments.push(segment.toLowerCase());
+  }
+  return `/${segments.join('/')}`;
+}
+
+/**
+ * Marks a change sent on by a batch. Its value is known only to this process, so no request from
+ * outside passes for one.
+ */
+const BATCHED_HEADER = 'x-batched-change';
+const BATCHED_MARK = randomBytes(24).toString('hex');
+
+/**
+ * Refuses, before anything of it runs, a change a batch sent on that reached a route no change may
+ * reach, by the route the router matched: whatever the spelling of its path, the batch or sign-in
+ * is not run. Added at the root of the app, ahead of the session check, so it sees every route.
+ */
+export function refuseUnbatchableChanges(app: FastifyInstance): void {
+  app.addHook('onRequest', async (request, reply) => {
+    if (request.headers[BATCHED_HEADER] !== BATCHED_MARK || !unbatchable(request.routeOptions.url)) return;
+    return reply.code(422).send({ message: UNBATCHABLE, errors: { path: [UNBATCHABLE] } });
+  });
+}
 
 const change = z.object({
   method: z.enum(['POST', 'PUT', 'PATCH', 'DELETE']),
@@ -22,7 +72,7 @@ const change = z.object({
     .string()
     .max(2000)
     .regex(/^\/api\//, 'The path must be an API path.')
-    .refine((path) => !/^\/api\/(batch|auth)(\/|\?|$)/.test(path), 'Sign-in calls and batches cannot be batched.'),
+    .refine((path) => !unbatchable(asRouted(path)), UNBATCHABLE),
   business_id: z.number().int().positive().nullable(),
   idempotency_key: z.string().regex(/^[\x21-\x7e]{1,255}$/, 'The idempotency key must be 1 to 255 visible ASCII characters.'),
   if_match: z.string().max(100).optional(),
@@ -47,6 +97,7 @@ function headersOf(request: FastifyRequest, item: Change): Record<string, string
     'x-requested-with': 'XMLHttpRequest',
     'idempotency-key': item.idempotency_key,
     accept: 'application/json',
+    [BATCHED_HEADER]: BATCHED_MARK,
   };
   if (request.headers.cookie) headers.cookie = request.headers.cookie;
   if (request.headers.host) headers.host = request.headers.host;

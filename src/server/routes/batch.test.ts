@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { databaseKinds, startDemo, userWithPermissions, type Demo } from '../../../tests/support/test-app';
+import { ADMIN_EMAIL, databaseKinds, PASSWORD, startDemo, userWithPermissions, type Demo } from '../../../tests/support/test-app';
 
 /**
  * POST /api/batch: the outbox's changes in one request. Each change is applied as if it came
@@ -95,6 +95,50 @@ describe.each(databaseKinds)('POST /api/batch on %s', (kind) => {
       expect((await batch(changes as unknown[])).status).toBe(422);
     }
     expect(await brandsNamed('Many 0')).toBe(0);
+  });
+
+  it('refuses a batch or a sign-in inside a batch however its path is spelt, and runs nothing of it', async () => {
+    const sessions = async () =>
+      Number(
+        (
+          await demo.test.app.db
+            .selectFrom('sessions')
+            .select((eb) => eb.fn.countAll<number>().as('count'))
+            .executeTakeFirstOrThrow()
+        ).count,
+      );
+    const before = await sessions();
+    const spellings = [
+      '/api/batch',
+      '/api/%62atch',
+      '/api/%62%61%74%63%68',
+      '/api/./batch',
+      '/api/%2e/batch',
+      '/api/%2E%2E/api/batch',
+      '/api/brands/../batch',
+      '/api//batch',
+      '/api/batch/',
+      '/api/BATCH',
+      '/API/batch',
+      '/api/batch?again=1',
+      '/api/batch;again',
+      '/api/auth/login',
+      '/api/%61uth/login',
+      '/api/./auth/login',
+      '/api/AUTH/login',
+    ];
+    for (const [index, path] of spellings.entries()) {
+      const body = path.toLowerCase().includes('uth')
+        ? { email: ADMIN_EMAIL, password: PASSWORD }
+        : { changes: [create(`Nested ${index}`, `nested-inner-${index}`)] };
+      const answer = await batch([{ method: 'POST', path, body, business_id: demo.businesses[0], idempotency_key: `nested-${index}` }]);
+      expect(answer.status).toBe(200);
+      expect(answer.body.data, path).toHaveLength(1);
+      expect(answer.body.data[0].status, path).toBe(422);
+      expect(answer.body.data[0].body.errors.path, path).toContain('Sign-in calls and batches cannot be batched.');
+      expect(await brandsNamed(`Nested ${index}`), path).toBe(0);
+    }
+    expect(await sessions()).toBe(before);
   });
 
   it('is refused without a session and without the header a cross-site form cannot send', async () => {

@@ -50,10 +50,12 @@ export async function businessRoutes(app: FastifyInstance): Promise<void> {
   app.get(
     '/api/businesses/export.zip',
     {
-      config: { permission: MASTER_PERMISSION },
+      config: { permission: MASTER_PERMISSION, heavy: 'export' },
       schema: {
         tags: ['businesses'],
         summary: 'All data of the active business as a zip of CSV files (masters only)',
+        description:
+          'The business as it was at one moment. One export runs at a time on the server and a few more wait their turn; beyond that, 429 with Retry-After.',
         response: {
           200: bytesAnswer(
             Readable,

@@ -1,13 +1,24 @@
 import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PERMISSION_ACTIONS, permissionName } from '../../domain/permissions';
 import { getResource } from '../../domain/resources/registry';
-import { ADMIN_EMAIL, databaseKinds, startDemo, type Session, type TestApp } from '../../../tests/support/test-app';
+import { png } from '../../../tests/support/png';
+import { ADMIN_EMAIL, databaseKinds, startDemo, userWithPermissions, type Session, type TestApp } from '../../../tests/support/test-app';
 import { sampleBody } from '../../../tests/support/samples';
+
+const BOUNDARY = '----bodega-memo-boundary';
+
+/** A multipart/form-data body with one part, `file`. */
+function uploadForm(name: string, content: Buffer): Buffer {
+  const head = `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="${name}"\r\nContent-Type: application/octet-stream\r\n\r\n`;
+  return Buffer.concat([Buffer.from(head, 'utf8'), content, Buffer.from(`\r\n--${BOUNDARY}--\r\n`)]);
+}
 
 /**
  * Memos written about a document: each names a live document of the business by its type and
  * id, is read back with that document's number and its writer's name, and a document's memos
- * are listed by filtering on both.
+ * are listed by filtering on both. A memo follows its document's permission: read by who may
+ * view that kind of document (for anyone else it does not exist), changed by who may also update it.
  */
 
 describe.each(databaseKinds)('document memoranda on %s', (kind) => {
@@ -158,13 +169,209 @@ describe.each(databaseKinds)('document memoranda on %s', (kind) => {
   });
 
   it('is written by the demo roles that handle documents, and only read by the viewer', async () => {
-    for (const email of ['warehouse@example.com', 'cashier@example.com', 'purchasing@example.com']) {
+    const quotation = await newDocument(admin, 'quotations');
+    for (const [email, document] of [
+      ['warehouse@example.com', memo(orders[0])],
+      ['cashier@example.com', memo(quotation, { document_type: 'quotation' })],
+      ['purchasing@example.com', memo(orders[0])],
+    ] as const) {
       const user = await test.signIn(email);
-      const created = await user.send('POST', '/api/document-memoranda', memo(orders[0]));
+      const created = await user.send('POST', '/api/document-memoranda', document);
       expect(created.status, email).toBe(201);
     }
     const viewer = await test.signIn('viewer@example.com');
     expect((await viewer.send('GET', '/api/document-memoranda')).status).toBe(200);
     expect((await viewer.send('POST', '/api/document-memoranda', memo(orders[0]))).status).toBe(403);
+  });
+
+  describe("following the document's permission", () => {
+    /** A bill of the demo data, the admin's confidential memo about it, and a file attached to that memo. */
+    let bill: { id: number; number: string };
+    let secret: { id: number; author_id: number };
+    let fileId: number;
+    const photo = png(20, 10);
+    const secretUrl = () => `/api/document-memoranda/${secret.id}`;
+    const filesUrl = (memoId = secret.id) => `/api/document-memoranda/${memoId}/files`;
+    const onBill = (overrides: Record<string, unknown> = {}) =>
+      memo(bill, { document_type: 'bill', subject: 'Confidential', body: 'Supplier rebate: 7% off, not for the branches.', ...overrides });
+
+    const upload = (session: Session, url: string) =>
+      session.send('POST', url, uploadForm('damage.png', photo), { 'content-type': `multipart/form-data; boundary=${BOUNDARY}` });
+
+    /** A download's status and bytes (the session helper reads bodies as text). */
+    const download = async (session: Session, url: string) => {
+      const response = await test.app.inject({
+        method: 'GET',
+        url,
+        headers: { cookie: session.cookie, 'business-id': String(session.businessId) },
+      });
+      return { status: response.statusCode, bytes: response.rawPayload };
+    };
+
+    /** Every memo permission, and to view and update purchase orders, beside `more`. */
+    const memoWriter = (more: string[]) =>
+      userWithPermissions(test, admin.businessId as number, [
+        ...PERMISSION_ACTIONS.map((action) => permissionName(action, 'document-memoranda')),
+        'view-purchase-orders',
+        'update-purchase-orders',
+        ...more,
+      ]);
+
+    /** A memo the admin wrote about the bill, in the trash. */
+    async function trashedSecret(): Promise<number> {
+      const created = await admin.send('POST', '/api/document-memoranda', onBill({ subject: 'Confidential, trashed' }));
+      expect(created.status).toBe(201);
+      expect((await admin.send('DELETE', `/api/document-memoranda/${created.body.data.id}`)).status).toBe(200);
+      return created.body.data.id;
+    }
+
+    beforeAll(async () => {
+      bill = (await admin.send('GET', '/api/bills?limit=1')).body.data[0];
+      const created = await admin.send('POST', '/api/document-memoranda', onBill());
+      expect(created.status, JSON.stringify(created.body)).toBe(201);
+      secret = created.body.data;
+      const attached = await upload(admin, filesUrl());
+      expect(attached.status, JSON.stringify(attached.body)).toBe(201);
+      fileId = attached.body.data.id;
+    });
+
+    it('keeps a memo on a bill from the branch roles, who cannot view bills: not listed, found, exported or opened', async () => {
+      for (const email of ['cashier@example.com', 'branch@example.com']) {
+        const user = await test.signIn(email);
+        expect((await user.send('GET', `/api/bills/${bill.id}`)).status, email).toBe(403);
+
+        const listed = await user.send('GET', '/api/document-memoranda?per_page=100&with_trashed=1');
+        expect(listed.status).toBe(200);
+        const ids = listed.body.data.map((row: { id: number }) => row.id);
+        expect(ids, email).not.toContain(secret.id);
+        expect(
+          listed.body.data.every((row: { document_type: string }) => row.document_type !== 'bill'),
+          email,
+        ).toBe(true);
+        // The total is of the memos they may see, not of every memo of the business.
+        expect(listed.body.meta.total, email).toBe(ids.length);
+        for (const search of ['subject=Confidential', 'body=rebate', `document_type=bill&document_id=${bill.id}`, `id=${secret.id}`]) {
+          const found = await user.send('GET', `/api/document-memoranda?${search}&with_trashed=1`);
+          expect(found.status, search).toBe(200);
+          expect(found.body.data, `${email} ${search}`).toEqual([]);
+          expect(found.body.meta.total).toBe(0);
+        }
+        const csv = await user.send('GET', '/api/document-memoranda/export.csv?with_trashed=1');
+        expect(csv.status).toBe(200);
+        expect(csv.body).not.toContain('Confidential');
+        expect(csv.body).not.toContain(bill.number);
+
+        expect((await user.send('GET', secretUrl())).status, email).toBe(404);
+        expect((await user.send('GET', `${secretUrl()}/activity`)).status, email).toBe(404);
+        const rewritten = await user.send('PATCH', secretUrl(), { subject: 'Nothing to see', body: 'Rewritten.' });
+        expect(rewritten.status, email).toBe(404);
+        // Neither branch role may trash memos at all.
+        expect((await user.send('DELETE', secretUrl())).status, email).toBe(403);
+      }
+      const kept = (await admin.send('GET', secretUrl())).body.data;
+      expect(kept).toMatchObject({ subject: 'Confidential', version: 1, author_id: me.id });
+    });
+
+    it("keeps the memo's files from them too: not listed, downloaded, attached or removed", async () => {
+      for (const email of ['cashier@example.com', 'branch@example.com']) {
+        const user = await test.signIn(email);
+        expect((await user.send('GET', filesUrl())).status, email).toBe(404);
+        expect((await download(user, `${filesUrl()}/${fileId}`)).status, email).toBe(404);
+        expect((await upload(user, filesUrl())).status, email).toBe(404);
+        expect((await user.send('DELETE', `${filesUrl()}/${fileId}`)).status, email).toBe(404);
+      }
+      const files = (await admin.send('GET', filesUrl())).body;
+      expect(files.data.map((file: { id: number; deleted_at: string | null }) => [file.id, file.deleted_at])).toEqual([[fileId, null]]);
+      expect(files.meta.total).toBe(1);
+    });
+
+    it('refuses them a memo about a bill alike for a bill that exists and for one that does not', async () => {
+      const missing = await admin.send('GET', '/api/bills?order_by_field_name=id&order_by=desc&limit=1');
+      const unused = missing.body.data[0].id + 1000;
+      for (const email of ['cashier@example.com', 'branch@example.com']) {
+        const user = await test.signIn(email);
+        const existing = await user.send('POST', '/api/document-memoranda', onBill());
+        const nowhere = await user.send('POST', '/api/document-memoranda', onBill({ document_id: unused }));
+        expect(existing.status, email).toBe(422);
+        expect(existing.body.errors).toEqual({ document_id: ['The selected document is invalid.'] });
+        expect({ status: existing.status, body: existing.body }).toEqual({ status: nowhere.status, body: nowhere.body });
+      }
+      const written = await (test.app.db as Kysely<any>)
+        .selectFrom('document_memoranda')
+        .select('id')
+        .where('document_type', '=', 'bill')
+        .where('author_id', '!=', me.id)
+        .execute();
+      expect(written).toEqual([]);
+    });
+
+    it('answers every change of a memo they cannot see as missing, whatever memo permissions they hold', async () => {
+      const { session: writer } = await memoWriter([]);
+      const trashed = await trashedSecret();
+      expect((await writer.send('DELETE', secretUrl())).status).toBe(404);
+      expect((await writer.send('PATCH', `/api/document-memoranda/${trashed}/restore`)).status).toBe(404);
+      expect((await writer.send('DELETE', `/api/document-memoranda/${trashed}/force-delete`)).status).toBe(404);
+      expect((await writer.send('PATCH', `${filesUrl()}/${fileId}/restore`)).status).toBe(404);
+      expect((await admin.send('GET', `/api/document-memoranda/${trashed}`)).body.data.deleted_at).not.toBeNull();
+      expect((await admin.send('GET', secretUrl())).body.data.deleted_at).toBeNull();
+
+      // Their own memo cannot be moved onto the bill: answered as for a bill that does not exist.
+      const own = await writer.send('POST', '/api/document-memoranda', memo(orders[0]));
+      expect(own.status).toBe(201);
+      const moved = await writer.send('PATCH', `/api/document-memoranda/${own.body.data.id}`, {
+        document_type: 'bill',
+        document_id: bill.id,
+      });
+      const nowhere = await writer.send('PATCH', `/api/document-memoranda/${own.body.data.id}`, {
+        document_type: 'bill',
+        document_id: 999_999,
+      });
+      expect(moved.status).toBe(422);
+      expect(moved.body).toEqual(nowhere.body);
+    });
+
+    it('lets someone who may view bills but not update them read a memo on a bill and its files, but not change them', async () => {
+      const { session: reader } = await memoWriter(['view-bills']);
+      const read = await reader.send('GET', secretUrl());
+      expect(read.status).toBe(200);
+      expect(read.body.data.document).toEqual({ id: bill.id, display: bill.number });
+      expect((await reader.send('GET', filesUrl())).body.data.map((file: { id: number }) => file.id)).toEqual([fileId]);
+      const fetched = await download(reader, `${filesUrl()}/${fileId}`);
+      expect(fetched.status).toBe(200);
+      expect(Buffer.compare(fetched.bytes, photo)).toBe(0);
+
+      const refusal = 'This memo is about bills; only someone who may update bills (update-bills) can change it.';
+      const edit = await reader.send('PATCH', secretUrl(), { subject: 'Rewritten' });
+      expect(edit.status).toBe(403);
+      expect(edit.body.message).toBe(refusal);
+      expect((await reader.send('DELETE', secretUrl())).status).toBe(403);
+      expect((await upload(reader, filesUrl())).status).toBe(403);
+      expect((await reader.send('DELETE', `${filesUrl()}/${fileId}`)).status).toBe(403);
+      const trashed = await trashedSecret();
+      expect((await reader.send('PATCH', `/api/document-memoranda/${trashed}/restore`)).status).toBe(403);
+      expect((await reader.send('DELETE', `/api/document-memoranda/${trashed}/force-delete`)).status).toBe(403);
+      expect((await admin.send('GET', `/api/document-memoranda/${trashed}`)).status).toBe(200);
+      expect((await admin.send('GET', secretUrl())).body.data).toMatchObject({ subject: 'Confidential', deleted_at: null, version: 1 });
+      expect((await admin.send('GET', filesUrl())).body.data.map((file: { id: number }) => file.id)).toEqual([fileId]);
+
+      // Viewing is enough to write a memo about a bill; moving one of their own onto a bill is changing the bill's memos.
+      expect((await reader.send('POST', '/api/document-memoranda', onBill({ subject: 'Seen on the bill' }))).status).toBe(201);
+      const own = (await reader.send('POST', '/api/document-memoranda', memo(orders[0]))).body.data;
+      const moved = await reader.send('PATCH', `/api/document-memoranda/${own.id}`, { document_type: 'bill', document_id: bill.id });
+      expect(moved.status).toBe(403);
+      expect(moved.body.message).toBe(refusal);
+    });
+
+    it('keeps the author when someone who may update bills edits the memo, and its history names the editor', async () => {
+      const { session: editor, userId } = await memoWriter(['view-bills', 'update-bills']);
+      const edited = await editor.send('PATCH', secretUrl(), { body: 'Supplier rebate: 7% off (confirmed).' });
+      expect(edited.status, JSON.stringify(edited.body)).toBe(200);
+      expect(edited.body.data).toMatchObject({ author_id: me.id, author: { id: me.id, display: me.name }, version: 2 });
+      const history = (await admin.send('GET', `${secretUrl()}/activity`)).body.data;
+      expect(history[0]).toMatchObject({ action: 'updated', user_id: userId });
+      const attached = await upload(editor, filesUrl());
+      expect(attached.status).toBe(201);
+      expect((await editor.send('DELETE', `${filesUrl()}/${attached.body.data.id}`)).status).toBe(200);
+    });
   });
 });

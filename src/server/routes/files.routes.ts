@@ -34,8 +34,9 @@ import { storeFor } from '../resources/stores';
  * every list: `{ data: [{ id, record_id, name, mime_type, size, uploaded_by, uploaded_by_name,
  * created_at, updated_at, deleted_at, version }], meta, links }`.
  * Uploads: at most 10 MB (413); images and PDF only, judged by content, and a name's extension
- * must agree with it (415). The parent must be a record of the active business, and the file
- * that parent's: anything else is a 404.
+ * must agree with it (415). The parent must be a record of the active business that the user may
+ * read (its store's query: a memo about a kind of document they cannot view is not there), and the
+ * file that parent's: anything else is a 404. Changing files needs what changing the parent needs.
  */
 
 const ACCEPTED = 'only images (JPEG, PNG, GIF, WebP, HEIC) and PDF files can be attached';
@@ -102,12 +103,27 @@ async function parentOrFail(db: Db, scope: Scope, definition: ResourceDefinition
   return { deletedAt: row.deleted_at as unknown };
 }
 
-/** Changing the files of a trashed record is changing the record: restore it first. */
+/**
+ * Changing a record's files is changing the record: whatever its store says about who may change
+ * it holds for them too (its `validate`, asked as for an edit that changes no field: a memo needs
+ * the right to update the document it is about).
+ */
+async function assertChangesParent(db: Db, scope: Scope, definition: ResourceDefinition, recordId: number) {
+  const errors = (await storeFor(definition).validate?.(db, scope, {}, recordId)) ?? {};
+  if (Object.keys(errors).length > 0) throw validationError(errors);
+}
+
+/**
+ * The parent of a change of its files, its row locked first as for an edit of it, so a change of
+ * the record racing this one is decided before or after it. A trashed one must be restored first.
+ */
 async function activeParentOrFail(trx: Trx, scope: Scope, definition: ResourceDefinition, recordId: number) {
+  await storeFor(definition).lock(trx, scope, recordId);
   const parent = await parentOrFail(trx, scope, definition, recordId);
   if (parent.deletedAt) {
     throw conflict(`This ${attributeName(definition.singular)} is in the trash; restore it before changing its files.`);
   }
+  await assertChangesParent(trx, scope, definition, recordId);
 }
 
 async function fileOrFail(db: Db, scope: Scope, parent: FileParent, fileId: number): Promise<AttachedFile> {
@@ -224,8 +240,9 @@ function mountFiles(app: FastifyInstance, definition: ResourceDefinition): void 
     async (request, reply) => {
       const scope = scopeOf(request);
       const parent = parentOf(request.params.recordId);
-      // Before reading up to 10 MB: is there such a record here at all?
+      // Before reading up to 10 MB: is there such a record here at all, and may this user change it?
       await parentOrFail(request.server.db, scope, definition, parent.recordId);
+      await assertChangesParent(request.server.db, scope, definition, parent.recordId);
       const upload = await readUpload(request);
       // The idempotency key's request hash covers the body; the upload's digest stands for it.
       request.body = { name: upload.name, sha256: upload.sha256 };

@@ -157,6 +157,31 @@ describe.each(databaseKinds)('hostile input on %s', (kind) => {
     expect((await admin.send('GET', '/api/purchase-orders')).body.meta.total).toBe(before);
   });
 
+  it('takes a JSON content type with no body as no body, for any method', async () => {
+    const json = { 'content-type': 'application/json' };
+    const made = async (name: string) => (await admin.send('POST', '/api/brands', { name })).body.data.id as number;
+    const trashed = await admin.send('DELETE', `/api/brands/${await made('Empty Delete')}`, undefined, json);
+    expect(trashed.status, JSON.stringify(trashed.body)).toBe(200);
+    expect(trashed.body.data.deleted_at).not.toBeNull();
+    const charset = await admin.send('DELETE', `/api/brands/${await made('Empty Delete Charset')}`, undefined, {
+      'content-type': 'application/json; charset=utf-8',
+    });
+    expect(charset.status, JSON.stringify(charset.body)).toBe(200);
+    const restored = await admin.send('PATCH', `/api/brands/${trashed.body.data.id}/restore`, undefined, json);
+    expect(restored.status, JSON.stringify(restored.body)).toBe(200);
+
+    // A route that needs a body answers its own refusal, not a 400 about the JSON.
+    const create = await admin.send('POST', '/api/brands', undefined, json);
+    expect(create.status, JSON.stringify(create.body)).toBe(422);
+    expect(create.body.message).toBeTypeOf('string');
+    // A body that is there is still read as JSON: broken JSON, and a prototype key, stay refused.
+    for (const payload of ['{"name":', '{"name":"P","__proto__":{"admin":true}}']) {
+      const answer = await admin.send('POST', '/api/brands', payload, json);
+      expect(answer.status, payload).toBe(400);
+    }
+    expect(test.errorLines).toEqual([]);
+  });
+
   it('answers odd headers with 4xx', async () => {
     expect((await admin.send('GET', '/api/brands', undefined, { 'business-id': huge })).status).toBe(403);
     expect((await admin.send('GET', '/api/brands', undefined, { 'business-id': '-1' })).status).toBe(403);

@@ -35,12 +35,16 @@ const outcome = z.looseObject({
   total: z.number().int(),
   created: z.number().int(),
   updated: z.number().int(),
+  unchanged: z.number().int().describe('Rows naming a record already here, to update, that would change nothing'),
   skipped: z.number().int(),
   problem_rows: z.number().int().describe('How many rows have a problem (the first 200 are listed)'),
   problems: z.array(
     z.looseObject({ row: z.number().int().describe('The row of the file, the header being row 1'), messages: z.array(z.string()) }),
   ),
   made: z.array(z.string()).describe('Units, brands, item types and classifications made for names the rows use'),
+  changes: z
+    .array(z.looseObject({ field: z.string(), records: z.number().int() }))
+    .describe('Updates: how many records each field changes in'),
   adjustments: z.array(z.looseObject({ id: z.number().int(), number: z.string() })).describe('Opening stock: the adjustments posted'),
 });
 
@@ -59,12 +63,12 @@ export async function importRoutes(app: FastifyInstance): Promise<void> {
     {
       // A 20 MB spreadsheet read into rows, with room for JSON's quotes and keys.
       bodyLimit: IMPORT_MAX_BYTES * 3,
-      config: { access: 'business' },
+      config: { access: 'business', heavy: 'import' },
       schema: {
         tags: ['imports'],
         summary: 'Import items, contacts, prices or opening stock from rows of a spreadsheet',
         description:
-          'check_only: what would be created, updated and skipped, and every row’s problems, writing nothing. Otherwise all or nothing: 422 naming each row with a problem (errors under rows.{row}), or every row written in one transaction.',
+          'check_only: the import run to its end and rolled back — what would be created, updated and skipped, and every row’s problems (whatever the import would refuse). Otherwise all or nothing: 422 naming each row with a problem (errors under rows.{row}), or every row written in one transaction. Imports of one kind in one business run one after the other, so the same file sent twice at once applies once.',
         params: kindParams,
         body,
         response: { 200: dataOf(outcome), ...refusals(401, 403, 409, 413, 422) },

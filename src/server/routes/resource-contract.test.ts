@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PERMISSION_ACTIONS, permissionName } from '../../domain/permissions';
 import { updatableFields, type ResourceDefinition } from '../../domain/resource';
+import { DOCUMENT_RESOURCES } from '../../domain/resources/document-memoranda';
 import { getResource, registry } from '../../domain/resources/registry';
 import { databaseKinds, startDemo, userWithPermissions, type Session, type TestApp } from '../../../tests/support/test-app';
 import { sampleBody, undoBeforeDelete, unique } from '../../../tests/support/samples';
@@ -243,7 +244,12 @@ describe.each(databaseKinds)('resource contract on %s', (kind) => {
         await limited.grant(all.filter((name) => name !== permissionName(action, definition.permission)));
         expect((await calls[action]()).status, `${action} without ${permissionName(action, definition.permission)}`).toBe(403);
       }
-      await limited.grant([permissionName('view', definition.permission)]);
+      // A memo is read only by who may view the document it is about, too.
+      const document = definition.name === 'document-memoranda' ? getResource(DOCUMENT_RESOURCES[victim.document_type]) : undefined;
+      await limited.grant([
+        permissionName('view', definition.permission),
+        ...(document ? [permissionName('view', document.permission)] : []),
+      ]);
       // Businesses are seen by their members only: the limited user views their own.
       const visible = definition.name === 'businesses' ? businessId : victim.id;
       expect((await limited.session.send('GET', `${base}/${visible}`)).status).toBe(200);

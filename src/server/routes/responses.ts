@@ -201,7 +201,11 @@ const DECORATIONS: Readonly<Record<string, z.ZodRawShape>> = {
   'stock-counts': {
     lines_total: z.number().int().describe('How many items are on the count'),
     lines_counted: z.number().int().describe('How many of them were counted'),
-    lines: z.array(countLine).optional().describe('Its lines: only when the count is read alone'),
+    lines_differing: z.number().int().optional().describe('How many counted lines differ from on hand: only when the count is read alone'),
+    difference_value: z
+      .number()
+      .optional()
+      .describe('Their net difference in pesos at the items’ costs: only when the count is read alone'),
   },
 };
 

@@ -158,6 +158,15 @@ export function RecordForm({
   // stays, and its search says why it finds nothing.
   const usable = (field: Field) =>
     !field.references || field.required || holdsAny(permissions, [permissionName('view', getResource(field.references).permission)]);
+  // A type whose records the user may not search (a kind of document a memo is about) is not
+  // offered: its picker would find nothing. The type the record holds stays, so an edit shows it.
+  const offered = (name: string, field: Field): Field => {
+    const picks = Object.values(definition.fields).find((other) => other.referencesBy?.field === name)?.referencesBy?.resources;
+    if (!picks || !field.options) return field;
+    const searchable = (type: string) =>
+      !Object.hasOwn(picks, type) || holdsAny(permissions, [permissionName('view', getResource(picks[type]).permission)]);
+    return { ...field, options: field.options.filter((option) => option.value === record?.[name] || searchable(option.value)) };
+  };
   const formRef = useRef<HTMLFormElement>(null);
   // After a refused save, the first field in error is brought into view and focused.
   useEffect(() => {
@@ -217,7 +226,7 @@ export function RecordForm({
             <div key={name} className={field.kind === 'textarea' || field.kind === 'discounts' ? 'md:col-span-2' : undefined}>
               <FieldInput
                 name={name}
-                field={field}
+                field={offered(name, field)}
                 values={values}
                 record={record ?? known}
                 errors={fieldErrors[name] ?? []}

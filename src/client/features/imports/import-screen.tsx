@@ -10,7 +10,7 @@ import { Label } from '../../components/ui/label';
 import { NativeSelect } from '../../components/ui/native-select';
 import { ProgressBar } from '../../components/ui/progress-bar';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '../../components/ui/table';
-import { describeError, postWithProgress } from '../../lib/api';
+import { ApiError, describeError, postWithProgress } from '../../lib/api';
 import { clientKey } from '../../lib/outbox-queue';
 import { usePermissions } from '../../lib/session';
 import { readSheet, SheetProblem, templateCsv, type Cell } from './read-sheet';
@@ -20,18 +20,21 @@ interface Outcome {
   total: number;
   created: number;
   updated: number;
+  unchanged: number;
   skipped: number;
   problem_rows: number;
   problems: { row: number; messages: string[] }[];
   made: string[];
+  changes: { field: string; records: number }[];
   adjustments: { id: number; number: string }[];
 }
 
 type Stage =
   | { step: 'choose' }
   | { step: 'checking' }
-  | { step: 'checked'; outcome: Outcome }
-  | { step: 'importing'; sent: number }
+  /** Checked: the import of exactly these rows goes with one Idempotency-Key, however often Import is pressed. */
+  | { step: 'checked'; outcome: Outcome; key: string }
+  | { step: 'importing'; sent: number; key: string }
   | { step: 'done'; outcome: Outcome };
 
 const NOT_IN_FILE = '';
@@ -71,7 +74,12 @@ function Importer({ importable }: { importable: ImportKind[] }) {
 
   const headers = file ? file.rows[0].map((cell, index) => (cell === null || cell === '' ? `Column ${index + 1}` : String(cell))) : [];
   const body = file ? file.rows.slice(1) : [];
-  const missing = kind.columns.filter((column) => column.required && (mapping[column.key] ?? null) === null);
+  // An update needs only the columns that say which record a row is; it changes what else the file gives.
+  const missing = kind.columns.filter(
+    (column) => column.required && (onExisting === 'skip' || column.identifies) && (mapping[column.key] ?? null) === null,
+  );
+  const taken = new Set(Object.values(mapping));
+  const ignored = headers.filter((_, index) => !taken.has(index));
   const rows = () =>
     body.map((cells) =>
       Object.fromEntries(
@@ -85,10 +93,10 @@ function Importer({ importable }: { importable: ImportKind[] }) {
     setStage({ step: 'choose' });
   };
   const read = async (chosen: File | undefined) => {
+    if (!chosen) return;
     setProblem(null);
     setStage({ step: 'choose' });
     setFile(null);
-    if (!chosen) return;
     try {
       const sheet = await readSheet(chosen);
       const named = sheet[0].map((cell, index) => (cell === null || cell === '' ? `Column ${index + 1}` : String(cell)));
@@ -102,22 +110,28 @@ function Importer({ importable }: { importable: ImportKind[] }) {
     setProblem(null);
     setStage({ step: 'checking' });
     try {
-      const outcome = await send(kind.name, { rows: rows(), on_existing: onExisting, check_only: true }, () => undefined);
-      setStage({ step: 'checked', outcome });
+      const outcome = await send(kind.name, { rows: rows(), on_existing: onExisting, check_only: true }, clientKey(), () => undefined);
+      setStage({ step: 'checked', outcome, key: clientKey() });
     } catch (error) {
       setProblem(describeError(error));
       setStage({ step: 'choose' });
     }
   };
-  const run = async () => {
+  const run = async (checked: { outcome: Outcome; key: string }) => {
     setProblem(null);
-    setStage({ step: 'importing', sent: 0 });
+    setStage({ step: 'importing', sent: 0, key: checked.key });
     try {
-      const outcome = await send(kind.name, { rows: rows(), on_existing: onExisting }, (sent) => setStage({ step: 'importing', sent }));
+      const outcome = await send(kind.name, { rows: rows(), on_existing: onExisting }, checked.key, (sent) =>
+        setStage({ step: 'importing', sent, key: checked.key }),
+      );
       setStage({ step: 'done', outcome });
     } catch (error) {
       setProblem(describeError(error));
-      setStage({ step: 'choose' });
+      // Refused (the rows changed meanwhile, say): it is checked anew. Lost on the way, or the server
+      // busy: pressed again, the same import goes with the same key, applied once if the first got through.
+      const refused =
+        error instanceof ApiError && error.status >= 400 && error.status < 500 && error.status !== 408 && error.status !== 429;
+      setStage(refused ? { step: 'choose' } : { step: 'checked', ...checked });
     }
   };
   const downloadTemplate = () => {
@@ -165,7 +179,11 @@ function Importer({ importable }: { importable: ImportKind[] }) {
             accept=".csv,.xlsx,text/csv,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
             className="block w-full text-sm file:mr-3 file:h-11 file:rounded-md file:border file:bg-background file:px-4 file:text-sm file:font-medium"
             disabled={busy}
-            onChange={(event) => void read(event.target.files?.[0])}
+            onChange={(event) => {
+              void read(event.target.files?.[0]);
+              // Emptied once read, so choosing the same file again (corrected under the same name) reads it again.
+              event.target.value = '';
+            }}
           />
         </div>
       </section>
@@ -226,6 +244,11 @@ function Importer({ importable }: { importable: ImportKind[] }) {
                 {mayUpdate && <option value="update">Update the record from them</option>}
               </NativeSelect>
             </div>
+            {ignored.length > 0 && (
+              <p className="text-sm text-muted-foreground">
+                Not imported (no column of {kind.title.toLowerCase()} takes them): {ignored.join(', ')}.
+              </p>
+            )}
             <Preview headers={headers} rows={body} />
           </section>
           <div className="flex flex-wrap items-center gap-3">
@@ -233,7 +256,7 @@ function Importer({ importable }: { importable: ImportKind[] }) {
               Check {count(body.length, 'row')}
             </Button>
             {stage.step === 'checked' && stage.outcome.problem_rows === 0 && (
-              <Button type="button" onClick={() => void run()}>
+              <Button type="button" onClick={() => void run(stage)}>
                 <FileUp aria-hidden /> Import {count(stage.outcome.total, 'row')}
               </Button>
             )}
@@ -299,11 +322,28 @@ function CheckOutcome({ outcome, kind }: { outcome: Outcome; kind: ImportKind })
     );
   }
   return (
-    <p className="text-sm" aria-live="polite">
-      Ready: {count(outcome.created, 'new ' + (kind.name === 'opening-stock' ? 'opening balance' : 'record'))},{' '}
-      {count(outcome.updated, 'update')}, {count(outcome.skipped, 'row')} skipped as already here
-      {outcome.made.length > 0 && `; also made: ${outcome.made.join(', ')}`}.
-    </p>
+    <div className="space-y-2 text-sm" aria-live="polite">
+      <p>
+        Ready: {count(outcome.created, 'new ' + (kind.name === 'opening-stock' ? 'opening balance' : 'record'))},{' '}
+        {count(outcome.updated, 'update')}
+        {outcome.changes.length > 0 &&
+          ` (${outcome.changes.map((change) => `${change.field} in ${count(change.records, 'record')}`).join(', ')})`}
+        , {count(outcome.skipped, 'row')} skipped as already here
+        {outcome.unchanged > 0 && `, ${count(outcome.unchanged, 'row')} already as the file says`}.
+      </p>
+      {outcome.made.length > 0 && (
+        <>
+          <p>It will also make what the rows name and the business does not have yet:</p>
+          <ul className="list-disc space-y-1 pl-5">
+            {outcome.made.map((made) => (
+              <li key={made} className={made.includes('did you mean') ? 'font-medium text-destructive' : undefined}>
+                {made}
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+    </div>
   );
 }
 
@@ -363,11 +403,11 @@ function DoneOutcome({ outcome, kind }: { outcome: Outcome; kind: ImportKind }) 
 }
 
 /** Sends the rows, reporting the share sent (0 to 1); an import needs the connection. */
-function send(kind: ImportKindName, body: object, onSent: (share: number) => void): Promise<Outcome> {
+function send(kind: ImportKindName, body: object, idempotencyKey: string, onSent: (share: number) => void): Promise<Outcome> {
   return postWithProgress<Outcome>(`/api/imports/${kind}`, JSON.stringify(body), {
     expected: 200,
     contentType: 'application/json',
-    idempotencyKey: clientKey(),
+    idempotencyKey,
     onProgress: onSent,
   });
 }

@@ -5,7 +5,7 @@ import { api } from '../../lib/api';
 import { formatTimestamp } from '../../lib/format';
 import { useActiveBusinessId, usePermissions } from '../../lib/session';
 
-/** `GET /api/operations/backups` (src/server/routes/operations.routes.ts): masters only. */
+/** `GET /api/operations/backups` (src/server/routes/operations.routes.ts): for the master who runs the server. */
 interface Backup {
   id: number;
   kind: 'manual' | 'scheduled' | 'before-migrations';
@@ -27,9 +27,11 @@ export interface Backups {
 const manila = (time: string) => `${formatTimestamp(time)} (Manila)`;
 
 /**
- * For masters, under the overview's greeting: when the database was last backed up, a warning
- * when the last backup failed, and a hint when the server takes none by itself. Asked for only
- * by masters, as the server answers no one else.
+ * For the master who runs the server, under the overview's greeting: when the database was last
+ * backed up, a warning when the last backup failed, and a hint when the server takes none by
+ * itself. Asked for only by masters; the server answers only the one of them who runs it (a
+ * master of a business of their own is refused, the backups being the whole server's), and
+ * nothing is shown on a refusal.
  */
 export function BackupStatus() {
   const master = usePermissions().has(MASTER_PERMISSION);

@@ -1,0 +1,69 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { contactOfType, databaseKinds, startDemo, type Session, type TestApp } from '../../../tests/support/test-app';
+import { auditDatabase } from './audit';
+
+/**
+ * Money sent with a third decimal is kept to the centavo the same way everywhere — a tender, a
+ * line's price, a money field: half away from zero, as written (0.005 → 0.01 and 1.005 → 1.01).
+ */
+describe.each(databaseKinds)('money with a third decimal on %s', (kind) => {
+  let test: TestApp;
+  let admin: Session;
+  let customer: number;
+  let branchId: number;
+  let item: { id: number; unit_of_measurement_id: number };
+
+  beforeAll(async () => {
+    ({ test, admin } = await startDemo(kind));
+    customer = await contactOfType(admin, 'Customer');
+    branchId = (await admin.send('GET', '/api/branches?limit=1&order_by=asc')).body.data[0].id;
+    item = (await admin.send('POST', '/api/items', { sku: 'ROUND-1', name: 'Rounding Candy', unit_of_measurement_id: 1 })).body.data;
+    const stocked = await admin.send('POST', '/api/stock-adjustments', {
+      branch_id: branchId,
+      date: '2026-11-01',
+      lines: [{ item_id: item.id, unit_of_measurement_id: item.unit_of_measurement_id, quantity: 10, reason: 'opening_balance' }],
+    });
+    expect(stocked.status, JSON.stringify(stocked.body)).toBe(201);
+  });
+  afterAll(() => test.close());
+  afterEach(async () => {
+    expect(await auditDatabase(test.app.db)).toEqual([]);
+    expect(test.errorLines).toEqual([]);
+  });
+
+  it('keeps tenders, a line’s price and a money field to the centavo, rounding each third decimal alike', async () => {
+    const sold = await admin.send('POST', '/api/invoices', {
+      contact_id: customer,
+      branch_id: branchId,
+      date: '2026-11-10',
+      lines: [{ item_id: item.id, unit_of_measurement_id: item.unit_of_measurement_id, quantity: 1, unit_price: 1.005 }],
+    });
+    expect(sold.status, JSON.stringify(sold.body)).toBe(201);
+    expect(sold.body.data.lines[0].unit_price).toBe(1.01);
+
+    const paid = await admin.send('POST', '/api/invoice-payments', {
+      invoice_id: sold.body.data.id,
+      contact_id: customer,
+      branch_id: branchId,
+      date: '2026-11-11',
+      tenders: [
+        { method: 'cash', amount: 0.005 },
+        { method: 'cash', amount: 1.005 },
+      ],
+    });
+    expect(paid.status, JSON.stringify(paid.body)).toBe(201);
+    expect(paid.body.data.amount).toBe(1.02);
+    const kept = await test.app.db
+      .selectFrom('payment_tenders')
+      .select('amount')
+      .where('payment_type', '=', 'invoice-payment')
+      .where('payment_id', '=', paid.body.data.id)
+      .orderBy('position')
+      .execute();
+    expect(kept.map((row) => Number(row.amount))).toEqual([1, 101]);
+
+    const contact = await admin.send('PATCH', `/api/contacts/${customer}`, { credit_limit: 2.675 });
+    expect(contact.status, JSON.stringify(contact.body)).toBe(200);
+    expect(contact.body.data.credit_limit).toBe(2.68);
+  });
+});
