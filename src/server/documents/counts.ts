@@ -11,10 +11,10 @@ import { conflict, HttpError, notFound, validationError } from '../errors';
 import { itemCosts } from '../overview/stock-value';
 import type { ApiRecord } from '../resources/codec';
 import { createRecord, findRecordOrFail } from '../resources/record-service';
-import { adjustCount } from '../resources/resource-counts';
 import type { ResourceStore } from '../resources/store';
 import { untyped, type Db, type Scope, type Trx } from '../db/scope';
 import { documentStore, liveSource, locationOf } from './document-store';
+import { openBalances } from './ledger';
 import { priceLines } from './lines';
 
 /**
@@ -380,9 +380,6 @@ export async function uncountLine(trx: Trx, scope: Scope, countId: number, itemI
   return lineOfItem(trx, scope, count, itemId);
 }
 
-/** Balances made by one statement: far under either database's limit of parameters. */
-const BALANCES_PER_INSERT = 500;
-
 /** Rows at 0 for the counted items that have no balance at the place yet, in item order, as the ledger makes them. */
 async function makeBalances(trx: Trx, scope: Scope, countId: number, location: Location): Promise<void> {
   const missing = await trx
@@ -405,28 +402,12 @@ async function makeBalances(trx: Trx, scope: Scope, countId: number, location: L
     )
     .orderBy('lines.item_id')
     .execute();
-  const now = nowIso();
-  for (let at = 0; at < missing.length; at += BALANCES_PER_INSERT) {
-    const made = await trx
-      .insertInto('stocks')
-      .values(
-        missing.slice(at, at + BALANCES_PER_INSERT).map(({ item_id }) => ({
-          business_id: scope.businessId,
-          item_id,
-          location_type: location.type,
-          location_id: location.id,
-          quantity_on_hand: 0,
-          quantity_in_transit: 0,
-          created_at: now,
-          updated_at: now,
-          version: 1,
-        })),
-      )
-      .onConflict((conflictOn) => conflictOn.columns(['business_id', 'item_id', 'location_type', 'location_id']).doNothing())
-      .executeTakeFirst();
-    const rows = Number(made.numInsertedOrUpdatedRows ?? 0);
-    if (rows > 0) await adjustCount(trx, scope.businessId, 'stocks', rows, 0);
-  }
+  await openBalances(
+    trx,
+    scope,
+    missing.map(({ item_id }) => item_id),
+    location,
+  );
 }
 
 async function onHandAt(db: Db, scope: Scope, itemId: number, location: Location): Promise<number> {

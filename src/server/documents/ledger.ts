@@ -29,22 +29,47 @@ export interface Movement {
   inTransit?: number;
 }
 
+/** A balance of nothing, as a place's first movement of an item starts it. */
+function zeroBalance(scope: Scope, itemId: number, location: Location, now: string) {
+  return {
+    business_id: scope.businessId,
+    item_id: itemId,
+    location_type: location.type,
+    location_id: location.id,
+    quantity_on_hand: 0,
+    quantity_in_transit: 0,
+    created_at: now,
+    updated_at: now,
+    version: 1,
+  };
+}
+
+/** Balances made by one statement: far under either database's limit of parameters. */
+const BALANCES_PER_INSERT = 500;
+
+/**
+ * Balances at zero for those of `itemIds` that have none at the location yet, in the order given
+ * (item order, as racing writers must take them), by hundreds per statement; one made meanwhile
+ * by another transaction is waited for and left as it is.
+ */
+export async function openBalances(trx: Trx, scope: Scope, itemIds: readonly number[], location: Location): Promise<void> {
+  const now = nowIso();
+  for (let at = 0; at < itemIds.length; at += BALANCES_PER_INSERT) {
+    const made = await trx
+      .insertInto('stocks')
+      .values(itemIds.slice(at, at + BALANCES_PER_INSERT).map((itemId) => zeroBalance(scope, itemId, location, now)))
+      .onConflict((conflictOn) => conflictOn.columns(['business_id', 'item_id', 'location_type', 'location_id']).doNothing())
+      .executeTakeFirst();
+    const rows = Number(made.numInsertedOrUpdatedRows ?? 0);
+    if (rows > 0) await adjustCount(trx, scope.businessId, 'stocks', rows, 0);
+  }
+}
+
 /** The stock row of an item at a location, made at zero when it is the first movement there. */
 async function stockRow(trx: Trx, scope: Scope, itemId: number, location: Location): Promise<number> {
-  const now = nowIso();
   const created = await trx
     .insertInto('stocks')
-    .values({
-      business_id: scope.businessId,
-      item_id: itemId,
-      location_type: location.type,
-      location_id: location.id,
-      quantity_on_hand: 0,
-      quantity_in_transit: 0,
-      created_at: now,
-      updated_at: now,
-      version: 1,
-    })
+    .values(zeroBalance(scope, itemId, location, nowIso()))
     .onConflict((conflictOn) => conflictOn.columns(['business_id', 'item_id', 'location_type', 'location_id']).doNothing())
     .returning('id')
     .executeTakeFirst();
