@@ -1,5 +1,5 @@
 import { SEARCH_COUNT_LIMIT } from '../src/server/resources/record-service';
-import { ADMIN, BUSINESS_ID, COMMON_TERM, SELECTIVE_TERM } from './bench-database';
+import { ADMIN, BUSINESS_ID, CLERK, COMMON_TERM, PLACE_COUNT, SELECTIVE_TERM } from './bench-database';
 import { backgroundLoad, LOAD, measure, startServer, type ServerKind } from './load';
 import type { Measured } from './report';
 
@@ -12,6 +12,8 @@ export interface Target {
   name: string;
   server: ServerKind;
   path: string;
+  /** Who asks: the admin (every place), or the clerk kept to one place of many. */
+  as?: 'admin' | 'clerk';
   /** Why the answer is not the one measured, or undefined when it is. */
   problem(body: any): string | undefined;
 }
@@ -64,6 +66,10 @@ function newestPageProblem(itemCount: number) {
   };
 }
 
+/** The list and the search loaded as a user kept to one place of many: within 10 % of the admin's. */
+export const KEPT_LIST = `bodega list, user kept to 1 of ${PLACE_COUNT} places`;
+export const KEPT_SEARCH = `bodega search, user kept to 1 of ${PLACE_COUNT} places`;
+
 /** The raw page, then Bodega's list, searches and view, on `servers`. */
 export function targetsFor(data: BenchData, servers: Servers): Target[] {
   return [
@@ -82,6 +88,20 @@ export function targetsFor(data: BenchData, servers: Servers): Target[] {
       problem: searchProblem(COMMON_TERM, data.commonMatches),
     },
     {
+      name: KEPT_LIST,
+      server: servers.bodega,
+      path: '/api/items',
+      as: 'clerk',
+      problem: newestPageProblem(data.itemCount),
+    },
+    {
+      name: KEPT_SEARCH,
+      server: servers.bodega,
+      path: searchPath(SELECTIVE_TERM),
+      as: 'clerk',
+      problem: searchProblem(SELECTIVE_TERM, data.selectiveMatches),
+    },
+    {
       name: 'bodega view',
       server: servers.bodega,
       path: `/api/items/${data.viewId}`,
@@ -93,21 +113,22 @@ export function targetsFor(data: BenchData, servers: Servers): Target[] {
 /** Bodega's servers answer only a signed-in user; the ceilings answer anyone. */
 const signsIn = (kind: ServerKind) => kind === 'bodega' || kind === 'bodega-pg';
 
-/** The seeded admin's session cookie, as the sign-in form gets it from POST /api/auth/login. */
-export async function sessionCookie(baseUrl: string): Promise<string> {
+/** The seeded admin's (or the clerk's) session cookie, as the sign-in form gets it from POST /api/auth/login. */
+export async function sessionCookie(baseUrl: string, who: 'admin' | 'clerk' = 'admin'): Promise<string> {
+  const { email, password } = who === 'clerk' ? CLERK : ADMIN;
   const response = await fetch(`${baseUrl}/api/auth/login`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'x-requested-with': 'XMLHttpRequest' },
-    body: JSON.stringify({ email: ADMIN.email, password: ADMIN.password }),
+    body: JSON.stringify({ email, password }),
   });
   const session = response.headers.getSetCookie().find((cookie) => cookie.startsWith('bodega_session='));
   if (response.status !== 200 || !session) throw new Error(`Sign-in failed: ${response.status} ${await response.text()}`);
   return session.split(';')[0];
 }
 
-/** Signs in as the seeded admin the way the web app does, for the session cookie and the business. */
-async function signedInHeaders(baseUrl: string): Promise<Record<string, string>> {
-  return { cookie: await sessionCookie(baseUrl), 'business-id': String(BUSINESS_ID) };
+/** Signs in as the seeded admin (or the clerk) the way the web app does, for the session cookie and the business. */
+async function signedInHeaders(baseUrl: string, who: 'admin' | 'clerk' = 'admin'): Promise<Record<string, string>> {
+  return { cookie: await sessionCookie(baseUrl, who), 'business-id': String(BUSINESS_ID) };
 }
 
 /** One request before the load, so a wrong answer fails the run instead of being measured. */
@@ -122,7 +143,7 @@ async function checkAnswer(target: Target, url: string, headers: Record<string, 
 export async function benchmark(target: Target): Promise<Measured> {
   const server = await startServer(target.server);
   try {
-    const headers = signsIn(target.server) ? await signedInHeaders(server.url) : {};
+    const headers = signsIn(target.server) ? await signedInHeaders(server.url, target.as) : {};
     const url = `${server.url}${target.path}`;
     await checkAnswer(target, url, headers);
     const figures = await measure(url, headers);

@@ -1,9 +1,11 @@
 import { mkdirSync, rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import SQLite from 'better-sqlite3';
+import type { Kysely } from 'kysely';
 import { getResource } from '../src/domain/resources/registry';
 import { buildApp } from '../src/server/app';
 import type { AppConfig } from '../src/server/config';
+import type { Database } from '../src/server/db/schema';
 import { recount } from '../src/server/resources/resource-counts';
 import { seed } from '../src/server/seed';
 
@@ -17,6 +19,9 @@ export const DATABASE_PATH = `${DATA_DIR}bench.sqlite`;
 export const ITEM_COUNT = 1_000_000;
 export const BUSINESS_ID = 1;
 export const ADMIN = { email: 'admin@example.com', password: 'bench-password' };
+/** A clerk who may view items and works at one branch of `PLACE_COUNT` (`domain/places.ts`): a user kept to one place. */
+export const CLERK = { email: 'clerk@example.com', password: ADMIN.password };
+export const PLACE_COUNT = 50;
 
 /** Only "Pancit Canton" followed by "Chilimansi" spells it: about 1 name in 40 × 30. */
 export const SELECTIVE_TERM = 'Canton Chilimansi';
@@ -101,6 +106,7 @@ export async function createBenchDatabase(): Promise<SeedReport> {
     const appSeeded = performance.now();
 
     const itemInsertMs = insertItems(raw);
+    await addClerk(app.db);
     const inserted = performance.now();
     await recount(app.db, getResource('items'), BUSINESS_ID);
     await recount(app.db, getResource('unit-of-measurements'), BUSINESS_ID);
@@ -153,6 +159,60 @@ function insertItems(raw: SQLite.Database): number {
   const batchSize = 50_000;
   for (let from = 1; from <= ITEM_COUNT; from += batchSize) insertBatch(from, Math.min(from + batchSize, ITEM_COUNT + 1));
   return performance.now() - started;
+}
+
+/**
+ * `PLACE_COUNT` branches, and the clerk: a role that may view items, and one branch among them to
+ * operate at — the lists and searches are loaded as this user too, to see what being kept to one
+ * place costs a request. Through the app's connection, on SQLite or PostgreSQL.
+ */
+export async function addClerk(db: Kysely<Database>): Promise<void> {
+  const now = new Date().toISOString();
+  const stamps = { created_at: now, updated_at: now, version: 1 };
+  const branches = await db
+    .insertInto('branches')
+    .values(
+      Array.from({ length: PLACE_COUNT }, (_, n) => ({
+        business_id: BUSINESS_ID,
+        code: `BR-${n + 1}`,
+        name: `Branch ${n + 1}`,
+        ...stamps,
+      })),
+    )
+    .returning('id')
+    .execute();
+  const branchId = Number(branches[6].id);
+  const admin = await db.selectFrom('users').select('password_hash').where('email', '=', ADMIN.email).executeTakeFirstOrThrow();
+  const user = await db
+    .insertInto('users')
+    .values({
+      name: 'Clerk',
+      email: CLERK.email,
+      username: 'clerk',
+      password_hash: admin.password_hash,
+      security_pin_hash: null,
+      ...stamps,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  await db
+    .insertInto('memberships')
+    .values({ user_id: user.id, business_id: BUSINESS_ID, userable_type: 'branch', userable_id: branchId, all_places: 'none', ...stamps })
+    .execute();
+  await db
+    .insertInto('user_places')
+    .values({ business_id: BUSINESS_ID, user_id: user.id, place_type: 'branch', place_id: branchId, level: 'operate', created_at: now })
+    .execute();
+  const role = await db
+    .insertInto('roles')
+    .values({ business_id: BUSINESS_ID, name: 'Clerk', description: null, ...stamps })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  const view = await db.selectFrom('permissions').select('id').where('name', '=', 'view-items').executeTakeFirstOrThrow();
+  await db.insertInto('role_permissions').values({ role_id: role.id, permission_id: view.id }).execute();
+  await db.insertInto('user_roles').values({ user_id: user.id, role_id: role.id }).execute();
+  await recount(db, getResource('branches'), BUSINESS_ID);
+  await recount(db, getResource('roles'), BUSINESS_ID);
 }
 
 function countNameMatches(raw: SQLite.Database, term: string): number {

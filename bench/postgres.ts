@@ -9,6 +9,7 @@ import { seed } from '../src/server/seed';
 import { benchmark, benchmarkListBesideSearches, targetsFor, type BenchData, type Servers } from './api-targets';
 import {
   ADMIN,
+  addClerk,
   APP_CONFIG,
   BUSINESS_ID,
   COMMON_TERM,
@@ -178,6 +179,7 @@ async function createPostgresBenchDatabase(server: string, benchUrl: string, ite
     await seed(app.db, { adminEmail: ADMIN.email, adminPassword: ADMIN.password, demoData: false });
     const appSeeded = performance.now();
     const { itemInsertMs, indexMs } = await connected(benchUrl, (client) => insertItems(client, items));
+    await addClerk(app.db);
     const inserted = performance.now();
     await recount(app.db, getResource('items'), BUSINESS_ID);
     await recount(app.db, getResource('unit-of-measurements'), BUSINESS_ID);

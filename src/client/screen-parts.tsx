@@ -11,6 +11,8 @@ import { slots, type ActionProps, type CellProps, type FormSection, type RecordP
 import { emptyLine, linesBody, rowsOf, type DocumentLine, type LineRow } from './components/documents/line-rows';
 import { emptyTender, paymentFieldsOf, tenderRowsOf, tendersBody, type TenderRow } from './components/documents/tender-rows';
 import { StatusBadge } from './components/documents/status-badge';
+import { UserPlacesDetails } from './features/users/user-places-details';
+import { placesBody, startingPlaces, type UserPlaces } from './features/users/user-places';
 import { navigationGroupOf } from './components/layout/navigation';
 import { Badge } from './components/ui/badge';
 import { Button } from './components/ui/button';
@@ -21,7 +23,7 @@ import type { ApiRecord } from './lib/resource-queries';
 
 /**
  * What the app puts into the generic screens' slots: documents, payments' tenders, attached files,
- * stocks, roles and users. The router loads this module before any screen, so every slot is filled when one renders;
+ * stocks, roles and users (with their places). The router loads this module before any screen, so every slot is filled when one renders;
  * the larger parts (a document's screens and editor, files, movements) load when first shown.
  */
 
@@ -226,7 +228,29 @@ function UserRoles({ record }: RecordProps) {
   return 'role_names' in record ? <DetailRow label="Roles" value={names(record.role_names)} /> : null;
 }
 
+function UserDetails({ definition, record }: RecordProps) {
+  return (
+    <>
+      <UserRoles definition={definition} record={record} />
+      <UserPlacesDetails definition={definition} record={record} />
+    </>
+  );
+}
+
+// Users: their places (domain/places.ts) in their form, edited beside the rest and sent with it.
+
+const UserPlacesEditor = lazyComponent(() => import('./features/users/user-places-editor').then((m) => m.UserPlacesEditor));
+
+const userPlaces: FormSection = {
+  name: 'places',
+  holds: () => true,
+  start: (_definition, record) => startingPlaces(record),
+  body: (value) => placesBody(value as UserPlaces | null),
+  Editor: UserPlacesEditor,
+};
+
 slots.register({ resource: 'roles' }, 'view.actions', AssignPermissionsLink);
 slots.register({ resource: 'roles' }, 'view.details', RolePermissions);
 slots.register({ resource: 'users' }, 'view.actions', AssignRolesLink);
-slots.register({ resource: 'users' }, 'view.details', UserRoles);
+slots.register({ resource: 'users' }, 'view.details', UserDetails);
+slots.register({ resource: 'users' }, 'form.section', userPlaces);

@@ -1,5 +1,6 @@
 import type { DocumentSpec } from './documents';
 import type { Field } from './fields';
+import { AT_ITS_PLACE, type PlaceRule } from './places';
 
 /**
  * Everything particular to one resource, declared once and read by the server's generic CRUD
@@ -52,6 +53,12 @@ export interface ResourceDefinition {
   pickerSearch?: (typed: string) => { field: string; strict: boolean };
   /** The fields a picker's search (`?q=`) matches by any part, case-insensitively: an item's name, SKU or barcode. */
   pickerFields?: readonly string[];
+  /**
+   * How its records belong to branches and warehouses (`domain/places.ts`): reads show only the
+   * user's places, changes need `operate` at the record's operating end. A document at one place
+   * has `AT_ITS_PLACE` unless it says otherwise; a resource without places is seen by every user.
+   */
+  places?: PlaceRule;
 }
 
 type DefinitionInput = Omit<
@@ -73,6 +80,7 @@ export function defineResource(input: DefinitionInput): ResourceDefinition {
     editable: true,
     resettableSecrets: false,
     attachments: input.document !== undefined,
+    places: input.document && !input.document.twoLocations ? AT_ITS_PLACE : undefined,
     ...input,
     sort: [...new Set([...ALWAYS_SORTABLE, ...(input.sort ?? [])])],
   };
@@ -80,6 +88,9 @@ export function defineResource(input: DefinitionInput): ResourceDefinition {
     if (name !== 'id' && !(ALWAYS_SORTABLE as readonly string[]).includes(name) && !(name in definition.fields)) {
       throw new Error(`Resource ${definition.name} names an unknown field "${name}"`);
     }
+  }
+  if (definition.document?.twoLocations && !definition.places) {
+    throw new Error(`Resource ${definition.name} moves goods between two places but does not say which side operates it`);
   }
   return definition;
 }

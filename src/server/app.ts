@@ -30,6 +30,7 @@ import { importRoutes } from './routes/imports.routes';
 import { operationsRoutes } from './routes/operations.routes';
 import { overviewRoutes } from './routes/overview.routes';
 import { paymentTenderRoutes } from './routes/payment-tenders.routes';
+import { placesRoutes } from './routes/places.routes';
 import { resourceRoutes } from './routes/resource.routes';
 import { stockCountRoutes } from './routes/stock-counts.routes';
 import { ensurePermissions } from './seed';
@@ -126,6 +127,7 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
   await app.register(businessRoutes);
   await app.register(resourceRoutes);
   await app.register(accessRoutes);
+  await app.register(placesRoutes);
   await app.register(documentRoutes);
   await app.register(paymentTenderRoutes);
   await app.register(stockCountRoutes);

@@ -17,6 +17,7 @@ import type { ApiRecord } from './resources/codec';
 import { createRecord } from './resources/record-service';
 import type { Scope, Trx } from './db/scope';
 import { provisionBusiness } from './services/business-provisioning.service';
+import type { PlaceLevel } from '../domain/places';
 
 /** Adds any permission of the domain's list that the database lacks; safe to run on every start. */
 export async function ensurePermissions(db: Kysely<Database>): Promise<void> {
@@ -65,6 +66,8 @@ export const DEMO_ROLES: {
   email: string;
   description: string;
   worksAt: 'branch' | 'warehouse' | 'none';
+  /** Where they may work (domain/places.ts): every place at `all`, the place they work at at `own`, every branch at `branches`. */
+  places: { all: PlaceLevel | null; own?: PlaceLevel; branches?: PlaceLevel };
   permissions: string[];
 }[] = [
   {
@@ -72,6 +75,7 @@ export const DEMO_ROLES: {
     email: 'warehouse@example.com',
     description: 'Receives, stores and moves goods between locations.',
     worksAt: 'warehouse',
+    places: { all: null, own: 'operate', branches: 'view' },
     permissions: [
       ...views(CATALOGUE),
       ...jobPermissions([
@@ -92,6 +96,7 @@ export const DEMO_ROLES: {
     email: 'cashier@example.com',
     description: 'Sells at a branch and takes payments.',
     worksAt: 'branch',
+    places: { all: null, own: 'operate' },
     permissions: [
       ...views(['items', 'stocks', 'sale-item-prices', 'services', 'service-prices', 'branches']),
       SERVICE_PRICES_PERMISSION,
@@ -103,13 +108,15 @@ export const DEMO_ROLES: {
     email: 'branch@example.com',
     description: 'Asks the warehouse for stock and receives what it sends, at a branch.',
     worksAt: 'branch',
+    places: { all: null, own: 'operate' },
     permissions: [...views(['items', 'stocks']), ...jobPermissions(['stock-requests', 'stock-receives', 'document-memoranda'])],
   },
   {
     name: 'Purchasing',
     email: 'purchasing@example.com',
-    description: 'Buys from suppliers and pays their bills.',
-    worksAt: 'none',
+    description: 'Buys from suppliers and pays their bills; sees every place, buys into the central warehouse.',
+    worksAt: 'warehouse',
+    places: { all: 'view', own: 'operate' },
     permissions: [
       ...views(CATALOGUE),
       ...jobPermissions([
@@ -128,6 +135,7 @@ export const DEMO_ROLES: {
     email: 'viewer@example.com',
     description: 'Sees everything, changes nothing.',
     worksAt: 'none',
+    places: { all: 'view' },
     permissions: [...views(PERMISSION_PREFIXES), VIEW_ACTIVITY_PERMISSION],
   },
 ];
@@ -236,12 +244,30 @@ export async function seed(db: Kysely<Database>, options: SeedOptions): Promise<
           business_id: main,
           userable_type: workplace ? role.worksAt : 'none',
           userable_id: workplace?.id ?? null,
+          all_places: role.places.all ?? 'none',
           created_at: now,
           updated_at: now,
           version: 1,
         })
         .execute();
       await trx.insertInto('user_roles').values({ user_id: userId, role_id: roleId }).execute();
+      const { own, branches: everyBranch } = role.places;
+      const grants = [
+        ...(workplace && own ? [{ place_type: role.worksAt, place_id: Number(workplace.id), level: own }] : []),
+        ...(everyBranch
+          ? (await trx.selectFrom('branches').select('id').where('business_id', '=', main).execute()).map((branch) => ({
+              place_type: 'branch',
+              place_id: Number(branch.id),
+              level: everyBranch,
+            }))
+          : []),
+      ];
+      if (grants.length > 0) {
+        await trx
+          .insertInto('user_places')
+          .values(grants.map((grant) => ({ ...grant, business_id: main, user_id: userId, created_at: now })))
+          .execute();
+      }
     }
     return true;
   });

@@ -52,10 +52,9 @@ describe.skipIf(!chromiumAvailable)('keyboard entry in Chromium', { timeout: 120
     await expect.poll(() => supplier.inputValue()).toBe('Juan dela Cruz');
     // Tab goes on to the next field, not to the picker's clear button.
     await keys.press('Tab');
-    expect(await page.evaluate(() => document.activeElement?.getAttribute('role'))).toBe('combobox');
-    await keys.press('Tab');
-    await typeAndPick(page, keys, 'val', /Valenzuela Central/);
-    await expect.poll(() => page.getByRole('combobox', { name: /^Warehouse/ }).inputValue()).toBe('Valenzuela Central');
+    expect(await page.evaluate(() => document.activeElement?.tagName)).not.toBe('BUTTON');
+    // The warehouse is the one place purchasing buys into: shown, never asked.
+    await expect.poll(() => page.getByLabel(/^Warehouse/).textContent()).toContain('Valenzuela Central');
     for (let tabs = 0; (await focused(page)) !== 'line-0-item'; tabs += 1) {
       expect(tabs, 'Tabs from the header to the first line').toBeLessThan(12);
       await keys.press('Tab');

@@ -6,6 +6,7 @@ import type { AppConfig } from '../../src/server/config';
 import type { DatabaseKind } from '../../src/server/db/dialect';
 import { adjustCount } from '../../src/server/resources/resource-counts';
 import { seed } from '../../src/server/seed';
+import { EVERY_PLACE, type PlaceAccess } from '../../src/domain/places';
 
 /**
  * A fresh, migrated and seeded app per test file: SQLite in memory always, and PostgreSQL in a
@@ -161,9 +162,10 @@ export async function contactOfType(session: Session, type: 'Customer' | 'Suppli
 
 /**
  * A user in `businessId` holding exactly `permissions` through a role of their own; returns a
- * signed-in session and a setter that swaps the role's permissions between requests.
+ * signed-in session and a setter that swaps the role's permissions between requests. `places`:
+ * where they work (every place to operate unless said).
  */
-export async function userWithPermissions(test: TestApp, businessId: number, permissions: string[]) {
+export async function userWithPermissions(test: TestApp, businessId: number, permissions: string[], places: PlaceAccess = EVERY_PLACE) {
   const { db } = test.app;
   const now = new Date().toISOString();
   const stamp = { created_at: now, updated_at: now, version: 1 };
@@ -183,8 +185,30 @@ export async function userWithPermissions(test: TestApp, businessId: number, per
     .executeTakeFirstOrThrow();
   await db
     .insertInto('memberships')
-    .values({ user_id: user.id, business_id: businessId, userable_type: 'none', userable_id: null, ...stamp })
+    .values({
+      user_id: user.id,
+      business_id: businessId,
+      userable_type: 'none',
+      userable_id: null,
+      all_places: places.all ?? 'none',
+      ...stamp,
+    })
     .execute();
+  if (places.grants.length > 0) {
+    await db
+      .insertInto('user_places')
+      .values(
+        places.grants.map((grant) => ({
+          business_id: businessId,
+          user_id: user.id,
+          place_type: grant.type,
+          place_id: grant.id,
+          level: grant.level,
+          created_at: now,
+        })),
+      )
+      .execute();
+  }
   const role = await db
     .insertInto('roles')
     .values({ business_id: businessId, name: `Limited ${tag}`, description: null, ...stamp })

@@ -1,6 +1,9 @@
 import type { Dexie, Table } from 'dexie';
+import type { PlaceAccess, PlaceType } from '../../domain/places';
 import { toast } from './notify';
 import { ApiError } from './api';
+import { USER_RETRIEVED } from './kept-access';
+import { followPlaces, type NamedPlaces } from './kept-places';
 
 /**
  * What this device has seen, for reading back without a network: every successful list and
@@ -67,6 +70,11 @@ export interface OutboxEntry {
   errors?: Record<string, string[]>;
   /** After a 412: the record as the server holds it now. */
   serverRecord?: Record<string, unknown>;
+  /**
+   * The place of the record it changes (or of the document a new payment settles), as the device
+   * knew it when the user's places last changed: its kept record may have gone since (kept-places.ts).
+   */
+  at?: { type: PlaceType; id: number };
 }
 
 export type OutboxAction =
@@ -90,11 +98,22 @@ export interface SyncedCreate {
   id: number;
 }
 
-type OfflineDatabase = Dexie & {
+/** The user's places in one business as the device last kept them (kept-places.ts). */
+export interface KeptPlaces {
+  businessId: number;
+  /** The places and levels, in a fixed order: what tells a change of them. */
+  fingerprint: string;
+  access: PlaceAccess;
+  /** Every place's name the device has learnt, keyed `branch:3`: a change at a place no longer held still names it. */
+  names: Record<string, string>;
+}
+
+export type OfflineDatabase = Dexie & {
   answers: Table<SavedAnswer, string>;
   records: Table<SavedRecord, string>;
   outbox: Table<OutboxEntry, number>;
   synced: Table<SyncedCreate, string>;
+  places: Table<KeptPlaces, number>;
 };
 
 /** Each user's own database on the device. */
@@ -121,6 +140,7 @@ export function openOfflineStore(userId: number): void {
     const database = new DexieClass(name) as OfflineDatabase;
     database.version(1).stores({ answers: 'key, [businessId+resource]', records: 'key, [businessId+resource]' });
     database.version(2).stores({ outbox: '++seq, &key, target', synced: 'key' });
+    database.version(3).stores({ places: 'businessId' });
     return database;
   });
   void navigator.storage?.persist?.().catch(() => undefined);
@@ -144,6 +164,60 @@ export async function deleteOfflineStore(): Promise<void> {
   opening = null;
   openName = null;
   await (await loadDexie()).delete(name);
+}
+
+/** The signed-in user as the server tells it: who, in which business, and their places there. */
+export interface UserPlaces {
+  id: number;
+  business_id: number | null;
+  /** Absent from a server that predates places; null without a business. */
+  places?: NamedPlaces | null;
+}
+
+/** The last following of each user's places in each business in this page, keyed by database name and business. */
+const following = new Map<string, Promise<boolean>>();
+const placesListeners = new Set<() => void>();
+
+/**
+ * Makes what the database `name` keeps follow the user's places in one business (kept-places.ts):
+ * true when they had changed. The outbox hears of a change, to park what can no longer be sent.
+ */
+export function followUserPlaces(name: string, database: Promise<OfflineDatabase>, user: UserPlaces): Promise<boolean> {
+  const { business_id: businessId, places } = user;
+  if (businessId === null || !places) return Promise.resolve(false);
+  const followed = database
+    .then((db) => followPlaces(db, businessId, places))
+    .catch((error: unknown) => {
+      reportQuota(error);
+      return false;
+    });
+  following.set(`${name}|${businessId}`, followed);
+  void followed.then((changed) => {
+    if (changed) for (const listener of placesListeners) listener();
+  });
+  return followed;
+}
+
+/** The following of the user's places in a business done in this page, if any: until then, the device's are not known to be current. */
+export function placesFollowed(name: string, businessId: number): Promise<boolean> | undefined {
+  return following.get(`${name}|${businessId}`);
+}
+
+/** Called when the user's places changed and the device followed them. */
+export function onPlacesChanged(listener: () => void): () => void {
+  placesListeners.add(listener);
+  return () => placesListeners.delete(listener);
+}
+
+// Each time the session fetches the user (a sign-in, a refresh), the device follows their places,
+// in the user's own database, which the session opens now anyway.
+if (typeof window !== 'undefined' && typeof window.addEventListener === 'function') {
+  window.addEventListener(USER_RETRIEVED, (event) => {
+    const user = (event as CustomEvent<Partial<UserPlaces>>).detail;
+    if (typeof user.id !== 'number' || typeof user.business_id !== 'number' || !user.places) return;
+    openOfflineStore(user.id);
+    void followUserPlaces(openName!, opening!, user as UserPlaces);
+  });
 }
 
 function reportQuota(error: unknown): void {

@@ -1,5 +1,4 @@
-import type { Dexie, Table } from 'dexie';
-import type { OutboxAction, OutboxEntry, SyncedCreate } from './offline-store';
+import type { OfflineDatabase, OutboxAction, OutboxEntry, SyncedCreate } from './offline-store';
 
 /**
  * The queue of the outbox: every change waiting for the server, kept in the user's IndexedDB
@@ -11,11 +10,8 @@ import type { OutboxAction, OutboxEntry, SyncedCreate } from './offline-store';
 
 export type { OutboxAction, OutboxEntry };
 
-/** The tables of the user's database that the outbox keeps. */
-export type OutboxDatabase = Dexie & {
-  outbox: Table<OutboxEntry, number>;
-  synced: Table<SyncedCreate, string>;
-};
+/** The user's database: the outbox keeps its queue there, and reads the kept records and places beside it. */
+export type OutboxDatabase = OfflineDatabase;
 
 export interface Change {
   businessId: number | null;

@@ -1,4 +1,7 @@
+import { findResource } from '../../domain/resources/registry';
 import { api, ApiError } from './api';
+import { knownPlace, lostPlace, lostPlaceMessage, lostPlaceRefusal, placeName } from './kept-places';
+import { followUserPlaces, offlineDatabaseNameOf, placesFollowed, type KeptPlaces, type UserPlaces } from './offline-store';
 import { refreshOutbox } from './outbox-snapshot';
 import {
   answered,
@@ -24,8 +27,9 @@ import {
  * it is sent. A network failure, a timeout, a 5xx, 408 or 429 stops the replay, which tries again
  * later with a growing delay; a 401 keeps everything until the user signs in again; any other
  * refusal parks the entry as "needs attention" with the server's message, and the later changes
- * to its record wait behind it. Nothing is dropped without the user saying so. The screen that
- * made a change learns how it ended, in this tab or another.
+ * to its record wait behind it. A change at a place where the user no longer operates is parked
+ * so without being sent (kept-places.ts). Nothing is dropped without the user saying so. The
+ * screen that made a change learns how it ended, in this tab or another.
  */
 
 /** How a change ended for the screen that made it. */
@@ -246,8 +250,11 @@ export function createReplayEngine(database: Promise<OutboxDatabase>, name: stri
    */
   async function replay(): Promise<void> {
     const db = await database;
-    const queue = await queuedEntries(db);
+    let queue = await queuedEntries(db);
     if (queue.length === 0 || stopped) return;
+    // Places that changed have told each queued change where its record was: read them again.
+    if (navigator.onLine && (await confirmPlaces(db, queue))) queue = await queuedEntries(db);
+    await parkLostPlaces(db, queue);
     if (!navigator.onLine) {
       for (const entry of queue) announce(entry, { kind: 'kept', message: KEPT_OFFLINE });
       return;
@@ -294,6 +301,69 @@ export function createReplayEngine(database: Promise<OutboxDatabase>, name: stri
     }
   }
 
+  /** A signal that aborts after REPLAY_TIMEOUT_MS, or when the engine stops; `done` lets go of it. */
+  function timedSignal(): { signal: AbortSignal; done: () => void } {
+    const timeout = new AbortController();
+    const abort = () => timeout.abort();
+    const timer = setTimeout(abort, REPLAY_TIMEOUT_MS);
+    sending.signal.addEventListener('abort', abort);
+    return {
+      signal: timeout.signal,
+      done: () => {
+        clearTimeout(timer);
+        sending.signal.removeEventListener('abort', abort);
+      },
+    };
+  }
+
+  /** Whether the entry is checked against the user's places: a change, waiting, of a record of a place. */
+  const atAPlace = (entry: OutboxEntry) =>
+    entry.state !== 'needs-attention' && entry.businessId !== null && findResource(entry.resource)?.places !== undefined;
+
+  /**
+   * Before a business's changes are first sent from this page, the user's places there are asked
+   * of the server — unless the session fetched them already — for the device may keep places
+   * changed since. Only where the device keeps places (a business it followed); an unanswered
+   * question leaves the changes to the server, which refuses what it must. True when places changed.
+   */
+  async function confirmPlaces(db: OutboxDatabase, queue: OutboxEntry[]): Promise<boolean> {
+    const businesses = new Set(queue.filter(atAPlace).map((entry) => entry.businessId!));
+    let changed = false;
+    for (const businessId of businesses) {
+      let followed = placesFollowed(name, businessId);
+      if (!followed && (await db.places.get(businessId))) {
+        const timeout = timedSignal();
+        followed = api<UserPlaces>('GET', '/api/auth/user', { businessId, signal: timeout.signal })
+          .then((user) => offlineDatabaseNameOf(user.id) === name && followUserPlaces(name, database, user))
+          .catch(() => false)
+          .finally(timeout.done);
+      }
+      changed = (await followed) === true || changed;
+      if (stopped) break;
+    }
+    return changed;
+  }
+
+  /**
+   * Parks, unsent, each change made at a place where the user, as the device keeps their places,
+   * no longer operates: in Pending changes with the reason, for them to copy and discard.
+   */
+  async function parkLostPlaces(db: OutboxDatabase, queue: OutboxEntry[]): Promise<void> {
+    const kept = new Map<number, KeptPlaces | undefined>();
+    for (const entry of queue.filter(atAPlace)) {
+      const businessId = entry.businessId!;
+      if (!kept.has(businessId)) kept.set(businessId, await db.places.get(businessId));
+      const places = kept.get(businessId);
+      if (!places) continue;
+      const lost = lostPlace(entry, places.access, entry.at ? null : await knownPlace(db, entry));
+      if (!lost) continue;
+      const where = await placeName(db, businessId, lost, places.names);
+      await db.outbox.update(entry.seq!, { state: 'needs-attention', status: 403, message: lostPlaceMessage(where), errors: {} });
+      entry.state = 'needs-attention';
+      announce(entry, { kind: 'refused', status: 403, message: lostPlaceRefusal(where), errors: {} });
+    }
+  }
+
   /** True when `next` must wait for the answers to `batch` (`bytes` with it): see `replay`. */
   function endsBatch(batch: OutboxEntry[], bytes: number, next: OutboxEntry): boolean {
     if (batch.length >= BATCH_CHANGES || bytes > BATCH_BYTES) return true;
@@ -319,10 +389,7 @@ export function createReplayEngine(database: Promise<OutboxDatabase>, name: stri
   async function sendBatch(db: OutboxDatabase, batch: OutboxEntry[]): Promise<BatchResult> {
     const attempts = await markSending(db, batch);
     if (attempts.length === 0) return { sent: [], parked: null, untried: null };
-    const timeout = new AbortController();
-    const abort = () => timeout.abort();
-    const timer = setTimeout(abort, REPLAY_TIMEOUT_MS);
-    sending.signal.addEventListener('abort', abort);
+    const timeout = timedSignal();
     let answers: BatchAnswer[];
     try {
       const changes = await Promise.all(attempts.map((entry) => changeOf(db, entry)));
@@ -342,8 +409,7 @@ export function createReplayEngine(database: Promise<OutboxDatabase>, name: stri
       const halt = await refused(db, attempts[0], failure);
       return halt ? { stop: halt, from: attempts[0] } : { sent: [], parked: attempts[0], untried: attempts[1] ?? null };
     } finally {
-      clearTimeout(timer);
-      sending.signal.removeEventListener('abort', abort);
+      timeout.done();
     }
     const failed = answers.findIndex((answer) => !isSuccess(answer.status));
     const sent = attempts.slice(0, failed === -1 ? answers.length : failed);

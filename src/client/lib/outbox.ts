@@ -1,4 +1,4 @@
-import { offlineDatabase, offlineDatabaseName, offlineDatabaseNameOf, type SyncedCreate } from './offline-store';
+import { offlineDatabase, offlineDatabaseName, offlineDatabaseNameOf, onPlacesChanged, type SyncedCreate } from './offline-store';
 import { syncedId as syncedIdIn, type Change, type OutboxDatabase, type OutboxEntry } from './outbox-queue';
 import { createReplayEngine, type ReplayEngine, type Settled } from './outbox-replay';
 import { changeSent, signInNeeded } from './outbox-events';
@@ -28,7 +28,8 @@ let running: Running | null = null;
 
 /**
  * Starts the outbox of the user whose offline store is open: watched for the screens, and sent
- * now, when the connection returns and when the tab is shown again. The outbox of another user
+ * now, when the connection returns and when the tab is shown again; looked at again when the
+ * user's places change (what can no longer be sent is parked). The outbox of another user
  * (or of a store opened before), if one runs, stops first; this one, if it runs, keeps running.
  */
 export function startOutbox(): void {
@@ -47,6 +48,7 @@ export function startOutbox(): void {
   };
   window.addEventListener('online', onOnline);
   document.addEventListener('visibilitychange', onShown);
+  const unfollow = onPlacesChanged(() => engine.kick());
   running = {
     name,
     database,
@@ -54,6 +56,7 @@ export function startOutbox(): void {
     stop: () => {
       window.removeEventListener('online', onOnline);
       document.removeEventListener('visibilitychange', onShown);
+      unfollow();
       unwatch();
       engine.stop();
     },

@@ -4,6 +4,7 @@ import { holdsAny } from '../../domain/permissions';
 import { activeBusinessId, api, ApiError, setActiveBusinessId, subscribeToBusiness } from './api';
 import { forgetKeptAccess, userRetrieved } from './kept-access';
 import { deleteOfflineStore, openOfflineStore } from './offline-store';
+import type { PlaceGrant, PlaceLevel } from '../../domain/places';
 
 export interface Business {
   id: number;
@@ -24,6 +25,11 @@ export interface CurrentUser {
   userable_id?: number | null;
   role_names: string[];
   permission_names: string[];
+  /**
+   * The places they work at in this business (domain/places.ts; a master: every place to operate),
+   * each single place with its name. Null without a business; absent from a profile kept before it was sent.
+   */
+  places?: { all: PlaceLevel | null; grants: (PlaceGrant & { name: string })[] } | null;
   businesses: Business[];
 }
 

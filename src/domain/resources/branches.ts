@@ -7,6 +7,8 @@ export const branches = defineResource({
   plural: 'Branches',
   display: 'name',
   attachments: true,
+  // A branch is itself a place: a user sees the branches they hold.
+  places: { ends: { place: { branch: 'id' } }, operates: 'place' },
   fields: {
     code: text('Code', { required: true, unique: true, max: 32 }),
     name: text('Name', { required: true }),

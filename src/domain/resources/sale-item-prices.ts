@@ -7,6 +7,8 @@ export const saleItemPrices = defineResource({
   singular: 'Sale Item Price',
   plural: 'Sale Item Prices',
   display: 'id',
+  // A branch's price is seen and set by those who work there; a price for every branch by those who work everywhere.
+  places: { ends: { place: { branch: 'branch_id' } }, operates: 'place', optional: true },
   fields: {
     item_id: reference('Item', 'items', { required: true }),
     branch_id: reference('Branch', 'branches'),

@@ -7,6 +7,8 @@ export const servicePrices = defineResource({
   singular: 'Service Price',
   plural: 'Service Prices',
   display: 'id',
+  // A branch's price is seen and set by those who work there; a price for every branch by those who work everywhere.
+  places: { ends: { place: { branch: 'branch_id' } }, operates: 'place', optional: true },
   fields: {
     service_id: reference('Service', 'services', { required: true }),
     branch_id: reference('Branch', 'branches'),

@@ -2,6 +2,7 @@ import { reference } from '../fields';
 import { statusValues } from '../lifecycle';
 import { defineResource } from '../resource';
 import { TRANSFER_SEARCH, transferHeader, receivedLifecycle } from './document-fields';
+import { betweenPlaces } from '../places';
 
 const lifecycle = receivedLifecycle('Its goods are in transit again, and what it received is open again on its transfer.');
 
@@ -21,6 +22,7 @@ export const stockReceives = defineResource({
     source: { field: 'stock_transfer_id', resource: 'stock-transfers' },
     lifecycle,
   },
+  places: betweenPlaces('to', 'the place receiving them'),
   fields: {
     stock_transfer_id: reference('Stock transfer', 'stock-transfers', { required: true }),
     ...transferHeader(statusValues(lifecycle), { computed: true }),

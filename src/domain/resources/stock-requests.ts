@@ -2,6 +2,7 @@ import { date } from '../fields';
 import { statusValues } from '../lifecycle';
 import { defineResource } from '../resource';
 import { TRANSFER_SEARCH, transferHeader, transferredLifecycle } from './document-fields';
+import { betweenPlaces } from '../places';
 
 const lifecycle = transferredLifecycle({
   cancelReverses: 'Nothing will be transferred for it.',
@@ -15,6 +16,7 @@ export const stockRequests = defineResource({
   plural: 'Stock Requests',
   display: 'number',
   document: { type: 'stock-request', prefix: 'SR', lines: 'quantities', twoLocations: true, updatable: ['notes', 'needed_by'], lifecycle },
+  places: betweenPlaces('to', 'the requesting place'),
   fields: {
     ...transferHeader(statusValues(lifecycle)),
     needed_by: date('Needed by'),

@@ -2,6 +2,7 @@ import { reference, text } from '../fields';
 import { statusValues } from '../lifecycle';
 import { defineResource } from '../resource';
 import { TRANSFER_SEARCH, transferHeader, transferredLifecycle } from './document-fields';
+import { betweenPlaces } from '../places';
 
 const lifecycle = transferredLifecycle({
   cancelReverses: 'Its goods are not sent back.',
@@ -26,6 +27,7 @@ export const stockReturns = defineResource({
     source: { field: 'stock_transfer_id', resource: 'stock-transfers' },
     lifecycle,
   },
+  places: betweenPlaces('from', 'the place sending them back'),
   fields: {
     stock_transfer_id: reference('Stock transfer', 'stock-transfers', { required: true }),
     reason: text('Reason', { required: true, max: 500 }),

@@ -2,6 +2,7 @@ import { reference } from '../fields';
 import { statusValues, type Lifecycle } from '../lifecycle';
 import { defineResource } from '../resource';
 import { TRANSFER_SEARCH, transferHeader } from './document-fields';
+import { betweenPlaces } from '../places';
 
 const lifecycle: Lifecycle = {
   statuses: { in_transit: 'outstanding', partially_received: 'outstanding', received: 'complete', void: 'undone' },
@@ -53,6 +54,7 @@ export const stockTransfers = defineResource({
     source: { field: 'stock_request_id', resource: 'stock-requests' },
     lifecycle,
   },
+  places: betweenPlaces('from', 'the place the goods leave'),
   fields: {
     ...transferHeader(statusValues(lifecycle)),
     stock_request_id: reference('Stock request', 'stock-requests'),

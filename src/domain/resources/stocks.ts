@@ -16,6 +16,7 @@ export const stocks = defineResource({
   plural: 'Stocks',
   display: 'id',
   readOnly: true,
+  places: { ends: { place: { type: 'location_type', id: 'location_id' } }, operates: 'place' },
   fields: {
     item_id: reference('Item', 'items', { computed: true }),
     location_type: select('Location type', LOCATION_TYPES, { computed: true }),

@@ -6,6 +6,8 @@ export const warehouses = defineResource({
   singular: 'Warehouse',
   plural: 'Warehouses',
   display: 'name',
+  // A warehouse is itself a place: a user sees the warehouses they hold.
+  places: { ends: { place: { warehouse: 'id' } }, operates: 'place' },
   attachments: true,
   fields: {
     code: text('Code', { required: true, unique: true, max: 32 }),

@@ -3,6 +3,7 @@ import { nowIso, toIsoTimestamp } from '../db/dialect';
 import type { Database } from '../db/schema';
 import type { ActivityEntry, FieldChanges } from '../../domain/activity';
 import type { Scope, Trx } from '../db/scope';
+import { entriesViewed } from './activity-places';
 
 /**
  * The activity log: who did what to which record, and when. Every write of the API records one
@@ -62,7 +63,7 @@ export interface ActivityFilters {
   until?: string;
 }
 
-/** A page of the business's entries, newest first, and how many match. */
+/** A page of the business's entries the scope views (`activity-places.ts`), newest first, and how many match. */
 export async function listActivity(
   db: Kysely<Database>,
   scope: Scope,
@@ -77,6 +78,8 @@ export async function listActivity(
   if (filters.action !== undefined) query = query.where('activity_log.action', '=', filters.action);
   if (filters.since !== undefined) query = query.where('activity_log.happened_at', '>=', filters.since);
   if (filters.until !== undefined) query = query.where('activity_log.happened_at', '<', filters.until);
+  const viewed = entriesViewed(db, scope, filters.resource);
+  if (viewed) query = query.where(viewed);
   const rows = await query
     .leftJoin('users', 'users.id', 'activity_log.user_id')
     .selectAll('activity_log')

@@ -172,7 +172,10 @@ describe.each(databaseKinds)('activity log on %s', (kind) => {
       ['reset-password', null],
       ['updated', 'Changed the password'],
       ['created', null],
+      // Made with every place to operate (its creator said nothing of places), written as it was made.
+      ['places-changed', null],
     ]);
+    expect(history[6].changes).toEqual({ places: { from: 'No places', to: 'All places: operate' } });
     expect(history[5].changes).toEqual({
       name: { from: null, to: 'Logged User' },
       email: { from: null, to: 'logged@example.com' },

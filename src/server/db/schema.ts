@@ -47,6 +47,18 @@ export interface MembershipsTable extends RecordColumns {
   business_id: number;
   userable_type: string | null;
   userable_id: number | null;
+  /** Every place of the business, at this level: `none`, `view` or `operate` (domain/places.ts). */
+  all_places: Generated<string>;
+}
+
+/** A branch or warehouse a user holds in a business, at a level (`view`, `operate`), beside `memberships.all_places`. */
+export interface UserPlacesTable {
+  business_id: number;
+  user_id: number;
+  place_type: string;
+  place_id: number;
+  level: string;
+  created_at: Timestamp;
 }
 
 export interface SessionsTable {
@@ -503,6 +515,7 @@ export interface Database {
   businesses: BusinessesTable;
   users: UsersTable;
   memberships: MembershipsTable;
+  user_places: UserPlacesTable;
   sessions: SessionsTable;
   roles: RolesTable;
   permissions: PermissionsTable;

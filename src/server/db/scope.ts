@@ -1,4 +1,5 @@
 import type { Kysely, Transaction } from 'kysely';
+import type { PlaceAccess } from '../../domain/places';
 import type { Database } from './schema';
 
 /**
@@ -11,6 +12,12 @@ export interface Scope {
   businessId: number;
   userId: number;
   permissions: ReadonlySet<string>;
+  /**
+   * The branches and warehouses the user holds here (`domain/places.ts`); every read and change
+   * of a place's records is kept to them. Absent only for work no user asked for (the seeder, a
+   * migration), which holds every place.
+   */
+  places?: PlaceAccess;
   /** When a change replayed from a device's outbox was made there, and whether it was offline. */
   origin?: ChangeOrigin;
   /** The token hash of the session making the request: a password change keeps it and ends the others. */

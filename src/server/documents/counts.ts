@@ -1,6 +1,7 @@
 import { sql, type RawBuilder } from 'kysely';
 import { todayInManila, type Location } from '../../domain/documents';
 import { listMeta } from '../../domain/list-params';
+import { viewsRecord } from '../../domain/places';
 import { centavosToPesos } from '../../domain/money';
 import { fromThousandths } from '../../domain/quantity';
 import { stockAdjustments } from '../../domain/resources/stock-adjustments';
@@ -10,10 +11,11 @@ import { containsIgnoringCase, forUpdate, nowIso } from '../db/dialect';
 import { conflict, HttpError, notFound, validationError } from '../errors';
 import { itemCosts } from '../overview/stock-value';
 import type { ApiRecord } from '../resources/codec';
+import { assertOperates, placeAccessOf } from '../resources/places';
 import { createRecord, findRecordOrFail } from '../resources/record-service';
 import type { ResourceStore } from '../resources/store';
 import { untyped, type Db, type Scope, type Trx } from '../db/scope';
-import { documentStore, liveSource, locationOf } from './document-store';
+import { documentStore, locationOf, viewedSource } from './document-store';
 import { openBalances } from './ledger';
 import { priceLines } from './lines';
 
@@ -27,6 +29,8 @@ import { priceLines } from './lines';
  * (reason: count correction) of the differences: afterwards each counted balance is what was
  * counted. Uncounted lines move nothing. A count's record carries tallies, never its lines: those
  * are read a page at a time (`countLinesPage`), as a count of every item may hold a hundred thousand.
+ * A count is at its place like any document: its lines are read by someone who views the place
+ * (not found for anyone else), counted, taken off and posted by someone who operates there.
  */
 
 /** The items a count of this scope covers at the start; none for picked items, added as they are counted. */
@@ -169,7 +173,8 @@ export async function countLinesPage(db: Db, scope: Scope, countId: number, want
     .where('id', '=', countId)
     .where('business_id', '=', scope.businessId)
     .executeTakeFirst();
-  if (!count) throw notFound('stock count');
+  // A count at a place the user does not view is not there for them, as another business's.
+  if (!count || !viewsRecord(placeAccessOf(scope), stockCounts.places!, count)) throw notFound('stock count');
   const search = wanted.search?.trim() ?? '';
   const found =
     search === ''
@@ -238,6 +243,19 @@ async function lineOfItem(db: Db, scope: Scope, count: Record<string, unknown>, 
   return line;
 }
 
+/**
+ * The count, locked, for a change of its lines (an entry, a line taken off, posting): not found
+ * where the user does not view its place, refused (403) where they only view. Read as stored
+ * rather than as the engine's record, which adds the count's differences: a scan answers at once
+ * however many items the count holds.
+ */
+async function countToChange(trx: Trx, scope: Scope, countId: number): Promise<Record<string, unknown>> {
+  const count = await viewedSource(trx, scope, stockCounts, countId);
+  if (!count) throw notFound('stock count');
+  await assertOperates(trx, scope, stockCounts, count);
+  return count;
+}
+
 const refusedUnlessOpen = (row: Record<string, unknown>, verb: string) => {
   if (row.status === 'open') return;
   throw conflict(`Stock count ${String(row.number)} is ${String(row.status)}: nothing can be ${verb} it any more.`);
@@ -257,8 +275,7 @@ export interface EntryInput {
  * count never interleave; the line's total may not go below zero. Answers the line.
  */
 export async function addEntry(trx: Trx, scope: Scope, countId: number, input: EntryInput) {
-  const count = await liveSource(trx, scope, 'stock_counts', countId);
-  if (!count) throw notFound('stock count');
+  const count = await countToChange(trx, scope, countId);
   refusedUnlessOpen(count, 'added to');
   const item = await trx
     .selectFrom('items')
@@ -348,8 +365,7 @@ async function coveredName(db: Db, count: Record<string, unknown>): Promise<stri
  * off. A line not counted is answered as it is. Answers the line.
  */
 export async function uncountLine(trx: Trx, scope: Scope, countId: number, itemId: number) {
-  const count = await liveSource(trx, scope, 'stock_counts', countId);
-  if (!count) throw notFound('stock count');
+  const count = await countToChange(trx, scope, countId);
   refusedUnlessOpen(count, 'taken off');
   const line = await trx
     .selectFrom('stock_count_lines')
@@ -431,8 +447,7 @@ async function onHandAt(db: Db, scope: Scope, itemId: number, location: Location
  * differences, dated today, naming the count. Answers the count, without its lines.
  */
 export async function postCount(trx: Trx, scope: Scope, countId: number): Promise<ApiRecord> {
-  const count = await liveSource(trx, scope, 'stock_counts', countId);
-  if (!count) throw notFound('stock count');
+  const count = await countToChange(trx, scope, countId);
   refusedUnlessOpen(count, 'posted from');
   const location = locationOf(count)!;
   await makeBalances(trx, scope, countId, location);

@@ -1,4 +1,5 @@
 import { todayInManila, type Location } from '../../domain/documents';
+import { viewsRecord } from '../../domain/places';
 import { centavosToPesos } from '../../domain/money';
 import { fromThousandths } from '../../domain/quantity';
 import { statusLabel, trashableIn, trashRefusal } from '../../domain/lifecycle';
@@ -9,6 +10,7 @@ import { forUpdate } from '../db/dialect';
 import { conflict } from '../errors';
 import type { ApiRecord } from '../resources/codec';
 import { contactKindErrors } from '../resources/contact-kinds';
+import { assertOperates, placeAccessOf } from '../resources/places';
 import { businessTableStore, type ResourceStore } from '../resources/store';
 import { untyped, type Db, type Scope, type Trx } from '../db/scope';
 import { move, type DocumentRef } from './ledger';
@@ -31,6 +33,12 @@ export interface Prepared {
 export interface DocumentHooks {
   /** Checks the document against what it draws on (its purchase order, its bill) and prices it. */
   prepare(trx: Trx, scope: Scope, columns: Record<string, unknown>, input: Record<string, unknown>): Promise<Prepared>;
+  /**
+   * The place columns of a kind that takes its places from the document it is made from: a
+   * receive's ends are its transfer's, a payment's place its bill's. Prepare sets them; the store
+   * reads them first, so who may make it is settled before anything of the source's state is said.
+   */
+  placesFrom?(source: Record<string, unknown>): Record<string, unknown>;
   /**
    * What it does beyond its own rows once they exist: money onto a balance, a source's lines
    * fulfilled, goods between two places. (Goods in or out at its one place, as its spec's `stock`
@@ -100,6 +108,23 @@ export async function liveSource(trx: Trx, scope: Scope, table: string, id: numb
       .where('business_id', '=', scope.businessId)
       .where('deleted_at', 'is', null),
   ).executeTakeFirst()) as Record<string, unknown> | undefined;
+}
+
+/**
+ * The live source a document is made from (`liveSource`, locked), when the user may see it: one
+ * at places they do not view is answered as one that does not exist (undefined), so naming its id
+ * tells them nothing a list would not. Reversals lock their sources with `liveSource` itself: a
+ * lock tells nothing, and a void must take it whoever voids.
+ */
+export async function viewedSource(
+  trx: Trx,
+  scope: Scope,
+  definition: ResourceDefinition,
+  id: number,
+): Promise<Record<string, unknown> | undefined> {
+  const row = await liveSource(trx, scope, definition.table, id);
+  if (!row || !definition.places) return row;
+  return viewsRecord(placeAccessOf(scope), definition.places, row) ? row : undefined;
 }
 
 /** The names of warehouses and branches, keyed `warehouse:3`, for showing where documents and stocks are. */
@@ -251,10 +276,13 @@ export function documentStore(definition: ResourceDefinition, hooks: DocumentHoo
       return { ...location, ...(await contactKindErrors(db, scope, definition, values)) };
     },
     async insert(trx, scope, columns, input) {
-      // The source first, locked: it must still be in a status its lifecycle makes this kind from.
+      // The source first, locked: one the user sees, in a status its lifecycle makes this kind from.
+      // Where the new document takes its places from it, the user must operate there first: one
+      // who may never make it is refused (403) as such, whatever the source's state.
       for (const { source, followOn } of madeFrom) {
         if (columns[followOn.field] === null || columns[followOn.field] === undefined) continue;
-        const row = await liveSource(trx, scope, source.table, Number(columns[followOn.field]));
+        const row = await viewedSource(trx, scope, source, Number(columns[followOn.field]));
+        if (row && hooks.placesFrom) await assertOperates(trx, scope, definition, { ...columns, ...hooks.placesFrom(row) });
         if (row && !followOn.from.includes(String(row.status))) {
           const status = statusLabel(String(row.status)).toLowerCase();
           throw conflict(
@@ -264,6 +292,10 @@ export function documentStore(definition: ResourceDefinition, hooks: DocumentHoo
       }
       const prepared = await hooks.prepare(trx, scope, columns, { ...input, lines: input.lines as LineInput[] | undefined });
       const row = { ...columns, ...prepared.columns };
+      // Its places are all known now: refused where the user does not operate before anything is
+      // numbered or moved, so no refusal of the ledger tells them what is on hand at a place that
+      // is not theirs.
+      await assertOperates(trx, scope, definition, row);
       const location = locationOf(row);
       if (!location) throw conflict('The document has no branch or warehouse.');
       const date = String(row.date);

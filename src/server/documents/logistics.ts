@@ -10,7 +10,7 @@ import { nowIso } from '../db/dialect';
 import { validationError } from '../errors';
 import type { ResourceStore } from '../resources/store';
 import { untyped, type Trx } from '../db/scope';
-import { documentStore, liveSource, type Reversals } from './document-store';
+import { documentStore, liveSource, viewedSource, type Reversals } from './document-store';
 import { move } from './ledger';
 import { priceLines, storedLines, type StoredLine } from './lines';
 
@@ -19,6 +19,15 @@ import { priceLines, storedLines, type StoredLine } from './lines';
  * source at once and puts them in transit to the destination (the request follows what was
  * transferred) → stock receives take them out of transit and on hand there (the transfer follows
  * what was received).
+ *
+ * Each is made where its definition's places say (`domain/places.ts`): a request by someone
+ * operating at the requesting place (`to_`), which may ask any live place of the business, one
+ * they do not view too; a transfer by someone operating where the goods leave (`from_`: a
+ * request's or a return's own source, as a transfer made from one keeps its ends); a receive by
+ * someone operating where they arrive (`to_`, the transfer's); a return by someone operating
+ * where they go back from (`from_`, the transfer's destination). The document a transfer,
+ * receive or return is made from must be one the user views; another is answered as one that
+ * does not exist. Both sides of each see it.
  */
 
 const lines = (input: Record<string, unknown>) => input.lines as LineInput[];
@@ -90,6 +99,22 @@ const SOURCES = [
   ['stock_return_id', 'stock_returns', 'stock-return'],
 ] as const;
 
+/** A receive's ends are its transfer's. */
+const receivedEnds = (transfer: Record<string, unknown>) => ({
+  from_location_type: transfer.from_location_type,
+  from_location_id: transfer.from_location_id,
+  to_location_type: transfer.to_location_type,
+  to_location_id: transfer.to_location_id,
+});
+
+/** A return goes from its transfer's destination back to its source. */
+const returnedEnds = (transfer: Record<string, unknown>) => ({
+  from_location_type: transfer.to_location_type,
+  from_location_id: transfer.to_location_id,
+  to_location_type: transfer.from_location_type,
+  to_location_id: transfer.from_location_id,
+});
+
 const sameEnds = (columns: Record<string, unknown>, source: Record<string, unknown>) =>
   (['from', 'to'] as const).every(
     (side) =>
@@ -108,7 +133,7 @@ export const stockTransfersStore: ResourceStore = documentStore(stockTransfers, 
     let inputs = lines(input);
     const requestId = columns.stock_request_id === null || columns.stock_request_id === undefined ? null : Number(columns.stock_request_id);
     if (requestId !== null) {
-      const request = await liveSource(trx, scope, 'stock_requests', requestId);
+      const request = await viewedSource(trx, scope, stockRequests, requestId);
       if (!request) throw validationError({ stock_request_id: ['The selected stock request is invalid.'] });
       if (!sameEnds(columns, request)) {
         throw validationError({ from_location_id: ['A transfer for a request goes from and to the request’s locations.'] });
@@ -118,7 +143,7 @@ export const stockTransfersStore: ResourceStore = documentStore(stockTransfers, 
     const returnId = columns.stock_return_id === null || columns.stock_return_id === undefined ? null : Number(columns.stock_return_id);
     if (returnId !== null) {
       if (requestId !== null) throw validationError({ stock_return_id: ['A transfer is made from a request or from a return, not both.'] });
-      const goingBack = await liveSource(trx, scope, 'stock_returns', returnId);
+      const goingBack = await viewedSource(trx, scope, stockReturns, returnId);
       if (!goingBack) throw validationError({ stock_return_id: ['The selected stock return is invalid.'] });
       if (!sameEnds(columns, goingBack)) {
         throw validationError({ from_location_id: ['A transfer for a return goes from and to the return’s locations.'] });
@@ -143,17 +168,15 @@ export const stockTransfersStore: ResourceStore = documentStore(stockTransfers, 
 });
 
 export const stockReceivesStore: ResourceStore = documentStore(stockReceives, {
+  placesFrom: receivedEnds,
   async prepare(trx, scope, columns, input) {
-    const transfer = await liveSource(trx, scope, 'stock_transfers', Number(columns.stock_transfer_id));
+    const transfer = await viewedSource(trx, scope, stockTransfers, Number(columns.stock_transfer_id));
     if (!transfer) throw validationError({ stock_transfer_id: ['The selected stock transfer is invalid.'] });
     const inputs = fulfilling(lines(input), await storedLines(trx, 'stock-transfer', [Number(transfer.id)]), 'receives');
-    const ends = {
-      from_location_type: transfer.from_location_type,
-      from_location_id: transfer.from_location_id,
-      to_location_type: transfer.to_location_type,
-      to_location_id: transfer.to_location_id,
+    return {
+      columns: { status: 'received', ...receivedEnds(transfer) },
+      lines: await priceLines(trx, scope, inputs, counted(columns, true)),
     };
-    return { columns: { status: 'received', ...ends }, lines: await priceLines(trx, scope, inputs, counted(columns, true)) };
   },
   async apply(trx, scope, document, prepared, columns) {
     const arrived = prepared.lines!.lines;
@@ -178,8 +201,9 @@ export const stockReceivesStore: ResourceStore = documentStore(stockReceives, {
  * source, and moves nothing until a transfer made from it does.
  */
 export const stockReturnsStore: ResourceStore = documentStore(stockReturns, {
+  placesFrom: returnedEnds,
   async prepare(trx, scope, columns, input) {
-    const transfer = await liveSource(trx, scope, 'stock_transfers', Number(columns.stock_transfer_id));
+    const transfer = await viewedSource(trx, scope, stockTransfers, Number(columns.stock_transfer_id));
     if (!transfer) throw validationError({ stock_transfer_id: ['The selected stock transfer is invalid.'] });
     const returned = await trx
       .selectFrom('document_lines')
@@ -198,13 +222,10 @@ export const stockReturnsStore: ResourceStore = documentStore(stockReturns, {
       quantity_done: already.get(line.id) ?? 0,
     }));
     const inputs = fulfilling(lines(input), returnable, 'returns');
-    const ends = {
-      from_location_type: transfer.to_location_type,
-      from_location_id: transfer.to_location_id,
-      to_location_type: transfer.from_location_type,
-      to_location_id: transfer.from_location_id,
+    return {
+      columns: { status: 'pending', ...returnedEnds(transfer) },
+      lines: await priceLines(trx, scope, inputs, counted(columns, true)),
     };
-    return { columns: { status: 'pending', ...ends }, lines: await priceLines(trx, scope, inputs, counted(columns, true)) };
   },
 });
 

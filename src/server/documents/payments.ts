@@ -2,13 +2,15 @@ import { sql } from 'kysely';
 import { z } from 'zod';
 import { centavosToPesos, formatPesos } from '../../domain/money';
 import type { ResourceDefinition } from '../../domain/resource';
+import { bills } from '../../domain/resources/bills';
+import { invoices } from '../../domain/resources/invoices';
 import { paidInTenders, paymentMethodOf, tendersTotal } from '../../domain/tenders';
 import { paymentCreateFields, paymentTenders } from '../../domain/tenders-input';
 import { nowIso } from '../db/dialect';
 import { conflict, validationError } from '../errors';
 import type { ResourceStore } from '../resources/store';
 import type { Trx } from '../db/scope';
-import { documentStore, liveSource, type Prepared, type Reversal } from './document-store';
+import { documentStore, viewedSource, type Prepared, type Reversal } from './document-store';
 import { decorateTenders, insertTenders, removeTenders } from './tenders';
 
 /**
@@ -27,6 +29,11 @@ export type Settlement = 'amount_paid' | 'amount_adjusted';
  */
 /** What payments and memoranda settle. */
 export type PaidTable = 'bills' | 'invoices';
+
+const PAID: Readonly<Record<PaidTable, ResourceDefinition>> = { bills, invoices };
+
+/** A payment's or a memorandum's place is the one of what it settles. */
+const settledPlace = (target: Record<string, unknown>) => ({ branch_id: target.branch_id, warehouse_id: target.warehouse_id });
 
 export async function followBalance(
   trx: Trx,
@@ -93,8 +100,10 @@ export function paymentStore(definition: ResourceDefinition, paid: Paid): Resour
   const type = definition.document!.type;
   const noun = paid.noun.toLowerCase();
   const store = documentStore(definition, {
+    placesFrom: settledPlace,
     async prepare(trx, scope, columns, input) {
-      const target = await liveSource(trx, scope, paid.table, Number(columns[paid.field]));
+      // One at a place the user does not view is answered as one that does not exist.
+      const target = await viewedSource(trx, scope, PAID[paid.table], Number(columns[paid.field]));
       if (!target) throw validationError({ [paid.field]: [`The selected ${noun} is invalid.`] });
       const tenders = tendered ? tendersOf(input) : undefined;
       const refusedAs = tendered && input.tenders !== undefined && input.tenders !== null ? 'tenders' : 'amount';
@@ -109,8 +118,7 @@ export function paymentStore(definition: ResourceDefinition, paid: Paid): Resour
         columns: {
           status: 'posted',
           contact_id: target.contact_id,
-          branch_id: target.branch_id,
-          warehouse_id: target.warehouse_id,
+          ...settledPlace(target),
           ...(tenders && { amount, payment_method: paymentMethodOf(tenders) }),
         },
         refusedAs,

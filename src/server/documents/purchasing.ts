@@ -10,7 +10,7 @@ import { nowIso } from '../db/dialect';
 import { conflict, validationError } from '../errors';
 import type { ResourceStore } from '../resources/store';
 import type { Scope, Trx } from '../db/scope';
-import { documentStore, liveSource, moveBack, type Reversals } from './document-store';
+import { documentStore, liveSource, moveBack, viewedSource, type Reversals } from './document-store';
 import { priceLines, storedLines, type StoredLine } from './lines';
 import { balanceVoid, paymentStore, paymentVoid } from './payments';
 
@@ -109,9 +109,12 @@ function againstOrder(
   return matched;
 }
 
-/** The live purchase order of the document's supplier that a receipt or a bill is made from, locked. */
+/**
+ * The live purchase order of the document's supplier that a receipt or a bill is made from, locked;
+ * one at a place the user does not view is answered as one that does not exist.
+ */
 async function sourceOrder(trx: Trx, scope: Scope, columns: Record<string, unknown>): Promise<Record<string, unknown>> {
-  const order = await liveSource(trx, scope, 'purchase_orders', Number(columns.purchase_order_id));
+  const order = await viewedSource(trx, scope, purchaseOrders, Number(columns.purchase_order_id));
   if (!order) throw validationError({ purchase_order_id: ['The selected purchase order is invalid.'] });
   if (Number(order.contact_id) !== Number(columns.contact_id)) {
     throw validationError({ contact_id: ['The supplier must be the purchase order’s supplier.'] });

@@ -8,7 +8,7 @@ import { nowIso } from '../db/dialect';
 import { validationError } from '../errors';
 import type { ResourceStore } from '../resources/store';
 import { untyped, type Scope, type Trx } from '../db/scope';
-import { documentStore, liveSource, moveBack, type Reversals } from './document-store';
+import { documentStore, liveSource, moveBack, viewedSource, type Reversals } from './document-store';
 import { priceLines } from './lines';
 import { balanceVoid, paymentStore, paymentVoid } from './payments';
 
@@ -83,7 +83,7 @@ function buyerDiscountOf(columns: Record<string, unknown>): Record<string, unkno
 export const invoicesStore: ResourceStore = documentStore(invoices, {
   async prepare(trx, scope, columns, input) {
     if (columns.quotation_id !== null && columns.quotation_id !== undefined) {
-      const quotation = await liveSource(trx, scope, 'quotations', Number(columns.quotation_id));
+      const quotation = await viewedSource(trx, scope, quotations, Number(columns.quotation_id));
       if (!quotation) throw validationError({ quotation_id: ['The selected quotation is invalid.'] });
     }
     const buyerDiscount = buyerDiscountOf(columns);

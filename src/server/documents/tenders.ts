@@ -4,6 +4,7 @@ import type { ResourceDefinition } from '../../domain/resource';
 import { getResource } from '../../domain/resources/registry';
 import { methodLabel, TENDER_METHODS, type Tender, type TenderRead } from '../../domain/tenders';
 import { BYTE_ORDER_MARK, csvRow, inert } from '../resources/csv-export';
+import { placeAccessOf, placeCondition } from '../resources/places';
 import type { ApiRecord } from '../resources/codec';
 import { untyped, type Db, type Scope, type Trx } from '../db/scope';
 
@@ -87,9 +88,13 @@ function paidBy(definition: ResourceDefinition) {
   return { field: source.field, table: paid.table, noun: paid.singular, party: definition.document!.contact ?? 'Contact' };
 }
 
-/** The business's unvoided, untrashed payments of a kind dated in the period, joined to their tenders (`payment`, `tender`). */
+/**
+ * The business's unvoided, untrashed payments of a kind dated in the period, joined to their
+ * tenders (`payment`, `tender`): of the places the scope views, as the payments' list shows them.
+ */
 function tendered(db: Db, scope: Scope, definition: ResourceDefinition, period: Period) {
-  return untyped(db)
+  const viewed = definition.places && placeCondition(definition.places, (column) => `payment.${column}`, placeAccessOf(scope), 'view');
+  const query = untyped(db)
     .selectFrom(`${definition.table} as payment`)
     .innerJoin('payment_tenders as tender', (join) =>
       join.onRef('tender.payment_id', '=', 'payment.id').on('tender.payment_type', '=', definition.document!.type),
@@ -100,6 +105,7 @@ function tendered(db: Db, scope: Scope, definition: ResourceDefinition, period: 
     .where('payment.date', '>=', period.from)
     .where('payment.date', '<=', period.to)
     .where('tender.business_id', '=', scope.businessId);
+  return viewed ? query.where(viewed) : query;
 }
 
 /** The columns of the tenders' CSV, for the README of whoever reads it. */

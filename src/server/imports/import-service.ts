@@ -4,10 +4,11 @@ import type { FieldChanges } from '../../domain/activity';
 import { adjustmentLinesInput } from '../../domain/document-lines';
 import { todayInManila, type VatCategory } from '../../domain/documents';
 import { valueOf } from '../../domain/field-values';
-import { money } from '../../domain/fields';
+import { attributeName, money } from '../../domain/fields';
 import { importKind, OPENING_AGAIN_NOTE, type ImportKind, type ImportKindName } from '../../domain/imports';
 import { pesosToCentavos } from '../../domain/money';
 import { holdsAny, permissionName } from '../../domain/permissions';
+import { operatesRecord, viewsRecord } from '../../domain/places';
 import { baseFactor, type ConversionRow } from '../../domain/pricing';
 import { MAX_LINE_THOUSANDTHS, toThousandths } from '../../domain/quantity';
 import type { ResourceDefinition } from '../../domain/resource';
@@ -21,6 +22,7 @@ import { fromStorage, toStorage } from '../resources/codec';
 import { createRecord } from '../resources/record-service';
 import { contactsOfOtherKind, type ContactKind } from '../resources/contact-kinds';
 import { baseUnitLocks } from '../resources/items-store';
+import { placeAccessOf } from '../resources/places';
 import { adjustCount } from '../resources/resource-counts';
 import { giveWay } from '../yielding';
 
@@ -34,6 +36,9 @@ import { giveWay } from '../yielding';
  * read, its names looked up (a brand, unit, supplier, branch or warehouse by its name; an item by
  * its SKU) and its values checked by the same rules as the record's form, and rows with a problem
  * are answered in words, naming the row as the spreadsheet numbers it, the column and the value.
+ * A row writing at a place (opening stock at a warehouse or branch, a sale price for a branch)
+ * needs the user to operate there, and a price for every branch to operate at every place; a row
+ * naming a place they do not even view is told only that it is not one of theirs.
  * Otherwise every row is written: new rows by hundreds per statement with their history, updates
  * of only the fields the file gives (each change in the history, as a form's edit writes it),
  * opening stock through the stock adjustments' own store.
@@ -159,6 +164,8 @@ interface Reader {
   /** Whether the file gives this column at all (an update changes only those). */
   has(column: string): boolean;
   text(column: string): string;
+  /** The column's heading, as a message names it. */
+  label(column: string): string;
   /** The id of a required or optional name, or a problem. */
   named(column: string, ids: Map<string, number>, what: string, required?: boolean): number | null | undefined;
 }
@@ -176,6 +183,7 @@ function reader(kind: ImportKind, raw: Row, row: number): Reader {
     },
     has: (column) => Object.hasOwn(raw, column),
     text: (column) => text(raw[column]),
+    label,
     named(column, ids, what, required = false) {
       const name = text(raw[column]);
       if (name === '') return required ? undefined : null;
@@ -190,6 +198,30 @@ function reader(kind: ImportKind, raw: Row, row: number): Reader {
 function noted(plan: Plan, read: Reader): boolean {
   if (read.problems.length === 0) return false;
   plan.problems.push({ row: read.row, messages: read.problems });
+  return true;
+}
+
+/**
+ * A row's place (`place`: the record's place columns, as the row names them in `column`), refused
+ * with a problem on `read` unless the user operates there as the record's rule asks; `work` says
+ * what is done there ("posts its opening stock"). A place they do not view is only said not to be
+ * theirs; a row naming none (a price for every branch) needs every place. Returns whether it was
+ * refused: nothing more is figured about a refused place (what is on hand there, what was opened
+ * there before).
+ */
+function refusedPlace(scope: Scope, definition: ResourceDefinition, read: Reader, column: string, place: Values, work: string): boolean {
+  const rule = definition.places;
+  const access = placeAccessOf(scope);
+  if (!rule || operatesRecord(access, rule, place)) return false;
+  const label = read.label(column);
+  const written = read.text(column);
+  if (written === '')
+    read.problems.push(
+      `${label}: left blank, it is a ${attributeName(definition.singular)} for every branch, which only someone who operates at every place may import.`,
+    );
+  else if (viewsRecord(access, rule, place))
+    read.problems.push(`${label}: you do not operate at ${quoted(written)}; only someone who operates there ${work}.`);
+  else read.problems.push(`${label}: ${quoted(written)} is not one of your places.`);
   return true;
 }
 
@@ -552,6 +584,8 @@ async function planPrices(
     const partyId = read.named(party.column, parties, party.what);
     const refused = partyId ? otherKind.get(partyId) : undefined;
     if (refused) read.problems.push(`Supplier: ${refused}`);
+    // A sale price for a branch is written there; one for every branch, at every place.
+    if (partyId !== undefined) refusedPlace(scope, definition, read, party.column, { [party.field]: partyId }, 'imports its prices');
     const price = amount(raw.price);
     if (Number.isNaN(price)) read.problems.push(`Price: ${quoted(read.text('price'))} is not an amount.`);
     const date = read.text('effective_date');
@@ -655,6 +689,16 @@ async function planOpening(db: Db, scope: Scope, kind: ImportKind, rows: Row[], 
     if (name && warehouseId && branchId)
       read.problems.push(`Warehouse or branch: ${quoted(read.text('place'))} names a warehouse and a branch; use the code of one.`);
     else if (name && !warehouseId && !branchId) read.problems.push(`Warehouse or branch: none is named ${quoted(read.text('place'))}.`);
+    const refusedHere =
+      (branchId !== undefined) !== (warehouseId !== undefined) &&
+      refusedPlace(
+        scope,
+        stockAdjustments,
+        read,
+        'place',
+        branchId ? { branch_id: branchId } : { warehouse_id: warehouseId },
+        'posts its opening stock',
+      );
     const unitId = read.text('unit') === '' ? (item?.unitId ?? null) : read.named('unit', units, 'unit (by name or abbreviation)');
     const factor = item && unitId ? baseFactor(conversions, { id: item.id, baseUnitId: item.unitId }, unitId) : 1;
     if (item && unitId && factor === undefined)
@@ -685,7 +729,7 @@ async function planOpening(db: Db, scope: Scope, kind: ImportKind, rows: Row[], 
     const same = `${item?.id}|${place}`;
     if (read.problems.length === 0 && seen.has(same)) read.problems.push(`${item!.name} at this place is on row ${seen.get(same)} too.`);
     seen.set(same, read.row);
-    const before = opened.get(same);
+    const before = refusedHere ? undefined : opened.get(same);
     // Opened before: corrected by the difference, which is figured in the item's own unit.
     if (before !== undefined && onExisting === 'update' && item && unitId !== item.unitId)
       read.problems.push(`Unit: ${item.name} has an opening balance here already; give its quantity in its own unit to correct it.`);

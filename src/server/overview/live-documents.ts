@@ -1,20 +1,35 @@
-import { sql } from 'kysely';
+import { sql, type RawBuilder } from 'kysely';
+import type { PlaceRule } from '../../domain/places';
+import { getResource } from '../../domain/resources/registry';
+import { placeAccessOf, placeCondition } from '../resources/places';
 import type { Query } from '../resources/store';
-import type { Db } from '../db/scope';
+import type { Db, Scope } from '../db/scope';
 
 /** Bills and invoices: what the overview's money figures are made of. */
 export type BalanceTable = 'invoices' | 'bills';
 
 /**
- * The business's documents of `table` that count: not trashed and not voided. The literals stay
- * literals (never bound parameters) so that SQLite can prove the overview's partial indexes apply.
+ * The condition that keeps the rows of `rule`, read as `table`, to the places the scope views;
+ * null for someone who views every place, whose figures take in the whole business. The place ids
+ * are literals, as the places indexes are read by them.
  */
-export function liveDocuments(db: Db, table: BalanceTable, businessId: number): Query {
-  return db
+export function viewedPlaces(rule: PlaceRule, table: string, scope: Scope): RawBuilder<boolean> | null {
+  return placeCondition(rule, (column) => `${table}.${column}`, placeAccessOf(scope), 'view');
+}
+
+/**
+ * The business's documents of `table` that count: not trashed and not voided, at the places the
+ * scope views. The literals stay literals (never bound parameters) so that SQLite can prove the
+ * overview's partial indexes apply.
+ */
+export function liveDocuments(db: Db, table: BalanceTable, scope: Scope): Query {
+  const query = db
     .selectFrom(table)
-    .where(`${table}.business_id`, '=', businessId)
+    .where(`${table}.business_id`, '=', scope.businessId)
     .where(`${table}.deleted_at`, 'is', null)
     .where(`${table}.status`, '<>', sql.lit('void'));
+  const places = viewedPlaces(getResource(table).places!, table, scope);
+  return places ? query.where(places) : query;
 }
 
 /** Centavos (or a database's numeric sum of them) as pesos, to the centavo. */

@@ -1,15 +1,18 @@
 import { sql } from 'kysely';
-import type { Db } from '../db/scope';
-import { quantity } from './live-documents';
+import { stocks } from '../../domain/resources/stocks';
+import type { Db, Scope } from '../db/scope';
+import { quantity, viewedPlaces } from './live-documents';
 import { locationNames } from './stock-value';
 
 /**
  * Stocks at or under their item's reorder level (as the stocks list's Reorder badge decides), of
- * live items: from each item with a level (items_stock_index), a range of its stocks
- * (stocks_by_item_index); the cross join keeps SQLite in that order.
+ * live items, at the places the user views: from each item with a level (items_stock_index), a
+ * range of its stocks (stocks_by_item_index, which holds their places too); the cross join keeps
+ * SQLite in that order.
  */
-const lowStocks = (db: Db, businessId: number) =>
-  db
+function lowStocks(db: Db, scope: Scope) {
+  const { businessId } = scope;
+  const query = db
     .selectFrom('items')
     .crossJoin('stocks')
     .where('items.business_id', '=', businessId)
@@ -19,10 +22,13 @@ const lowStocks = (db: Db, businessId: number) =>
     .whereRef('stocks.item_id', '=', 'items.id')
     .where('stocks.deleted_at', 'is', null)
     .whereRef('stocks.quantity_on_hand', '<=', 'items.reorder_level');
+  const places = viewedPlaces(stocks.places!, 'stocks', scope);
+  return places ? query.where(places) : query;
+}
 
 /** The `limit` stocks lowest on hand relative to their reorder level, and how many there are in all. */
-export async function lowStock(db: Db, businessId: number, limit: number) {
-  const rows = await lowStocks(db, businessId)
+export async function lowStock(db: Db, scope: Scope, limit: number) {
+  const rows = await lowStocks(db, scope)
     .leftJoin('unit_of_measurements', 'unit_of_measurements.id', 'items.unit_of_measurement_id')
     .select([
       'stocks.id as stock_id',
@@ -41,10 +47,10 @@ export async function lowStock(db: Db, businessId: number, limit: number) {
     .orderBy('stocks.id')
     .limit(limit)
     .execute();
-  const { total } = await lowStocks(db, businessId)
+  const { total } = await lowStocks(db, scope)
     .select((eb) => eb.fn.countAll().as('total'))
     .executeTakeFirstOrThrow();
-  const names = rows.length > 0 ? await locationNames(db, businessId) : new Map<string, string>();
+  const names = rows.length > 0 ? await locationNames(db, scope.businessId) : new Map<string, string>();
   return {
     data: rows.map((row) => ({
       stock_id: Number(row.stock_id),

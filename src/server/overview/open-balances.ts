@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { Db } from '../db/scope';
+import type { Db, Scope } from '../db/scope';
 import { addDays, daysBetween } from './calendar';
 import { liveDocuments, pesos, type BalanceTable } from './live-documents';
 
@@ -11,10 +11,10 @@ const dueDay = sql<string>`coalesce(due_date, date)`;
 /**
  * What customers owe (invoices) or what is owed suppliers (bills): documents with a balance
  * left, in total, aged by the days from their due date to `today` (not yet due counts as 0–30),
- * and the five most overdue.
+ * and the five most overdue; of the places the user views.
  */
-export async function openBalances(db: Db, table: BalanceTable, businessId: number, today: string) {
-  const unpaid = () => liveDocuments(db, table, businessId).where(`${table}.balance`, '>', sql.lit(0));
+export async function openBalances(db: Db, table: BalanceTable, scope: Scope, today: string) {
+  const unpaid = () => liveDocuments(db, table, scope).where(`${table}.balance`, '>', sql.lit(0));
   // One range of unpaid_index per bucket: a GROUP BY over a CASE would read every invoice.
   const aging = [];
   for (const [bucket, dueFrom, dueTo] of [

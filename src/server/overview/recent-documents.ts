@@ -4,7 +4,7 @@ import type { ResourceDefinition } from '../../domain/resource';
 import { registry } from '../../domain/resources/registry';
 import { toIsoTimestamp } from '../db/dialect';
 import { untyped, type Db, type Scope } from '../db/scope';
-import { pesos } from './live-documents';
+import { pesos, viewedPlaces } from './live-documents';
 
 const documents = registry.filter((definition) => definition.document);
 
@@ -12,12 +12,13 @@ const documents = registry.filter((definition) => definition.document);
  * One document resource's newest records, in the columns every document can fill: its party
  * (none for goods moved between locations) and its total (a payment's or memorandum's amount;
  * none for goods moved). Typed nulls, since PostgreSQL takes an untyped one for text.
- * Each reads its table's (business_id, created_at) index, newest first.
+ * Each reads its table's (business_id, created_at, id, places) index, newest first, and keeps
+ * the documents of the places the user views there.
  */
-function newestOf(db: Db, definition: ResourceDefinition, businessId: number, limit: number) {
+function newestOf(db: Db, definition: ResourceDefinition, scope: Scope, limit: number) {
   const { table, fields } = definition;
   const amount = 'total' in fields ? 'total' : 'amount' in fields ? 'amount' : null;
-  return untyped(db)
+  const query = untyped(db)
     .selectFrom(table)
     .select([
       sql.lit(definition.name).as('resource'),
@@ -29,25 +30,25 @@ function newestOf(db: Db, definition: ResourceDefinition, businessId: number, li
       'status',
       'created_at',
     ])
-    .where('business_id', '=', businessId)
+    .where('business_id', '=', scope.businessId)
     .where('deleted_at', 'is', null)
     .orderBy('created_at', 'desc')
     .orderBy('id', 'desc')
     .limit(limit);
+  const places = definition.places && viewedPlaces(definition.places, table, scope);
+  return places ? query.where(places) : query;
 }
 
 /**
- * The `limit` documents created last across every document resource the user may view, newest
- * first. Voided and cancelled ones stay, with their status: they are part of what happened;
- * trashed ones are gone.
+ * The `limit` documents created last across every document resource the user may view, at the
+ * places they view, newest first. Voided and cancelled ones stay, with their status: they are
+ * part of what happened; trashed ones are gone.
  */
 export async function recentDocuments(db: Db, scope: Scope, limit: number) {
   const viewable = documents.filter((definition) => holdsAny(scope.permissions, [permissionName('view', definition.permission)]));
   if (viewable.length === 0) return { data: [] };
   // Each member is wrapped, since SQLite orders and limits only a compound select as a whole.
-  const [first, ...rest] = viewable.map((definition) =>
-    db.selectFrom(newestOf(db, definition, scope.businessId, limit).as('newest')).selectAll(),
-  );
+  const [first, ...rest] = viewable.map((definition) => db.selectFrom(newestOf(db, definition, scope, limit).as('newest')).selectAll());
   const union = rest.reduce((all, member) => all.unionAll(member), first);
   const rows = await db
     .selectFrom(union.as('recent'))

@@ -1,4 +1,4 @@
-import type { Db } from '../db/scope';
+import type { Db, Scope } from '../db/scope';
 import { monthOf, periodsOf, type Interval } from './calendar';
 import { liveDocuments, pesos, type BalanceTable } from './live-documents';
 
@@ -27,8 +27,8 @@ export type VatBreakdown = {
 
 const BREAKDOWN = ['vatable_sales', 'exempt_sales', 'zero_rated_sales', 'vat_total'] as const;
 
-async function vatBreakdown(db: Db, table: BalanceTable, businessId: number, query: SalesPurchasesQuery): Promise<VatBreakdown> {
-  const row = await liveDocuments(db, table, businessId)
+async function vatBreakdown(db: Db, table: BalanceTable, scope: Scope, query: SalesPurchasesQuery): Promise<VatBreakdown> {
+  const row = await liveDocuments(db, table, scope)
     .where('date', '>=', query.from)
     .where('date', '<=', query.to)
     .select((eb) => BREAKDOWN.map((column) => eb.fn.sum(column).as(column)))
@@ -38,8 +38,8 @@ async function vatBreakdown(db: Db, table: BalanceTable, businessId: number, que
 }
 
 /** Centavos per period label, from the documents' totals by their own date. */
-async function totalsByPeriod(db: Db, table: BalanceTable, businessId: number, query: SalesPurchasesQuery) {
-  const rows = await liveDocuments(db, table, businessId)
+async function totalsByPeriod(db: Db, table: BalanceTable, scope: Scope, query: SalesPurchasesQuery) {
+  const rows = await liveDocuments(db, table, scope)
     .where('date', '>=', query.from)
     .where('date', '<=', query.to)
     .select(['date', (eb) => eb.fn.sum('total').as('total')])
@@ -56,11 +56,11 @@ async function totalsByPeriod(db: Db, table: BalanceTable, businessId: number, q
 /**
  * Sales (invoices' totals by invoice date) and purchases (bills' totals by bill date) for every
  * day or month from `from` to `to`, zeros included, and each side's VAT breakdown over the
- * period; a side the user may not view is left out.
+ * period, from the places the user views; a side the user may not view is left out.
  */
-export async function salesAndPurchases(db: Db, businessId: number, query: SalesPurchasesQuery) {
-  const sales = query.sales ? await totalsByPeriod(db, 'invoices', businessId, query) : undefined;
-  const purchases = query.purchases ? await totalsByPeriod(db, 'bills', businessId, query) : undefined;
+export async function salesAndPurchases(db: Db, scope: Scope, query: SalesPurchasesQuery) {
+  const sales = query.sales ? await totalsByPeriod(db, 'invoices', scope, query) : undefined;
+  const purchases = query.purchases ? await totalsByPeriod(db, 'bills', scope, query) : undefined;
   const sum = (byPeriod: Map<string, number>) => [...byPeriod.values()].reduce((total, centavos) => total + centavos, 0);
   const data: PeriodTotals[] = periodsOf(query.from, query.to, query.interval).map((period) => ({
     period,
@@ -74,8 +74,8 @@ export async function salesAndPurchases(db: Db, businessId: number, query: Sales
       ...(purchases && { purchases: pesos(sum(purchases)) }),
     },
     vat: {
-      ...(sales && { sales: await vatBreakdown(db, 'invoices', businessId, query) }),
-      ...(purchases && { purchases: await vatBreakdown(db, 'bills', businessId, query) }),
+      ...(sales && { sales: await vatBreakdown(db, 'invoices', scope, query) }),
+      ...(purchases && { purchases: await vatBreakdown(db, 'bills', scope, query) }),
     },
   };
 }

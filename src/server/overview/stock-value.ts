@@ -1,7 +1,8 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { LocationType } from '../../domain/documents';
-import type { Db } from '../db/scope';
-import { pesos } from './live-documents';
+import { stocks } from '../../domain/resources/stocks';
+import type { Db, Scope } from '../db/scope';
+import { pesos, viewedPlaces } from './live-documents';
 
 /** Names of the business's warehouses and branches, keyed `warehouse:3`. */
 export async function locationNames(db: Db, businessId: number): Promise<Map<string, string>> {
@@ -54,9 +55,11 @@ interface LocationValueRow {
 /**
  * What the goods on hand are worth at each warehouse and branch (on hand × the item's cost per
  * base unit, see `itemCosts`; nothing for an item without one), with how many items are on hand
- * there; highest value first. Trashed items are left out.
+ * there; highest value first. Trashed items are left out, and the places the user does not view.
  */
-export async function stockValue(db: Db, businessId: number, today: string) {
+export async function stockValue(db: Db, scope: Scope, today: string) {
+  const { businessId } = scope;
+  const places = viewedPlaces(stocks.places!, 'stocks', scope);
   // Costs once per item (materialized, so not once per stock), then the stocks location by
   // location as stocks_by_location_index holds them, already grouped, each finding its item's
   // cost (SQLite through an automatic index, PostgreSQL a hash). The inner join drops trashed items.
@@ -66,7 +69,7 @@ export async function stockValue(db: Db, businessId: number, today: string) {
       sum(stocks.quantity_on_hand * costs.cost) / 1000 as value
     from stocks cross join costs
     where stocks.business_id = ${businessId} and stocks.deleted_at is null and stocks.quantity_on_hand > 0
-      and costs.item_id = stocks.item_id
+      and costs.item_id = stocks.item_id${places ? sql` and ${places}` : sql``}
     group by stocks.location_type, stocks.location_id`.execute(db);
   const names = await locationNames(db, businessId);
   const data = rows

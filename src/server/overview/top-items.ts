@@ -1,14 +1,15 @@
-import type { Db } from '../db/scope';
+import type { Db, Scope } from '../db/scope';
 import { liveDocuments, pesos, quantity } from './live-documents';
 
 /**
  * The items that sold for the most from `from` to `to`: their invoice lines' amounts (after
- * discount, before VAT) and quantities in the item's base unit, so that boxes and pieces add up.
+ * discount, before VAT) and quantities in the item's base unit, so that boxes and pieces add up;
+ * from the invoices of the places the user views.
  */
-export async function topItems(db: Db, businessId: number, from: string, to: string, limit: number) {
+export async function topItems(db: Db, scope: Scope, from: string, to: string, limit: number) {
   // From the period's invoices (invoices_live_date_index) to their lines; the cross join keeps
   // SQLite in that order, which without statistics would rather read every invoice line.
-  const ranked = liveDocuments(db, 'invoices', businessId)
+  const ranked = liveDocuments(db, 'invoices', scope)
     .crossJoin('document_lines')
     .where('invoices.date', '>=', from)
     .where('invoices.date', '<=', to)

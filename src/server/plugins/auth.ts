@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { sql, type Kysely } from 'kysely';
-import { holdsAny } from '../../domain/permissions';
+import { holdsAny, MASTER_PERMISSION } from '../../domain/permissions';
+import { EVERY_PLACE, isPlaceType, type PlaceAccess, type PlaceLevel } from '../../domain/places';
 import { hashToken } from '../auth/secrets';
 import { nowIso } from '../db/dialect';
 import type { Database } from '../db/schema';
@@ -30,6 +31,7 @@ export interface Actor {
 export interface Tenant {
   businessId: number;
   permissions: ReadonlySet<string>;
+  places: PlaceAccess;
 }
 
 /** What a registered route asks of its caller, as it was declared. */
@@ -61,11 +63,14 @@ export const SESSION_COOKIE = 'bodega_session';
 export const SESSION_DAYS = 30;
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
+const asLevel = (value: unknown): PlaceLevel | null => (value === 'view' || value === 'operate' ? value : null);
+
 interface CallerRow {
   id: number;
   name: string;
   email: string;
   member_of: number | null;
+  all_places: string | null;
   permission: string | null;
 }
 
@@ -78,7 +83,7 @@ async function findCaller(db: Kysely<Database>, token: string | undefined, busin
   if (!token) return null;
   const tokenHash = hashToken(token);
   const { rows } = await sql<CallerRow>`
-    select u.id, u.name, u.email, m.business_id as member_of, p.name as permission
+    select u.id, u.name, u.email, m.business_id as member_of, m.all_places, p.name as permission
     from sessions s
     join users u on u.id = s.user_id and u.deleted_at is null
     left join memberships m on m.user_id = u.id and m.business_id = ${businessId} and m.deleted_at is null
@@ -93,7 +98,32 @@ async function findCaller(db: Kysely<Database>, token: string | undefined, busin
   const actor: Actor = { userId: Number(first.id), name: first.name, email: first.email, tokenHash };
   const member = first.member_of !== null;
   const permissions = new Set(rows.flatMap((row) => (row.permission ? [row.permission] : [])));
-  return { actor, member, permissions };
+  return { actor, member, permissions, allPlaces: asLevel(first.all_places) };
+}
+
+/**
+ * The places the user holds in the business: a master, or a member holding every place to
+ * operate, needs nothing more read; anyone else's single places are one indexed read.
+ */
+export async function placeAccessIn(
+  db: Kysely<Database>,
+  userId: number,
+  businessId: number,
+  permissions: ReadonlySet<string>,
+  allPlaces: PlaceLevel | null,
+): Promise<PlaceAccess> {
+  if (allPlaces === 'operate' || permissions.has(MASTER_PERMISSION)) return EVERY_PLACE;
+  const rows = await db
+    .selectFrom('user_places')
+    .select(['place_type', 'place_id', 'level'])
+    .where('business_id', '=', businessId)
+    .where('user_id', '=', userId)
+    .execute();
+  const grants = rows.flatMap((row) => {
+    const level = asLevel(row.level);
+    return isPlaceType(row.place_type) && level ? [{ type: row.place_type, id: Number(row.place_id), level }] : [];
+  });
+  return { all: allPlaces, grants };
 }
 
 /** A header that can name a business: a whole number of up to nine digits. */
@@ -146,7 +176,8 @@ export function registerAuth(app: FastifyInstance): void {
     if (access === 'user') return;
     if (header === undefined) throw forbidden('Choose a business first: the Business-ID header is missing.');
     if (businessId === null || !caller.member) throw forbidden('You are not a member of this business.');
-    request.tenant = { businessId, permissions: caller.permissions };
+    const places = await placeAccessIn(app.db, caller.actor.userId, businessId, caller.permissions, caller.allPlaces);
+    request.tenant = { businessId, permissions: caller.permissions, places };
     const required = request.routeOptions.config?.permission;
     if (required && !holdsAny(caller.permissions, [required])) throw forbidden();
   });
@@ -175,6 +206,7 @@ export function scopeOf(request: FastifyRequest): Scope {
     userId: request.actor.userId,
     businessId: request.tenant.businessId,
     permissions: request.tenant.permissions,
+    places: request.tenant.places,
     sessionTokenHash: request.actor.tokenHash,
   };
   const origin = originOf(request);

@@ -6,10 +6,13 @@ import { runInNewContext } from 'node:vm';
 import { strFromU8, unzipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allPermissions, MASTER_PERMISSION } from '../../domain/permissions';
+import { viewsRecord, type PlaceAccess } from '../../domain/places';
+import type { ResourceDefinition } from '../../domain/resource';
 import { items } from '../../domain/resources/items';
 import { registry } from '../../domain/resources/registry';
 import { paidInTenders } from '../../domain/tenders';
 import {
+  contactOfType,
   databaseKinds,
   demoBusinessIds,
   startDemo,
@@ -22,6 +25,8 @@ import { businessZip } from './business-export';
 import { recount } from './resource-counts';
 import { untyped, type Db, type Scope } from '../db/scope';
 
+const hasLinesFile = (definition: ResourceDefinition) => definition.document !== undefined && definition.document.lines !== 'none';
+
 /** Every resource but the global permission list, a lines file per kind of document with items, a tenders file per kind of payment. */
 const EXPECTED_FILES = [
   'README.txt',
@@ -29,7 +34,7 @@ const EXPECTED_FILES = [
     .filter((definition) => definition.tenancy !== 'global')
     .flatMap((definition) => [
       `${definition.name}.csv`,
-      ...(definition.document && definition.document.lines !== 'none' ? [`${definition.name}-lines.csv`] : []),
+      ...(hasLinesFile(definition) ? [`${definition.name}-lines.csv`] : []),
       ...(paidInTenders(definition) ? [`${definition.name}-tenders.csv`] : []),
     ]),
 ];
@@ -208,6 +213,186 @@ describe.each(databaseKinds)('a business’s data as a zip on %s', (kind) => {
     expect(Object.keys(files)).toEqual(EXPECTED_FILES);
     expect((await test.app.inject({ method: 'GET', url: '/api/businesses/export.zip' })).statusCode).toBe(401);
     expect(test.errorLines).toEqual([]);
+  });
+});
+
+/** The cells of each row of a CSV as the export writes it (quoted cells may hold commas, quotes and line breaks). */
+function csvCells(csv: string): string[][] {
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let cell = '';
+  let quoted = false;
+  const text = csv.replace(/^\uFEFF/, '');
+  for (let at = 0; at < text.length; at++) {
+    const char = text[at];
+    if (quoted && char === '"' && text[at + 1] === '"') {
+      cell += '"';
+      at++;
+    } else if (char === '"') {
+      quoted = !quoted;
+    } else if (!quoted && char === ',') {
+      row.push(cell);
+      cell = '';
+    } else if (!quoted && char === '\r' && text[at + 1] === '\n') {
+      rows.push([...row, cell]);
+      row = [];
+      cell = '';
+      at++;
+    } else {
+      cell += char;
+    }
+  }
+  return rows;
+}
+
+/** A file's rows as records by heading. */
+function csvRecords(file: Uint8Array): Record<string, string>[] {
+  const [headings, ...rows] = csvCells(strFromU8(file));
+  return rows.map((cells) => Object.fromEntries(headings.map((heading, index) => [heading, cells[index]])));
+}
+
+async function zipFiles(db: Db, scope: Scope, exportedAt: Date): Promise<Record<string, Uint8Array>> {
+  const chunks: Uint8Array[] = [];
+  for await (const chunk of businessZip(db, scope, 'Confined', exportedAt)) chunks.push(chunk);
+  return unzipSync(new Uint8Array(Buffer.concat(chunks)));
+}
+
+describe.each(databaseKinds)('the zip of a user who works at some places on %s', (kind) => {
+  let test: TestApp;
+  let db: Db;
+  let businessId: number;
+  let access: PlaceAccess;
+  let scope: Scope;
+  const exportedAt = new Date();
+  /** Every permission but the master's, so what keeps a record out is its place. */
+  const everythingButMaster = () =>
+    new Set(
+      allPermissions()
+        .map((permission) => permission.name)
+        .filter((name) => name !== MASTER_PERMISSION),
+    );
+
+  beforeAll(async () => {
+    const demo = await startDemo(kind);
+    ({ test } = demo);
+    db = test.app.db;
+    businessId = demo.businesses[0];
+    const { admin } = demo;
+    const makati = (await admin.send('GET', '/api/branches?name=Makati&is_strict=1')).body.data[0].id;
+    const valenzuela = (await admin.send('GET', '/api/warehouses?name=Valenzuela Central&is_strict=1')).body.data[0].id;
+    access = {
+      all: null,
+      grants: [
+        { type: 'branch', id: makati, level: 'view' },
+        { type: 'warehouse', id: valenzuela, level: 'operate' },
+      ],
+    };
+    // The demo works at Makati and Valenzuela: add documents, lines, tenders and prices at places the user does not view.
+    const made = async (resource: string, body: Record<string, unknown>) => {
+      const answer = await admin.send('POST', `/api/${resource}`, body);
+      expect(answer.status, JSON.stringify(answer.body)).toBe(201);
+      return answer.body.data;
+    };
+    const place = async (resource: string, name: string) =>
+      (await admin.send('GET', `/api/${resource}?name=${name}&is_strict=1`)).body.data[0].id;
+    const [quezon, cebu, mandaue] = [
+      await place('branches', 'Quezon City'),
+      await place('branches', 'Cebu'),
+      await place('warehouses', 'Mandaue'),
+    ];
+    const item = await made('items', { sku: 'ELSEWHERE-1', name: 'Sold elsewhere', unit_of_measurement_id: 1 });
+    const line = (quantity: number) => ({ item_id: item.id, unit_of_measurement_id: item.unit_of_measurement_id, quantity });
+    for (const at of [{ branch_id: quezon }, { warehouse_id: mandaue }])
+      await made('stock-adjustments', { ...at, date: '2026-11-01', lines: [{ ...line(50), reason: 'opening_balance' }] });
+    const sold = await made('invoices', {
+      contact_id: await contactOfType(admin, 'Customer'),
+      branch_id: quezon,
+      date: '2026-11-02',
+      lines: [{ ...line(2), unit_price: 40 }],
+    });
+    await made('invoice-payments', {
+      invoice_id: sold.id,
+      date: '2026-11-03',
+      tenders: [
+        { method: 'cash', amount: 30 },
+        { method: 'gcash', amount: 50, reference: '9012345678904' },
+      ],
+    });
+    const ends = { from_location_type: 'warehouse', from_location_id: mandaue, to_location_type: 'branch', to_location_id: cebu };
+    await made('stock-transfers', { ...ends, date: '2026-11-04', lines: [line(5)] });
+    await made('sale-item-prices', {
+      item_id: item.id,
+      branch_id: cebu,
+      unit_of_measurement_id: item.unit_of_measurement_id,
+      price: 45,
+      effective_date: '2026-11-01',
+    });
+    const { userId } = await userWithPermissions(test, businessId, [...everythingButMaster()], access);
+    scope = { businessId, userId, permissions: everythingButMaster(), places: access };
+  });
+  afterAll(() => test.close());
+
+  /** The business's rows of a table, every one (trashed too). */
+  const rowsOf = (table: string) => untyped(db).selectFrom(table).selectAll().where('business_id', '=', businessId).execute();
+
+  it('holds only the records of the places they view, and only the lines and tenders of the documents they view', async () => {
+    const files = await zipFiles(db, scope, exportedAt);
+    expect(Object.keys(files)).toEqual(EXPECTED_FILES);
+    let leftOut = 0;
+    let tendersLeftOut = 0;
+    for (const definition of registry.filter((each) => each.places)) {
+      const rows = await rowsOf(definition.table);
+      const viewed = (row: Record<string, unknown>) => viewsRecord(access, definition.places!, row);
+      const ids = rows.filter(viewed).map((row) => String(row.id));
+      const exported = csvRecords(files[`${definition.name}.csv`]).map((record) => record.ID);
+      expect(exported.sort(), definition.name).toEqual(ids.sort());
+      leftOut += rows.length - ids.length;
+
+      if (hasLinesFile(definition)) {
+        const documents = new Set(rows.filter(viewed).map((row) => Number(row.id)));
+        const lines = await db
+          .selectFrom('document_lines')
+          .select(['id', 'document_id'])
+          .where('business_id', '=', businessId)
+          .where('document_type', '=', definition.document!.type)
+          .execute();
+        const exportedLines = csvRecords(files[`${definition.name}-lines.csv`]).map((record) => record['Line ID']);
+        const kept = lines.filter((line) => documents.has(line.document_id)).map((line) => String(line.id));
+        expect(exportedLines.sort(), `${definition.name} lines`).toEqual(kept.sort());
+        leftOut += lines.length - kept.length;
+      }
+      if (paidInTenders(definition)) {
+        const payments = new Set(rows.filter(viewed).map((row) => Number(row.id)));
+        const tenders = await db
+          .selectFrom('payment_tenders')
+          .select(['payment_id', 'position'])
+          .where('business_id', '=', businessId)
+          .where('payment_type', '=', definition.document!.type)
+          .execute();
+        const exportedTenders = csvRecords(files[`${definition.name}-tenders.csv`]).map(
+          (record) => `${record['Payment ID']}/${Number(record.Tender) - 1}`,
+        );
+        const kept = tenders.filter((tender) => payments.has(tender.payment_id)).map((tender) => `${tender.payment_id}/${tender.position}`);
+        expect(exportedTenders.sort(), `${definition.name} tenders`).toEqual(kept.sort());
+        tendersLeftOut += tenders.length - kept.length;
+      }
+    }
+    // Records, lines and tenders of other places were left out, and the places files hold only theirs.
+    expect(leftOut).toBeGreaterThan(15);
+    expect(tendersLeftOut).toBeGreaterThan(0);
+    expect(csvRecords(files['branches.csv']).map((record) => record.Name)).toEqual(['Makati']);
+    expect(csvRecords(files['warehouses.csv']).map((record) => record.Name)).toEqual(['Valenzuela Central']);
+    // What belongs to no place is there whole.
+    expect(csvRecords(files['items.csv'])).toHaveLength((await rowsOf('items')).length);
+    expect(strFromU8(files['README.txt'])).toContain('it holds only what is at the places you work at.');
+  });
+
+  it('holds for someone who views every place what it holds for a master', async () => {
+    const master = await zipFiles(db, { businessId, userId: 1, permissions: new Set([MASTER_PERMISSION]) }, exportedAt);
+    const everywhere = await zipFiles(db, { ...scope, places: { all: 'view', grants: [] } }, exportedAt);
+    expect(Object.keys(everywhere)).toEqual(Object.keys(master));
+    for (const name of Object.keys(master)) expect(strFromU8(everywhere[name]), name).toBe(strFromU8(master[name]));
+    expect(strFromU8(master['README.txt'])).not.toContain('places you work at');
   });
 });
 

@@ -9,6 +9,7 @@ import { getResource, registry } from '../../domain/resources/registry';
 import { ADJUSTMENT_REASONS } from '../../domain/resources/stock-adjustments';
 import { methodLabel, paidInTenders } from '../../domain/tenders';
 import { BYTE_ORDER_MARK, csvLines, csvRow, inert } from './csv-export';
+import { holdsEveryPlace, placeAccessOf, placeCondition } from './places';
 import { untyped, type Db, type Scope } from '../db/scope';
 import { giveWay } from '../yielding';
 
@@ -22,6 +23,11 @@ import { giveWay } from '../yielding';
  * read-only transaction, so the zip holds the business as it was at one moment (an invoice made
  * meanwhile is in none of the files, never in its lines but not its invoices), and it lets other
  * requests have their turns between batches.
+ *
+ * It holds what its user may view: of records that belong to places (documents, stocks, prices
+ * with a branch, the places themselves), those of the user's places, and the lines and tenders of
+ * the documents they view. The route asks for the master permission, which holds every place, so
+ * today's zip is the whole business; the walk keeps to the scope's places all the same.
  */
 
 /** Every resource with records of its own in a business: all but the global permission list. */
@@ -66,7 +72,7 @@ function isFulfilled(definition: ResourceDefinition): boolean {
 
 const hasLines = (definition: ResourceDefinition) => definition.document !== undefined && definition.document.lines !== 'none';
 
-function readme(businessName: string, exportedAt: Date): string {
+function readme(businessName: string, exportedAt: Date, confined: boolean): string {
   const files = EXPORTED.flatMap((definition) => [
     [`${definition.name}.csv`, `${definition.plural}: ${recordsNote(definition)}`],
     ...(hasLines(definition) ? [[`${definition.name}-lines.csv`, linesNote(definition)]] : []),
@@ -82,6 +88,13 @@ function readme(businessName: string, exportedAt: Date): string {
     'column holds when a record went to the trash, and is empty for the others. A lines file names',
     "each line's document by its number and by its ID, the ID column of the document's own file.",
     '',
+    ...(confined
+      ? [
+          'Of what belongs to branches and warehouses (documents, their lines and payments, stocks, prices',
+          'for a branch, the places themselves), it holds only what is at the places you work at.',
+          '',
+        ]
+      : []),
     ...files.map(([name, note]) => `${name.padEnd(width)}  ${note}`),
     '',
     'Not in it: attached files, the history of changes, stock movements one by one (stocks.csv holds',
@@ -139,11 +152,21 @@ function lineColumns(definition: ResourceDefinition): LineColumn[] {
 }
 
 /**
- * Every line of a kind of document in the business, by document and position, a batch at a time:
- * each batch continues after the last (document, position) of the one before, which the lines'
- * own index answers.
+ * The condition that keeps a document (named `alias` in the query) to the places the scope views,
+ * or null when it views every place (or the kind belongs to none).
  */
-async function* documentLines(db: Db, businessId: number, definition: ResourceDefinition, batchSize = 500): AsyncGenerator<string> {
+function viewedDocuments(scope: Scope, definition: ResourceDefinition, alias: string) {
+  return definition.places ? placeCondition(definition.places, (column) => `${alias}.${column}`, placeAccessOf(scope), 'view') : null;
+}
+
+/**
+ * Every line of a kind of document in the business (of the documents the scope views), by
+ * document and position, a batch at a time: each batch continues after the last (document,
+ * position) of the one before, which the lines' own index answers.
+ */
+async function* documentLines(db: Db, scope: Scope, definition: ResourceDefinition, batchSize = 500): AsyncGenerator<string> {
+  const { businessId } = scope;
+  const viewed = viewedDocuments(scope, definition, 'doc');
   const columns = lineColumns(definition);
   yield BYTE_ORDER_MARK + csvRow(columns.map((column) => column.heading));
   const type = definition.document!.type;
@@ -178,6 +201,7 @@ async function* documentLines(db: Db, businessId: number, definition: ResourceDe
       .where('dl.business_id', '=', businessId)
       .where('dl.document_type', '=', type)
       .where('doc.business_id', '=', businessId);
+    if (viewed) query = query.where(viewed);
     if (source) {
       query = query
         .leftJoin('document_lines as source_line', (join) =>
@@ -205,10 +229,13 @@ function tendersNote(definition: ResourceDefinition): string {
 }
 
 /**
- * Every tender of a kind of payment in the business, voided and trashed payments' too, by payment
- * and position, a batch at a time after the last (payment, position) of the one before.
+ * Every tender of a kind of payment in the business (of the payments the scope views), voided and
+ * trashed payments' too, by payment and position, a batch at a time after the last (payment,
+ * position) of the one before.
  */
-async function* tenders(db: Db, businessId: number, definition: ResourceDefinition, batchSize = 500): AsyncGenerator<string> {
+async function* tenders(db: Db, scope: Scope, definition: ResourceDefinition, batchSize = 500): AsyncGenerator<string> {
+  const { businessId } = scope;
+  const viewed = viewedDocuments(scope, definition, 'payment');
   yield BYTE_ORDER_MARK + csvRow(TENDER_HEADINGS);
   const text = (value: unknown) => (value === null || value === undefined ? '' : inert(String(value)));
   const cells = (row: Record<string, unknown>) => [
@@ -232,6 +259,7 @@ async function* tenders(db: Db, businessId: number, definition: ResourceDefiniti
       .where('tender.business_id', '=', businessId)
       .where('tender.payment_type', '=', definition.document!.type)
       .where('payment.business_id', '=', businessId);
+    if (viewed) query = query.where(viewed);
     if (last) query = query.where(sql<boolean>`(tender.payment_id, tender.position) > (${last.paymentId}, ${last.position})`);
     const rows = await query.orderBy('tender.payment_id').orderBy('tender.position').limit(batchSize).execute();
     if (rows.length > 0) yield rows.map((row) => csvRow(cells(row))).join('');
@@ -249,11 +277,11 @@ function records(db: Db, scope: Scope, definition: ResourceDefinition): AsyncGen
 }
 
 function* entries(db: Db, scope: Scope, businessName: string, exportedAt: Date): Generator<Entry> {
-  yield { name: 'README.txt', text: [readme(businessName, exportedAt)] };
+  yield { name: 'README.txt', text: [readme(businessName, exportedAt, !holdsEveryPlace(scope, 'view'))] };
   for (const definition of EXPORTED) {
     yield { name: `${definition.name}.csv`, text: records(db, scope, definition) };
-    if (hasLines(definition)) yield { name: `${definition.name}-lines.csv`, text: documentLines(db, scope.businessId, definition) };
-    if (paidInTenders(definition)) yield { name: `${definition.name}-tenders.csv`, text: tenders(db, scope.businessId, definition) };
+    if (hasLines(definition)) yield { name: `${definition.name}-lines.csv`, text: documentLines(db, scope, definition) };
+    if (paidInTenders(definition)) yield { name: `${definition.name}-tenders.csv`, text: tenders(db, scope, definition) };
   }
 }
 

@@ -1,9 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listParamsSchema } from '../../domain/list-params-schema';
+import { viewsRecord, type PlaceAccess } from '../../domain/places';
+import { branches } from '../../domain/resources/branches';
 import { contacts } from '../../domain/resources/contacts';
+import { saleItemPrices } from '../../domain/resources/sale-item-prices';
+import { stockAdjustments } from '../../domain/resources/stock-adjustments';
+import { stocks } from '../../domain/resources/stocks';
 import { databaseKinds, startDemo, userWithPermissions, type Session, type TestApp } from '../../../tests/support/test-app';
 import { allRecordsInListOrder, listRecords } from './record-service';
-import type { Scope } from '../db/scope';
+import { untyped, type Scope } from '../db/scope';
 
 describe.each(databaseKinds)('CSV export of a list on %s', (kind) => {
   let test: TestApp;
@@ -89,6 +94,41 @@ describe.each(databaseKinds)('CSV export of a list on %s', (kind) => {
     const active = await admin.send('GET', '/api/contacts/export.csv?name=Exportable');
     expect(active.body.slice(1).trim().split('\r\n')).toHaveLength(5);
     expect(active.body).not.toContain('Niño');
+  });
+
+  it('holds only the records of the places the user views; with every place, what a master’s holds', async () => {
+    const place = async (resource: string, name: string) =>
+      (await admin.send('GET', `/api/${resource}?name=${name}&is_strict=1`)).body.data[0].id;
+    const [makati, quezon] = [await place('branches', 'Makati'), await place('branches', 'Quezon City')];
+    const item = (await admin.send('POST', '/api/items', { sku: 'CSV-PLACE', name: 'Kept at Quezon City', unit_of_measurement_id: 1 })).body
+      .data;
+    const line = { item_id: item.id, unit_of_measurement_id: item.unit_of_measurement_id, quantity: 5, reason: 'opening_balance' };
+    for (const branch_id of [makati, quezon]) {
+      expect((await admin.send('POST', '/api/stock-adjustments', { branch_id, date: '2026-11-01', lines: [line] })).status).toBe(201);
+    }
+    const priced = { item_id: item.id, unit_of_measurement_id: item.unit_of_measurement_id, price: 10, effective_date: '2026-11-01' };
+    for (const branch_id of [makati, quezon, null]) {
+      expect((await admin.send('POST', '/api/sale-item-prices', { ...priced, branch_id })).status).toBe(201);
+    }
+    const resources = [stockAdjustments, stocks, branches, saleItemPrices];
+    const permissions = resources.map((definition) => `view-${definition.permission}`);
+    const access: PlaceAccess = { all: null, grants: [{ type: 'branch', id: makati, level: 'view' }] };
+    const { session } = await userWithPermissions(test, businesses[0], permissions, access);
+    const everywhere = await userWithPermissions(test, businesses[0], permissions, { all: 'view', grants: [] });
+    const ids = (csv: string) =>
+      csv
+        .split('\r\n')
+        .map((row) => row.split(',')[0])
+        .filter((cell) => /^\d+$/.test(cell))
+        .sort();
+    for (const definition of resources) {
+      const url = `/api/${definition.name}/export.csv?with_trashed=1`;
+      const rows = await untyped(test.app.db).selectFrom(definition.table).selectAll().where('business_id', '=', businesses[0]).execute();
+      const viewed = rows.filter((row) => viewsRecord(access, definition.places!, row)).map((row) => String(row.id));
+      expect(viewed.length, definition.name).toBeLessThan(rows.length);
+      expect(ids((await session.send('GET', url)).body), definition.name).toEqual(viewed.sort());
+      expect((await everywhere.session.send('GET', url)).body, definition.name).toBe((await admin.send('GET', url)).body);
+    }
   });
 
   it('needs view- of the resource, and never shows another business’s records', async () => {

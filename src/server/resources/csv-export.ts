@@ -10,7 +10,9 @@ import type { Db, Scope } from '../db/scope';
  * people who take the list away to a spreadsheet: the list's own search, sort and trash filters,
  * one line per record (a document's lines stay on its own page), references by their names and
  * money as plain decimals. It is produced a
- * batch of records at a time, so a list of a million rows never sits in memory.
+ * batch of records at a time, so a list of a million rows never sits in memory. It walks the list
+ * as the engine reads it, so it holds what the list shows the user: of records that belong to
+ * places, those of the places they view.
  */
 
 interface Column {

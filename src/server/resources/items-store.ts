@@ -4,6 +4,8 @@ import { items } from '../../domain/resources/items';
 import { isPostgres } from '../db/dialect';
 import type { Db, Scope } from '../db/scope';
 import { businessTableStore, type ResourceStore } from './store';
+import { isPlaceType, levelAt, reaches } from '../../domain/places';
+import { placeAccessOf } from './places';
 
 /**
  * An item's base unit is what its stock, its movements and its documents' base quantities are
@@ -27,6 +29,8 @@ interface UseRow {
   unit: string;
   kind: 'stock' | 'documents' | 'counts';
   place: string | null;
+  location_type: string | null;
+  location_id: number | null;
   on_hand: number;
   in_transit: number;
   count: number;
@@ -39,10 +43,14 @@ function listed(parts: readonly string[]): string {
   return parts.length <= 1 ? (parts[0] ?? '') : `${parts.slice(0, -1).join(', ')} and ${parts[parts.length - 1]}`;
 }
 
-/** The words of one item's lock, from its rows: what it holds where, and what counts in it. */
-function lockWords(rows: readonly UseRow[]): string {
+/**
+ * The words of one item's lock, from its rows: what it holds where, and what counts in it. Stock
+ * at a place the user does not view is only counted, never named nor measured (`viewed`).
+ */
+function lockWords(rows: readonly UseRow[], viewed: (row: UseRow) => boolean): string {
   const unit = rows[0].unit;
-  const stocks = rows.filter((row) => row.kind === 'stock');
+  const stocks = rows.filter((row) => row.kind === 'stock' && viewed(row));
+  const elsewhere = rows.filter((row) => row.kind === 'stock' && !viewed(row)).length;
   const held: string[] = [];
   for (const row of stocks) {
     const place = row.place ?? 'a place since deleted';
@@ -50,6 +58,7 @@ function lockWords(rows: readonly UseRow[]): string {
     if (Number(row.in_transit) !== 0) held.push(`${fromThousandths(Number(row.in_transit))} ${unit} in transit to ${place}`);
   }
   const parts = held.length > PLACES_NAMED ? [...held.slice(0, PLACES_NAMED), `more at ${held.length - PLACES_NAMED} other places`] : held;
+  if (elsewhere > 0) parts.push(`it is stocked at ${plural(elsewhere, 'place', 'places')} you do not work at`);
   // A balance that holds nothing now was still moved in this unit: its movements count in it.
   if (held.length === 0 && stocks.length > 0) {
     parts.push(
@@ -77,23 +86,24 @@ export async function baseUnitLocks(db: Db, scope: Scope, itemIds: readonly numb
   const business = scope.businessId;
   const { rows } = await sql<UseRow>`
     with wanted as (${idRows(db, ids)})
-    select uses.item_id, units.abbreviation as unit, uses.kind, uses.place, uses.on_hand, uses.in_transit, uses.count
+    select uses.item_id, units.abbreviation as unit, uses.kind, uses.place, uses.location_type, uses.location_id,
+      uses.on_hand, uses.in_transit, uses.count
     from (
       select stocks.item_id, 'stock' as kind, coalesce(branches.name, warehouses.name) as place,
-        stocks.quantity_on_hand as on_hand, stocks.quantity_in_transit as in_transit, 0 as count
+        stocks.location_type, stocks.location_id, stocks.quantity_on_hand as on_hand, stocks.quantity_in_transit as in_transit, 0 as count
       from stocks
         left join branches on stocks.location_type = 'branch' and branches.id = stocks.location_id
         left join warehouses on stocks.location_type = 'warehouse' and warehouses.id = stocks.location_id
       where stocks.business_id = ${business} and stocks.item_id in (select id from wanted)
       union all
-      select item_id, 'documents', null, 0, 0, count(*)
+      select item_id, 'documents', null, null, null, 0, 0, count(*)
       from (
         select distinct item_id, document_type, document_id from document_lines
         where business_id = ${business} and item_id in (select id from wanted)
       ) as lined
       group by item_id
       union all
-      select item_id, 'counts', null, 0, 0, count(*)
+      select item_id, 'counts', null, null, null, 0, 0, count(*)
       from stock_count_lines
       where business_id = ${business} and item_id in (select id from wanted)
       group by item_id
@@ -106,7 +116,10 @@ export async function baseUnitLocks(db: Db, scope: Scope, itemIds: readonly numb
     const id = Number(row.item_id);
     byItem.set(id, [...(byItem.get(id) ?? []), row]);
   }
-  for (const [id, uses] of byItem) locks.set(id, lockWords(uses));
+  const access = placeAccessOf(scope);
+  const viewed = (row: UseRow) =>
+    isPlaceType(row.location_type) && reaches(levelAt(access, row.location_type, Number(row.location_id)), 'view');
+  for (const [id, uses] of byItem) locks.set(id, lockWords(uses, viewed));
   return locks;
 }
 

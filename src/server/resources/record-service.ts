@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import { attributeName, type Field } from '../../domain/fields';
 import { activeSearches } from '../../domain/list-params';
 import type { ListParams } from '../../domain/list-params-schema';
+import { placeAtEnd } from '../../domain/places';
 import { writableFields, type ResourceDefinition } from '../../domain/resource';
 import { getResource, registry } from '../../domain/resources/registry';
 import { recordActivity } from '../activity/activity-log';
@@ -10,6 +11,7 @@ import { containsIgnoringCase, fullTextContains, fullTextIndex, fullTextQuery, i
 import { conflict, HttpError, notFound, validationError } from '../errors';
 import { REFERENCE_DISPLAY_SUFFIX, searchValueToStorage, storableInteger, serializeRow, toStorage, type ApiRecord } from './codec';
 import { nameReferencesBy, referencesByErrors } from './references-by';
+import { assertOperates, confinedToPlaces, seesEveryRecord } from './places';
 import { adjustCount, readCount, type TrashFilter } from './resource-counts';
 import type { Query, ResourceStore, Usage } from './store';
 import type { Db, Scope, Trx } from '../db/scope';
@@ -58,6 +60,14 @@ function whereTrashed(store: ResourceStore, query: Query, filter: TrashFilter): 
   if (filter === 'active') return query.where(store.column('deleted_at'), 'is', null);
   if (filter === 'trashed') return query.where(store.column('deleted_at'), 'is not', null);
   return query;
+}
+
+/**
+ * The records of the business the scope may read: the store's, kept to the places the user holds
+ * when the resource's records belong to places. Every read of the engine starts here.
+ */
+function readable(db: Db, scope: Scope, definition: ResourceDefinition, store: ResourceStore): Query {
+  return confinedToPlaces(store.query(db, scope), definition, store.column, scope);
 }
 
 /** A field searched by part of its text unless the search is strict. */
@@ -136,7 +146,7 @@ async function matching(
   params: ListParams,
   walk = false,
 ): Promise<Matching> {
-  let query = whereTrashed(store, store.query(db, scope), trashFilter(params));
+  let query = whereTrashed(store, readable(db, scope, definition, store), trashFilter(params));
   let walkedId: string | undefined;
   for (const [name, value] of activeSearches(definition, params)) {
     const fullText = searchesFullText(definition, name, params.is_strict);
@@ -180,7 +190,11 @@ function inListOrder(store: ResourceStore, params: ListParams, walkedId?: string
  */
 async function recordsWithIds(db: Db, scope: Scope, definition: ResourceDefinition, store: ResourceStore, ids: number[]) {
   if (ids.length === 0) return [];
-  const rows = await withReferenceDisplays(definition, store, store.query(db, scope).where(store.column('id'), 'in', ids)).execute();
+  const rows = await withReferenceDisplays(
+    definition,
+    store,
+    readable(db, scope, definition, store).where(store.column('id'), 'in', ids),
+  ).execute();
   const position = new Map(ids.map((id, index) => [id, index]));
   rows.sort((a, b) => (position.get(Number(a.id)) ?? 0) - (position.get(Number(b.id)) ?? 0));
   return decorated(db, scope, definition, store, rows);
@@ -196,7 +210,7 @@ export async function listRecords(db: Db, scope: Scope, definition: ResourceDefi
   const page = params.limit ? 1 : params.page;
   const order = inListOrder(store, params, walkedId);
 
-  if (!searched && store.countsMaintained) {
+  if (!searched && store.countsMaintained && seesEveryRecord(definition, scope)) {
     const rows = await order(withReferenceDisplays(definition, store, query))
       .limit(perPage)
       .offset((page - 1) * perPage)
@@ -208,7 +222,7 @@ export async function listRecords(db: Db, scope: Scope, definition: ResourceDefi
     };
   }
 
-  // A searched list finds its page's ids, reads those rows with their references, then counts its
+  // A searched list (or one kept to the user's places, which the kept totals do not count) finds its page's ids, reads those rows with their references, then counts its
   // matches: a first page that is not full has them all; otherwise they are counted up to
   // SEARCH_COUNT_LIMIT, or to just past the page asked for, whichever is further.
   const matched = await order(query.select(`${store.column('id')} as matched_id`))
@@ -306,7 +320,7 @@ export async function lockedRecord(trx: Trx, scope: Scope, definition: ResourceD
 }
 
 async function find(db: Db, scope: Scope, definition: ResourceDefinition, store: ResourceStore, id: number, filter: TrashFilter) {
-  const query = whereTrashed(store, store.query(db, scope), filter).where(store.column('id'), '=', id);
+  const query = whereTrashed(store, readable(db, scope, definition, store), filter).where(store.column('id'), '=', id);
   const row = await withReferenceDisplays(definition, store, query).executeTakeFirst();
   if (!row) return undefined;
   const [record] = await decorated(db, scope, definition, store, [row]);
@@ -326,9 +340,35 @@ async function findOrFail(
   return record;
 }
 
+/**
+ * The record, locked, for a change: one the user cannot see is not found; one at a place where
+ * they only view is refused (403).
+ */
 async function locked(trx: Trx, scope: Scope, definition: ResourceDefinition, store: ResourceStore, id: number): Promise<ApiRecord> {
   await store.lock(trx, scope, id);
-  return findOrFail(trx, scope, definition, store, id);
+  const record = await findOrFail(trx, scope, definition, store, id);
+  await assertOperates(trx, scope, definition, record);
+  return record;
+}
+
+/**
+ * Refuses a record as written by someone who does not operate at its place: read as stored, so a
+ * place the server fills in (a payment's, from its bill) or an update's new place is what counts.
+ */
+async function assertWrittenWhereOperating(trx: Trx, scope: Scope, definition: ResourceDefinition, store: ResourceStore, id: number) {
+  if (!definition.places) return;
+  const row = await store.select(store.query(trx, scope).where(store.column('id'), '=', id)).executeTakeFirst();
+  if (row) await assertOperates(trx, scope, definition, serializeRow(definition, row));
+}
+
+/**
+ * A record a change of something that belongs to it (its lines, entries, files) starts from: not
+ * found when the user cannot see it, refused (403) where they only view.
+ */
+export async function changeableRecord(trx: Trx, scope: Scope, definition: ResourceDefinition, id: number): Promise<ApiRecord> {
+  const record = await findRecordOrFail(trx, scope, definition, id);
+  await assertOperates(trx, scope, definition, record);
+  return record;
 }
 
 /**
@@ -378,12 +418,17 @@ export async function createRecord(
   values: Record<string, unknown>,
 ): Promise<ApiRecord> {
   const store = storeFor(definition);
+  // A place named that the user does not operate at is refused before anything else is said about
+  // the record; one the server fills in (a receive's, from its transfer) is checked once written.
+  const rule = definition.places;
+  if (rule && placeAtEnd(rule.ends[rule.operates], values)) await assertOperates(trx, scope, definition, values);
   await checkValues(trx, scope, definition, store, values);
   const now = nowIso();
   const complete = Object.fromEntries(writableFields(definition).map(([name]) => [name, values[name] ?? null]));
   const authored = Object.entries(definition.fields).flatMap(([name, field]) => (field.author ? [[name, scope.userId || null]] : []));
   const columns = { ...toColumns(definition, complete), ...Object.fromEntries(authored), created_at: now, updated_at: now, version: 1 };
   const id = await store.insert(trx, scope, columns, values);
+  await assertWrittenWhereOperating(trx, scope, definition, store, id);
   if (store.countsMaintained) await adjustCount(trx, scope.businessId, definition.name, 1, 0);
   const created = await findOrFail(trx, scope, definition, store, id);
   await recordActivity(trx, scope, {
@@ -431,6 +476,7 @@ export async function updateRecord(
   if (!changesAnything(definition, current, values)) return current;
   const columns = toColumns(definition, values);
   await store.update(trx, scope, id, { ...columns, updated_at: nowIso() }, values);
+  await assertWrittenWhereOperating(trx, scope, definition, store, id);
   const updated = await findOrFail(trx, scope, definition, store, id);
   await recordActivity(trx, scope, {
     resource: definition.name,

@@ -14,8 +14,11 @@ import { pageOf, refusals } from './responses';
  * The activity log, read two ways, newest first, as `{ data, meta }` like any list:
  *   GET /api/{name}/{id}/activity?page&per_page        one record's history     view-{prefix}
  *   GET /api/activity?resource&record_id&user_id&action&from&to&page&per_page   view-activity
- * The first needs the record (trashed or not) to be this business's; a force-deleted record's
- * history is found through the second. `from` and `to` are days in Manila, both included.
+ * The first needs the record (trashed or not) to be one the user reads: this business's, and at a
+ * place they view (404 otherwise); a force-deleted record's history is found through the second.
+ * The second shows a user confined to some places only the entries of records they view, and
+ * those of a force-deleted record of a place only to someone who views every place
+ * (`activity/activity-places.ts`). `from` and `to` are days in Manila, both included.
  */
 
 const idParams = z.object({ id: z.string().regex(/^\d{1,9}$/, 'The id must be a whole number.') });

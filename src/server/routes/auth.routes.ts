@@ -3,6 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import { CONTROL_CHARACTERS } from '../../domain/fields';
+import { MASTER_PERMISSION } from '../../domain/permissions';
 import { DECOY_HASH, hashToken, newSessionToken, verifySecret } from '../auth/secrets';
 import type { AppConfig } from '../config';
 import { nowIso } from '../db/dialect';
@@ -40,6 +41,10 @@ const profile: z.ZodType<Record<string, unknown>> = z
     userable_id: z.number().int().nullable().describe('The branch or warehouse they work at there'),
     role_names: z.array(z.string()),
     permission_names: z.array(z.string()).describe('What they may do there'),
+    places: z
+      .looseObject({ all: z.enum(['view', 'operate']).nullable(), grants: z.array(z.looseObject({})) })
+      .nullable()
+      .describe('The places they work at there, as a user record says them (a master: every place to operate); null without a business'),
     businesses: z.array(recordSchema(businesses)).describe('Every business they belong to'),
   })
   .describe('The signed-in user');
@@ -62,11 +67,13 @@ export async function userProfile(db: Kysely<Database>, userId: number, requeste
       userable_id: null,
       role_names: [],
       permission_names: [],
+      places: null,
       businesses,
     };
   // Read through the users resource, which names where the user works and their roles there.
   const scope = { businessId, userId, permissions: new Set<string>() };
   const member = await findRecordOrFail(db, scope, users, userId, 'active');
+  const permissionNames = await permissionNamesOf(db, userId, businessId);
   return {
     ...user,
     business_id: businessId,
@@ -74,7 +81,9 @@ export async function userProfile(db: Kysely<Database>, userId: number, requeste
     userable_type: member.userable_type,
     userable_id: member.userable_id,
     role_names: member.role_names,
-    permission_names: await permissionNamesOf(db, userId, businessId),
+    permission_names: permissionNames,
+    // A master works at every place, whatever their own grants say.
+    places: permissionNames.includes(MASTER_PERMISSION) ? { all: 'operate', grants: [] } : member.places,
     businesses,
   };
 }

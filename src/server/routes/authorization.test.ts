@@ -22,6 +22,8 @@ import {
 const WITHOUT_PERMISSION = [
   'GET /api/overview/recent-documents',
   'GET /api/overview/sales-purchases',
+  // The business's places by name with the caller's level: every member needs them (places.test.ts).
+  'GET /api/places',
   'POST /api/documents/get-number-total-count/',
   'POST /api/documents/get-reference-number-total-count/',
   // Checks the permission of the kind it imports (create-items …) in its handler: imports.test.ts.

@@ -46,7 +46,8 @@ export async function businessRoutes(app: FastifyInstance): Promise<void> {
     );
   }
 
-  // The master permission itself, not any permission: the zip holds every record of every kind.
+  // The master permission itself, not any permission: the zip holds every record of every kind, at
+  // every place (a master holds them all; the zip keeps to the scope's places all the same).
   app.get(
     '/api/businesses/export.zip',
     {

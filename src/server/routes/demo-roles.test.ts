@@ -93,6 +93,70 @@ describe.each(databaseKinds)('the demo roles can do their jobs (%s)', (kind) => 
     expect(requested.status, JSON.stringify(requested.body)).toBe(201);
   });
 
+  it('keeps the Makati cashier to Makati: every invoice, stock and branch they see, and a sale elsewhere refused', async () => {
+    const cashier = await signIn('cashier@example.com');
+    const me = (await cashier.send('GET', '/api/auth/user')).body;
+    expect(me.places).toMatchObject({ all: null, grants: [{ type: 'branch', id: me.userable_id, level: 'operate', name: 'Makati' }] });
+    const everyInvoice = (await admin.send('GET', '/api/invoices?per_page=100')).body.data as { branch_id: number | null }[];
+    expect(everyInvoice.some((invoice) => invoice.branch_id !== me.userable_id)).toBe(true);
+    const invoices = (await cashier.send('GET', '/api/invoices?per_page=100')).body;
+    expect(invoices.data.length).toBe(everyInvoice.filter((invoice) => invoice.branch_id === me.userable_id).length);
+    expect(invoices.meta.total).toBe(invoices.data.length);
+    const stocks = (await cashier.send('GET', '/api/stocks?per_page=100')).body.data as { location_type: string; location_id: number }[];
+    expect(stocks.length).toBeGreaterThan(0);
+    expect(stocks.every((row) => row.location_type === 'branch' && row.location_id === me.userable_id)).toBe(true);
+    expect((await cashier.send('GET', '/api/branches?per_page=100')).body.data.map((branch: { name: string }) => branch.name)).toEqual([
+      'Makati',
+    ]);
+    const cebu = (await admin.send('GET', '/api/branches?name=Cebu&is_strict=1')).body.data[0];
+    const cebuInvoice = everyInvoice.find((invoice) => invoice.branch_id === cebu.id) as { id: number } | undefined;
+    if (cebuInvoice) expect((await cashier.send('GET', `/api/invoices/${cebuInvoice.id}`)).status).toBe(404);
+    const item = (await admin.send('GET', '/api/items?limit=1')).body.data[0];
+    const sold = await cashier.send('POST', '/api/invoices', {
+      contact_id: await contactOfType(cashier, 'Customer'),
+      branch_id: cebu.id,
+      date: '2026-11-24',
+      lines: [{ item_id: item.id, unit_of_measurement_id: item.unit_of_measurement_id, quantity: 1, unit_price: 10 }],
+    });
+    expect(sold.status, JSON.stringify(sold.body)).toBe(403);
+    expect(sold.body.message).toContain('Cebu');
+  });
+
+  it('keeps warehouse staff from adjusting at a branch, and branch staff from asking for another branch', async () => {
+    const warehouse = await signIn('warehouse@example.com');
+    const staff = await signIn('branch@example.com');
+    const makati = (await staff.send('GET', '/api/auth/user')).body.userable_id as number;
+    const quezonCity = (await admin.send('GET', '/api/branches?name=Quezon%20City&is_strict=1')).body.data[0];
+    const central = (await admin.send('GET', '/api/warehouses?name=Valenzuela%20Central&is_strict=1')).body.data[0];
+    const item = (await admin.send('GET', '/api/items?limit=1')).body.data[0];
+    const line = { item_id: item.id, unit_of_measurement_id: item.unit_of_measurement_id, quantity: 1 };
+    // Warehouse staff see the branches, but adjust only at their warehouse.
+    expect((await warehouse.send('GET', `/api/branches/${makati}`)).status).toBe(200);
+    const found = [{ ...line, reason: 'found' }];
+    const atBranch = await warehouse.send('POST', '/api/stock-adjustments', { branch_id: makati, date: '2026-11-24', lines: found });
+    expect(atBranch.status, JSON.stringify(atBranch.body)).toBe(403);
+    const atWarehouse = await warehouse.send('POST', '/api/stock-adjustments', {
+      warehouse_id: central.id,
+      date: '2026-11-24',
+      lines: found,
+    });
+    expect(atWarehouse.status, JSON.stringify(atWarehouse.body)).toBe(201);
+    // Branch staff ask the warehouse for their own branch, never for another.
+    const ask = (to: number) =>
+      staff.send('POST', '/api/stock-requests', {
+        from_location_type: 'warehouse',
+        from_location_id: central.id,
+        to_location_type: 'branch',
+        to_location_id: to,
+        date: '2026-11-24',
+        lines: [line],
+      });
+    const forOther = await ask(quezonCity.id);
+    expect(forOther.status, JSON.stringify(forOther.body)).toBe(403);
+    expect(forOther.body.message).toContain('Quezon City');
+    expect((await ask(makati)).status).toBe(201);
+  });
+
   it('refuses a supplier on an invoice and a customer on a purchase order, saying which to pick', async () => {
     const types = (await admin.send('GET', '/api/contact-types?per_page=100')).body.data as { id: number; name: string }[];
     const typeId = (name: string) => types.find((type) => type.name === name)!.id;

@@ -28,9 +28,13 @@ describe.each(databaseKinds)('document memoranda on %s', (kind) => {
   let orders: { id: number; number: string }[];
   let me: { id: number; name: string };
 
-  /** A new document of `resource` in the session's business. */
-  async function newDocument(session: Session, resource: string): Promise<{ id: number; number: string }> {
-    const created = await session.send('POST', `/api/${resource}`, await sampleBody(session, getResource(resource)));
+  /** A new document of `resource` in the session's business (`overrides`: its place, say). */
+  async function newDocument(
+    session: Session,
+    resource: string,
+    overrides: Record<string, unknown> = {},
+  ): Promise<{ id: number; number: string }> {
+    const created = await session.send('POST', `/api/${resource}`, { ...(await sampleBody(session, getResource(resource))), ...overrides });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     return created.body.data;
   }
@@ -169,7 +173,9 @@ describe.each(databaseKinds)('document memoranda on %s', (kind) => {
   });
 
   it('is written by the demo roles that handle documents, and only read by the viewer', async () => {
-    const quotation = await newDocument(admin, 'quotations');
+    // At the branch the cashier works at: a memo is written by someone who operates at its document's place.
+    const makati = (await admin.send('GET', '/api/branches?name=Makati&is_strict=1')).body.data[0].id;
+    const quotation = await newDocument(admin, 'quotations', { branch_id: makati, warehouse_id: null });
     for (const [email, document] of [
       ['warehouse@example.com', memo(orders[0])],
       ['cashier@example.com', memo(quotation, { document_type: 'quotation' })],

@@ -11,12 +11,14 @@ import { stocks } from '../../domain/resources/stocks';
 import { registry } from '../../domain/resources/registry';
 import { recordActivity } from '../activity/activity-log';
 import { nowIso, toIsoTimestamp } from '../db/dialect';
-import { conflict, notFound, validationError } from '../errors';
+import { conflict, forbidden, notFound, validationError } from '../errors';
 import { runWrite } from '../idempotency';
 import { scopeOf } from '../plugins/auth';
 import { liveSource, locationOf, reversalOf } from '../documents/document-store';
 import { numberTotal, referenceNumberTotal } from '../documents/numbering';
-import { findRecordOrFail } from '../resources/record-service';
+import { levelAt, reaches } from '../../domain/places';
+import { placeAccessOf } from '../resources/places';
+import { changeableRecord, findRecordOrFail } from '../resources/record-service';
 import { untyped, type Db } from '../db/scope';
 import { dataOf, pageOf, recordSchema, refusals } from './responses';
 
@@ -29,6 +31,7 @@ const resourceOfDocument = new Map(
   registry.flatMap((definition) => (definition.document ? [[definition.document.type, definition.name]] : [])),
 );
 const documentTypes = registry.flatMap((definition) => (definition.document ? [definition.document.type] : []));
+const twoLocationTypes = new Set(registry.flatMap((definition) => (definition.document?.twoLocations ? [definition.document.type] : [])));
 const documentName = z.enum(documentTypes as [string, ...string[]], { error: 'The selected document name is invalid.' });
 const optionalId = (label: string) => recordId(label).nullish();
 const idParams = z.object({ id: z.string().regex(/^\d{1,9}$/, 'The id must be a whole number.') });
@@ -62,7 +65,15 @@ export async function documentRoutes(app: FastifyInstance): Promise<void> {
     async (request) => {
       const location = locationOf(request.body);
       if (!location) throw validationError({ branch_id: ['The branch or warehouse field is required.'] });
-      return { total: await numberTotal(app.db, scopeOf(request), request.body.document_name, location) };
+      // How many numbers a place has given says how busy it is: only for places the user holds —
+      // but goods between places are numbered at the place they leave, which the side receiving
+      // or asking for them may not hold, and whose next number their document will show anyway.
+      const scope = scopeOf(request);
+      const betweenPlaces = twoLocationTypes.has(request.body.document_name);
+      if (!betweenPlaces && !reaches(levelAt(placeAccessOf(scope), location.type, location.id), 'view')) {
+        throw forbidden(`You do not work at this ${location.type}.`);
+      }
+      return { total: await numberTotal(app.db, scope, request.body.document_name, location) };
     },
   );
 
@@ -157,6 +168,8 @@ export async function documentRoutes(app: FastifyInstance): Promise<void> {
             // Locked first: of several voids of one document, each after the first finds it void.
             const row = await liveSource(trx, scope, definition.table, id);
             if (!row) throw notFound(noun);
+            // Not found where the user does not work; refused where they only view.
+            await changeableRecord(trx, scope, definition, id);
             const status = String(row.status);
             if (!transition.from.includes(status)) {
               const from = transition.from.map((value) => statusLabel(value).toLowerCase()).join(' or ');

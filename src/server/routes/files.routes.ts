@@ -19,6 +19,8 @@ import { scopeOf } from '../plugins/auth';
 import { listLinks } from './list-links';
 import type { Db, Scope, Trx } from '../db/scope';
 import { bytesAnswer, dataOf, listOf, noContent, refusals } from './responses';
+import { serializeRow, type ApiRecord } from '../resources/codec';
+import { assertOperates, confinedToPlaces } from '../resources/places';
 import { storeFor } from '../resources/stores';
 
 /**
@@ -35,8 +37,9 @@ import { storeFor } from '../resources/stores';
  * created_at, updated_at, deleted_at, version }], meta, links }`.
  * Uploads: at most 10 MB (413); images and PDF only, judged by content, and a name's extension
  * must agree with it (415). The parent must be a record of the active business that the user may
- * read (its store's query: a memo about a kind of document they cannot view is not there), and the
- * file that parent's: anything else is a 404. Changing files needs what changing the parent needs.
+ * read (at a place they view; and as its store reads it: a memo about a document they cannot view
+ * is not there), and the file that parent's: anything else is a 404. Changing files needs what
+ * changing the parent needs: `operate` at its place, and its store's rules (403).
  */
 
 const ACCEPTED = 'only images (JPEG, PNG, GIF, WebP, HEIC) and PDF files can be attached';
@@ -95,21 +98,27 @@ function idFrom(raw: string, what: string): number {
   return Number(raw);
 }
 
-/** The parent record, trashed or not; another business's (or none) is a 404. */
-async function parentOrFail(db: Db, scope: Scope, definition: ResourceDefinition, recordId: number) {
+/**
+ * The parent record, trashed or not, as its store reads it for this user: another business's, one
+ * at a place they do not view (or a memo about a document there), or none is a 404.
+ */
+async function parentOrFail(db: Db, scope: Scope, definition: ResourceDefinition, recordId: number): Promise<ApiRecord> {
   const store = storeFor(definition);
-  const row = await store.query(db, scope).select(store.column('deleted_at')).where(store.column('id'), '=', recordId).executeTakeFirst();
+  const readable = confinedToPlaces(store.query(db, scope), definition, store.column, scope);
+  const row = await store.select(readable.where(store.column('id'), '=', recordId)).executeTakeFirst();
   if (!row) throw notFound(attributeName(definition.singular));
-  return { deletedAt: row.deleted_at as unknown };
+  return serializeRow(definition, row);
 }
 
 /**
- * Changing a record's files is changing the record: whatever its store says about who may change
- * it holds for them too (its `validate`, asked as for an edit that changes no field: a memo needs
- * the right to update the document it is about).
+ * Changing a record's files is changing the record: it needs `operate` at the record's place
+ * (403), and whatever its store says about who may change it holds for them too (its `validate`,
+ * asked as for an edit that changes no field: a memo needs the right to update the document it
+ * is about, and to operate at its place).
  */
-async function assertChangesParent(db: Db, scope: Scope, definition: ResourceDefinition, recordId: number) {
-  const errors = (await storeFor(definition).validate?.(db, scope, {}, recordId)) ?? {};
+async function assertChangesParent(db: Db, scope: Scope, definition: ResourceDefinition, parent: ApiRecord) {
+  await assertOperates(db, scope, definition, parent);
+  const errors = (await storeFor(definition).validate?.(db, scope, {}, parent.id)) ?? {};
   if (Object.keys(errors).length > 0) throw validationError(errors);
 }
 
@@ -120,10 +129,10 @@ async function assertChangesParent(db: Db, scope: Scope, definition: ResourceDef
 async function activeParentOrFail(trx: Trx, scope: Scope, definition: ResourceDefinition, recordId: number) {
   await storeFor(definition).lock(trx, scope, recordId);
   const parent = await parentOrFail(trx, scope, definition, recordId);
-  if (parent.deletedAt) {
+  if (parent.deleted_at) {
     throw conflict(`This ${attributeName(definition.singular)} is in the trash; restore it before changing its files.`);
   }
-  await assertChangesParent(trx, scope, definition, recordId);
+  await assertChangesParent(trx, scope, definition, parent);
 }
 
 async function fileOrFail(db: Db, scope: Scope, parent: FileParent, fileId: number): Promise<AttachedFile> {
@@ -241,8 +250,8 @@ function mountFiles(app: FastifyInstance, definition: ResourceDefinition): void 
       const scope = scopeOf(request);
       const parent = parentOf(request.params.recordId);
       // Before reading up to 10 MB: is there such a record here at all, and may this user change it?
-      await parentOrFail(request.server.db, scope, definition, parent.recordId);
-      await assertChangesParent(request.server.db, scope, definition, parent.recordId);
+      const record = await parentOrFail(request.server.db, scope, definition, parent.recordId);
+      await assertChangesParent(request.server.db, scope, definition, record);
       const upload = await readUpload(request);
       // The idempotency key's request hash covers the body; the upload's digest stands for it.
       request.body = { name: upload.name, sha256: upload.sha256 };

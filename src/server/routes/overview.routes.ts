@@ -17,8 +17,9 @@ import { refusals } from './responses';
 
 /**
  * The overview dashboard's cards, one GET each, for the active business and only from what the
- * user may view. Money in pesos to 2 places, quantities to 3, days as `YYYY-MM-DD` in Manila.
- * Voided and trashed documents never count.
+ * user may view: the kinds of record their permissions name, at the places they view (a user
+ * kept to one branch sees that branch's figures). Money in pesos to 2 places, quantities to 3,
+ * days as `YYYY-MM-DD` in Manila. Voided and trashed documents never count.
  */
 
 const MAX_DAYS = 366;
@@ -188,7 +189,7 @@ export async function overviewRoutes(app: FastifyInstance): Promise<void> {
       },
     },
     async (request) =>
-      salesAndPurchases(db, scopeOf(request).businessId, {
+      salesAndPurchases(db, scopeOf(request), {
         ...periodOf(request.query),
         sales: mayView(request, 'invoices'),
         purchases: mayView(request, 'bills'),
@@ -209,7 +210,7 @@ export async function overviewRoutes(app: FastifyInstance): Promise<void> {
           response: { 200: openBalancesAnswer.describe(`The unpaid ${table}`), ...refusals(401, 403) },
         },
       },
-      async (request) => ({ data: await openBalances(db, table, scopeOf(request).businessId, todayInManila()) }),
+      async (request) => ({ data: await openBalances(db, table, scopeOf(request), todayInManila()) }),
     );
   }
 
@@ -223,7 +224,7 @@ export async function overviewRoutes(app: FastifyInstance): Promise<void> {
         response: { 200: stockValueAnswer.describe('Highest value first'), ...refusals(401, 403) },
       },
     },
-    async (request) => stockValue(db, scopeOf(request).businessId, todayInManila()),
+    async (request) => stockValue(db, scopeOf(request), todayInManila()),
   );
 
   routes.get(
@@ -237,7 +238,7 @@ export async function overviewRoutes(app: FastifyInstance): Promise<void> {
         response: { 200: lowStockAnswer.describe('The lowest stocks'), ...refusals(401, 403, 422) },
       },
     },
-    async (request) => lowStock(db, scopeOf(request).businessId, request.query.limit),
+    async (request) => lowStock(db, scopeOf(request), request.query.limit),
   );
 
   routes.get(
@@ -253,7 +254,7 @@ export async function overviewRoutes(app: FastifyInstance): Promise<void> {
     },
     async (request) => {
       const { from, to } = periodOf({ ...request.query, interval: 'day' });
-      return topItems(db, scopeOf(request).businessId, from, to, request.query.limit);
+      return topItems(db, scopeOf(request), from, to, request.query.limit);
     },
   );
 

@@ -14,7 +14,8 @@ import { bytesAnswer, refusals } from './responses';
 
 /**
  * Payments taken away for reconciliation, by each kind paid in tenders (invoice and bill
- * payments), for whoever may view that kind:
+ * payments), for whoever may view that kind, of the places they view (a payment's branch or
+ * warehouse, as its list shows it):
  *   GET /api/{kind}/tenders.csv?from=&to=          one row per tender of the period's unvoided payments
  *   GET /api/{kind}/tenders-by-day.csv?from=&to=   their count and total per day and method
  * Both days included, today (in Manila) when not given; a period is at most 366 days.
@@ -45,13 +46,13 @@ export async function paymentTenderRoutes(app: FastifyInstance): Promise<void> {
       {
         path: 'tenders.csv',
         summary: `The tenders of ${plural} in a period, as CSV`,
-        description: `One row per tender of the period's payments, voided ones left out, by date: ${tenderColumns(definition).join(', ')}. Money as plain decimals.`,
+        description: `One row per tender of the period's payments at the places the caller views, voided ones left out, by date: ${tenderColumns(definition).join(', ')}. Money as plain decimals.`,
         lines: tenderLines,
       },
       {
         path: 'tenders-by-day.csv',
         summary: `The tenders of ${plural} in a period, totalled by day and method, as CSV`,
-        description: `One row per day and method with tenders, voided payments left out: ${SUMMARY_COLUMNS.join(', ')}.`,
+        description: `One row per day and method with tenders of payments at the places the caller views, voided payments left out: ${SUMMARY_COLUMNS.join(', ')}.`,
         lines: tenderSummaryLines,
       },
     ];

@@ -190,6 +190,19 @@ const DECORATIONS: Readonly<Record<string, z.ZodRawShape>> = {
     role_names: z.array(z.string()).describe('Their roles in the active business'),
     userable: location.nullable().describe('The branch or warehouse they work at'),
     userable_from: z.string().nullable().describe('Where they work, as "Branch: Makati"'),
+    places: z
+      .looseObject({
+        all: z.enum(['view', 'operate']).nullable().describe('Every place of the business, at this level (null: not every place)'),
+        grants: z.array(
+          z.looseObject({
+            type: z.enum(['branch', 'warehouse']),
+            id: z.number().int(),
+            level: z.enum(['view', 'operate']),
+            name: z.string(),
+          }),
+        ),
+      })
+      .describe('The branches and warehouses they work at here: view sees, operate also makes and changes documents'),
   },
   stocks: {
     location,

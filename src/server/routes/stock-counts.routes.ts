@@ -15,7 +15,8 @@ import { countLine, dataOf, pageOf, recordSchema, refusals } from './responses';
 /**
  * A stock count's own routes beyond its document routes: its lines a page at a time, entries added
  * by counters, a line taken back to not counted, and posting, which writes the stock adjustment of
- * its differences.
+ * its differences. Each is kept to the count's place as its record is: a count at a place the user
+ * does not view answers 404; one where they only view is read but not changed (403).
  */
 
 const idParams = z.object({ id: z.string().regex(/^\d{1,9}$/, 'The id must be a whole number.') });
@@ -76,7 +77,7 @@ export async function stockCountRoutes(app: FastifyInstance): Promise<void> {
         summary: "A page of a stock count's lines, by item name",
         description:
           'What the count covers, a page at a time (a count of every item may hold a hundred thousand): filtered by what was counted, ' +
-          "and searched by the item's name, SKU or barcode.",
+          "and searched by the item's name, SKU or barcode. A count at a place the user does not view is not found (404).",
         params: idParams,
         querystring: linesQuery,
         response: { 200: pageOf(countLine).describe('A page of lines'), ...refusals(401, 403, 404, 422) },
@@ -99,6 +100,7 @@ export async function stockCountRoutes(app: FastifyInstance): Promise<void> {
           'Entries add up: two devices counting the same item both count. A negative quantity takes back a miscount. ' +
           'An item not on the count yet is put on it, expecting what is on hand now — unless it is outside the count’s scope ' +
           '(another brand, classification or type than the one counted), which is refused (422). ' +
+          'Only someone who operates at the count’s place counts (403 where they only view). ' +
           'Send an Idempotency-Key to send it again safely.',
         params: idParams,
         body: entryBody,
@@ -123,7 +125,8 @@ export async function stockCountRoutes(app: FastifyInstance): Promise<void> {
         summary: "Take an item's line of an open stock count back to not counted",
         description:
           'Its entries are taken off (a stray scan, an item counted on the wrong count), so posting leaves its stock as it is. ' +
-          'A line not counted is answered as it is. Refused (409) once the count is posted or cancelled.',
+          'A line not counted is answered as it is. Refused (409) once the count is posted or cancelled, ' +
+          'and (403) to someone who only views the count’s place.',
         params: idParams,
         body: z.object({ item_id: recordId('Item') }),
         response: { 200: dataOf(countLine).describe('The item’s line, not counted'), ...refusals(401, 403, 404, 409, 422) },
@@ -146,7 +149,7 @@ export async function stockCountRoutes(app: FastifyInstance): Promise<void> {
         tags: [stockCounts.name],
         summary: 'Post an open stock count',
         description:
-          'Writes one stock adjustment (reason: count correction) bringing each counted item to what was counted; uncounted items are left as they are. Once only: a second post is 409. Needs create-stock-adjustments too.',
+          'Writes one stock adjustment (reason: count correction) bringing each counted item to what was counted; uncounted items are left as they are. Once only: a second post is 409. Needs create-stock-adjustments too, and to operate at the count’s place (403).',
         params: idParams,
         response: { 200: dataOf(recordSchema(stockCounts)).describe('The count, posted'), ...refusals(401, 403, 404, 409, 422) },
       },

@@ -16,7 +16,7 @@ export async function provisionBusiness(trx: Trx, businessId: number, ownerId: n
   const stamps = { created_at: now, updated_at: now, version: 1 };
   await trx
     .insertInto('memberships')
-    .values({ user_id: ownerId, business_id: businessId, userable_type: 'none', userable_id: null, ...stamps })
+    .values({ user_id: ownerId, business_id: businessId, userable_type: 'none', userable_id: null, all_places: 'operate', ...stamps })
     .execute();
   const role = await trx
     .insertInto('roles')

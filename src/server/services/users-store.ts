@@ -5,6 +5,7 @@ import { forUpdate } from '../db/dialect';
 import { conflict } from '../errors';
 import { assertAssignableRoles, assertManagesIdentity, assertManagesUser, keepingAMaster, replaceUserRoles } from './access.service';
 import type { UsersTable } from '../db/schema';
+import { assertWorksAtHeld, EVERY_PLACE_INPUT, placesInput, placesOfUsers, replaceUserPlaces, type PlacesInput } from './user-places';
 import type { ApiRecord } from '../resources/codec';
 import type { ResourceStore } from '../resources/store';
 import type { Db, Scope, Trx } from '../db/scope';
@@ -66,7 +67,8 @@ async function setMembershipTrashed(trx: Trx, scope: Scope, id: number, deletedA
  */
 export const usersStore: ResourceStore = {
   countsMaintained: false,
-  createFields: { role_ids: z.array(z.number().int().positive()).max(100).optional() },
+  createFields: { role_ids: z.array(z.number().int().positive()).max(100).optional(), places: placesInput.optional() },
+  updateFields: { places: placesInput.optional() },
   query: (db, scope) =>
     db
       .selectFrom('users')
@@ -144,6 +146,9 @@ export const usersStore: ResourceStore = {
       })
       .execute();
     if (Array.isArray(input.role_ids)) await replaceUserRoles(trx, scope, userId, input.role_ids as number[]);
+    // Said nothing of places: every place to operate, which only someone holding that may give.
+    const places = await replaceUserPlaces(trx, scope, userId, (input.places as PlacesInput | undefined) ?? EVERY_PLACE_INPUT);
+    assertWorksAtHeld(places, columns.userable_type, columns.userable_id);
     return userId;
   },
 
@@ -178,6 +183,19 @@ export const usersStore: ResourceStore = {
         .where('user_id', '=', id)
         .where('business_id', '=', scope.businessId)
         .execute();
+    }
+    if (input.places !== undefined || membership.userable_type !== undefined || membership.userable_id !== undefined) {
+      const places =
+        input.places === undefined
+          ? (await placesOfUsers(trx, scope, [id])).get(id)
+          : await replaceUserPlaces(trx, scope, id, input.places as PlacesInput);
+      const worksAt = await trx
+        .selectFrom('memberships')
+        .select(['userable_type', 'userable_id'])
+        .where('user_id', '=', id)
+        .where('business_id', '=', scope.businessId)
+        .executeTakeFirst();
+      if (places && worksAt) assertWorksAtHeld(places, worksAt.userable_type, worksAt.userable_id);
     }
   },
 
@@ -228,6 +246,7 @@ export const usersStore: ResourceStore = {
       .orderBy('roles.name')
       .execute();
     const names = await userableNames(db, scope, records);
+    const places = await placesOfUsers(db, scope, ids);
     for (const record of records) {
       const own = roles.filter((role) => Number(role.user_id) === record.id);
       record.role_ids = own.map((role) => Number(role.id));
@@ -236,6 +255,7 @@ export const usersStore: ResourceStore = {
       // `userable` like any reference's `{ id, display }`; `userable_from` as the navbar says it.
       record.userable = name ? { id: record.userable_id, display: name } : null;
       record.userable_from = name ? `${record.userable_type === 'branch' ? 'Branch' : 'Warehouse'}: ${name}` : null;
+      record.places = places.get(record.id) ?? { all: null, grants: [] };
     }
   },
 };

@@ -3,6 +3,7 @@ import { Minus, Plus } from 'lucide-react';
 import type { Field } from '../../../domain/fields';
 import { referenceKey } from '../../../domain/resource';
 import { getResource } from '../../../domain/resources/registry';
+import type { PlaceInput } from '../../lib/places';
 import { listQuery } from '../../lib/resource-queries';
 import { useActiveBusinessId } from '../../lib/session';
 import { Button } from '../ui/button';
@@ -111,7 +112,13 @@ export function initialValue(field: Field, stored: unknown): unknown {
   return stored === null || stored === undefined ? (field.whenBlank ?? '') : String(stored);
 }
 
-/** One field of a generic form, rendered by its kind, with its server messages beneath. */
+const PLACE_TYPE_LABELS: Record<string, string> = { branch: 'Branch', warehouse: 'Warehouse' };
+
+/**
+ * One field of a generic form, rendered by its kind, with its server messages beneath. A field
+ * naming a place (`place`, lib/places.ts) offers only the places the user may use there, or says
+ * the one place they operate at.
+ */
 export function FieldInput({
   name,
   field,
@@ -120,6 +127,7 @@ export function FieldInput({
   errors,
   onChange,
   editing,
+  place,
 }: {
   name: string;
   field: Field;
@@ -128,6 +136,7 @@ export function FieldInput({
   errors: string[];
   onChange: (name: string, value: unknown) => void;
   editing: boolean;
+  place?: PlaceInput;
 }) {
   const id = `field-${name}`;
   const errorId = `${id}-error`;
@@ -139,20 +148,30 @@ export function FieldInput({
   const contactTypeFilter = useContactTypeFilter(field.contactType);
 
   let control;
-  if (referenceResource) {
+  if (place?.as === 'text') {
+    control = (
+      <output id={id} aria-describedby={invalid ? errorId : undefined} className="flex min-h-11 items-center gap-2 text-sm">
+        <span className="font-medium">{place.place.name}</span>
+        {field.referencesBy && <span className="text-muted-foreground">{PLACE_TYPE_LABELS[place.place.type]}</span>}
+      </output>
+    );
+  } else if (referenceResource) {
     const target = getResource(referenceResource);
     const shown = record?.[referenceKey(name)] as { display: string | null } | undefined;
+    const choices = place?.as === 'picker' ? place.choices : undefined;
+    const known = value === record?.[name] ? (shown?.display ?? null) : undefined;
     control = (
       <ReferencePicker
         id={id}
         target={target}
         value={(value as number | null) || null}
-        display={value === record?.[name] ? (shown?.display ?? null) : undefined}
+        display={known ?? choices?.find((choice) => choice.id === value)?.name}
         onChange={(picked) => onChange(name, picked)}
         required={required}
         invalid={invalid}
         describedBy={invalid ? errorId : undefined}
         filter={contactTypeFilter}
+        choices={choices}
       />
     );
   } else if (field.referencesBy) {
@@ -187,7 +206,10 @@ export function FieldInput({
         </SelectTrigger>
         <SelectContent>
           {!field.required && <SelectItem value="__none">—</SelectItem>}
-          {field.options?.map((option) => (
+          {(place?.as === 'types'
+            ? field.options?.filter((option) => place.types.some((type) => type === option.value))
+            : field.options
+          )?.map((option) => (
             <SelectItem key={option.value} value={option.value}>
               {option.label}
             </SelectItem>

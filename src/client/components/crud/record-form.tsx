@@ -10,6 +10,7 @@ import { getResource } from '../../../domain/resources/registry';
 import { fieldErrors, validationSummary } from '../../../domain/validation';
 import { ApiError } from '../../lib/api';
 import { amendCreate, clientKey, isClientKey, submitChange, type Settled } from '../../lib/outbox';
+import { placeFieldsOf, placeInputOf, usePlaces, type PlaceInput } from '../../lib/places';
 import type { ApiRecord } from '../../lib/resource-queries';
 import { useActiveBusinessId, usePermissions } from '../../lib/session';
 import { Button } from '../ui/button';
@@ -154,10 +155,28 @@ export function RecordForm({
   const unplaced = Object.entries(fieldErrors).filter(([name]) => !(name in definition.fields) && name !== section?.name);
   const buttons = formButtons(editing, hide);
   const permissions = usePermissions();
+  // A field naming a place offers the places the user may use there (lib/places.ts), from the
+  // business's list of places; while that is unknown, it searches them as any other record (and
+  // so does another end, where only the user's own places are known).
+  const { places, complete } = usePlaces();
+  const placeFields = placeFieldsOf(definition);
+  const placeInput = (name: string): PlaceInput | undefined =>
+    places && placeFields[name] && (complete || placeFields[name].operates)
+      ? placeInputOf(placeFields[name], places, values, name)
+      : undefined;
   // A picker the user may not search is left out when the field may stay blank; a required one
-  // stays, and its search says why it finds nothing.
-  const usable = (field: Field) =>
-    !field.references || field.required || holdsAny(permissions, [permissionName('view', getResource(field.references).permission)]);
+  // stays, and its search says why it finds nothing. Places are offered from their own list.
+  const usable = (name: string, field: Field) =>
+    !field.references ||
+    field.required ||
+    placeInput(name) !== undefined ||
+    holdsAny(permissions, [permissionName('view', getResource(field.references).permission)]);
+  const change = (name: string, value: unknown) =>
+    setValues((current) => {
+      // Another type of place: the place picked of the type before goes.
+      const pairedId = placeFields[name]?.idField;
+      return pairedId && current[name] !== value ? { ...current, [name]: value, [pairedId]: null } : { ...current, [name]: value };
+    });
   // A type whose records the user may not search (a kind of document a memo is about) is not
   // offered: its picker would find nothing. The type the record holds stays, so an edit shows it.
   const offered = (name: string, field: Field): Field => {
@@ -221,7 +240,10 @@ export function RecordForm({
       {preface?.(values, (name, value) => setValues((current) => ({ ...current, [name]: value })))}
       <div className="grid gap-x-6 gap-y-5 md:grid-cols-2">
         {(editing ? updatableFields(definition) : writableFields(definition))
-          .filter(([, field]) => usable(field) && isShown(field, values))
+          // A place field left out still shows when the server said something of it.
+          .filter(
+            ([name, field]) => usable(name, field) && isShown(field, values) && (placeInput(name)?.as !== 'hidden' || name in fieldErrors),
+          )
           .map(([name, field]) => (
             <div key={name} className={field.kind === 'textarea' || field.kind === 'discounts' ? 'md:col-span-2' : undefined}>
               <FieldInput
@@ -231,7 +253,8 @@ export function RecordForm({
                 record={record ?? known}
                 errors={fieldErrors[name] ?? []}
                 editing={editing}
-                onChange={(changed, value) => setValues((current) => ({ ...current, [changed]: value }))}
+                onChange={change}
+                place={placeInput(name)}
               />
             </div>
           ))}

@@ -20,10 +20,28 @@ function displayOf(target: ResourceDefinition, record: ApiRecord): string {
   return String(record[target.display] ?? `#${record.id}`);
 }
 
+/** A record to pick from a list the screen already holds, rather than one the server searches. */
+export interface Choice {
+  id: number;
+  name: string;
+  /** Matched by the typed text too (a place's code). */
+  code?: string;
+}
+
+/** The choices whose name or code holds the typed text, as records of `target`. */
+export function matchingChoices(target: ResourceDefinition, choices: readonly Choice[], typed: string): ApiRecord[] {
+  const term = typed.trim().toLowerCase();
+  return choices
+    .filter((choice) => term === '' || choice.name.toLowerCase().includes(term) || Boolean(choice.code?.toLowerCase().includes(term)))
+    .slice(0, PICKER_LIMIT)
+    .map((choice) => ({ id: choice.id, [target.display]: choice.name, deleted_at: null, version: 0 }));
+}
+
 /**
  * The search-as-you-type picker: a text box whose dropdown lists up to 15 live records
  * of `target` matching the typed text, with a spinner while searching and "No Result" when
  * nothing matches. Arrow keys move, Enter picks, Escape closes; clearing the box clears the value.
+ * Given `choices`, it picks among those alone (the places a user may use), matched on the device.
  */
 export function ReferencePicker({
   id,
@@ -36,6 +54,7 @@ export function ReferencePicker({
   describedBy,
   describe,
   filter,
+  choices,
 }: {
   id: string;
   target: ResourceDefinition;
@@ -50,6 +69,8 @@ export function ReferencePicker({
   describe?: (record: ApiRecord) => ReactNode;
   /** Searches the picker always adds (`{ contact_type_id: 2, is_strict: 1 }`: suppliers only). */
   filter?: Record<string, string | number>;
+  /** The only records offered, in place of the server's search. */
+  choices?: readonly Choice[];
 }) {
   const businessId = useActiveBusinessId();
   const listId = useId();
@@ -69,14 +90,15 @@ export function ReferencePicker({
     setText(chosen);
   }
   useEffect(() => () => clearTimeout(closeTimer.current), []);
+  const local = choices !== undefined;
   useEffect(() => {
-    if (!open) return;
+    if (!open || local) return;
     const timer = setTimeout(() => {
       setTerm(text);
       setActive(0);
     }, DEBOUNCE_MS);
     return () => clearTimeout(timer);
-  }, [text, open]);
+  }, [text, open, local]);
 
   const queryClient = useQueryClient();
   /** The search of a term: items are found by barcode or SKU too, as a scanner or a clerk types them. */
@@ -97,11 +119,12 @@ export function ReferencePicker({
   };
   const results = useQuery({
     ...searchOf(term ?? ''),
-    enabled: open && term !== null,
+    enabled: open && term !== null && !choices,
     // Never offer another term's results: Enter would pick from a list that no longer applies.
     placeholderData: undefined,
   });
-  const rows = results.data?.data ?? [];
+  // Choices follow each keystroke, with no server to wait for; the chosen one's name lists them all.
+  const rows = choices ? matchingChoices(target, choices, text === shown ? '' : text) : (results.data?.data ?? []);
 
   const choose = (record: ApiRecord) => {
     // Pickers list the server's records, whose ids are numbers.
@@ -152,8 +175,8 @@ export function ReferencePicker({
           } else if (event.key === 'Enter') {
             // Enter picks; it never submits the form from a picker.
             event.preventDefault();
-            if (term === text && rows[active]) choose(rows[active]);
-            else if (text.trim() !== '' && term !== text) {
+            if ((choices || term === text) && rows[active]) choose(rows[active]);
+            else if (!choices && text.trim() !== '' && term !== text) {
               // Typed faster than the search follows: search what was typed now, and pick its first
               // result, never one listed for the text before the last keystrokes.
               const searchedText = text;
@@ -198,7 +221,7 @@ export function ReferencePicker({
         >
           {results.error ? (
             <li className="p-3 text-sm text-destructive">{describeError(results.error)}</li>
-          ) : results.isSuccess && rows.length === 0 ? (
+          ) : (results.isSuccess || choices) && rows.length === 0 ? (
             <li className="p-3 text-sm text-muted-foreground">No Result</li>
           ) : (
             rows.map((record, index) => (

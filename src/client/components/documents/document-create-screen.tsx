@@ -5,6 +5,7 @@ import type { ResourceDefinition } from '../../../domain/resource';
 import { getResource } from '../../../domain/resources/registry';
 import { api, describeError } from '../../lib/api';
 import { useOnline } from '../../lib/online';
+import { usePlaces } from '../../lib/places';
 import { recordQuery, resourceKey, type ApiRecord } from '../../lib/resource-queries';
 import { useActiveBusinessId, useWorkplace } from '../../lib/session';
 import { CreateHeading } from '../crud/create-screen';
@@ -13,7 +14,7 @@ import { RecordForm } from '../crud/record-form';
 import { useScreenAccess } from '../crud/screen-access';
 import { ProgressBar } from '../ui/progress-bar';
 import { nextNumber, nextReferenceNumber, numberCountBody, numberingInputs, referenceCountBody } from './number-preview';
-import { atWorkplace, documentStartingValues, restockDisplays, restocks, restockValues, sourceDisplays, type SourceLink } from './prefill';
+import { atOwnPlace, documentStartingValues, restockDisplays, restocks, restockValues, sourceDisplays, type SourceLink } from './prefill';
 
 /** `/stock-transfers/create/from-stock-request/{id}`: the transfer screen, made from the request. */
 export function TransferFromRequestScreen() {
@@ -49,6 +50,7 @@ export function DocumentCreateScreen({ definition, sourceLink }: { definition: R
   const restocking = Boolean(restocks(definition) && restock && !fromId);
   const stock = useQuery({ ...recordQuery(businessId, getResource('stocks'), restock ?? 0), enabled: restocking });
   const workplace = useWorkplace();
+  const places = usePlaces();
 
   if (!allowed('create') && fromId === undefined) return <Navigate to="/$resource" params={{ resource: definition.name }} replace />;
   if (!allowed('create') || (fromId && source.error)) {
@@ -69,13 +71,15 @@ export function DocumentCreateScreen({ definition, sourceLink }: { definition: R
     );
   }
   if (fromId && !source.data) return <ProgressBar active />;
+  // The form starts at the user's own place, which the list of places says.
+  if (places.loading) return <ProgressBar active />;
   if (restocking && !stock.data && !stock.error) return <ProgressBar active />;
   const restocked = restocking ? stock.data : undefined;
   const started = restocked
     ? { values: restockValues(definition, restocked), known: restockDisplays(definition, restocked) }
     : fromId
       ? { values: documentStartingValues(definition, source.data, link), known: sourceDisplays(definition, source.data, link) }
-      : atWorkplace(definition, documentStartingValues(definition), workplace);
+      : atOwnPlace(definition, documentStartingValues(definition), places.places, workplace);
 
   return (
     <div className="max-w-4xl space-y-4">

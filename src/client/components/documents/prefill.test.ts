@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { getResource } from '../../../domain/resources/registry';
 import type { DocumentLine } from './line-rows';
-import { documentStartingValues } from './prefill';
+import type { Place } from '../../lib/places';
+import { atOwnPlace, documentStartingValues, type Workplace } from './prefill';
 
 const line = (id: number, quantity: number, done: number): DocumentLine => ({
   id,
@@ -55,5 +56,60 @@ describe('a document made from another starts with what the source kind’s life
     expect(values.amount).toBe('1234.5');
     // In its first tender, cash until the cashier says otherwise.
     expect(values.tenders).toEqual([expect.objectContaining({ method: 'cash', amount: '1234.5' })]);
+  });
+});
+
+describe('a new document starts at the user’s own place', () => {
+  const place = (type: Place['type'], id: number, name: string, level: Place['level']): Place => ({ type, id, code: '', name, level });
+  const makati = place('branch', 1, 'Makati', 'operate');
+  const quezon = place('branch', 2, 'Quezon City', 'view');
+  const valenzuela = place('warehouse', 4, 'Valenzuela Central', 'view');
+  const start = (resource: string, places: Place[] | undefined, workplace?: Workplace) =>
+    atOwnPlace(getResource(resource), documentStartingValues(getResource(resource)), places, workplace);
+
+  it('the one place the user operates at: an invoice at the cashier’s branch, named for its field', () => {
+    const { values, known } = start('invoices', [makati, quezon, valenzuela]);
+    expect(values.branch_id).toBe(1);
+    expect(values.warehouse_id).toBeNull();
+    expect(known).toEqual({ branch_id: 1, branch: { id: 1, display: 'Makati' } });
+  });
+
+  it('a stock request asks for goods for its requesting place (to_), a transfer sends from its source (from_)', () => {
+    const request = start('stock-requests', [makati, valenzuela]).values;
+    expect([request.to_location_type, request.to_location_id, request.from_location_id]).toEqual(['branch', 1, null]);
+    const operator = { ...valenzuela, level: 'operate' as const };
+    const transfer = start('stock-transfers', [quezon, operator]);
+    expect([transfer.values.from_location_type, transfer.values.from_location_id, transfer.values.to_location_id]).toEqual([
+      'warehouse',
+      4,
+      null,
+    ]);
+    expect(transfer.known).toMatchObject({ from_location: { id: 4, display: 'Valenzuela Central' } });
+  });
+
+  it('among several places, where they work when they operate there, else none', () => {
+    const several = [makati, { ...quezon, level: 'operate' as const }, valenzuela];
+    expect(start('invoices', several, { type: 'branch', id: 2, name: 'Quezon City' }).values.branch_id).toBe(2);
+    expect(start('invoices', several).values.branch_id).toBeNull();
+    // Where they work, but only view: not where their documents are made.
+    expect(start('invoices', several, { type: 'warehouse', id: 4, name: 'Valenzuela Central' }).values).toMatchObject({
+      branch_id: null,
+      warehouse_id: null,
+    });
+  });
+
+  it('where they work when the places were never listed on this device', () => {
+    expect(start('invoices', undefined, { type: 'warehouse', id: 4, name: 'Valenzuela Central' }).values.warehouse_id).toBe(4);
+  });
+
+  it('leaves documents whose place comes from their source, and one already placed', () => {
+    expect(start('stock-receives', [makati]).known).toBeUndefined();
+    const placed = atOwnPlace(
+      getResource('invoices'),
+      { ...documentStartingValues(getResource('invoices')), branch_id: 2 },
+      [makati],
+      undefined,
+    );
+    expect(placed.values.branch_id).toBe(2);
   });
 });

@@ -1,7 +1,8 @@
 import type { Prefill } from '../../../domain/lifecycle';
-import type { ResourceDefinition } from '../../../domain/resource';
+import { referenceKey, type ResourceDefinition } from '../../../domain/resource';
 import { getResource } from '../../../domain/resources/registry';
 import { paidInTenders } from '../../../domain/tenders';
+import { placesAt, soleOperatingPlace, type Place } from '../../lib/places';
 import { startingValues } from '../crud/record-form';
 import type { FormValues } from '../crud/field-input';
 import { emptyLine, rowsOf, type DocumentLine, type LineRow } from './line-rows';
@@ -82,20 +83,31 @@ export interface Workplace {
 }
 
 /**
- * A new document starts at the place its user works: an invoice or order at their branch or
- * warehouse, a transfer or return from it, a stock request to it. The place stays changeable;
- * a field the user's place does not fit (a branch field for someone at a warehouse) stays blank.
+ * A new document starts at the user's own place, at the end where it is made (domain/places.ts:
+ * an invoice's or an order's branch or warehouse, where a transfer or a return leaves, where a
+ * stock request asks for goods): the one place they operate at, or else where they work when
+ * they operate there. `places` unknown (never listed on this device): where they work. A field
+ * the place does not fit (a branch field for a warehouse) stays blank, as does one already filled.
  */
-export function atWorkplace(definition: ResourceDefinition, values: FormValues, workplace: Workplace | undefined) {
-  if (!workplace) return { values, known: undefined };
-  const spec = definition.document;
-  const end = spec?.twoLocations ? (definition.name === 'stock-requests' ? 'to' : 'from') : undefined;
-  const field = end ? `${end}_location_id` : `${workplace.type}_id`;
-  const writable = definition.fields[field] && !definition.fields[field].computed;
-  if (!writable || (values[field] !== null && values[field] !== undefined && values[field] !== '')) return { values, known: undefined };
-  const placed: FormValues = { ...values, [field]: workplace.id };
-  if (end) placed[`${end}_location_type`] = workplace.type;
-  return { values: placed, known: { [field]: workplace.id, [field.replace(/_id$/, '')]: { id: workplace.id, display: workplace.name } } };
+export function atOwnPlace(
+  definition: ResourceDefinition,
+  values: FormValues,
+  places: readonly Place[] | undefined,
+  workplace: Workplace | undefined,
+) {
+  const unchanged = { values, known: undefined };
+  const end = definition.document && definition.places ? definition.places.ends[definition.places.operates] : undefined;
+  if (!end) return unchanged;
+  const operated = places && placesAt(places, 'operate');
+  const works = workplace && operated?.find((place) => place.type === workplace.type && place.id === workplace.id);
+  const own = places ? (soleOperatingPlace(places) ?? works) : workplace;
+  if (!own) return unchanged;
+  const field = 'type' in end ? end.id : end[own.type];
+  const writable = field !== undefined && definition.fields[field] && !definition.fields[field].computed;
+  if (!writable || (values[field] !== null && values[field] !== undefined && values[field] !== '')) return unchanged;
+  const placed: FormValues = { ...values, [field]: own.id };
+  if ('type' in end) placed[end.type] = own.type;
+  return { values: placed, known: { [field]: own.id, [referenceKey(field)]: { id: own.id, display: own.name } } };
 }
 
 /** Documents that restock a low stock, and the fields that say where the goods should go. */

@@ -1,6 +1,7 @@
 import type { UseQueryResult } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { Suspense, type ComponentProps } from 'react';
+import type { LocationType } from '../../../domain/documents';
 import { formatPesos } from '../../../domain/money';
 import { findResource } from '../../../domain/resources/registry';
 import { formatDate } from '../../lib/format';
@@ -229,17 +230,20 @@ export function StockValueCard({ query, className }: { query: UseQueryResult<Sto
 
 /**
  * Stocks at or under their reorder level; per row the way to restock it that the user may start:
- * a branch asks the warehouses with a stock request, a warehouse orders from a supplier.
+ * a branch asks the warehouses with a stock request, a warehouse orders from a supplier — each
+ * only by someone who operates there (`operatesAt`).
  */
 export function LowStockCard({
   query,
   canRequest,
   canOrder,
+  operatesAt,
   className,
 }: {
   query: UseQueryResult<LowStock>;
   canRequest: boolean;
   canOrder: boolean;
+  operatesAt: (type: LocationType, id: number) => boolean;
   className?: string;
 }) {
   return (
@@ -265,9 +269,10 @@ export function LowStockCard({
           <ul className="-mx-2 divide-y">
             {answer.data.map((stock) => {
               const restock =
-                stock.location_type === 'branch'
+                operatesAt(stock.location_type, stock.location_id) &&
+                (stock.location_type === 'branch'
                   ? canRequest && { resource: 'stock-requests', label: 'Request stock' }
-                  : canOrder && { resource: 'purchase-orders', label: 'Order' };
+                  : canOrder && { resource: 'purchase-orders', label: 'Order' });
               return (
                 <li key={stock.stock_id} className="flex items-center gap-2 py-1">
                   <Link

@@ -1,8 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
 import { useNavigate, useSearch } from '@tanstack/react-router';
 import { holdsAny, permissionName } from '../../../domain/permissions';
+import { levelAt, reaches, type PlaceGrant, type PlaceType } from '../../../domain/places';
 import { registry } from '../../../domain/resources/registry';
-import { useActiveBusinessId, usePermissions, useSession } from '../../lib/session';
+import { useActiveBusinessId, usePermissions, useSession, type CurrentUser } from '../../lib/session';
 import { OfflineNotice } from '../../components/offline-notice';
 import { Toggle } from '../../components/ui/toggle';
 import { BackupStatus } from './backup-status';
@@ -20,10 +21,22 @@ import {
 import { DEFAULT_PERIOD, periodLabel, periodRange, PERIODS, readPeriod, type PeriodName } from './period';
 
 /**
+ * The places the figures are of, for a user kept to some: their names ("Makati"), so a user of one
+ * place sees which without picking it. None for a user who views every place; an empty list for
+ * one who holds none.
+ */
+function placesOfFigures(places: CurrentUser['places']): string[] | undefined {
+  if (!places || places.all !== null) return undefined;
+  const grants: readonly (PlaceGrant & { name: string })[] = places.grants;
+  return grants.map((grant) => grant.name);
+}
+
+/**
  * `/` and `/overview`: how the business is doing, at a glance — sales and purchases over a
  * period (`?period=`), what customers owe and what is owed to suppliers, stock value, low stock,
  * top items and the newest documents. Each card shows only to a user who may view what it
- * counts, so the screen never asks for figures the server would refuse.
+ * counts, so the screen never asks for figures the server would refuse; the server counts only
+ * the places the user views, and the screen names them.
  */
 export function OverviewScreen() {
   const session = useSession();
@@ -68,15 +81,22 @@ export function OverviewScreen() {
     .filter((time) => time !== undefined);
   const savedAt = savedTimes.length > 0 ? Math.min(...savedTimes) : undefined;
 
-  const name = session.status === 'signed-in' ? session.user.name : '';
+  const user = session.status === 'signed-in' ? session.user : undefined;
+  const name = user?.name ?? '';
   const business = session.status === 'signed-in' ? session.businesses.find((entry) => entry.id === session.businessId)?.name : undefined;
+  const placesShown = placesOfFigures(user?.places);
+  // Restocking is offered only where the user operates: a branch asks for stock, a warehouse orders.
+  const operatesAt = (type: PlaceType, id: number) => !user?.places || reaches(levelAt(user.places, type, id), 'operate');
 
   return (
     <div className="space-y-4">
       <div className="flex flex-wrap items-end justify-between gap-3">
         <div>
           <h1 className="text-2xl font-semibold tracking-tight">Magandang araw, {name}</h1>
-          <p className="text-muted-foreground">{business}</p>
+          <p className="text-muted-foreground">
+            {business}
+            {placesShown && placesShown.length > 0 && ` · ${placesShown.join(', ')}`}
+          </p>
         </div>
         {series.length > 0 && (
           <div role="group" aria-label="Period" className="grid w-full grid-cols-2 gap-1 sm:flex sm:w-auto sm:flex-wrap">
@@ -97,6 +117,10 @@ export function OverviewScreen() {
       <OfflineNotice savedAt={savedAt} />
       {series.length === 0 && !stocks && !documents ? (
         <p className="text-muted-foreground">Your role does not show any figures here. Ask an administrator if you need access.</p>
+      ) : placesShown?.length === 0 ? (
+        <p className="text-muted-foreground">
+          You work at no branch or warehouse of this business, so no figures show here. Ask an administrator if you need access.
+        </p>
       ) : (
         <div className="@container">
           <div className="grid gap-4 @2xl:grid-cols-2">
@@ -113,6 +137,7 @@ export function OverviewScreen() {
                 query={lowStock}
                 canRequest={holdsAny(permissions, [permissionName('create', 'stock-requests')])}
                 canOrder={holdsAny(permissions, [permissionName('create', 'purchase-orders')])}
+                operatesAt={operatesAt}
               />
             )}
             {documents && <RecentDocumentsCard query={recent} />}
