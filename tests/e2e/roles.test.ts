@@ -128,6 +128,9 @@ describe.skipIf(!chromiumAvailable).each([
     // From the one place the clerk operates at, shown as it is.
     await expect.poll(() => page.getByLabel(/^From location/).textContent()).toContain('Valenzuela Central');
     await choose(page, 'To', 'Branch');
+    // Sent to any branch, though the clerk only views them.
+    await page.getByRole('combobox', { name: /^To location/ }).click();
+    await expect.poll(async () => (await page.getByRole('option').allTextContents()).sort()).toEqual(['Cebu', 'Makati', 'Quezon City']);
     await pick(page, /^To location/, 'Makati', 'Makati');
     await pick(page, 'Item', 'Tomato Sauce', /Tomato Sauce/);
     await page.getByLabel('Quantity').fill('6');
