@@ -17,6 +17,7 @@ import {
 import { heavyGoals, heavySection, runHeavyBench, type HeavyFigures } from './heavy';
 import { importSection, runImportBench } from './imports';
 import { postgresBench, serverUrl } from './postgres';
+import { profileWorkingSetDownloads, runWorkingSetBench } from './working-set';
 import {
   browserSection,
   browserTable,
@@ -31,6 +32,10 @@ import {
   withBrowserSection,
   withSection,
   exportSection,
+  downloadTable,
+  profileTable,
+  workingSetGoals,
+  workingSetSection,
   type Measured,
 } from './report';
 
@@ -47,7 +52,10 @@ import {
  * (bench/imports.ts), alone with `--imports-only`. Then heavy work beside the list (bench/heavy.ts): the
  * items list loaded alone, during the import of 100,000 rows (its check, then the import) and during
  * four whole-business zip exports at once, on SQLite and, when BENCH_DATABASE_URL or TEST_DATABASE_URL
- * names a PostgreSQL server, on PostgreSQL too; alone with `--heavy-only`.
+ * names a PostgreSQL server, on PostgreSQL too; alone with `--heavy-only`. Then the device's working set
+ * (bench/working-set.ts): its first download, deltas, live changes and offline lookups in Chromium at
+ * 4× CPU slowdown, alone with `--working-set-only`; with `--working-set-profile` too, only the first
+ * downloads, each with a CPU profile of the page (which slows it), printed and not written.
  */
 
 const RESULTS_PATH = fileURLToPath(new URL('results.md', import.meta.url));
@@ -58,6 +66,8 @@ const lighthouseOnly = process.argv.includes('--lighthouse-only');
 const postgres = process.argv.includes('--postgres');
 const importsOnly = process.argv.includes('--imports-only');
 const heavyOnly = process.argv.includes('--heavy-only');
+const workingSetOnly = process.argv.includes('--working-set-only');
+const workingSetProfile = process.argv.includes('--working-set-profile');
 
 async function apiBench(): Promise<void> {
   console.log(`Seeding ${ITEM_COUNT.toLocaleString('en-US')} items …`);
@@ -134,6 +144,27 @@ async function heavyBench(): Promise<void> {
   console.log(`\n${goalsTable(runs.flatMap(heavyGoals))}\n\nWritten to bench/results.md`);
 }
 
+/** Replaces the Working set section of bench/results.md, keeping the other figures already there. */
+async function workingSetBench(): Promise<void> {
+  if (!chromiumAvailable()) {
+    console.log(
+      `Working-set benchmark skipped: no Chromium at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH), then npm run bench -- --working-set-only.`,
+    );
+    if (workingSetOnly) process.exitCode = 1;
+    return;
+  }
+  if (workingSetProfile) {
+    console.log("The working set's first downloads in headless Chromium, profiled (figures not written) …");
+    const downloads = await profileWorkingSetDownloads();
+    console.log(`\n${downloadTable(downloads)}\n\n${profileTable(downloads)}`);
+    return;
+  }
+  console.log("The device's working set in headless Chromium …");
+  const figures = await runWorkingSetBench();
+  writeFileSync(RESULTS_PATH, withSection(existingResults(RESULTS_PATH), 'Working set', workingSetSection(figures)));
+  console.log(`\n${goalsTable(workingSetGoals(figures))}\n\nWritten to bench/results.md`);
+}
+
 /** Replaces the Browser section of bench/results.md, keeping the API figures already there. */
 async function browserBench(): Promise<void> {
   if (!chromiumAvailable()) {
@@ -169,6 +200,7 @@ try {
   if (postgres) await postgresBench(RESULTS_PATH);
   else if (importsOnly) await importBench();
   else if (heavyOnly) await heavyBench();
+  else if (workingSetOnly) await workingSetBench();
   else {
     if (!browserOnly && !overviewOnly && !lighthouseOnly) {
       await apiBench();
@@ -178,6 +210,7 @@ try {
     if (!browserOnly && !apiOnly && !lighthouseOnly && !overviewOnly) {
       await importBench();
       await heavyBench();
+      await workingSetBench();
     }
     if (!overviewOnly && !apiOnly && !lighthouseOnly) await browserBench();
     if (!overviewOnly && !apiOnly && !browserOnly) await lighthouseBench();

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { KEEP_ALIVE_MS } from '../src/server/routes/sync-events.routes';
 
 /**
  * What docs/deploy.md ships in deploy/: the systemd unit, checked by systemd itself where
@@ -96,5 +97,13 @@ describe('deploy/nginx.conf', () => {
         directive,
       ).toBe(true);
     }
+  });
+
+  it('keeps live updates flowing: unbuffered, and waiting longer than the stream stays quiet between its comments', () => {
+    expect(statements).toContain('proxy_buffering off;');
+    const timeouts = statements.filter((statement) => statement.startsWith('proxy_read_timeout '));
+    expect(timeouts).toHaveLength(1);
+    const seconds = Number(/^proxy_read_timeout (\d+)s;$/.exec(timeouts[0])?.[1]);
+    expect(seconds * 1000).toBeGreaterThanOrEqual(3 * KEEP_ALIVE_MS);
   });
 });

@@ -13,8 +13,9 @@ import { seed } from '../src/server/seed';
 /**
  * A shop's bad day, with the commands docs/deploy.md gives, run as an operator runs them: demo
  * data → `npm run backup` → a record deleted permanently by mistake → `npm run restore` brings it
- * back, and `npm run check:stock` finds the restored database sound; then the business outgrows
- * SQLite: `npm run copy-database` into a new PostgreSQL database, checked the same way.
+ * back (a device that followed the replaced database downloads again), and
+ * `npm run check:stock` finds the restored database sound; then the business outgrows SQLite:
+ * `npm run copy-database` into a new PostgreSQL database, checked the same way.
  */
 
 const PASSWORD = 'operations-password';
@@ -91,11 +92,13 @@ describe('backup, restore and copy, through the scripts', { timeout: 180_000 }, 
     const [file] = readdirSync(backups).filter((name) => name.endsWith('.sqlite'));
     expect(backup.stdout).toContain(file);
 
-    await withServer(async (send) => {
+    // A device follows the change log through the mistake: its cursor is of the same history as the backup.
+    const cursor = await withServer(async (send) => {
       expect((await send('DELETE', `/api/brands/${brand.id}`)).status).toBe(200);
       const gone = await send('DELETE', `/api/brands/${brand.id}/force-delete`);
       expect(gone.status, JSON.stringify(gone.body)).toBe(204);
       expect((await send('GET', `/api/brands/${brand.id}`)).status).toBe(404);
+      return (await send('GET', '/api/sync')).body.data.cursor as string;
     });
 
     const restore = await npmRun('restore', [join(backups, file)], { DATABASE_URL: url, BACKUP_DIR: backups });
@@ -106,6 +109,9 @@ describe('backup, restore and copy, through the scripts', { timeout: 180_000 }, 
       const back = await send('GET', `/api/brands/${brand.id}`);
       expect(back.status).toBe(200);
       expect(back.body.data.name).toBe(brand.name);
+      // The restored database begins a new history of its changes: that device downloads its working set again.
+      const changes = await send('GET', `/api/sync/changes?cursor=${encodeURIComponent(cursor)}`);
+      expect(changes.body.data).toEqual({ reset: true, cursor: null, more: false, changed: {}, removed: {} });
     });
     const audit = await npmRun('check-stock', [], { DATABASE_URL: url });
     expect(audit.code, audit.stdout + audit.stderr).toBe(0);

@@ -30,6 +30,8 @@ import { importRoutes } from './routes/imports.routes';
 import { operationsRoutes } from './routes/operations.routes';
 import { overviewRoutes } from './routes/overview.routes';
 import { paymentTenderRoutes } from './routes/payment-tenders.routes';
+import { syncRoutes } from './routes/sync.routes';
+import { syncEventsRoutes } from './routes/sync-events.routes';
 import { placesRoutes } from './routes/places.routes';
 import { resourceRoutes } from './routes/resource.routes';
 import { stockCountRoutes } from './routes/stock-counts.routes';
@@ -128,6 +130,8 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
   await app.register(resourceRoutes);
   await app.register(accessRoutes);
   await app.register(placesRoutes);
+  await app.register(syncRoutes);
+  await app.register(syncEventsRoutes);
   await app.register(documentRoutes);
   await app.register(paymentTenderRoutes);
   await app.register(stockCountRoutes);

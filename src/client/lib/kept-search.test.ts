@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { getResource } from '../../domain/resources/registry';
-import { searchKept } from './kept-search';
+import { answeredByWorkingSet, searchKept } from './kept-search';
 
 const contacts = getResource('contacts');
 const kept = [
@@ -34,5 +34,27 @@ describe('searchKept', () => {
     const page = searchKept(contacts, { order_by_field_name: 'name', order_by: 'asc', per_page: 2, page: 2 }, kept);
     expect(page.rows.map((row) => row.name)).toEqual(['Sari-Sari ni Aling Rosa']);
     expect(page.total).toBe(3);
+  });
+});
+
+describe('answeredByWorkingSet', () => {
+  const items = getResource('items');
+  const invoices = getResource('invoices');
+
+  it('answers from the working set what its records hold whole', () => {
+    expect(answeredByWorkingSet(items, { q: 'alaska', limit: 15, order_by_field_name: 'name', order_by: 'asc' })).toBe(true);
+    expect(answeredByWorkingSet(items, { barcode: '4800016000019', is_strict: 1, limit: 1, with_trashed: 0 })).toBe(true);
+    expect(answeredByWorkingSet(invoices, { status: 'unpaid', per_page: 15, page: 2 })).toBe(true);
+  });
+
+  it('leaves to a list saved before what the working set does not keep, or what it cannot search', () => {
+    // The trash, documents no longer worked on, every status of documents.
+    expect(answeredByWorkingSet(items, { with_trashed: 1 })).toBe(false);
+    expect(answeredByWorkingSet(items, { only_trashed: '1' })).toBe(false);
+    expect(answeredByWorkingSet(invoices, { status: 'paid' })).toBe(false);
+    expect(answeredByWorkingSet(invoices, { per_page: 15 })).toBe(false);
+    // A filter that is not one of the list's search fields, and a picker's term where the resource has no picker fields.
+    expect(answeredByWorkingSet(items, { unknown_filter: 3 })).toBe(false);
+    expect(answeredByWorkingSet(getResource('brands'), { q: 'alaska' })).toBe(false);
   });
 });

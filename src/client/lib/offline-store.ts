@@ -22,7 +22,7 @@ interface SavedAnswer {
   body: unknown;
 }
 
-interface SavedRecord {
+export interface SavedRecord {
   /** `{businessId}|{resource}|{id}` */
   key: string;
   businessId: number;
@@ -108,12 +108,39 @@ export interface KeptPlaces {
   names: Record<string, string>;
 }
 
+/**
+ * Where the device's working set of one business stands (working-set.ts): the cursor it follows,
+ * and while it first downloads, what is left of that, so a dropped connection or a reload resumes.
+ */
+export interface SyncState {
+  businessId: number;
+  /** The change log's cursor to follow (`GET /api/sync/changes`); saved before the first page. */
+  epochCursor: string | null;
+  phase: 'downloading' | 'ready';
+  /** What a download still has to fetch: each resource's pages after the id `after`. */
+  pending: { resource: string; after: number }[];
+  /** The resources of the manifest (`GET /api/sync`): those the user may view. */
+  resources: string[];
+  /** The user's places (kept-places.ts's fingerprint) when it downloaded: other places, another download. */
+  placesFingerprint: string | null;
+  /** The last time the working set was known current: a download done or a delta applied. 0: never. */
+  syncedAt: number;
+  /** When the download began. */
+  startedAt: number;
+  /** How many records the manifest counted of each resource, and how many of them came: the download's progress. */
+  totals: Record<string, number>;
+  done: number;
+  /** The device refused to keep it (storage full): when, and the sentence to show. Tried again a day later, or when asked. */
+  refused?: { at: number; problem: string };
+}
+
 export type OfflineDatabase = Dexie & {
   answers: Table<SavedAnswer, string>;
   records: Table<SavedRecord, string>;
   outbox: Table<OutboxEntry, number>;
   synced: Table<SyncedCreate, string>;
   places: Table<KeptPlaces, number>;
+  syncState: Table<SyncState, number>;
 };
 
 /** Each user's own database on the device. */
@@ -135,12 +162,15 @@ export function openOfflineStore(userId: number): void {
   if (openName === name) return;
   const previous = opening;
   openName = name;
+  announceTo(name);
   opening = loadDexie().then(async (DexieClass) => {
     (await previous)?.close();
     const database = new DexieClass(name) as OfflineDatabase;
     database.version(1).stores({ answers: 'key, [businessId+resource]', records: 'key, [businessId+resource]' });
     database.version(2).stores({ outbox: '++seq, &key, target', synced: 'key' });
     database.version(3).stores({ places: 'businessId' });
+    // Where the working set of each business stands (working-set.ts).
+    database.version(4).stores({ syncState: 'businessId' });
     return database;
   });
   void navigator.storage?.persist?.().catch(() => undefined);
@@ -163,6 +193,7 @@ export async function deleteOfflineStore(): Promise<void> {
   (await opening).close();
   opening = null;
   openName = null;
+  announceTo(null);
   await (await loadDexie()).delete(name);
 }
 
@@ -193,7 +224,9 @@ export function followUserPlaces(name: string, database: Promise<OfflineDatabase
     });
   following.set(`${name}|${businessId}`, followed);
   void followed.then((changed) => {
-    if (changed) for (const listener of placesListeners) listener();
+    if (!changed) return;
+    recordsChanged(businessId, null, 'all');
+    for (const listener of placesListeners) listener();
   });
   return followed;
 }
@@ -220,9 +253,14 @@ if (typeof window !== 'undefined' && typeof window.addEventListener === 'functio
   });
 }
 
-function reportQuota(error: unknown): void {
+/** Whether a failure is the device's storage refusing more (Dexie wraps IndexedDB's error as `inner`). */
+export function isQuotaError(error: unknown): boolean {
   const name = (error as { name?: string; inner?: { name?: string } })?.inner?.name ?? (error as { name?: string })?.name;
-  if (name !== 'QuotaExceededError' || quotaReported) return;
+  return name === 'QuotaExceededError';
+}
+
+function reportQuota(error: unknown): void {
+  if (!isQuotaError(error) || quotaReported) return;
   quotaReported = true;
   toast.error('This device’s storage is full: what you open now will not be readable offline. Free some space on the device.');
 }
@@ -238,20 +276,86 @@ export async function saveAnswer(
   const savedAt = Date.now();
   try {
     const database = await opening;
-    await database.transaction('rw', database.answers, database.records, async () => {
+    const written = await database.transaction('rw', database.answers, database.records, async () => {
       await database.answers.put({ key, businessId, resource, savedAt, body });
-      await database.records.bulkPut(
-        records.map((record) => ({
-          key: `${businessId}|${resource}|${String(record.id)}`,
-          businessId,
-          resource,
-          record,
-          savedAt,
-        })),
-      );
+      // A record the device holds newer (a delta of the working set came meanwhile) is not put back as it was.
+      const rows = records.map((record) => keptRow(businessId, resource, record, savedAt));
+      const held = await database.records.bulkGet(rows.map((row) => row.key));
+      const newer = rows.filter((row, at) => !(versionOf(held[at]?.record) > versionOf(row.record)));
+      await database.records.bulkPut(newer);
+      return newer.map((row) => row.record);
     });
+    if (written.length > 0) recordsChanged(businessId, resource, { put: written });
   } catch (error) {
     reportQuota(error);
+  }
+}
+
+/** A record as the `records` table keeps it. */
+export function keptRow(businessId: number, resource: string, record: Record<string, unknown>, savedAt: number): SavedRecord {
+  return { key: `${businessId}|${resource}|${String(record.id)}`, businessId, resource, record, savedAt };
+}
+
+const versionOf = (record: Record<string, unknown> | undefined) =>
+  typeof record?.version === 'number' ? record.version : Number.NEGATIVE_INFINITY;
+
+/**
+ * What changed among the kept records of a resource in one business: records put (as they are
+ * now) and ids removed, or `'all'` when more changed than is worth telling (a download's pages, a
+ * purge); `resource` null: every resource of the business.
+ */
+export type RecordsChange = { put?: Record<string, unknown>[]; removed?: (number | string)[] } | 'all';
+
+export interface RecordsChanged {
+  /** Null: every business (another user's store opened, or the store deleted). */
+  businessId: number | null;
+  resource: string | null;
+  change: RecordsChange;
+}
+
+const recordsListeners = new Set<(changed: RecordsChanged) => void>();
+let recordsChannel: BroadcastChannel | null = null;
+
+/** Hears every change of the kept records, made in this tab or another (kept-index.ts keeps its indexes current by it). */
+export function onRecordsChanged(listener: (changed: RecordsChanged) => void): () => void {
+  recordsListeners.add(listener);
+  return () => recordsListeners.delete(listener);
+}
+
+/** Tells every listener, here and in the user's other tabs, that kept records changed (once written). */
+export function recordsChanged(businessId: number, resource: string | null, change: RecordsChange): void {
+  const changed: RecordsChanged = { businessId, resource, change };
+  for (const listener of recordsListeners) listener(changed);
+  try {
+    recordsChannel?.postMessage(changed);
+  } catch {
+    // A record that cannot be cloned to another tab: there it is read again.
+    recordsChannel?.postMessage({ ...changed, change: 'all' });
+  }
+}
+
+/** The open store changed (another user's, or none): everything held of the last one goes, and other tabs of the new one are heard. */
+function announceTo(name: string | null): void {
+  recordsChannel?.close();
+  recordsChannel = name !== null && typeof BroadcastChannel === 'function' ? new BroadcastChannel(`${name}-records`) : null;
+  recordsChannel?.addEventListener('message', (event: MessageEvent<RecordsChanged>) => {
+    for (const listener of recordsListeners) listener(event.data);
+  });
+  (recordsChannel as { unref?: () => void } | null)?.unref?.();
+  for (const listener of recordsListeners) listener({ businessId: null, resource: null, change: 'all' });
+}
+
+/**
+ * Whether the device keeps the whole of a resource of the business, current as of `syncedAt`:
+ * its working set was downloaded (working-set.ts) and names it. Then a list read offline is
+ * answered from the kept records, fresher than a list saved before.
+ */
+export async function keptWhole(businessId: number, resource: string): Promise<{ syncedAt: number } | null> {
+  try {
+    const state = await (await opening)?.syncState.get(businessId);
+    return state && state.phase === 'ready' && !state.refused && state.resources.includes(resource) ? { syncedAt: state.syncedAt } : null;
+  } catch {
+    return null;
   }
 }
 
@@ -268,11 +372,14 @@ export async function readRecord(
   return opening?.then((database) => database.records.get(`${businessId}|${resource}|${id}`)).catch(() => undefined);
 }
 
-/** Every record of a resource kept on this device for the business, as last seen. */
-export async function keptRecords(businessId: number, resource: string): Promise<Record<string, unknown>[]> {
-  if (!opening) return [];
-  const rows = await (await opening).records.where('[businessId+resource]').equals([businessId, resource]).toArray();
-  return rows.map((row) => row.record);
+/**
+ * Lets the browser draw and answer input before long work goes on: `scheduler.yield()` where the
+ * browser has it (not slowed in a hidden tab, as timers are), else a timer's next turn.
+ */
+export function nextTurn(): Promise<void> {
+  const scheduler = (globalThis as { scheduler?: { yield?: () => Promise<void> } }).scheduler;
+  if (typeof scheduler?.yield === 'function') return scheduler.yield();
+  return new Promise((resolve) => setTimeout(resolve, 0));
 }
 
 /** A failure that means "no network", as opposed to an answer from the server. */

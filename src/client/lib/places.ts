@@ -49,6 +49,9 @@ export const placesQuery = (businessId: number | null) =>
     // A place added, or the user's own places changed, shows in the next form opened a minute on.
     staleTime: 60_000,
     retry: false,
+    // Not kept and no network: the forms fall back to the profile's places. Asking again as each
+    // form mounts would put the query back to loading, and a screen waiting on it would never open.
+    retryOnMount: false,
   });
 
 /** The places a signed-in user's profile names (`CurrentUser.places`). */

@@ -1,9 +1,10 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { listMeta, type ListMeta } from '../../domain/list-params';
 import type { ResourceDefinition } from '../../domain/resource';
-import { api, queryString, type Query } from './api';
-import { searchKept } from './kept-search';
-import { isNetworkFailure, NotAvailableOffline, readAnswer, keptRecords, readRecord, saveAnswer, type OutboxEntry } from './offline-store';
+import { api, ApiError, queryString, type Query } from './api';
+import { keptIndex } from './kept-index';
+import { answeredByWorkingSet, searchKept } from './kept-search';
+import { isNetworkFailure, keptWhole, NotAvailableOffline, readAnswer, readRecord, saveAnswer, type OutboxEntry } from './offline-store';
 
 /** When a screen shows a copy kept on this device because the network failed: the time it was saved. */
 export interface ReadBack {
@@ -28,9 +29,17 @@ export interface ListAnswer extends ReadBack {
 /** Query keys: everything of a resource sits under [businessId, resource]. */
 export const resourceKey = (businessId: number | null, definition: ResourceDefinition) => [businessId, definition.name] as const;
 
+/** A call not made: the browser says it has no network, so the answer kept on this device is read at once. */
+const noNetwork = () => new ApiError(0, 'The server cannot be reached. Check the connection and try again.');
+const offline = () => typeof navigator !== 'undefined' && navigator.onLine === false;
+
 /**
  * A list: from the server, kept on this device; without a network, the kept copy of the same
- * list — or, for a picker (`limit`), the kept records whose display matches the typed text.
+ * list — or, for a list or search not seen as such, the kept records searched by the list's own
+ * fields (kept-search.ts, over their index in memory: kept-index.ts). A list of a resource the
+ * device keeps whole (its working set, working-set.ts) is answered from the kept records, current
+ * as of the working set's last sync, rather than from a list saved before — when they hold its
+ * whole answer (`answeredByWorkingSet`: no trash, and of documents only those still worked on).
  */
 export const listQuery = (businessId: number | null, definition: ResourceDefinition, params: Query) =>
   queryOptions({
@@ -38,22 +47,25 @@ export const listQuery = (businessId: number | null, definition: ResourceDefinit
     queryFn: async ({ signal }): Promise<ListAnswer> => {
       const key = `${businessId}|${definition.name}|list|${queryString(params)}`;
       try {
+        if (offline()) throw noNetwork();
         const answer = await api<ListAnswer>('GET', `/api/${definition.name}`, { query: params, signal });
         if (businessId !== null) void saveAnswer(key, businessId, definition.name, answer, answer.data);
         return answer;
       } catch (error) {
         if (!isNetworkFailure(error) || businessId === null) throw error;
-        const saved = await readAnswer(key);
+        const asked = params as Record<string, unknown>;
+        const whole = answeredByWorkingSet(definition, asked) ? await keptWhole(businessId, definition.name) : null;
+        const saved = whole ? undefined : await readAnswer(key);
         if (saved) return { ...(saved.body as ListAnswer), savedOffline: saved.savedAt };
         // A list or search not seen as such: the records this device kept, searched by the list's own fields.
-        const kept = await keptRecords(businessId, definition.name);
-        if (kept.length === 0) throw new NotAvailableOffline(`this list of ${definition.plural.toLowerCase()}`);
-        const found = searchKept(definition, params as Record<string, unknown>, kept);
+        const index = await keptIndex(businessId, definition);
+        if (!index || (index.size === 0 && !whole)) throw new NotAvailableOffline(`this list of ${definition.plural.toLowerCase()}`);
+        const found = searchKept(definition, asked, index);
         return {
           data: found.rows as ApiRecord[],
           meta: listMeta(found.total, found.page, found.perPage, found.rows.length),
           links: { first: '', last: '', prev: null, next: null },
-          savedOffline: Date.now(),
+          savedOffline: whole?.syncedAt || Date.now(),
         };
       }
     },
@@ -62,24 +74,38 @@ export const listQuery = (businessId: number | null, definition: ResourceDefinit
     retry: false,
   });
 
-/** One record: from the server, kept on this device; without a network, as last seen here. */
+/**
+ * One record: from the server, kept on this device; without a network, as last seen here — the
+ * record's own answer, or the record as a list or the working set's sync last brought it, whichever
+ * is newer (by version, then by when it was saved).
+ */
 export const recordQuery = (businessId: number | null, definition: ResourceDefinition, id: number) =>
   queryOptions({
     queryKey: [...resourceKey(businessId, definition), 'record', id],
     queryFn: async ({ signal }): Promise<ApiRecord> => {
       const key = `${businessId}|${definition.name}|record|${id}`;
       try {
+        if (offline()) throw noNetwork();
         const record = (await api<{ data: ApiRecord }>('GET', `/api/${definition.name}/${id}`, { signal })).data;
         if (businessId !== null) void saveAnswer(key, businessId, definition.name, record, [record]);
         return record;
       } catch (error) {
         if (!isNetworkFailure(error) || businessId === null) throw error;
-        const saved = (await readAnswer(key)) ?? (await readRecord(businessId, definition.name, id));
-        const body = saved && ('body' in saved ? saved.body : saved.record);
-        if (saved && body) return { ...(body as ApiRecord), savedOffline: saved.savedAt };
+        const [answered, listed] = await Promise.all([readAnswer(key), readRecord(businessId, definition.name, id)]);
+        const own = answered?.body ? { body: answered.body as ApiRecord, savedAt: answered.savedAt } : undefined;
+        const kept = listed ? { body: listed.record as ApiRecord, savedAt: listed.savedAt } : undefined;
+        const newest = own && kept ? (newer(kept, own) ? kept : own) : (own ?? kept);
+        if (newest) return { ...newest.body, savedOffline: newest.savedAt };
         throw new NotAvailableOffline(`this ${definition.singular.toLowerCase()}`);
       }
     },
     networkMode: 'always',
     retry: false,
   });
+
+/** Whether `a` is a later copy of a record than `b`: a higher version, or at the same one saved later. */
+function newer(a: { body: ApiRecord; savedAt: number }, b: { body: ApiRecord; savedAt: number }): boolean {
+  const [x, y] = [Number(a.body.version), Number(b.body.version)];
+  if (Number.isFinite(x) && Number.isFinite(y) && x !== y) return x > y;
+  return a.savedAt > b.savedAt;
+}

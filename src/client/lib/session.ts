@@ -121,6 +121,10 @@ export function useSession(): SessionState {
   useEffect(() => {
     if (userId !== undefined) void import('./outbox').then(({ startOutbox }) => startOutbox());
   }, [userId]);
+  // So does the working set (lib/working-set.ts): what the device keeps of the business to work offline.
+  useEffect(() => {
+    if (userId !== undefined) void import('./working-set').then(({ startWorkingSet }) => startWorkingSet(queryClient));
+  }, [userId, queryClient]);
 
   if (signedOut) return { status: 'signed-out' };
   // Opened before any screen asks for a list, so an offline start can read back at once.

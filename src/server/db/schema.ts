@@ -107,6 +107,26 @@ export interface ResourceCountsTable {
   trashed: Generated<number>;
 }
 
+/**
+ * A record of a working-set table inserted, updated or deleted, written by the table's triggers
+ * (migration 2026-11-28-01). `tx`: PostgreSQL only, the writing transaction's id.
+ */
+export interface ChangeLogTable {
+  id: Generated<number>;
+  business_id: number;
+  table_name: string;
+  record_id: number;
+  tx: Generated<number>;
+}
+
+/** The one row naming the change log's history: another after a restore or a copy. */
+export interface ChangeLogEpochTable {
+  epoch: string;
+  /** The last change pruned (tx, id): a cursor before it can no longer be followed. */
+  pruned_tx: Generated<number>;
+  pruned_id: Generated<number>;
+}
+
 /** One change of a record; rows are only ever inserted. `changes` is JSON text. */
 export interface ActivityLogTable {
   id: Generated<number>;
@@ -526,6 +546,8 @@ export interface Database {
   files: FilesTable;
   file_contents: FileContentsTable;
   activity_log: ActivityLogTable;
+  change_log: ChangeLogTable;
+  change_log_epoch: ChangeLogEpochTable;
   branches: BranchesTable;
   warehouses: WarehousesTable;
   contact_types: DescribedTable;

@@ -16,12 +16,14 @@ import { PERMISSION_ACTIONS, PERMISSION_PREFIXES, permissionName, VIEW_ACTIVITY_
 import { composeEngine } from '../composition';
 import { openDatabase } from '../db/dialect';
 import { auditDatabase } from '../documents/audit';
+import { changesAfter, parseCursor } from '../sync/change-log';
 import { claimScheduledBackup, recordBackup, runTool } from './backup';
 import { restoreDatabase } from './restore';
 
 /**
  * What masters see of the backups (and no one else), on each database; and on PostgreSQL, the
- * scheduled backup taken by one of two servers sharing the database, then restored.
+ * scheduled backup taken by one of two servers sharing the database, then restored (a device
+ * that followed the replaced database downloads again).
  */
 
 const workDir = mkdtempSync(join(tmpdir(), 'bodega-backup-schedule-'));
@@ -168,6 +170,8 @@ describe.skipIf(!databaseKinds.includes('postgres'))('scheduled backups of a Pos
     const before = await test.app.db.selectFrom('brands').select('name').orderBy('id').execute();
     const later = await admin.send('POST', '/api/brands', { name: 'Made after the backup' });
     expect(later.status).toBe(201);
+    // A device that followed the database up to now: after the restore it downloads its working set again.
+    const cursor = (await admin.send('GET', '/api/sync')).body.data.cursor as string;
     const database = { url: process.env.TEST_DATABASE_URL as string, schema };
 
     await expect(restoreDatabase(database, join(dir, file), dir)).rejects.toThrow(
@@ -187,6 +191,7 @@ describe.skipIf(!databaseKinds.includes('postgres'))('scheduled backups of a Pos
     try {
       expect(await db.selectFrom('brands').select('name').orderBy('id').execute()).toEqual(before);
       expect(await auditDatabase(db)).toEqual([]);
+      expect(await changesAfter(db, admin.businessId!, parseCursor(cursor), 100)).toBeNull();
     } finally {
       await db.destroy();
     }

@@ -13,7 +13,8 @@ import { copyDatabase, type CopyReport } from './copy-database';
 /**
  * Copying a whole database: the seeded demo data (with an attachment's bytes) from SQLite into a
  * new PostgreSQL schema and from there into a new SQLite file — equal counts, a clean audit, and
- * copies that answer exactly as the original does — and the refusals.
+ * copies that answer exactly as the original does, their change logs a new history that a device
+ * of the source downloads again — and the refusals.
  */
 
 const ADMIN = { email: 'admin@example.com', password: 'copy-password' };
@@ -96,12 +97,43 @@ async function migratedStructure(database: DatabaseConfig): Promise<string[]> {
   return structure(fresh);
 }
 
+/** The source's sync cursor, as a device following it holds it. */
+async function cursorOf(database: DatabaseConfig): Promise<string> {
+  const session = await signedIn(database);
+  try {
+    return (await session.get('/api/sync')).data.cursor;
+  } finally {
+    await session.app.close();
+  }
+}
+
+/** The copy's change log begins a history of its own: empty, and a device holding the source's cursor downloads again. */
+async function expectNewHistory(copy: DatabaseConfig, sourceCursor: string): Promise<void> {
+  const { db } = openDatabase(copy);
+  try {
+    expect(await db.selectFrom('change_log').select('id').execute()).toEqual([]);
+    const { epoch } = await db.selectFrom('change_log_epoch').select('epoch').executeTakeFirstOrThrow();
+    expect(sourceCursor.startsWith(`${epoch}.`)).toBe(false);
+  } finally {
+    await db.destroy();
+  }
+  const session = await signedIn(copy);
+  try {
+    const reset = await session.get(`/api/sync/changes?cursor=${encodeURIComponent(sourceCursor)}`);
+    expect(reset.data).toEqual({ reset: true, cursor: null, more: false, changed: {}, removed: {} });
+    const own = (await session.get('/api/sync')).data.cursor;
+    expect((await session.get(`/api/sync/changes?cursor=${encodeURIComponent(own)}`)).data.reset).toBe(false);
+  } finally {
+    await session.app.close();
+  }
+}
+
 function expectSound(report: CopyReport): void {
   for (const count of report.tables) expect(count.target, count.table).toBe(count.source);
   expect(report.findings).toEqual([]);
   const tables = report.tables.map((count) => count.table);
   expect(tables).toEqual(expect.arrayContaining(['items', 'invoices', 'document_lines', 'file_contents', 'activity_log']));
-  expect(tables.some((table) => table.endsWith('_fts') || table.startsWith('kysely_'))).toBe(false);
+  expect(tables.some((table) => table.endsWith('_fts') || table.startsWith('kysely_') || table.startsWith('change_log'))).toBe(false);
   expect(report.tables.find((count) => count.table === 'file_contents')?.target).toBe(1);
 }
 
@@ -141,9 +173,11 @@ describe('copying a database', () => {
 
   it('copies SQLite into a new SQLite file', async () => {
     const copy = sqliteFile();
+    const cursor = await cursorOf(original);
     const report = await copyDatabase(original, copy);
     expectSound(report);
     expect(await structure(copy)).toEqual(await migratedStructure(copy));
+    await expectNewHistory(copy, cursor);
     await expectSameAndWritable(copy);
   });
 
@@ -152,8 +186,10 @@ describe('copying a database', () => {
 
     it('copies the SQLite file into a new PostgreSQL schema', async () => {
       copy = await postgresSchema();
+      const cursor = await cursorOf(original);
       const report = await copyDatabase(original, copy);
       expectSound(report);
+      await expectNewHistory(copy, cursor);
       const indexes = await structure(copy);
       expect(indexes.some((entry) => entry.startsWith('items_name_fts: CREATE INDEX') && entry.includes('gin_trgm_ops'))).toBe(true);
       expect(indexes).toEqual(await migratedStructure(copy));
@@ -162,8 +198,10 @@ describe('copying a database', () => {
 
     it('copies that PostgreSQL schema back into a new SQLite file', async () => {
       const back = sqliteFile();
+      const cursor = await cursorOf(copy);
       const report = await copyDatabase(copy, back);
       expectSound(report);
+      await expectNewHistory(back, cursor);
       expect(await answers(back, fileUrl)).toEqual(expected);
     });
   });

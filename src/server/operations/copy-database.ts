@@ -5,6 +5,7 @@ import { databaseKind, openDatabase, type DatabaseConfig, type DatabaseKind } fr
 import { appliedMigrations, migrateToLatest, pendingMigrations } from '../db/migrate';
 import { auditDatabase, type AuditFinding } from '../documents/audit';
 import { untyped, type Db, type Trx } from '../db/scope';
+import { startNewHistory } from '../sync/change-log';
 
 /**
  * Copies a whole Bodega database into a new, empty one — SQLite to PostgreSQL when a business
@@ -21,6 +22,10 @@ import { untyped, type Db, type Trx } from '../db/scope';
  * indexes are not data: SQLite's FTS tables are filled by their triggers as the rows go in, and
  * PostgreSQL's trigram indexes are built again with the others. PostgreSQL's identity sequences
  * are then moved past the copied ids.
+ *
+ * The change log (`change_log`, `change_log_epoch`) is not copied: the target's own triggers log
+ * every row as it goes in, and once the rows are in, the target begins a history of its own
+ * (`startNewHistory`), so devices that followed the source download their working set again.
  */
 
 /** The source or target cannot be copied from or into; the message says why and what to do. */
@@ -46,6 +51,8 @@ const BATCH_ROWS = 5000;
 /** Values bound in one SQLite insert (it allows 32,766). */
 const SQLITE_VALUES_PER_INSERT = 30_000;
 const KYSELY_TABLES = ['kysely_migration', 'kysely_migration_lock'];
+/** The target's own: its triggers write the log as the rows go in, and it begins a history of its own. */
+const NOT_COPIED = ['change_log', 'change_log_epoch'];
 /** Tables whose rows a migration writes itself (the backup schedule's one row): the source's replace them. */
 const WRITTEN_BY_MIGRATIONS = ['backup_schedule'];
 
@@ -105,6 +112,7 @@ export async function copyDatabase(from: DatabaseConfig, to: DatabaseConfig): Pr
         if (target.kind === 'sqlite') await sql`pragma foreign_keys = on`.execute(target.db);
       }
     });
+    await startNewHistory(target.db);
 
     const sourceCounts = await countRows(source, tables);
     const targetCounts = await countRows(target, tables);
@@ -136,7 +144,7 @@ async function checkSource({ db, schema }: Side): Promise<void> {
   }
 }
 
-/** The tables that hold data: not Kysely's own, nor SQLite's FTS tables and their shadow tables. */
+/** The tables that hold data: not Kysely's own, nor SQLite's FTS tables and their shadow tables, nor the change log. */
 async function dataTables({ db, kind, schema }: Side): Promise<string[]> {
   const rows =
     kind === 'sqlite'
@@ -147,7 +155,7 @@ async function dataTables({ db, kind, schema }: Side): Promise<string[]> {
         )
       : await sql<{ name: string }>`select table_name as name from information_schema.tables
           where table_schema = ${schema} and table_type = 'BASE TABLE' order by table_name`.execute(db);
-  return rows.rows.map((row) => row.name).filter((name) => !KYSELY_TABLES.includes(name));
+  return rows.rows.map((row) => row.name).filter((name) => !KYSELY_TABLES.includes(name) && !NOT_COPIED.includes(name));
 }
 
 async function columnsOf({ db, kind, schema }: Side, table: string): Promise<string[]> {

@@ -5,8 +5,9 @@ import SQLite from 'better-sqlite3';
 import { sql } from 'kysely';
 import pg from 'pg';
 import { databaseKind, openDatabase, serverApplicationName, type DatabaseConfig } from '../db/dialect';
-import { MIGRATION_NAMES } from '../db/migrate';
+import { appliedMigrations, MIGRATION_NAMES } from '../db/migrate';
 import { auditedRecords } from '../documents/audit';
+import { startNewHistory } from '../sync/change-log';
 import { copySqlite, fileTime, postgresToolMissing, runPostgresTool, runTool, sqliteFile } from './backup';
 import { serverMarkPath, serverOnDatabase } from './server-marker';
 
@@ -15,6 +16,10 @@ import { serverMarkPath, serverOnDatabase } from './server-marker';
  * checked first (whole, and written by migrations this code knows), refused while a server uses
  * the database, and the current database is kept aside before it is replaced. Every refusal is a
  * `RestoreRefused` whose message says what to do.
+ *
+ * The restored database's change log then begins another history (`startNewHistory`): devices
+ * kept what the replaced database held, which the backup may not, so each downloads its working
+ * set again instead of following a log that no longer matches what it keeps.
  */
 
 export class RestoreRefused extends Error {}
@@ -33,7 +38,22 @@ export async function restoreDatabase(database: DatabaseConfig, file: string, ba
   if (!existsSync(file)) throw new RestoreRefused(`There is no file at ${file}.`);
   const report =
     databaseKind(database.url) === 'sqlite' ? await restoreSqlite(database, file) : await restorePostgres(database, file, backupDir);
+  await beginNewHistory(database);
   return { ...report, ...(await holdings(database)) };
+}
+
+/** The name of the migration that made the change log: a backup from before it has none, and gets one at the next start. */
+const CHANGE_LOG_MIGRATION = '2026-11-28-01-change-log';
+
+/** Devices that followed the replaced database's change log are told to download again (a cursor of another history is reset). */
+async function beginNewHistory(database: DatabaseConfig): Promise<void> {
+  const { db, kind } = openDatabase(database);
+  try {
+    const applied = await appliedMigrations(db, kind === 'postgres' ? (database.schema ?? 'public') : undefined);
+    if (applied.includes(CHANGE_LOG_MIGRATION)) await startNewHistory(db);
+  } finally {
+    await db.destroy();
+  }
 }
 
 /** Names of migrations the backup holds that this code does not know: a newer Bodega wrote it. */

@@ -5,6 +5,7 @@ import type { ListParams } from '../../domain/list-params-schema';
 import { placeAtEnd } from '../../domain/places';
 import { writableFields, type ResourceDefinition } from '../../domain/resource';
 import { getResource, registry } from '../../domain/resources/registry';
+import { workingStatuses } from '../../domain/working-set';
 import { recordActivity } from '../activity/activity-log';
 import { changedValues, initialValues, secretsChanged } from '../activity/record-changes';
 import { containsIgnoringCase, fullTextContains, fullTextIndex, fullTextQuery, isPostgres, nowIso } from '../db/dialect';
@@ -293,6 +294,43 @@ export async function* allRecordsInListOrder(
       last = { value: final.key_value, id: Number(final.key_id) };
     }
   }
+}
+
+/**
+ * A device's working set of one resource (`domain/working-set.ts`), as the list would answer it:
+ * the records the scope reads, not in the trash and, of documents, the open ones. `after`: a
+ * page of `limit` in id order after that id, for a first download; `ids`: those of these ids
+ * that still belong to it, for a delta (an id left out has left the device's working set).
+ */
+export async function workingSetRecords(
+  db: Db,
+  scope: Scope,
+  definition: ResourceDefinition,
+  pick: { after: number; limit: number } | { ids: number[] },
+): Promise<ApiRecord[]> {
+  const store = storeFor(definition);
+  let query = inWorkingSet(definition, store, readable(db, scope, definition, store));
+  if ('ids' in pick) {
+    if (pick.ids.length === 0) return [];
+    query = query.where(store.column('id'), 'in', pick.ids);
+  } else query = query.where(store.column('id'), '>', pick.after).orderBy(store.column('id')).limit(pick.limit);
+  const rows = await withReferenceDisplays(definition, store, query).execute();
+  return decorated(db, scope, definition, store, rows);
+}
+
+/** How many records of a resource a device's working set holds for the scope: the first download's progress counts to it. */
+export async function workingSetCount(db: Db, scope: Scope, definition: ResourceDefinition): Promise<number> {
+  const store = storeFor(definition);
+  const { counted } = await inWorkingSet(definition, store, readable(db, scope, definition, store))
+    .select(sql<number>`count(*)`.as('counted'))
+    .executeTakeFirstOrThrow();
+  return Number(counted);
+}
+
+function inWorkingSet(definition: ResourceDefinition, store: ResourceStore, query: Query): Query {
+  const statuses = workingStatuses(definition);
+  const live = query.where(store.column('deleted_at'), 'is', null);
+  return statuses === undefined ? live : live.where(store.column('status'), 'in', statuses);
 }
 
 export async function findRecord(

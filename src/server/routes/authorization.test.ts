@@ -24,6 +24,11 @@ const WITHOUT_PERMISSION = [
   'GET /api/overview/sales-purchases',
   // The business's places by name with the caller's level: every member needs them (places.test.ts).
   'GET /api/places',
+  // A device's working set: each resource by its own view permission, at the user's places (sync.test.ts, places-leak.test.ts).
+  'GET /api/sync',
+  'GET /api/sync/changes',
+  'GET /api/sync/events',
+  'GET /api/sync/records/:resource',
   'POST /api/documents/get-number-total-count/',
   'POST /api/documents/get-reference-number-total-count/',
   // Checks the permission of the kind it imports (create-items …) in its handler: imports.test.ts.

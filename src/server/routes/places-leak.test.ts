@@ -6,6 +6,8 @@ import { viewsRecord } from '../../domain/places';
 import { updatableFields, type ResourceDefinition } from '../../domain/resource';
 import { DOCUMENT_RESOURCES } from '../../domain/resources/document-memoranda';
 import { findResource, getResource, registry } from '../../domain/resources/registry';
+import { WORKING_SET, workingStatuses } from '../../domain/working-set';
+import { listening, openEventStream, sessionHeaders } from '../../../tests/support/event-stream';
 import { buildPlacesWorld, csvRecords, photo, uploadOf, type PlacesWorld } from '../../../tests/support/places-fixture';
 import { databaseKinds, startDemo, userWithPermissions, type Session, type TestApp } from '../../../tests/support/test-app';
 import { addDays } from '../overview/calendar';
@@ -15,8 +17,8 @@ import type { Scope } from '../db/scope';
 /**
  * No route answers another place's records. Built from the routes the app registers: a user who
  * views one branch (Makati) and operates at one warehouse (Valenzuela Central), holding every
- * permission but the master's, finds in no list, search, picker, export, report, history or zip a
- * record of the places they do not work at (Quezon City, Cebu, Mandaue); every route naming such a
+ * permission but the master's, finds in no list, search, picker, export, report, history, zip or
+ * page or delta of their device's working set a record of the places they do not work at (Quezon City, Cebu, Mandaue); every route naming such a
  * record in its path answers 404 and changes nothing; every change at Makati, which they only view,
  * is refused 403; nothing is made at a place they do not operate at; and at Valenzuela every kind
  * of document is made and changed. A record is of another place when its definition has `places`
@@ -43,7 +45,30 @@ const WITHOUT_PLACES = [
 const OVERVIEW_CARDS = ['sales-purchases', 'receivables', 'payables', 'stock-value', 'low-stock', 'top-items', 'recent-documents'];
 
 type ReadKind =
-  'list' | 'export' | 'record' | 'history' | 'files' | 'file' | 'movements' | 'count-lines' | 'tenders' | 'overview' | 'activity' | 'zip';
+  | 'list'
+  | 'export'
+  | 'record'
+  | 'history'
+  | 'files'
+  | 'file'
+  | 'movements'
+  | 'count-lines'
+  | 'tenders'
+  | 'overview'
+  | 'activity'
+  | 'zip'
+  | 'sync'
+  | 'sync-records'
+  | 'sync-changes'
+  | 'sync-events';
+
+/** The device's working set (`/api/sync`): its manifest, pages, deltas and live events. */
+const SYNC_ROUTES: Record<string, ReadKind> = {
+  '/api/sync': 'sync',
+  '/api/sync/records/:resource': 'sync-records',
+  '/api/sync/changes': 'sync-changes',
+  '/api/sync/events': 'sync-events',
+};
 
 /** How this suite reads a GET route, from its path; undefined for one it does not know. */
 function readKind(url: string): ReadKind | undefined {
@@ -51,6 +76,7 @@ function readKind(url: string): ReadKind | undefined {
   if (url === '/api/businesses/export.zip') return 'zip';
   if (url === '/api/stocks/:id/movements') return 'movements';
   if (url === '/api/stock-counts/:id/lines') return 'count-lines';
+  if (SYNC_ROUTES[url]) return SYNC_ROUTES[url];
   const [, , name, ...rest] = url.split('/');
   const path = rest.join('/');
   if (name === 'overview') return OVERVIEW_CARDS.includes(path) ? 'overview' : undefined;
@@ -90,6 +116,8 @@ describe.each(databaseKinds)('no route answers another place’s records on %s',
   const everything = new Map<string, Record<string, any>[]>();
   /** Per confined resource, the ids of its records at places the user does not view. */
   const foreignIds = new Map<string, Set<number>>();
+  /** The user's device's cursor before anything of this suite happened: its deltas cover all the suite does. */
+  let syncCursor: string;
 
   const routes = () => test.app.routeAccess.filter((route) => route.method !== 'HEAD');
 
@@ -131,6 +159,7 @@ describe.each(databaseKinds)('no route answers another place’s records on %s',
     const limited = await userWithPermissions(test, businessId, PERMISSIONS, world.access);
     user = limited.session;
     scope = { businessId, userId: limited.userId, permissions: new Set(PERMISSIONS), places: world.access };
+    syncCursor = (await user.send('GET', '/api/sync')).body.data.cursor;
     // Memos last: whether one is elsewhere is whether its document is.
     const ordered = registry
       .filter(confined)
@@ -661,6 +690,103 @@ describe.each(databaseKinds)('no route answers another place’s records on %s',
     expect(missing).toEqual([]);
     for (const [resource, record] of Object.entries(made))
       expect((await user.send('GET', `/api/${resource}/${record.id}`)).status).toBe(200);
+  }, 120_000);
+
+  // After the changes above, at the user's warehouse and at places they do not work at: the deltas hold both kinds.
+  it('the working set’s pages and deltas hold only records of the places the user views, and its live events only names', async () => {
+    const problems: string[] = [];
+    const kinds = routes()
+      .filter((route) => route.method === 'GET')
+      .map((route) => readKind(route.url));
+    expect(Object.values(SYNC_ROUTES).filter((kind) => !kinds.includes(kind))).toEqual([]);
+
+    // The manifest and every page, against what the user's lists hold now.
+    const manifest = await user.send('GET', '/api/sync');
+    expect(manifest.status).toBe(200);
+    for (const { name, total } of manifest.body.data.resources as { name: string; total: number }[]) {
+      const pages: Record<string, any>[] = [];
+      for (let after = 0; ;) {
+        const page = await user.send('GET', `/api/sync/records/${name}?after=${after}&limit=1000`);
+        if (page.status !== 200) {
+          problems.push(`/api/sync/records/${name} answered ${page.status}`);
+          break;
+        }
+        pages.push(...page.body.data);
+        if (page.body.next === null) break;
+        after = page.body.next;
+      }
+      const ids = leaked(name, pages);
+      if (ids.length > 0) problems.push(`/api/sync/records/${name} holds records elsewhere: ${ids.join(', ')}`);
+      if (pages.length !== total) problems.push(`/api/sync counts ${total} ${name} where its pages hold ${pages.length}`);
+      const definition = getResource(name);
+      if (confined(definition)) {
+        // Not by leaving everything out: every live record of the working set at the places the user views.
+        const statuses = workingStatuses(definition);
+        const live = (await walk(admin, `/api/${name}?per_page=100`)).records;
+        const viewed = live
+          .filter((record) => !isForeign(name, record) && (statuses === undefined || statuses.includes(record.status)))
+          .map((record) => Number(record.id));
+        const sorted = (values: number[]) => JSON.stringify([...values].sort((a, b) => a - b));
+        if (sorted(pages.map((record) => Number(record.id))) !== sorted(viewed))
+          problems.push(
+            `/api/sync/records/${name} holds ${pages.length} records, of the ${viewed.length} of the working set the user views`,
+          );
+      }
+    }
+
+    // The deltas since before this suite began, as the user and as the admin (who views every place) read them.
+    async function deltas(session: Session): Promise<Map<string, Record<string, any>[]>> {
+      const changed = new Map<string, Record<string, any>[]>();
+      let cursor = syncCursor;
+      for (let page = 0; page < 100; page++) {
+        const answer = await session.send('GET', `/api/sync/changes?cursor=${encodeURIComponent(cursor)}`);
+        expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+        expect(answer.body.data.reset).toBe(false);
+        for (const [name, records] of Object.entries(answer.body.data.changed as Record<string, Record<string, any>[]>))
+          changed.set(name, [...(changed.get(name) ?? []), ...records]);
+        cursor = answer.body.data.cursor;
+        if (!answer.body.data.more) break;
+      }
+      return changed;
+    }
+    const theirs = await deltas(user);
+    for (const [name, records] of theirs) {
+      const ids = leaked(name, records);
+      if (ids.length > 0) problems.push(`/api/sync/changes holds ${name} elsewhere: ${ids.join(', ')}`);
+    }
+    // Not by sending nothing: the user's own stock at Valenzuela moved, and the admin's deltas hold stock elsewhere.
+    const atValenzuela = (record: Record<string, any>) =>
+      record.location_type === 'warehouse' && record.location_id === world.place.valenzuela;
+    if (!theirs.get('stocks')?.some(atValenzuela))
+      problems.push('/api/sync/changes holds no stock of Valenzuela, where the user moved goods');
+    const admins = await deltas(admin);
+    if (!admins.get('stocks')?.some((record) => isForeign('stocks', record)))
+      problems.push('the deltas cover no change elsewhere: nothing was checked');
+
+    // Live events: while a change is made elsewhere, the stream names resources, and nothing of a record.
+    const stream = await openEventStream(await listening(test.app), '/api/sync/events', sessionHeaders(user));
+    try {
+      expect(stream.status).toBe(200);
+      await stream.next((event) => event.event === 'ready');
+      const price = await admin.send('POST', '/api/sale-item-prices', {
+        item_id: world.item.id,
+        branch_id: world.place.cebu,
+        unit_of_measurement_id: world.item.unit,
+        price: 3,
+        effective_date: today,
+      });
+      expect(price.status, JSON.stringify(price.body)).toBe(201);
+      await stream.next((event) => event.event === 'changed' && event.data.includes('sale-item-prices'));
+      for (const event of stream.events.filter((each) => each.event === 'changed')) {
+        const data = JSON.parse(event.data);
+        const names = Object.keys(data).length === 1 && Array.isArray(data.resources) ? (data.resources as unknown[]) : [];
+        if (names.length === 0 || names.some((name) => typeof name !== 'string' || !WORKING_SET.includes(name)))
+          problems.push(`/api/sync/events said more than names of resources: ${event.data}`);
+      }
+    } finally {
+      stream.close();
+    }
+    expect(problems).toEqual([]);
   }, 120_000);
 
   it('made the server log no error for anything it was asked', () => {

@@ -246,7 +246,7 @@ function ResourceList({ definition }: { definition: ResourceDefinition }) {
       </div>
 
       <ProgressBar active={query.isFetching} />
-      <OfflineNotice savedAt={answer?.savedOffline} />
+      <OfflineNotice savedAt={answer?.savedOffline} resource={definition.name} />
       {query.error && !(query.error instanceof ApiError && query.error.status === 401) ? (
         <div role="alert" className="rounded-md border border-destructive/40 bg-destructive/10 p-4 text-destructive">
           <p className="font-medium">The list could not be loaded.</p>

@@ -132,7 +132,7 @@ function RecordView({ definition, id }: { definition: ResourceDefinition; id: st
         </p>
       )}
 
-      <OfflineNotice savedAt={record.savedOffline} />
+      <OfflineNotice savedAt={record.savedOffline} resource={definition.name} />
       <div className="flex flex-wrap gap-2 print:hidden" role="toolbar" aria-label="Actions">
         <Button variant="outline" onClick={() => router.history.back()}>
           <ArrowLeft aria-hidden /> Back

@@ -7,6 +7,7 @@ import type { PricedLine } from '../../../domain/pricing';
 import { fromThousandths } from '../../../domain/quantity';
 import { getResource } from '../../../domain/resources/registry';
 import { ADJUSTMENT_REASONS, OTHER_REASON } from '../../../domain/resources/stock-adjustments';
+import { asOfWords } from '../../lib/freshness';
 import { listQuery, type ApiRecord } from '../../lib/resource-queries';
 import { useActiveBusinessId } from '../../lib/session';
 import { cn } from '../../lib/utils';
@@ -143,6 +144,7 @@ export function LineItems({
           const offered = pricing.unitsOf(item ?? pricing.itemOf.get(row.item_id ?? 0));
           const unitChoices = offered.length > 0 ? offered : [...unitName.keys()];
           const onHand = row.item_id === null ? undefined : pricing.onHandOf.get(row.item_id);
+          const onHandAsOf = row.item_id === null ? undefined : pricing.onHandAsOf.get(row.item_id);
           return (
             <li
               key={index}
@@ -184,7 +186,7 @@ export function LineItems({
                 {item && (
                   <p className="mt-1 text-xs text-muted-foreground">
                     {String(item.sku)}
-                    {onHand !== undefined && context.takesFrom && ` · ${fromThousandths(onHand)} on hand here`}
+                    {onHand !== undefined && context.takesFrom && ` · ${fromThousandths(onHand)} on hand here${asOfWords(onHandAsOf)}`}
                     {onHand !== undefined &&
                       context.adjusts &&
                       line &&

@@ -16,6 +16,8 @@ import {
 } from '../../../domain/pricing';
 import { fromThousandths, toMillionths, toThousandths } from '../../../domain/quantity';
 import { getResource } from '../../../domain/resources/registry';
+import { inWorkingSet } from '../../../domain/working-set';
+import { asOfWords, onHandWords, shownAsOf, useSyncStatus } from '../../lib/freshness';
 import { listQuery, recordQuery, type ApiRecord } from '../../lib/resource-queries';
 import { businessesQuery, useActiveBusinessId } from '../../lib/session';
 import type { FormValues } from '../crud/field-input';
@@ -73,6 +75,9 @@ const conversionRow = (record: ApiRecord): ConversionRow => ({
   factor: toMillionths(Number(record.factor)),
 });
 
+/** Whether the device's working set keeps stock current (then a kept copy is as old as its last update). */
+const stocksKept = inWorkingSet('stocks');
+
 const number = (text: string) => (text.trim() === '' || !Number.isFinite(Number(text)) ? null : Number(text));
 
 /**
@@ -124,6 +129,17 @@ export function useLinePricing(rows: readonly LineRow[], context: LineContext) {
     enabled: place !== null,
   });
   const placeName = placeRecord.data ? String(placeRecord.data.name) : `this ${place?.type}`;
+  // Stock read from this device, or left on screen after the connection went, says how old it is.
+  const status = useSyncStatus();
+  const onHandAsOf = new Map(
+    itemIds.map((id, at) => {
+      const stock = stocks[at];
+      return [
+        id,
+        shownAsOf({ savedOffline: stock?.data?.savedOffline, fetchedAt: stock?.dataUpdatedAt, workingSet: stocksKept }, status),
+      ] as const;
+    }),
+  );
   const onHandOf = new Map(
     itemIds.map((id, at) => {
       const answer = stocks[at]?.data;
@@ -147,7 +163,11 @@ export function useLinePricing(rows: readonly LineRow[], context: LineContext) {
     ...listQuery(businessId, priceList ?? getResource('sale-item-prices'), { per_page: 100, order_by_field_name: 'effective_date' }),
     enabled: priceList !== undefined,
   });
-  /** An item result's second line: its SKU, its listed price in its base unit, and what is on hand where its goods leave. */
+  const placeStockAsOf = shownAsOf(
+    { savedOffline: placeStock.data?.savedOffline, fetchedAt: placeStock.dataUpdatedAt, workingSet: stocksKept },
+    status,
+  );
+  /** An item result's second line: its SKU, its listed price in its base unit, and what is on hand where its goods leave (as of when, from an older copy). */
   const resultDetails = (record: ApiRecord): string => {
     const id = Number(record.id);
     const baseUnit = Number(record.unit_of_measurement_id);
@@ -157,7 +177,7 @@ export function useLinePricing(rows: readonly LineRow[], context: LineContext) {
     return [
       String(record.sku ?? ''),
       price !== undefined && formatPesos(centavosToPesos(price)),
-      place && placeStock.data && `${stock ? Number(stock.quantity_on_hand) : 0} on hand`,
+      place && placeStock.data && onHandWords(stock ? Number(stock.quantity_on_hand) : 0, placeStockAsOf),
     ]
       .filter(Boolean)
       .join(' · ');
@@ -216,8 +236,8 @@ export function useLinePricing(rows: readonly LineRow[], context: LineContext) {
     const need = needed.get(row.item_id) ?? 0;
     if (onHand === undefined || need <= onHand) return undefined;
     const item = itemOf.get(row.item_id);
-    return `Not enough ${String(item?.name)} (${String(item?.sku)}) in stock at ${placeName}: ${fromThousandths(onHand)} on hand, ${fromThousandths(need)} needed.`;
+    return `Not enough ${String(item?.name)} (${String(item?.sku)}) in stock at ${placeName}: ${fromThousandths(onHand)} on hand${asOfWords(onHandAsOf.get(row.item_id))}, ${fromThousandths(need)} needed.`;
   };
 
-  return { states, unitsOf, shortOf, onHandOf, itemOf, resultDetails, pricesIncludeVat };
+  return { states, unitsOf, shortOf, onHandOf, onHandAsOf, itemOf, resultDetails, pricesIncludeVat };
 }

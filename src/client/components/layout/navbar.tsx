@@ -7,6 +7,7 @@ import type { Business, CurrentUser } from '../../lib/session';
 import { cn } from '../../lib/utils';
 import { Button } from '../ui/button';
 import { lazyAhead } from '../ui/deferred';
+import { SyncIndicator } from './sync-indicator';
 
 interface NavbarProps {
   user: CurrentUser;
@@ -121,7 +122,10 @@ export function Navbar({ user, businesses, businessId, onOpenMenu, onToggleSideb
       </Link>
       <BusinessSwitcher businesses={businesses} businessId={businessId} />
       <div className="flex-1" />
-      <PendingChangesLink />
+      <div role="group" aria-label="Sync and pending changes" className="flex shrink-0 items-center rounded-md sm:bg-muted/50">
+        <SyncIndicator />
+        <PendingChangesLink />
+      </div>
       <UserMenu user={user} />
     </header>
   );

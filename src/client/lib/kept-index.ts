@@ -1,0 +1,338 @@
+import type { ResourceDefinition } from '../../domain/resource';
+import { nextTurn, offlineDatabase, onRecordsChanged, type OfflineDatabase, type RecordsChanged } from './offline-store';
+
+/**
+ * The records of one resource kept on this device for a business, held in memory so that a
+ * search typed offline answers while typing (kept-search.ts asks it): read once from IndexedDB,
+ * on first use, then kept current as the kept records change (offline-store.ts tells every change,
+ * made in this tab or another). It holds the records in id order, each with its text lowercased
+ * once — the picker's fields in one haystack, each textual search field alone — and, for the
+ * unique text fields (an item's SKU and barcode), a map from value to record, so a scan finds its
+ * item without looking at the others. What a query needs beyond that (a map of another field's
+ * values, the records in another field's order) is made when first asked and dropped when the
+ * records change.
+ */
+
+type Row = Readonly<Record<string, unknown>>;
+
+/** Text fields searched by any part (others, and every field when strict, by the whole value). */
+export const TEXTUAL = new Set(['text', 'textarea', 'email']);
+/** Between the picker's fields in the haystack: typed text never holds it, so no match spans two fields. */
+export const SEPARATOR = '\u0001';
+
+/** One kept record, with its text lowercased once. */
+export interface Entry {
+  id: number | string;
+  record: Row;
+  trashed: boolean;
+  /** The picker's fields, lowercased, joined by SEPARATOR. */
+  picker: string;
+  /** Each textual search field's value lowercased (null when it holds none), in `textFields` order. */
+  text: (string | null)[];
+}
+
+/**
+ * Records in another field's order: those holding a value (ascending, then by id), then those
+ * holding none (by id); and where each record of the id order stands in it (`rank`), so a search
+ * goes through the records in id order (reading memory in order) and places its matches by rank.
+ */
+export interface SortedEntries {
+  entries: Entry[];
+  withValue: number;
+  rank: Int32Array;
+}
+
+const lowered = (value: unknown) => (value === null || value === undefined ? null : String(value).toLowerCase());
+
+/** Ids in their order: numbers by value (a server's ids), before any client key. */
+export function compareIds(a: number | string, b: number | string): number {
+  if (typeof a === 'number' && typeof b === 'number') return a - b;
+  if (typeof a === 'number') return -1;
+  if (typeof b === 'number') return 1;
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** Two values of a field in ascending order, as a list sorts them (neither missing). */
+export const compareValues = (x: unknown, y: unknown): number => (x === y ? 0 : (x as number) < (y as number) ? -1 : 1);
+
+/** Above this many records changed at once, the id order is made again whole rather than one record at a time. */
+const MANY = 200;
+
+export class KeptIndex {
+  /** The textual fields among the resource's search fields, whose lowercased values each entry holds. */
+  readonly textFields: readonly string[];
+  private readonly textAt: ReadonlyMap<string, number>;
+  /** The unique text fields a search may name, kept in maps always. */
+  private readonly uniqueFields: readonly string[];
+  private entries: Entry[] = [];
+  private readonly byId = new Map<string, Entry>();
+  private readonly unique = new Map<string, Map<string, Entry[]>>();
+  /** Made when first asked, dropped on any change. */
+  private readonly equalMaps = new Map<string, Map<string, Entry[]>>();
+  private readonly orders = new Map<string, SortedEntries>();
+
+  constructor(
+    readonly definition: ResourceDefinition,
+    records: Iterable<Row> = [],
+  ) {
+    const searched = definition.search.filter((name) => TEXTUAL.has(definition.fields[name]?.kind ?? ''));
+    this.textFields = searched;
+    this.textAt = new Map(searched.map((name, at) => [name, at]));
+    this.uniqueFields = searched.filter((name) => definition.fields[name]?.unique);
+    for (const name of this.uniqueFields) this.unique.set(name, new Map());
+    // Entries made in id order, so a search going through them reads memory in order.
+    const sorted = [...records].sort((a, b) => compareIds(a.id as number | string, b.id as number | string));
+    for (const record of sorted) this.take(record);
+    this.order();
+  }
+
+  /**
+   * An index made from records read a chunk at a time (from IndexedDB), the page answering
+   * between chunks: each chunk's text is lowercased as it comes.
+   */
+  static async fromChunks(definition: ResourceDefinition, chunks: AsyncIterable<readonly Row[]>): Promise<KeptIndex> {
+    const index = new KeptIndex(definition);
+    for await (const chunk of chunks) for (const record of chunk) index.take(record);
+    index.order();
+    return index;
+  }
+
+  /** Takes a record in, out of order until `order`. */
+  private take(record: Row): void {
+    const entry = this.entryOf(record);
+    const key = String(entry.id);
+    const before = this.byId.get(key);
+    if (before) this.forgetUnique(before);
+    this.byId.set(key, entry);
+    this.rememberUnique(entry);
+  }
+
+  private order(): void {
+    this.entries = [...this.byId.values()].sort((a, b) => compareIds(a.id, b.id));
+  }
+
+  /** How many records it holds. */
+  get size(): number {
+    return this.entries.length;
+  }
+
+  /** Every record, in id order. */
+  all(): readonly Entry[] {
+    return this.entries;
+  }
+
+  /** Where a search field's lowercased value is held in each entry's `text`; undefined for a field not textual. */
+  textIndexOf(field: string): number | undefined {
+    return this.textAt.get(field);
+  }
+
+  /** The records whose `field`, lowercased, is `value` exactly, in id order. */
+  equalTo(field: string, value: string): readonly Entry[] {
+    const found = (this.unique.get(field) ?? this.equalMap(field)).get(value) ?? [];
+    return found.length > 1 ? [...found].sort((a, b) => compareIds(a.id, b.id)) : found;
+  }
+
+  /** The records in `field`'s order (see SortedEntries), made once until the records change. */
+  sortedBy(field: string): SortedEntries {
+    let order = this.orders.get(field);
+    if (!order) {
+      const entries = this.entries;
+      const values = entries.map(({ record }) => record[field]);
+      const missing = (at: number) => values[at] === null || values[at] === undefined;
+      // Among the same values, the id order is the positions' own.
+      const positions = Array.from({ length: entries.length }, (_, at) => at);
+      positions.sort((a, b) => {
+        if (missing(a) !== missing(b)) return missing(a) ? 1 : -1;
+        return (missing(a) ? 0 : compareValues(values[a], values[b])) || a - b;
+      });
+      const rank = new Int32Array(entries.length);
+      positions.forEach((position, at) => (rank[position] = at));
+      const withValue = positions.findIndex(missing);
+      order = { entries: positions.map((at) => entries[at]), withValue: withValue < 0 ? entries.length : withValue, rank };
+      this.orders.set(field, order);
+    }
+    return order;
+  }
+
+  /** Takes records as they are now: new ones join, kept ones are replaced. */
+  put(records: readonly Row[]): void {
+    if (records.length === 0) return;
+    this.changed();
+    const many = records.length > MANY;
+    for (const record of records) {
+      const before = this.byId.get(String(record.id));
+      this.take(record);
+      if (many) continue;
+      const entry = this.byId.get(String(record.id))!;
+      const at = this.positionOf(entry.id);
+      if (before) this.entries[at] = entry;
+      else this.entries.splice(at, 0, entry);
+    }
+    if (many) this.order();
+  }
+
+  /** Lets records go, by id. */
+  remove(ids: readonly (number | string)[]): void {
+    if (ids.length === 0) return;
+    this.changed();
+    const gone = new Set<Entry>();
+    for (const id of ids) {
+      const entry = this.byId.get(String(id));
+      if (!entry) continue;
+      this.byId.delete(String(id));
+      this.forgetUnique(entry);
+      gone.add(entry);
+    }
+    if (gone.size > MANY) this.entries = this.entries.filter((entry) => !gone.has(entry));
+    else for (const entry of gone) this.entries.splice(this.positionOf(entry.id), 1);
+  }
+
+  private entryOf(record: Row): Entry {
+    const text = this.textFields.map((name) => lowered(record[name]));
+    // A picker's field is most often a search field too (an item's name, SKU, barcode): lowercased once.
+    const picker = (this.definition.pickerFields ?? [])
+      .map((name) => {
+        const at = this.textAt.get(name);
+        return (at === undefined ? lowered(record[name]) : text[at]) ?? '';
+      })
+      .join(SEPARATOR);
+    return { id: record.id as number | string, record, trashed: Boolean(record.deleted_at), picker, text };
+  }
+
+  /** Where an id is, or would go, in the id order. */
+  private positionOf(id: number | string): number {
+    let low = 0;
+    let high = this.entries.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (compareIds(this.entries[middle].id, id) < 0) low = middle + 1;
+      else high = middle;
+    }
+    return low;
+  }
+
+  private rememberUnique(entry: Entry): void {
+    for (const name of this.uniqueFields) {
+      const value = entry.text[this.textAt.get(name)!];
+      if (value === null) continue;
+      const map = this.unique.get(name)!;
+      const held = map.get(value);
+      if (held) held.push(entry);
+      else map.set(value, [entry]);
+    }
+  }
+
+  private forgetUnique(entry: Entry): void {
+    for (const name of this.uniqueFields) {
+      const value = entry.text[this.textAt.get(name)!];
+      if (value === null) continue;
+      const map = this.unique.get(name)!;
+      const left = (map.get(value) ?? []).filter((held) => held !== entry);
+      if (left.length > 0) map.set(value, left);
+      else map.delete(value);
+    }
+  }
+
+  /** A field's values, lowercased, to the records holding each: made once until the records change. */
+  private equalMap(field: string): Map<string, Entry[]> {
+    let map = this.equalMaps.get(field);
+    if (!map) {
+      map = new Map();
+      const at = this.textAt.get(field);
+      for (const entry of this.entries) {
+        const value = at === undefined ? lowered(entry.record[field]) : entry.text[at];
+        if (value === null) continue;
+        const held = map.get(value);
+        if (held) held.push(entry);
+        else map.set(value, [entry]);
+      }
+      this.equalMaps.set(field, map);
+    }
+    return map;
+  }
+
+  private changed(): void {
+    this.equalMaps.clear();
+    this.orders.clear();
+  }
+}
+
+/** Records read from IndexedDB at a time while an index is made, the page answering between: about 20 ms of a slow phone's time. */
+const READ_CHUNK = 250;
+
+interface Held {
+  index: Promise<KeptIndex>;
+  /** Changes heard while it is being read, taken in once it is. */
+  heard: Exclude<RecordsChanged['change'], 'all'>[] | null;
+  made: KeptIndex | null;
+}
+
+/** The indexes of the open store, by `{businessId}|{resource}`. */
+const held = new Map<string, Held>();
+
+/**
+ * The index of a resource's kept records in a business, made on first use; null when no store is
+ * open or it cannot be read.
+ */
+export async function keptIndex(businessId: number, definition: ResourceDefinition): Promise<KeptIndex | null> {
+  const database = offlineDatabase();
+  if (!database) return null;
+  const key = `${businessId}|${definition.name}`;
+  let entry = held.get(key);
+  if (!entry) {
+    const reading: Held = { index: undefined as unknown as Promise<KeptIndex>, heard: [], made: null };
+    reading.index = (async () => {
+      const index = await KeptIndex.fromChunks(definition, readKept(await database, businessId, definition.name));
+      for (const change of reading.heard ?? []) apply(index, change);
+      reading.heard = null;
+      reading.made = index;
+      return index;
+    })();
+    reading.index.catch(() => {
+      if (held.get(key) === reading) held.delete(key);
+    });
+    held.set(key, reading);
+    entry = reading;
+  }
+  return entry.index.catch(() => null);
+}
+
+/** Makes the index of a resource ahead (the device went offline: the first scan need not wait). */
+export function warmKeptIndex(businessId: number, definition: ResourceDefinition): void {
+  void keptIndex(businessId, definition);
+}
+
+/** Every record of a resource kept for the business, read a chunk at a time in key order. */
+async function* readKept(db: OfflineDatabase, businessId: number, resource: string): AsyncGenerator<Row[]> {
+  const prefix = `${businessId}|${resource}|`;
+  let from = prefix;
+  for (;;) {
+    const rows = await db.records.where('key').between(from, `${prefix}\uffff`, false, true).limit(READ_CHUNK).toArray();
+    yield rows.map((row) => row.record);
+    if (rows.length < READ_CHUNK) return;
+    from = rows[rows.length - 1].key;
+    await nextTurn();
+  }
+}
+
+function apply(index: KeptIndex, change: Exclude<RecordsChanged['change'], 'all'>): void {
+  if (change.removed) index.remove(change.removed);
+  if (change.put) index.put(change.put);
+}
+
+/** Kept records changed (here or in another tab): the indexes follow, or go to be read again. */
+function hear({ businessId, resource, change }: RecordsChanged): void {
+  if (businessId === null) {
+    held.clear();
+    return;
+  }
+  for (const [key, entry] of held) {
+    const [business, name] = [Number(key.slice(0, key.indexOf('|'))), key.slice(key.indexOf('|') + 1)];
+    if (business !== businessId || (resource !== null && name !== resource)) continue;
+    if (change === 'all') held.delete(key);
+    else if (entry.made) apply(entry.made, change);
+    else entry.heard?.push(change);
+  }
+}
+
+onRecordsChanged(hear);

@@ -1,0 +1,773 @@
+import type { QueryClient } from '@tanstack/react-query';
+import { useSyncExternalStore } from 'react';
+import { holdsAny, permissionName } from '../../domain/permissions';
+import { getResource } from '../../domain/resources/registry';
+import { belongsToWorkingSet, inWorkingSet, WORKING_SET } from '../../domain/working-set';
+import { activeBusinessId, api, ApiError, subscribeToBusiness } from './api';
+import { USER_RETRIEVED } from './kept-access';
+import { warmKeptIndex } from './kept-index';
+import {
+  isQuotaError,
+  keptRow,
+  nextTurn,
+  offlineDatabase,
+  offlineDatabaseName,
+  onPlacesChanged,
+  recordsChanged,
+  saveAnswer,
+  type OfflineDatabase,
+  type SyncState,
+} from './offline-store';
+import { onChangeSent } from './outbox-events';
+
+/**
+ * The device's working set (docs/architecture.md, "Offline"; `domain/working-set.ts` says what it
+ * holds): every record of the business the user's work may need with no network — the catalogue,
+ * prices, contacts, places, stock, open documents — kept in the user's IndexedDB among the records
+ * the device keeps (offline-store.ts), where every screen's offline reading finds them.
+ *
+ * The session starts it (`startWorkingSet`), as it starts the outbox. One tab at a time runs it (a
+ * Web Lock named after the user's database); the others read the same IndexedDB and hear from it
+ * by a BroadcastChannel. It first downloads the business's working set (`GET /api/sync`, then
+ * each resource's pages, resumable where it stopped), then follows the change log from the
+ * manifest's cursor (`GET /api/sync/changes`), each answer applied in one transaction. While
+ * online it listens to `GET /api/sync/events` and pulls the changes it announces, then has the
+ * screens showing those resources read them again. It pulls too when the connection returns, the
+ * tab is shown, the outbox sent a change, and every 30 s without the event stream. A change of the
+ * user's places or permissions, or a cursor the server no longer follows, downloads it again:
+ * meanwhile every record kept stays readable, each replaced as its page comes, and those the
+ * server no longer sends go as their page passes. Storage refused stops it, in words, and the app
+ * reads back what it saw, as before.
+ */
+
+export interface WorkingSetStatus {
+  phase: 'off' | 'downloading' | 'following' | 'unavailable';
+  /** The event stream is open. */
+  live: boolean;
+  online: boolean;
+  /** When the device last went offline (ms since the epoch); null while online. */
+  offlineSince: number | null;
+  /** The last time the working set was known current (download done or delta applied). */
+  syncedAt: number | null;
+  /** The first download: every resource's records counted; `label` is the plural, lower case, of the resource downloading ("items"). */
+  progress: { resource: string; label: string; done: number; total: number } | null;
+  /** A sentence saying why it cannot run (storage refused or full). */
+  problem: string | null;
+}
+
+/** Records a page of the first download asks for. */
+export const PAGE_SIZE = 1000;
+/** Records written in one transaction: a page is split so no write holds the page for long. */
+export const WRITE_CHUNK = 100;
+/** How often it pulls while online without the event stream, and tries again after a failure. */
+const TICK_MS = 30_000;
+/** The event stream is opened again after this, doubling up to STREAM_CEILING_MS. */
+const STREAM_FIRST_MS = 1000;
+const STREAM_CEILING_MS = 30_000;
+/** The server writes at least a keep-alive every 20 s: a stream silent for longer is dead. */
+const STREAM_SILENCE_MS = 45_000;
+/** Storage refused: tried again after a day, or when the user asks. */
+const REFUSED_FOR_MS = 24 * 60 * 60 * 1000;
+/** Changes sent by the outbox come in quick succession: one pull for them. */
+const AFTER_SENT_MS = 300;
+
+export const NO_ROOM =
+  'This device has no room to keep this business’s records offline: what you open still reads back offline, as before. Free some space on the device, then choose Retry.';
+export const NO_STORAGE =
+  'This browser does not let Bodega keep records on this device (its storage is turned off or blocked), so nothing can be kept for offline use.';
+
+const OFF: WorkingSetStatus = {
+  phase: 'off',
+  live: false,
+  online: typeof navigator === 'undefined' || navigator.onLine !== false,
+  offlineSince: null,
+  syncedAt: null,
+  progress: null,
+  problem: null,
+};
+
+let status: WorkingSetStatus = OFF;
+const statusListeners = new Set<() => void>();
+
+/** The working set's status now: the same object until it changes (for useSyncExternalStore). */
+export function workingSetStatus(): WorkingSetStatus {
+  return status;
+}
+
+export function subscribeToWorkingSet(listener: () => void): () => void {
+  statusListeners.add(listener);
+  return () => statusListeners.delete(listener);
+}
+
+export function useWorkingSetStatus(): WorkingSetStatus {
+  return useSyncExternalStore(subscribeToWorkingSet, workingSetStatus, workingSetStatus);
+}
+
+/** A pull now (a Retry button): tried even after storage was refused or the server said no. */
+export function syncNow(): void {
+  running?.syncNow();
+}
+
+/** Resolves once the running engine has nothing under way in this tab (tests wait on it). */
+export function workingSetIdle(): Promise<void> {
+  return running?.idle() ?? Promise.resolve();
+}
+
+function changeStatus(patch: Partial<WorkingSetStatus>): void {
+  const next = { ...status, ...patch };
+  if ((Object.keys(next) as (keyof WorkingSetStatus)[]).every((key) => JSON.stringify(next[key]) === JSON.stringify(status[key]))) return;
+  status = next;
+  for (const listener of statusListeners) listener();
+}
+
+interface Engine {
+  database: Promise<OfflineDatabase>;
+  syncNow(): void;
+  idle(): Promise<void>;
+  stop(): void;
+}
+
+let running: Engine | null = null;
+
+export interface WorkingSetOptions {
+  /** The business whose working set is kept: the active one unless told. */
+  businessId?: () => number | null;
+}
+
+/**
+ * Starts the working set of the user whose offline store is open; `queryClient` is the app's, whose
+ * queries of a changed resource (keyed `[businessId, resource, …]`) are read again. Another user's
+ * (or an earlier store's) stops first; this one, if it runs, keeps running.
+ */
+export function startWorkingSet(queryClient: Pick<QueryClient, 'invalidateQueries'>, options: WorkingSetOptions = {}): void {
+  const name = offlineDatabaseName();
+  const database = offlineDatabase();
+  if (name === null || database === null || running?.database === database) return;
+  stopWorkingSet();
+  running = createEngine(database, name, queryClient, options.businessId ?? activeBusinessId);
+}
+
+/** Stops the running working set: nothing more is downloaded, pulled or listened to. */
+export function stopWorkingSet(): void {
+  running?.stop();
+  running = null;
+  status = { ...OFF, online: status.online, offlineSince: status.offlineSince };
+  for (const listener of statusListeners) listener();
+}
+
+/** What the leading tab tells the others. */
+type Message =
+  | { kind: 'status'; status: WorkingSetStatus }
+  | { kind: 'changed'; businessId: number; resources: string[] }
+  | { kind: 'hello' }
+  | { kind: 'sync' };
+
+interface Manifest {
+  cursor: string;
+  resources: { name: string; total: number }[];
+}
+
+interface Delta {
+  reset: boolean;
+  cursor: string | null;
+  more: boolean;
+  changed: Record<string, Record<string, unknown>[]>;
+  removed: Record<string, number[]>;
+}
+
+/** Why a pass stopped without failing: the business changed, or the engine stopped. */
+class Abandoned extends Error {}
+
+const isAbort = (error: unknown) => error instanceof Abandoned || (error as { name?: string } | null)?.name === 'AbortError';
+const hasWindow = () => typeof window !== 'undefined' && typeof window.addEventListener === 'function';
+const hasDocument = () => typeof document !== 'undefined' && typeof document.addEventListener === 'function';
+const browserOnline = () => typeof navigator === 'undefined' || navigator.onLine !== false;
+
+/** Where the first of `ids` (ascending) above `after` is. */
+function firstAfter(ids: readonly number[], after: number): number {
+  let low = 0;
+  let high = ids.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (ids[middle] <= after) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+}
+
+const sameList = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((name) => b.includes(name));
+
+function progressOf(state: SyncState): WorkingSetStatus['progress'] {
+  const resource = state.pending[0]?.resource ?? 'items';
+  const total = Object.values(state.totals).reduce((sum, count) => sum + count, 0);
+  return { resource, label: getResource(resource).plural.toLowerCase(), done: Math.min(state.done, total), total };
+}
+
+/** The status a kept sync state tells, before anything is pulled. */
+function statusOf(state: SyncState | undefined): Partial<WorkingSetStatus> {
+  if (!state) return { phase: 'off', syncedAt: null, progress: null, problem: null };
+  if (state.refused && Date.now() - state.refused.at < REFUSED_FOR_MS) {
+    return { phase: 'unavailable', progress: null, problem: state.refused.problem, syncedAt: null };
+  }
+  return {
+    phase: state.phase === 'ready' ? 'following' : 'downloading',
+    syncedAt: state.syncedAt || null,
+    progress: state.phase === 'ready' ? null : progressOf(state),
+    problem: null,
+  };
+}
+
+function createEngine(
+  database: Promise<OfflineDatabase>,
+  name: string,
+  queryClient: Pick<QueryClient, 'invalidateQueries'>,
+  businessOf: () => number | null,
+): Engine {
+  let stopped = false;
+  let leading = false;
+  /** The server said no (401, 403): nothing more until the user is fetched again or asks. */
+  let halted = false;
+  let passing = false;
+  let again = false;
+  let forced = false;
+  let idlers: (() => void)[] = [];
+  let pass: AbortController | null = null;
+  let followed: number | null = null;
+  let stream: { businessId: number; controller: AbortController } | null = null;
+  let streamDelay = STREAM_FIRST_MS;
+  let streamTimer: ReturnType<typeof setTimeout> | undefined;
+  let sentTimer: ReturnType<typeof setTimeout> | undefined;
+  /** The working-set resources the user may view, by the permissions the session last fetched: a change, another download. */
+  let viewable: { businessId: number; resources: string[]; changed: boolean } | null = null;
+  const leadership = new AbortController();
+  let letGo: () => void = () => undefined;
+  const cleanups: (() => void)[] = [];
+
+  const channel = typeof BroadcastChannel === 'function' ? new BroadcastChannel(`${name}-working-set`) : null;
+  (channel as { unref?: () => void } | null)?.unref?.();
+  const tell = (message: Message) => channel?.postMessage(message);
+
+  /** Changes the status here and, from the leading tab, in the others. */
+  function show(patch: Partial<WorkingSetStatus>): void {
+    changeStatus(patch);
+    if (leading) tell({ kind: 'status', status });
+  }
+
+  channel?.addEventListener('message', (event: MessageEvent<Message>) => {
+    const message = event.data;
+    if (message.kind === 'status' && !leading) changeStatus(message.status);
+    if (message.kind === 'changed' && !leading) invalidate(message.businessId, message.resources);
+    if (message.kind === 'hello' && leading) tell({ kind: 'status', status });
+    if (message.kind === 'sync' && leading) syncNow();
+  });
+
+  function invalidate(businessId: number, resources: readonly string[]): void {
+    for (const resource of resources) void queryClient.invalidateQueries({ queryKey: [businessId, resource] });
+  }
+
+  function wentOffline(): void {
+    if (status.online) show({ online: false, offlineSince: Date.now(), live: false });
+  }
+
+  function wentOnline(): void {
+    if (!status.online) show({ online: true, offlineSince: null });
+  }
+
+  // Until this tab leads, it shows what the kept state tells, and asks the leading tab for more.
+  void (async () => {
+    const businessId = businessOf();
+    if (businessId === null) return;
+    const state = await (await database).syncState.get(businessId).catch(() => undefined);
+    if (!stopped && !leading) changeStatus({ ...statusOf(state), online: browserOnline() });
+    tell({ kind: 'hello' });
+  })().catch(() => undefined);
+
+  function lead(): void {
+    leading = true;
+    pull();
+  }
+
+  if (typeof navigator !== 'undefined' && navigator.locks) {
+    navigator.locks
+      .request(`${name}-working-set`, { signal: leadership.signal }, () => {
+        if (stopped) return undefined;
+        lead();
+        return new Promise<void>((resolve) => (letGo = resolve));
+      })
+      .catch(() => undefined);
+  } else lead();
+
+  /** A pass now, or once the one under way ends. `force`: even after storage was refused or the server said no. */
+  function pull(force = false): void {
+    if (force) {
+      forced = true;
+      halted = false;
+    }
+    if (stopped || !leading || halted) return;
+    if (passing) {
+      again = true;
+      return;
+    }
+    passing = true;
+    void (async () => {
+      do {
+        again = false;
+        await onePass();
+      } while (again && !stopped);
+    })()
+      .catch((error: unknown) => {
+        if (!stopped) console.error('The working set could not be kept current.', error);
+      })
+      .finally(() => {
+        passing = false;
+        if (again && !stopped) pull();
+        else {
+          for (const idler of idlers) idler();
+          idlers = [];
+        }
+      });
+  }
+
+  /** One look at the business's working set: its download begun or resumed, then its changes followed. */
+  async function onePass(): Promise<void> {
+    const businessId = businessOf();
+    if (businessId !== followed) {
+      closeStream();
+      followed = businessId;
+    }
+    if (businessId === null) {
+      show({ phase: 'off', progress: null, problem: null, syncedAt: null });
+      return;
+    }
+    let db: OfflineDatabase;
+    try {
+      db = await database;
+      await db.open();
+    } catch (error) {
+      if (!stopped) show({ phase: 'unavailable', problem: isQuotaError(error) ? NO_ROOM : NO_STORAGE, progress: null, live: false });
+      return;
+    }
+    const force = forced;
+    forced = false;
+    let state: SyncState | undefined;
+    try {
+      state = await db.syncState.get(businessId);
+    } catch {
+      return; // The store closed under it (signed out): nothing more to keep.
+    }
+    show(statusOf(force && state?.refused ? { ...state, refused: undefined } : state));
+    if (!browserOnline()) {
+      wentOffline();
+      return;
+    }
+    if (state?.refused && !force && Date.now() - state.refused.at < REFUSED_FOR_MS) return;
+
+    const controller = new AbortController();
+    pass = controller;
+    const get = async <T>(path: string, query?: Record<string, string | number>): Promise<T> => {
+      if (controller.signal.aborted || stopped) throw new Abandoned();
+      const answer = await api<T>('GET', path, { query, businessId, signal: controller.signal });
+      wentOnline();
+      return answer;
+    };
+    try {
+      const places = (await db.places.get(businessId))?.fingerprint ?? null;
+      const permissionsMoved = viewable?.businessId === businessId && viewable.changed;
+      if (viewable?.businessId === businessId) viewable.changed = false;
+      const placesMoved = Boolean(state?.placesFingerprint) && places !== null && state?.placesFingerprint !== places;
+      if (!state || state.refused || placesMoved || (permissionsMoved && !sameList(viewable!.resources, state.resources))) {
+        state = await begin(db, businessId, places, state, get);
+      } else if (state.placesFingerprint === null && places !== null) {
+        // Downloaded before the device knew the user's places: by the server's rules, which had them.
+        state = { ...state, placesFingerprint: places };
+        await db.syncState.update(businessId, { placesFingerprint: places });
+      }
+      if (state.phase === 'downloading') state = await download(db, state, get, controller.signal);
+      await follow(db, state, places, get, controller.signal);
+      openStream(businessId);
+    } catch (error) {
+      if (isAbort(error) || stopped || (error as { name?: string } | null)?.name === 'DatabaseClosedError') return;
+      if (error instanceof ApiError && error.status === 0) wentOffline();
+      else if (error instanceof ApiError && (error.status === 401 || error.status === 403)) halt();
+      else if (isQuotaError(error)) await refuse(db, businessId);
+      else if (!(error instanceof ApiError)) throw error;
+      // Anything else the server answered (a 5xx, a route it does not have): tried again on the next tick.
+    } finally {
+      if (pass === controller) pass = null;
+    }
+  }
+
+  type Get = <T>(path: string, query?: Record<string, string | number>) => Promise<T>;
+
+  /**
+   * A download begins: the manifest, the cursor saved before any page, and what the device kept
+   * of resources the user may no longer view removed.
+   */
+  async function begin(db: OfflineDatabase, businessId: number, places: string | null, before: SyncState | undefined, get: Get) {
+    const manifest = (await get<{ data: Manifest }>('/api/sync')).data;
+    // The places with the user's level at each, as lib/places.ts keeps them: a form opened
+    // offline for the first time offers the user's places from it.
+    await saveAnswer(`${businessId}|places`, businessId, 'places', await get<unknown>('/api/places'), []);
+    const resources = manifest.resources.map(({ name: resource }) => resource).filter(inWorkingSet);
+    const state: SyncState = {
+      businessId,
+      epochCursor: manifest.cursor,
+      phase: 'downloading',
+      pending: resources.map((resource) => ({ resource, after: 0 })),
+      resources,
+      placesFingerprint: places,
+      syncedAt: before?.refused ? 0 : (before?.syncedAt ?? 0),
+      startedAt: Date.now(),
+      totals: Object.fromEntries(manifest.resources.filter(({ name: resource }) => inWorkingSet(resource)).map((r) => [r.name, r.total])),
+      done: 0,
+    };
+    const dropped = WORKING_SET.filter((resource) => !resources.includes(resource));
+    await db.transaction('rw', [db.records, db.answers, db.syncState], async () => {
+      for (const resource of dropped) {
+        await db.records.where('[businessId+resource]').equals([businessId, resource]).delete();
+        await db.answers.where('[businessId+resource]').equals([businessId, resource]).delete();
+      }
+      await db.syncState.put(state);
+    });
+    for (const resource of dropped) recordsChanged(businessId, resource, 'all');
+    show({ phase: 'downloading', progress: progressOf(state), problem: null });
+    return state;
+  }
+
+  /**
+   * The pages still to come, each kept as it comes. A page holds every record of the working set
+   * in its range of ids (after the page before, up to its last; the last page, all after), so a
+   * kept record in that range the page did not bring has left the working set (deleted, out of
+   * the user's places, a document closed) and goes — unless it says so itself (a closed document
+   * the user opened, kept as they saw it). Records the server still sends are never missing
+   * meanwhile: a download again (a reset, other places) puts each over its old copy.
+   */
+  async function download(db: OfflineDatabase, start: SyncState, get: Get, signal: AbortSignal): Promise<SyncState> {
+    let state = start;
+    const { businessId } = state;
+    /** The ids kept of the resource downloading, read once it begins in this pass. */
+    let kept = null as { resource: string; ids: number[] } | null;
+    while (state.pending.length > 0) {
+      const [{ resource, after }, ...rest] = state.pending;
+      if (kept?.resource !== resource) kept = { resource, ids: await keptIds(db, businessId, resource) };
+      let page: { data: Record<string, unknown>[]; next: number | null };
+      try {
+        page = await get('/api/sync/records/' + resource, { after, limit: PAGE_SIZE });
+      } catch (error) {
+        // Taken out of the user's working set since the manifest (a permission gone): left for the next download.
+        if (!(error instanceof ApiError && error.status === 404)) throw error;
+        page = { data: [], next: null };
+      }
+      const savedAt = Date.now();
+      const rows = page.data.map((record) => keptRow(businessId, resource, record, savedAt));
+      const sent = new Set(page.data.map((record) => Number(record.id)));
+      const end = page.next ?? Number.POSITIVE_INFINITY;
+      const unsent: number[] = [];
+      for (let at = firstAfter(kept.ids, after); at < kept.ids.length && kept.ids[at] <= end; at += 1) {
+        if (!sent.has(kept.ids[at])) unsent.push(kept.ids[at]);
+      }
+      state = {
+        ...state,
+        pending: page.next === null ? rest : [{ resource, after: page.next }, ...rest],
+        done: state.done + rows.length,
+      };
+      // In chunks, each its own transaction, the page answering between them; the last also
+      // removes what the page did not send and saves where the download stands. A chunk written
+      // twice (the page asked again after a failure) is the same records.
+      let removed: number[] = [];
+      for (let from = 0; from < rows.length || from === 0; from += WRITE_CHUNK) {
+        if (signal.aborted) throw new Abandoned();
+        const chunk = rows.slice(from, from + WRITE_CHUNK);
+        const last = from + WRITE_CHUNK >= rows.length;
+        await db.transaction('rw', [db.records, db.syncState], async () => {
+          await db.records.bulkPut(chunk);
+          if (!last) return;
+          const stale = await db.records.bulkGet(unsent.map((id) => `${businessId}|${resource}|${id}`));
+          removed = stale
+            .filter((row) => row !== undefined && belongsToWorkingSet(resource, row.record))
+            .map((row) => Number(row!.record.id));
+          await db.records.bulkDelete(removed.map((id) => `${businessId}|${resource}|${id}`));
+          await db.syncState.put(state);
+        });
+        await nextTurn();
+      }
+      if (rows.length > 0 || removed.length > 0) recordsChanged(businessId, resource, 'all');
+      show({ progress: progressOf(state) });
+    }
+    state = { ...state, phase: 'ready', pending: [], syncedAt: Date.now() };
+    await db.syncState.put(state);
+    show({ phase: 'following', progress: null, syncedAt: state.syncedAt });
+    return state;
+  }
+
+  /** The ids of a resource's records kept for the business, in order (read from their keys, not their records). */
+  async function keptIds(db: OfflineDatabase, businessId: number, resource: string): Promise<number[]> {
+    const keys = await db.records.where('[businessId+resource]').equals([businessId, resource]).primaryKeys();
+    const prefix = `${businessId}|${resource}|`.length;
+    return keys
+      .map((key) => Number(String(key).slice(prefix)))
+      .filter(Number.isInteger)
+      .sort((a, b) => a - b);
+  }
+
+  /** The change log from the state's cursor, an answer at a time, each in one transaction with the cursor it moves to. */
+  async function follow(db: OfflineDatabase, start: SyncState, places: string | null, get: Get, signal: AbortSignal) {
+    let state = start;
+    const { businessId } = state;
+    let downloadedAgain = false;
+    for (;;) {
+      let delta: Delta;
+      try {
+        delta = (await get<{ data: Delta }>('/api/sync/changes', { cursor: state.epochCursor ?? '' })).data;
+      } catch (error) {
+        if (!(error instanceof ApiError && error.status === 422)) throw error;
+        delta = { reset: true, cursor: null, more: false, changed: {}, removed: {} };
+      }
+      if (delta.reset || delta.cursor === null) {
+        // The server no longer follows this cursor (its history started again): everything again, once a pass.
+        if (downloadedAgain) return;
+        downloadedAgain = true;
+        state = await download(db, await begin(db, businessId, places, state, get), get, signal);
+        continue;
+      }
+      if (signal.aborted) throw new Abandoned();
+      const savedAt = Date.now();
+      const changed = Object.entries(delta.changed).filter(([resource]) => inWorkingSet(resource));
+      const removed = Object.entries(delta.removed).filter(([resource]) => inWorkingSet(resource));
+      const cursor = delta.cursor;
+      await db.transaction('rw', [db.records, db.syncState], async () => {
+        for (const [resource, records] of changed)
+          await db.records.bulkPut(records.map((record) => keptRow(businessId, resource, record, savedAt)));
+        for (const [resource, ids] of removed) await db.records.bulkDelete(ids.map((id) => `${businessId}|${resource}|${id}`));
+        await db.syncState.update(businessId, { epochCursor: cursor, syncedAt: savedAt });
+      });
+      state = { ...state, epochCursor: cursor, syncedAt: savedAt };
+      const touched = [...new Set([...changed, ...removed].map(([resource]) => resource))];
+      for (const resource of touched)
+        recordsChanged(businessId, resource, { put: delta.changed[resource], removed: delta.removed[resource] });
+      show({ phase: 'following', syncedAt: savedAt });
+      if (touched.length > 0) {
+        invalidate(businessId, touched);
+        tell({ kind: 'changed', businessId, resources: touched });
+      }
+      if (!delta.more) return;
+      await nextTurn();
+    }
+  }
+
+  /** The server said no (the session ended, or the business is not the user's): quietly, nothing more for now. */
+  function halt(): void {
+    halted = true;
+    closeStream();
+    show({ phase: 'off', live: false, progress: null });
+  }
+
+  /** Storage refused: the working set stops, in words; a download's records go if the device needs the room. */
+  async function refuse(db: OfflineDatabase, businessId: number): Promise<void> {
+    closeStream();
+    show({ phase: 'unavailable', problem: NO_ROOM, progress: null, live: false });
+    try {
+      const state = await db.syncState.get(businessId);
+      // A download that could not finish leaves its resources' records only where the device has room:
+      // lists and records opened stay kept as answers, and read back as before.
+      if (state?.phase === 'downloading' && (await roomIsShort())) {
+        for (const resource of state.resources) {
+          await db.records.where('[businessId+resource]').equals([businessId, resource]).delete();
+          recordsChanged(businessId, resource, 'all');
+        }
+      }
+      const refused = { at: Date.now(), problem: NO_ROOM };
+      if (state) await db.syncState.put({ ...state, refused });
+    } catch {
+      // Nothing more can be written: the status says it, and the next load tries again.
+    }
+  }
+
+  /** Whether the device's storage is nearly used up (or the browser does not say). */
+  async function roomIsShort(): Promise<boolean> {
+    const estimate = await navigator.storage?.estimate?.().catch(() => undefined);
+    if (!estimate?.quota || estimate.usage === undefined) return true;
+    return estimate.usage / estimate.quota > 0.8;
+  }
+
+  // The event stream: `ready`, then `changed` with the resources, and a keep-alive comment every 20 s.
+
+  function openStream(businessId: number): void {
+    if (stopped || !leading || halted || !browserOnline() || stream?.businessId === businessId || typeof fetch !== 'function') return;
+    closeStream();
+    const controller = new AbortController();
+    stream = { businessId, controller };
+    void listen(businessId, controller).finally(() => {
+      if (stream?.controller !== controller) return;
+      stream = null;
+      show({ live: false });
+      if (stopped || halted || !browserOnline()) return;
+      clearTimeout(streamTimer);
+      streamTimer = setTimeout(() => openStream(businessId), streamDelay);
+      streamDelay = Math.min(streamDelay * 2, STREAM_CEILING_MS);
+    });
+  }
+
+  function closeStream(): void {
+    clearTimeout(streamTimer);
+    const open = stream;
+    stream = null;
+    open?.controller.abort();
+    if (status.live) show({ live: false });
+  }
+
+  async function listen(businessId: number, controller: AbortController): Promise<void> {
+    let silence: ReturnType<typeof setTimeout> | undefined;
+    const heard = () => {
+      clearTimeout(silence);
+      silence = setTimeout(() => controller.abort(), STREAM_SILENCE_MS);
+    };
+    try {
+      heard();
+      const response = await fetch('/api/sync/events', {
+        signal: controller.signal,
+        credentials: 'same-origin',
+        headers: { 'Business-ID': String(businessId), 'X-Requested-With': 'XMLHttpRequest', Accept: 'text/event-stream' },
+      });
+      if (response.status === 401 || response.status === 403) {
+        halt();
+        return;
+      }
+      if (!response.ok || !response.body) return;
+      wentOnline();
+      show({ live: true });
+      const reader = response.body.getReader();
+      const decoder = new TextDecoder();
+      let buffer = '';
+      let event = 'message';
+      let data: string[] = [];
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) return;
+        heard();
+        buffer += decoder.decode(value, { stream: true });
+        const lines = buffer.split('\n');
+        buffer = lines.pop()!;
+        for (const raw of lines) {
+          const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
+          if (line === '') {
+            if (data.length > 0 || event !== 'message') announced(event);
+            event = 'message';
+            data = [];
+          } else if (!line.startsWith(':')) {
+            const colon = line.indexOf(':');
+            const field = colon < 0 ? line : line.slice(0, colon);
+            const text = colon < 0 ? '' : line.slice(colon + 1).replace(/^ /, '');
+            if (field === 'event') event = text;
+            else if (field === 'data') data.push(text);
+          }
+        }
+      }
+    } catch {
+      // The network, or the stream closed here: opened again later.
+    } finally {
+      clearTimeout(silence);
+    }
+  }
+
+  /** An event of the stream: on `ready` (what changed while it was closed) and `changed`, a pull. */
+  function announced(event: string): void {
+    if (event === 'ready') streamDelay = STREAM_FIRST_MS;
+    if (event === 'ready' || event === 'changed') pull();
+  }
+
+  // What makes it pull.
+
+  const onOnline = () => {
+    changeStatus({ online: true, offlineSince: null });
+    streamDelay = STREAM_FIRST_MS;
+    pull();
+  };
+  const onOffline = () => {
+    closeStream();
+    wentOffline();
+    // The first scan offline need not wait for the catalogue's index.
+    const businessId = followed ?? businessOf();
+    if (businessId !== null) warmKeptIndex(businessId, getResource('items'));
+  };
+  const onShown = () => {
+    if (document.visibilityState === 'visible') pull();
+  };
+  const onUser = (event: Event) => {
+    const user = (event as CustomEvent<{ business_id?: unknown; permission_names?: unknown }>).detail;
+    if (typeof user?.business_id === 'number' && Array.isArray(user.permission_names)) {
+      const held = new Set(user.permission_names as string[]);
+      const resources = WORKING_SET.filter((resource) => holdsAny(held, [permissionName('view', getResource(resource).permission)]));
+      // The first fetch in this page is compared with the kept manifest; later ones with the fetch before.
+      const changed = viewable?.businessId !== user.business_id || !sameList(viewable.resources, resources);
+      viewable = { businessId: user.business_id, resources, changed: changed || (viewable?.changed ?? false) };
+    }
+    halted = false;
+    pull();
+  };
+  const onStorage = (event: StorageEvent) => {
+    if (event.key === null || event.key === 'business_id') onBusiness();
+  };
+  const onBusiness = () => {
+    if (businessOf() === followed) return;
+    pass?.abort();
+    closeStream();
+    pull();
+  };
+  if (hasWindow()) {
+    window.addEventListener('online', onOnline);
+    window.addEventListener('offline', onOffline);
+    window.addEventListener(USER_RETRIEVED, onUser);
+    window.addEventListener('storage', onStorage);
+    cleanups.push(() => {
+      window.removeEventListener('online', onOnline);
+      window.removeEventListener('offline', onOffline);
+      window.removeEventListener(USER_RETRIEVED, onUser);
+      window.removeEventListener('storage', onStorage);
+    });
+  }
+  if (hasDocument()) {
+    document.addEventListener('visibilitychange', onShown);
+    cleanups.push(() => document.removeEventListener('visibilitychange', onShown));
+  }
+  cleanups.push(subscribeToBusiness(onBusiness));
+  cleanups.push(onPlacesChanged(() => pull()));
+  cleanups.push(
+    onChangeSent(() => {
+      if (status.live) return;
+      clearTimeout(sentTimer);
+      sentTimer = setTimeout(() => pull(), AFTER_SENT_MS);
+    }),
+  );
+  const tick = setInterval(() => {
+    if (browserOnline() && (!status.live || status.phase !== 'following')) pull();
+  }, TICK_MS);
+
+  function syncNow(): void {
+    if (!leading) {
+      tell({ kind: 'sync' });
+      return;
+    }
+    streamDelay = STREAM_FIRST_MS;
+    pull(true);
+  }
+
+  return {
+    database,
+    syncNow,
+    idle: () => (passing ? new Promise<void>((resolve) => idlers.push(resolve)) : Promise.resolve()),
+    stop() {
+      stopped = true;
+      leadership.abort();
+      letGo();
+      pass?.abort();
+      closeStream();
+      clearInterval(tick);
+      clearTimeout(sentTimer);
+      for (const cleanup of cleanups) cleanup();
+      channel?.close();
+      for (const idler of idlers) idler();
+      idlers = [];
+    },
+  };
+}
