@@ -190,7 +190,9 @@ export function offlineDatabaseName(): string | null {
 export async function deleteOfflineStore(): Promise<void> {
   if (!opening || !openName) return;
   const name = openName;
-  (await opening).close();
+  // Closed for good: Dexie 4 opens a closed database again at its next query, and a query still
+  // under way (the working set, the kept index) would make the user's database anew.
+  (await opening).close({ disableAutoOpen: true });
   opening = null;
   openName = null;
   announceTo(null);

@@ -201,6 +201,8 @@ export function useLogout(): () => Promise<void> {
       await api('POST', '/logout');
     } finally {
       queryClient.clear();
+      // Nothing of the user may write to the device once their database is deleted.
+      await import('./working-set').then(({ stopWorkingSet }) => stopWorkingSet()).catch(() => undefined);
       await deleteOfflineStore().catch(() => undefined);
       localStorage.clear();
       window.location.assign('/login');

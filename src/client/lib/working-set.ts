@@ -183,6 +183,12 @@ const hasWindow = () => typeof window !== 'undefined' && typeof window.addEventL
 const hasDocument = () => typeof document !== 'undefined' && typeof document.addEventListener === 'function';
 const browserOnline = () => typeof navigator === 'undefined' || navigator.onLine !== false;
 
+/** Runs `work` once the page is idle (soon, where the browser cannot tell). */
+function whenIdle(work: () => void): void {
+  if (typeof requestIdleCallback === 'function') requestIdleCallback(work, { timeout: 10_000 });
+  else setTimeout(work, 1000);
+}
+
 /** Where the first of `ids` (ascending) above `after` is. */
 function firstAfter(ids: readonly number[], after: number): number {
   let low = 0;
@@ -497,6 +503,8 @@ function createEngine(
     state = { ...state, phase: 'ready', pending: [], syncedAt: Date.now() };
     await db.syncState.put(state);
     show({ phase: 'following', progress: null, syncedAt: state.syncedAt });
+    // The catalogue's index built now, while the page is idle, not at the first scan offline.
+    whenIdle(() => warmKeptIndex(businessId, getResource('items')));
     return state;
   }
 
