@@ -401,7 +401,7 @@ function observePage(threshold: number): void {
 
 /**
  * Waits in the page until each kept record (`{businessId}|{resource}|{id}` in the user's records
- * table) has `field` equal to its expected value; answers Date.now() then. It reads one record
+ * table, where the working set's changes go: kept-records.ts) has `field` equal to its expected value; answers Date.now() then. It reads one record
  * every 20 ms, and all that are left once that one has changed, so watching costs the page little.
  */
 function watchKept({
@@ -462,7 +462,7 @@ function watchKept({
   });
 }
 
-/** How many records of each resource the user's database keeps for the business. */
+/** How many records of each resource the user's database keeps for the business: in its pages (kept-records.ts), as the download writes them. */
 function countKept({ database, businessId, resources }: { database: string; businessId: number; resources: string[] }) {
   return new Promise<Record<string, number>>((resolved, failed) => {
     const request = indexedDB.open(database);
@@ -470,15 +470,23 @@ function countKept({ database, businessId, resources }: { database: string; busi
     request.onsuccess = () => {
       const db = request.result;
       const counts: Record<string, number> = {};
-      const index = db.transaction('records', 'readonly').objectStore('records').index('[businessId+resource]');
+      const pages = db.transaction('pages', 'readonly').objectStore('pages');
       for (const resource of resources) {
-        const counted = index.count(IDBKeyRange.only([businessId, resource]));
-        counted.onsuccess = () => (counts[resource] = counted.result);
+        counts[resource] = 0;
+        const cursor = pages.openCursor(
+          IDBKeyRange.bound([businessId, resource, -Infinity, -Infinity], [businessId, resource, Infinity, Infinity]),
+        );
+        cursor.onsuccess = () => {
+          if (!cursor.result) return;
+          counts[resource] += (cursor.result.value as { records: unknown[] }).records.length;
+          cursor.result.continue();
+        };
       }
-      index.objectStore.transaction.oncomplete = () => {
+      pages.transaction.oncomplete = () => {
         db.close();
         resolved(counts);
       };
+      pages.transaction.onerror = () => failed(pages.transaction.error);
     };
   });
 }

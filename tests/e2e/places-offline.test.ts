@@ -1,5 +1,5 @@
-import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { keptOnDevice, type Kept } from '../support/kept-on-device';
 import { chromiumAvailable, readyForOffline, signedIn, startE2E, TABLET, type E2E } from './browser';
 
 /**
@@ -7,35 +7,6 @@ import { chromiumAvailable, readyForOffline, signedIn, startE2E, TABLET, type E2
  * taken from the cashier, the next start removes what the device kept of it, and the change they
  * queued there offline stays in Pending changes with the reason — never sent to be refused.
  */
-
-interface Kept {
-  answers: string[];
-  records: { key: string; resource: string; record: Record<string, unknown> }[];
-}
-
-/** What the user's database on the device keeps: the answers' keys and every kept record. */
-function keptOnDevice(page: Page, userId: number): Promise<Kept> {
-  return page.evaluate(async (name) => {
-    const database = await new Promise<IDBDatabase>((resolve, reject) => {
-      const request = indexedDB.open(name);
-      request.onsuccess = () => resolve(request.result);
-      request.onerror = () => reject(request.error);
-    });
-    const all = <T>(store: string, read: (objects: IDBObjectStore) => IDBRequest<T>) =>
-      new Promise<T>((resolve) => {
-        const request = read(database.transaction(store).objectStore(store));
-        request.onsuccess = () => resolve(request.result);
-      });
-    try {
-      if (!database.objectStoreNames.contains('answers')) return { answers: [], records: [] };
-      const answers = (await all('answers', (store) => store.getAllKeys())).map(String);
-      const records = (await all('records', (store) => store.getAll())) as Kept['records'];
-      return { answers, records };
-    } finally {
-      database.close();
-    }
-  }, `bodega-user-${userId}`);
-}
 
 describe.skipIf(!chromiumAvailable)('a device follows the user’s places, in Chromium', { timeout: 180_000 }, () => {
   let e2e: E2E;

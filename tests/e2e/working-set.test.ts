@@ -1,6 +1,7 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { keptOnDevice, type Kept } from '../support/kept-on-device';
 import { todayInManila } from '../../src/domain/documents';
 import { formatPesos } from '../../src/domain/money';
 import { lostPlaceMessage } from '../../src/client/lib/kept-places';
@@ -28,48 +29,6 @@ if (chromiumAvailable && !postgresUrl)
   console.log(
     'Live price across two servers skipped: set TEST_DATABASE_URL=postgres://postgres@127.0.0.1:5432/test to run two servers on one PostgreSQL database.',
   );
-
-interface KeptRecord {
-  key: string;
-  businessId: number;
-  resource: string;
-  record: Record<string, unknown>;
-}
-
-interface Kept {
-  /** Keys of the answers (lists and records) kept as screens read them. */
-  answers: string[];
-  records: KeptRecord[];
-  /** The working set's state per business (offline-store.ts `SyncState`), as far as the test reads it. */
-  syncStates: { businessId: number; phase: string }[];
-}
-
-/** What the user's database on the device holds, read with IndexedDB itself (not the app's code). */
-function keptOnDevice(page: Page, userId: number): Promise<Kept> {
-  return page.evaluate(async (name) => {
-    const database = await new Promise<IDBDatabase>((resolve, reject) => {
-      const request = indexedDB.open(name);
-      request.onsuccess = () => resolve(request.result);
-      request.onerror = () => reject(request.error);
-    });
-    const all = <T>(store: string, read: (objects: IDBObjectStore) => IDBRequest<T>) =>
-      new Promise<T>((resolve, reject) => {
-        const request = read(database.transaction(store).objectStore(store));
-        request.onsuccess = () => resolve(request.result);
-        request.onerror = () => reject(request.error);
-      });
-    try {
-      const stores = database.objectStoreNames;
-      return {
-        answers: stores.contains('answers') ? (await all('answers', (store) => store.getAllKeys())).map(String) : [],
-        records: stores.contains('records') ? ((await all('records', (store) => store.getAll())) as Kept['records']) : [],
-        syncStates: stores.contains('syncState') ? ((await all('syncState', (store) => store.getAll())) as Kept['syncStates']) : [],
-      };
-    } finally {
-      database.close();
-    }
-  }, `bodega-user-${userId}`);
-}
 
 const keptOf = (kept: Kept, businessId: number, resource: string) =>
   kept.records.filter((row) => row.businessId === businessId && row.resource === resource).map((row) => row.record);

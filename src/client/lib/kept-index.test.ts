@@ -48,7 +48,8 @@ function searchEveryRecord(definition: ResourceDefinition, params: Row, kept: re
   const direction = params.order_by === 'asc' ? 1 : -1;
   const ordered = kept.filter(matches).sort((a, b) => {
     const [x, y] = [a[field], b[field]];
-    if (x === y) return 0;
+    // Records holding the same value (or none) by id, in the list's direction.
+    if (x === y) return (Number(a.id) - Number(b.id)) * direction;
     if (x === null || x === undefined) return 1;
     if (y === null || y === undefined) return -1;
     return (x < y ? -1 : 1) * direction;
@@ -176,6 +177,184 @@ describe('an index of kept records', () => {
       searchEveryRecord(items, { q: 'z ', per_page: 1000 }, renamed).total,
     );
     expect(searchKept(items, { per_page: 15 }, changing)).toEqual(searchEveryRecord(items, { per_page: 15 }, renamed));
+  });
+});
+
+/** The same numbers on every run. */
+function randomSequence(seed: number): () => number {
+  let state = seed;
+  return () => {
+    state = (state + 0x6d2b79f5) | 0;
+    let t = Math.imul(state ^ (state >>> 15), 1 | state);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const NAME_WORDS = [
+  'Niño',
+  'Jalapeño',
+  'Piña',
+  'Café',
+  'Silver Swan',
+  'Soy Sauce',
+  'Tuna',
+  'Flakes',
+  'Banana',
+  'Nana',
+  'Hot & Spicy',
+  '6 x 55g',
+  'Ube',
+];
+
+describe('a name typed, found by its trigrams', () => {
+  const random = randomSequence(28);
+  const draw = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)];
+  /** An item of a few words (many sharing a name), some in the trash, some without a barcode or a reorder level. */
+  const drawnItem = (id: number, version = 1): Row => ({
+    id,
+    sku: `SKU-${String(id).padStart(5, '0')}`,
+    barcode: random() < 0.1 ? null : String(4800000000000 + id * 37),
+    name: Array.from({ length: 1 + Math.floor(random() * 3) }, () => draw(NAME_WORDS)).join(' '),
+    reorder_level: random() < 0.2 ? null : Math.floor(random() * 20),
+    deleted_at: random() < 0.05 ? '2026-11-01T00:00:00Z' : null,
+    version,
+  });
+  /** Terms a clerk might type: parts of the names, SKUs and barcodes held, of any length and case, and some found nowhere. */
+  const termsOf = (held: readonly Row[]): string[] => {
+    const drawn = Array.from({ length: 40 }, () => {
+      const text = String(draw(held)[draw(['name', 'name', 'name', 'sku', 'barcode'])] ?? 'none');
+      const from = Math.floor(random() * text.length);
+      const part = text.slice(from, from + 1 + Math.floor(random() * 12));
+      return random() < 0.5 ? part.toUpperCase() : part;
+    });
+    const fixed = [
+      'ñ',
+      'Ñ',
+      'ño',
+      'iño',
+      'NIÑO',
+      'piña c',
+      'é',
+      'afé',
+      ' café ',
+      'x',
+      'zz',
+      'zzz',
+      'anana',
+      'nana b',
+      'sku-0',
+      '55g',
+      '6 x 5',
+    ];
+    // A name's end and its SKU's start, which no field holds together.
+    return [...drawn, ...fixed, `${String(held[0].name).slice(-3)}sku`];
+  };
+  const shapes = (q: string): Row[] => [
+    { q, limit: 15, order_by_field_name: 'name', order_by: 'asc' },
+    { q, per_page: 10, page: 2, order_by_field_name: 'name' },
+    { q, per_page: 20 },
+    { q, order_by: 'asc', with_trashed: 1, per_page: 30 },
+    { q, only_trashed: 1, order_by_field_name: 'reorder_level', order_by: 'asc', per_page: 100 },
+    { q, order_by_field_name: 'reorder_level', per_page: 50 },
+  ];
+
+  it('answers every term as testing every record would, as the records change', () => {
+    const held = new Map<number, Row>();
+    const start = Array.from({ length: 2500 }, (_, at) => drawnItem(2 * (at + 1)));
+    for (const record of start) held.set(Number(record.id), record);
+    const index = new KeptIndex(items, start);
+    let [long, byTrigrams] = [0, 0];
+    const answersAsEveryRecord = () => {
+      const kept = [...held.values()].sort((a, b) => Number(a.id) - Number(b.id));
+      // The orders followed the changes to where a sort of every record puts them.
+      const made = new KeptIndex(items, kept);
+      for (const field of ['name', 'reorder_level']) {
+        const [followed, sorted] = [index.sortedBy(field), made.sortedBy(field)];
+        expect(followed.entries.map((entry) => entry.id)).toEqual(sorted.entries.map((entry) => entry.id));
+        expect(followed.withValue).toBe(sorted.withValue);
+      }
+      for (const term of termsOf(kept)) {
+        const lowered = term.trim().toLowerCase();
+        // The trigrams' own answer, where they give one (not under three characters, nor for a term in most records).
+        const holding = index.pickerHolding(lowered);
+        if (lowered.length < 3) expect(holding).toBeNull();
+        else long += 1;
+        if (holding) {
+          expect(
+            holding.map((entry) => entry.id),
+            term,
+          ).toEqual(index.all().flatMap((entry) => (entry.picker.includes(lowered) ? [entry.id] : [])));
+          byTrigrams += 1;
+        }
+        for (const params of shapes(term)) {
+          expect(searchKept(items, params, index), JSON.stringify(params)).toEqual(searchEveryRecord(items, params, kept));
+        }
+      }
+    };
+    const put = (records: Row[]) => {
+      index.put(records);
+      for (const record of records) held.set(Number(record.id), record);
+    };
+    const remove = (ids: number[]) => {
+      index.remove(ids);
+      for (const id of ids) held.delete(id);
+    };
+    const someHeld = (count: number) => Array.from({ length: count }, () => draw([...held.values()]));
+    answersAsEveryRecord();
+
+    // A few at a time: renamed, only a new version, into the trash and out, new ones between, some gone.
+    put(someHeld(50).map((record) => ({ ...drawnItem(Number(record.id), 2) })));
+    put(someHeld(30).map((record) => ({ ...record, version: 3 })));
+    put(someHeld(20).map((record) => ({ ...record, deleted_at: record.deleted_at ? null : '2026-12-01T00:00:00Z' })));
+    put(Array.from({ length: 40 }, () => drawnItem(2 * Math.floor(random() * 2600) + 1)));
+    remove(someHeld(30).map((record) => Number(record.id)));
+    // The same record twice in one change: the later stands.
+    const twice = someHeld(1)[0];
+    put([
+      { ...twice, name: 'Ube Halaya', version: 4 },
+      { ...twice, name: 'Piña Halaya', version: 5 },
+    ]);
+    answersAsEveryRecord();
+    expect(searchKept(items, { q: 'halaya', with_trashed: 1 }, index).rows).toEqual([expect.objectContaining({ name: 'Piña Halaya' })]);
+
+    // Many at once.
+    put(someHeld(250).map((record) => drawnItem(Number(record.id), 6)));
+    remove([...new Set(someHeld(300).map((record) => Number(record.id)))]);
+    answersAsEveryRecord();
+
+    // So many gone that the records are numbered again, then changed again.
+    remove([...held.keys()].filter((id) => id % 3 !== 0));
+    expect(Math.max(...index.all().map((entry) => entry.slot))).toBe(index.size - 1);
+    answersAsEveryRecord();
+    put(someHeld(20).map((record) => drawnItem(Number(record.id), 7)));
+    put(Array.from({ length: 10 }, (_, at) => drawnItem(6000 + at)));
+    answersAsEveryRecord();
+    // Most terms of three characters or more were found by the trigrams.
+    expect(byTrigrams).toBeGreaterThan(long / 2);
+    // Every SKU holds "sku": every record is tested instead.
+    expect(index.pickerHolding('sku')).toBeNull();
+  });
+
+  it('tests each candidate: a name holding the trigrams apart, a letter sharing a list, a name changed since', () => {
+    const index = new KeptIndex(items, [
+      { id: 1, sku: 'A-1', barcode: null, name: 'Nana Chips', deleted_at: null },
+      { id: 2, sku: 'A-2', barcode: null, name: 'Banana Chips', deleted_at: null },
+      // "ѡ" (U+0461) shares its trigrams' lists with "a" (U+0061).
+      { id: 3, sku: 'A-3', barcode: null, name: 'Ѡbc Soap', deleted_at: null },
+      { id: 4, sku: 'A-4', barcode: null, name: 'Abc Soap', deleted_at: null },
+      // Others, so that no term here is in most records (which every record is tested for).
+      { id: 5, sku: 'B-5', barcode: null, name: 'Corned Beef', deleted_at: null },
+      { id: 6, sku: 'B-6', barcode: null, name: 'Tuna Flakes', deleted_at: null },
+    ]);
+    const found = (q: string) => searchKept(items, { q }, index).rows.map((row) => row.id);
+    expect(found('anana')).toEqual([2]);
+    expect(found('abc soap')).toEqual([4]);
+    expect(found('ѡbc')).toEqual([3]);
+    index.put([{ id: 4, sku: 'A-4', barcode: null, name: 'Xyz Soap', deleted_at: null }]);
+    expect(found('abc soap')).toEqual([]);
+    expect(found('xyz soap')).toEqual([4]);
+    expect(found('soap')).toEqual([4, 3]);
   });
 });
 

@@ -1,5 +1,7 @@
 import type { ResourceDefinition } from '../../domain/resource';
-import { nextTurn, offlineDatabase, onRecordsChanged, type OfflineDatabase, type RecordsChanged } from './offline-store';
+import { keptRecords } from './kept-records';
+import { offlineDatabase, onRecordsChanged, type RecordsChanged } from './offline-store';
+import { TrigramIndex } from './text-index';
 
 /**
  * The records of one resource kept on this device for a business, held in memory so that a
@@ -8,9 +10,10 @@ import { nextTurn, offlineDatabase, onRecordsChanged, type OfflineDatabase, type
  * made in this tab or another). It holds the records in id order, each with its text lowercased
  * once — the picker's fields in one haystack, each textual search field alone — and, for the
  * unique text fields (an item's SKU and barcode), a map from value to record, so a scan finds its
- * item without looking at the others. What a query needs beyond that (a map of another field's
- * values, the records in another field's order) is made when first asked and dropped when the
- * records change.
+ * item without looking at the others; and the pickers' haystacks by their trigrams (text-index.ts),
+ * so a name typed looks only at the records holding its every run of three characters. What a
+ * query needs beyond that is made when first asked: a map of another field's values, dropped when
+ * the records change; the records in another field's order, kept current as they change.
  */
 
 type Row = Readonly<Record<string, unknown>>;
@@ -29,17 +32,22 @@ export interface Entry {
   picker: string;
   /** Each textual search field's value lowercased (null when it holds none), in `textFields` order. */
   text: (string | null)[];
+  /**
+   * Its number in the index, kept while its picker says the same (a record renamed takes a new
+   * one): what the picker's trigrams list it by, and what an order's `place` is read by.
+   */
+  slot: number;
 }
 
 /**
  * Records in another field's order: those holding a value (ascending, then by id), then those
- * holding none (by id); and where each record of the id order stands in it (`rank`), so a search
- * goes through the records in id order (reading memory in order) and places its matches by rank.
+ * holding none (by id); and where each record stands in it, by its slot (`place`), so a search
+ * marks its matches at their places in whatever order it finds them.
  */
 export interface SortedEntries {
   entries: Entry[];
   withValue: number;
-  rank: Int32Array;
+  place: Int32Array;
 }
 
 const lowered = (value: unknown) => (value === null || value === undefined ? null : String(value).toLowerCase());
@@ -55,6 +63,17 @@ export function compareIds(a: number | string, b: number | string): number {
 /** Two values of a field in ascending order, as a list sorts them (neither missing). */
 export const compareValues = (x: unknown, y: unknown): number => (x === y ? 0 : (x as number) < (y as number) ? -1 : 1);
 
+/** Two records in `field`'s order (see SortedEntries). */
+function inOrderOf(field: string): (a: Entry, b: Entry) => number {
+  return (a, b) => {
+    const x = a.record[field];
+    const y = b.record[field];
+    const missingX = x === null || x === undefined;
+    if (missingX !== (y === null || y === undefined)) return missingX ? 1 : -1;
+    return (missingX ? 0 : compareValues(x, y)) || compareIds(a.id, b.id);
+  };
+}
+
 /** Above this many records changed at once, the id order is made again whole rather than one record at a time. */
 const MANY = 200;
 
@@ -66,9 +85,16 @@ export class KeptIndex {
   private readonly uniqueFields: readonly string[];
   private entries: Entry[] = [];
   private readonly byId = new Map<string, Entry>();
+  /** Each record at its slot; undefined where one was let go (the record removed, or renamed to another slot). */
+  private slots: (Entry | undefined)[] = [];
+  /** How many slots were let go since the records were last numbered. */
+  private letGo = 0;
+  /** The pickers' trigrams, listing slots: made as the records come, kept current as they change. */
+  private readonly grams = new TrigramIndex(SEPARATOR);
   private readonly unique = new Map<string, Map<string, Entry[]>>();
   /** Made when first asked, dropped on any change. */
   private readonly equalMaps = new Map<string, Map<string, Entry[]>>();
+  /** Made when first asked (a sort of every record), then kept current as records change. */
   private readonly orders = new Map<string, SortedEntries>();
 
   constructor(
@@ -88,7 +114,7 @@ export class KeptIndex {
 
   /**
    * An index made from records read a chunk at a time (from IndexedDB), the page answering
-   * between chunks: each chunk's text is lowercased as it comes.
+   * between chunks: each chunk's text is lowercased, and its trigrams listed, as it comes.
    */
   static async fromChunks(definition: ResourceDefinition, chunks: AsyncIterable<readonly Row[]>): Promise<KeptIndex> {
     const index = new KeptIndex(definition);
@@ -97,14 +123,31 @@ export class KeptIndex {
     return index;
   }
 
-  /** Takes a record in, out of order until `order`. */
-  private take(record: Row): void {
-    const entry = this.entryOf(record);
-    const key = String(entry.id);
+  /**
+   * Takes a record in, out of order until `order`. It keeps the slot of the record it replaces
+   * while its picker says the same; otherwise it takes a new slot, listed under its trigrams, and
+   * the old slot's listings stay behind for the search to find let go.
+   */
+  private take(record: Row): Entry {
+    const key = String(record.id);
     const before = this.byId.get(key);
+    const entry = this.entryOf(record);
     if (before) this.forgetUnique(before);
+    if (before && before.picker === entry.picker) entry.slot = before.slot;
+    else {
+      if (before) this.letGoOf(before);
+      entry.slot = this.slots.length;
+      this.grams.add(entry.slot, entry.picker);
+    }
+    this.slots[entry.slot] = entry;
     this.byId.set(key, entry);
     this.rememberUnique(entry);
+    return entry;
+  }
+
+  private letGoOf(entry: Entry): void {
+    this.slots[entry.slot] = undefined;
+    this.letGo += 1;
   }
 
   private order(): void {
@@ -132,7 +175,26 @@ export class KeptIndex {
     return found.length > 1 ? [...found].sort((a, b) => compareIds(a.id, b.id)) : found;
   }
 
-  /** The records in `field`'s order (see SortedEntries), made once until the records change. */
+  /**
+   * The records whose picker holds `term` (lowercased), in id order: the candidates of its
+   * trigrams, each tested. Null for a term they cannot find (under three characters, or holding
+   * SEPARATOR) or whose every trigram is in most records (an SKU's "sku"), which the caller tests
+   * every record for: as quick then, and without a list of them all to sort.
+   */
+  pickerHolding(term: string): Entry[] | null {
+    if (term.length < 3 || term.includes(SEPARATOR)) return null;
+    const candidates = this.grams.candidates(term, this.entries.length / 2);
+    if (!candidates) return null;
+    const found: Entry[] = [];
+    for (const slot of candidates) {
+      // A candidate may be a slot let go, or a picker holding the term's trigrams apart: only a test tells.
+      const entry = this.slots[slot];
+      if (entry !== undefined && entry.picker.includes(term)) found.push(entry);
+    }
+    return found.sort((a, b) => compareIds(a.id, b.id));
+  }
+
+  /** The records in `field`'s order (see SortedEntries), made once, then kept current as the records change. */
   sortedBy(field: string): SortedEntries {
     let order = this.orders.get(field);
     if (!order) {
@@ -145,10 +207,9 @@ export class KeptIndex {
         if (missing(a) !== missing(b)) return missing(a) ? 1 : -1;
         return (missing(a) ? 0 : compareValues(values[a], values[b])) || a - b;
       });
-      const rank = new Int32Array(entries.length);
-      positions.forEach((position, at) => (rank[position] = at));
       const withValue = positions.findIndex(missing);
-      order = { entries: positions.map((at) => entries[at]), withValue: withValue < 0 ? entries.length : withValue, rank };
+      const sorted = positions.map((at) => entries[at]);
+      order = { entries: sorted, withValue: withValue < 0 ? entries.length : withValue, place: this.placesOf(sorted) };
       this.orders.set(field, order);
     }
     return order;
@@ -157,34 +218,38 @@ export class KeptIndex {
   /** Takes records as they are now: new ones join, kept ones are replaced. */
   put(records: readonly Row[]): void {
     if (records.length === 0) return;
-    this.changed();
     const many = records.length > MANY;
+    const gone: Entry[] = [];
+    const added: Entry[] = [];
     for (const record of records) {
       const before = this.byId.get(String(record.id));
-      this.take(record);
+      const entry = this.take(record);
+      if (before) gone.push(before);
+      added.push(entry);
       if (many) continue;
-      const entry = this.byId.get(String(record.id))!;
       const at = this.positionOf(entry.id);
       if (before) this.entries[at] = entry;
       else this.entries.splice(at, 0, entry);
     }
     if (many) this.order();
+    this.changed(gone, added);
   }
 
   /** Lets records go, by id. */
   remove(ids: readonly (number | string)[]): void {
     if (ids.length === 0) return;
-    this.changed();
     const gone = new Set<Entry>();
     for (const id of ids) {
       const entry = this.byId.get(String(id));
       if (!entry) continue;
       this.byId.delete(String(id));
       this.forgetUnique(entry);
+      this.letGoOf(entry);
       gone.add(entry);
     }
     if (gone.size > MANY) this.entries = this.entries.filter((entry) => !gone.has(entry));
     else for (const entry of gone) this.entries.splice(this.positionOf(entry.id), 1);
+    this.changed([...gone], []);
   }
 
   private entryOf(record: Row): Entry {
@@ -196,7 +261,8 @@ export class KeptIndex {
         return (at === undefined ? lowered(record[name]) : text[at]) ?? '';
       })
       .join(SEPARATOR);
-    return { id: record.id as number | string, record, trashed: Boolean(record.deleted_at), picker, text };
+    // Its slot is given by `take`.
+    return { id: record.id as number | string, record, trashed: Boolean(record.deleted_at), picker, text, slot: -1 };
   }
 
   /** Where an id is, or would go, in the id order. */
@@ -251,14 +317,75 @@ export class KeptIndex {
     return map;
   }
 
-  private changed(): void {
+  /** Where each record of an order stands in it, by slot. */
+  private placesOf(entries: readonly Entry[]): Int32Array {
+    const place = new Int32Array(this.slots.length);
+    for (let at = 0; at < entries.length; at += 1) place[entries[at].slot] = at;
+    return place;
+  }
+
+  /**
+   * Records replaced or let go (`gone`) and taken in (`added`): the orders made follow, without a
+   * sort of every record — the gone found by their places and left out, the added (those not
+   * replaced again since) merged in at theirs. Once more slots were let go than records are held,
+   * the records are numbered again, so the trigrams' lists and the orders' places stay small.
+   */
+  private changed(gone: readonly Entry[], added: readonly Entry[]): void {
     this.equalMaps.clear();
-    this.orders.clear();
+    const current = added.filter((entry) => this.slots[entry.slot] === entry);
+    for (const [field, order] of this.orders) {
+      const { entries, place } = order;
+      const out = new Uint8Array(entries.length);
+      let withValue = order.withValue;
+      for (const entry of gone) {
+        const at = entry.slot < place.length ? place[entry.slot] : -1;
+        if (entries[at] !== entry) continue; // Taken in and replaced within the same change: never placed.
+        out[at] = 1;
+        if (at < order.withValue) withValue -= 1;
+      }
+      const inOrder = inOrderOf(field);
+      const coming = [...current].sort(inOrder);
+      // Where each added record goes among the records before the change (whose own values placed them).
+      const goes = coming.map((entry) => {
+        let [low, high] = [0, entries.length];
+        while (low < high) {
+          const middle = (low + high) >>> 1;
+          if (inOrder(entries[middle], entry) < 0) low = middle + 1;
+          else high = middle;
+        }
+        return low;
+      });
+      const merged: Entry[] = [];
+      let next = 0;
+      for (let at = 0; at <= entries.length; at += 1) {
+        for (; next < coming.length && goes[next] === at; next += 1) {
+          merged.push(coming[next]);
+          const value = coming[next].record[field];
+          if (value !== null && value !== undefined) withValue += 1;
+        }
+        if (at < entries.length && out[at] === 0) merged.push(entries[at]);
+      }
+      this.orders.set(field, { entries: merged, withValue, place: this.placesOf(merged) });
+    }
+    if (this.letGo > this.entries.length) this.renumber();
+  }
+
+  /** Numbers the records held again, from 0 in their slots' order, leaving out the slots let go. */
+  private renumber(): void {
+    const to = new Int32Array(this.slots.length).fill(-1);
+    const held: Entry[] = [];
+    for (const [slot, entry] of this.slots.entries()) {
+      if (entry === undefined) continue;
+      to[slot] = held.length;
+      entry.slot = held.length;
+      held.push(entry);
+    }
+    this.slots = held;
+    this.letGo = 0;
+    this.grams.renumber(to);
+    for (const [field, order] of this.orders) this.orders.set(field, { ...order, place: this.placesOf(order.entries) });
   }
 }
-
-/** Records read from IndexedDB at a time while an index is made, the page answering between: about 20 ms of a slow phone's time. */
-const READ_CHUNK = 250;
 
 interface Held {
   index: Promise<KeptIndex>;
@@ -282,7 +409,7 @@ export async function keptIndex(businessId: number, definition: ResourceDefiniti
   if (!entry) {
     const reading: Held = { index: undefined as unknown as Promise<KeptIndex>, heard: [], made: null };
     reading.index = (async () => {
-      const index = await KeptIndex.fromChunks(definition, readKept(await database, businessId, definition.name));
+      const index = await KeptIndex.fromChunks(definition, keptRecords(await database, businessId, definition.name));
       for (const change of reading.heard ?? []) apply(index, change);
       reading.heard = null;
       reading.made = index;
@@ -300,19 +427,6 @@ export async function keptIndex(businessId: number, definition: ResourceDefiniti
 /** Makes the index of a resource ahead (the device went offline: the first scan need not wait). */
 export function warmKeptIndex(businessId: number, definition: ResourceDefinition): void {
   void keptIndex(businessId, definition);
-}
-
-/** Every record of a resource kept for the business, read a chunk at a time in key order. */
-async function* readKept(db: OfflineDatabase, businessId: number, resource: string): AsyncGenerator<Row[]> {
-  const prefix = `${businessId}|${resource}|`;
-  let from = prefix;
-  for (;;) {
-    const rows = await db.records.where('key').between(from, `${prefix}\uffff`, false, true).limit(READ_CHUNK).toArray();
-    yield rows.map((row) => row.record);
-    if (rows.length < READ_CHUNK) return;
-    from = rows[rows.length - 1].key;
-    await nextTurn();
-  }
 }
 
 function apply(index: KeptIndex, change: Exclude<RecordsChanged['change'], 'all'>): void {

@@ -14,6 +14,7 @@ import {
 import { referenceKey, type ResourceDefinition } from '../../domain/resource';
 import { DOCUMENT_RESOURCES, documentMemoranda } from '../../domain/resources/document-memoranda';
 import { findResource, registry } from '../../domain/resources/registry';
+import { filterPages, keptRecord } from './kept-records';
 import type { KeptPlaces, OfflineDatabase, OutboxEntry } from './offline-store';
 
 /**
@@ -38,7 +39,7 @@ export interface NamedPlaces {
 }
 
 /** The tables this module reads and writes. */
-type PlacesDatabase = Pick<OfflineDatabase, 'answers' | 'records' | 'outbox' | 'places' | 'transaction'>;
+type PlacesDatabase = Pick<OfflineDatabase, 'answers' | 'records' | 'pages' | 'outbox' | 'places' | 'transaction'>;
 
 /**
  * What a change of places removes besides the resources with places: the overview's cards, and
@@ -58,14 +59,12 @@ export function fingerprintOf(access: PlaceAccess): string {
 const operatingPlace = (rule: PlaceRule, record: Row | undefined): Place | null =>
   record ? placeAtEnd(rule.ends[rule.operates], record) : null;
 
-const keyOf = (businessId: number, resource: string, id: unknown) => `${businessId}|${resource}|${String(id)}`;
-
 /**
  * Where the device knows a change's record to be: the kept record it changes, or the queued
  * create that makes it; for a new document made from another (a payment of an invoice, whose
  * place the server copies from it), the kept document it comes from. None when nothing says.
  */
-export async function knownPlace(db: Pick<OfflineDatabase, 'records' | 'outbox'>, entry: OutboxEntry): Promise<Place | null> {
+export async function knownPlace(db: Pick<OfflineDatabase, 'records' | 'pages' | 'outbox'>, entry: OutboxEntry): Promise<Place | null> {
   const definition = findResource(entry.resource);
   const rule = definition?.places;
   if (!rule || entry.businessId === null) return null;
@@ -78,14 +77,14 @@ export async function knownPlace(db: Pick<OfflineDatabase, 'records' | 'outbox'>
     // goods between places take their ends in ways of their own (a receive's place is where its
     // transfer goes): those are left to the server.
     if (!('place' in rule.ends) || !('place' in sourceRule.ends)) return null;
-    return operatingPlace(sourceRule, (await db.records.get(keyOf(entry.businessId, source.resource, sourceId)))?.record);
+    return operatingPlace(sourceRule, (await keptRecord(db, entry.businessId, source.resource, sourceId))?.record);
   }
   if (entry.recordId === null) return null;
   if (typeof entry.recordId === 'string') {
     const create = await db.outbox.where('key').equals(entry.recordId).first();
     return operatingPlace(rule, create?.body as Row | undefined);
   }
-  return operatingPlace(rule, (await db.records.get(keyOf(entry.businessId, entry.resource, entry.recordId)))?.record);
+  return operatingPlace(rule, (await keptRecord(db, entry.businessId, entry.resource, entry.recordId))?.record);
 }
 
 /**
@@ -104,12 +103,12 @@ export function lostPlace(entry: OutboxEntry, access: PlaceAccess, known: Place 
 
 /** A place's name: as the device learnt it (`names`), or from its kept record; else its type and id. */
 export async function placeName(
-  db: Pick<OfflineDatabase, 'records'>,
+  db: Pick<OfflineDatabase, 'records' | 'pages'>,
   businessId: number,
   place: Place,
   names: Readonly<Record<string, string>>,
 ): Promise<string> {
-  const kept = await db.records.get(keyOf(businessId, PLACE_RESOURCES[place.type], place.id));
+  const kept = await keptRecord(db, businessId, PLACE_RESOURCES[place.type], place.id);
   const name = names[placeKey(place)] ?? kept?.record.name;
   return typeof name === 'string' ? name : `${place.type} #${place.id}`;
 }
@@ -144,7 +143,7 @@ export async function followPlaces(db: PlacesDatabase, businessId: number, place
   const access: PlaceAccess = { all: places.all, grants: places.grants.map(({ type, id, level }) => ({ type, id, level })) };
   const fingerprint = fingerprintOf(access);
   const held = Object.fromEntries(places.grants.filter((grant) => grant.name).map((grant) => [placeKey(grant), grant.name!]));
-  return db.transaction('rw', [db.places, db.answers, db.records, db.outbox], async () => {
+  return db.transaction('rw', [db.places, db.answers, db.records, db.pages, db.outbox], async () => {
     const kept = await db.places.get(businessId);
     const names = { ...kept?.names, ...held };
     if (kept?.fingerprint === fingerprint) {
@@ -169,11 +168,20 @@ export async function followPlaces(db: PlacesDatabase, businessId: number, place
       for (const { record } of rows) namesIn(definition, rule, record, names);
       const gone = rows.filter(({ record }) => !viewsRecord(access, rule, record)).map(({ key }) => key);
       await db.records.bulkDelete(gone);
+      await filterPages(
+        db,
+        businessId,
+        definition.name,
+        (record) => viewsRecord(access, rule, record),
+        (record) => namesIn(definition, rule, record, names),
+      );
     }
     // A memo follows its document: it stays only beside its document, kept and still viewed.
     const memos = await db.records.where('[businessId+resource]').equals([businessId, documentMemoranda.name]).toArray();
-    const documents = await db.records.bulkGet(
-      memos.map(({ record }) => keyOf(businessId, DOCUMENT_RESOURCES[String(record.document_type)] ?? '', record.document_id)),
+    const documents = await Promise.all(
+      memos.map(({ record }) =>
+        keptRecord(db, businessId, DOCUMENT_RESOURCES[String(record.document_type)] ?? '', Number(record.document_id)),
+      ),
     );
     await db.records.bulkDelete(memos.filter((_, index) => documents[index] === undefined).map(({ key }) => key));
 

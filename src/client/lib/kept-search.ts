@@ -67,8 +67,12 @@ export function searchKept(definition: ResourceDefinition, params: Record<string
   const withTrashed = flag(params.with_trashed);
   if (onlyTrashed) checks.push((entry) => entry.trashed);
   else if (!withTrashed) checks.push((entry) => !entry.trashed);
+  // A search of a whole value starts from the records holding it: a scanned barcode looks at one.
+  // A picker's term, otherwise, starts from the records its trigrams find, each tested for it already.
+  const whole = searches.find(({ contains }) => !contains);
   const anyPart = typeof params.q === 'string' ? params.q.trim().toLowerCase() : '';
-  if (anyPart !== '') {
+  const holding = anyPart !== '' && !whole ? index.pickerHolding(anyPart) : null;
+  if (anyPart !== '' && !holding) {
     const pickers = definition.pickerFields ?? [];
     checks.push(
       anyPart.includes(SEPARATOR)
@@ -91,10 +95,7 @@ export function searchKept(definition: ResourceDefinition, params: Record<string
       });
   }
   const matches = (entry: Entry) => checks.every((check) => check(entry));
-
-  // A search of a whole value starts from the records holding it: a scanned barcode looks at one.
-  const whole = searches.find(({ contains }) => !contains);
-  const candidates = whole ? index.equalTo(whole.name, whole.value) : index.all();
+  const candidates = whole ? index.equalTo(whole.name, whole.value) : (holding ?? index.all());
 
   const field = typeof params.order_by_field_name === 'string' ? params.order_by_field_name : 'id';
   const direction = params.order_by === 'asc' ? 1 : -1;
@@ -125,12 +126,11 @@ export function searchKept(definition: ResourceDefinition, params: Record<string
     });
     walk(ordered, 0, ordered.length, true);
   } else {
-    // Every record gone through in id order, each match marked at its place in the field's order
-    // (made once), then the page read off in the list's direction: those with a value, then those without.
-    const all = index.all();
-    const { entries, withValue, rank } = index.sortedBy(field);
-    const marked = new Uint8Array(all.length);
-    for (let at = 0; at < all.length; at += 1) if (matches(all[at])) marked[rank[at]] = 1;
+    // Each candidate gone through in id order, each match marked at its place in the field's order
+    // (made on first use), then the page read off in the list's direction: those with a value, then those without.
+    const { entries, withValue, place } = index.sortedBy(field);
+    const marked = new Uint8Array(entries.length);
+    for (const entry of candidates) if (matches(entry)) marked[place[entry.slot]] = 1;
     const take = (from: number, to: number) => {
       const step = direction > 0 ? 1 : -1;
       for (let at = direction > 0 ? from : to - 1; at >= from && at < to; at += step) {

@@ -4,6 +4,7 @@ import { toast } from './notify';
 import { ApiError } from './api';
 import { USER_RETRIEVED } from './kept-access';
 import { followPlaces, type NamedPlaces } from './kept-places';
+import { keptRow, versionOf } from './kept-records';
 
 /**
  * What this device has seen, for reading back without a network: every successful list and
@@ -28,6 +29,20 @@ export interface SavedRecord {
   businessId: number;
   resource: string;
   record: Record<string, unknown>;
+  savedAt: number;
+}
+
+/**
+ * A page of a working set's records (kept-records.ts): every record of the resource kept with an
+ * id after `after`, up to `last` (Infinity: every id after), in id order. Keyed by all four.
+ */
+export interface KeptPage {
+  businessId: number;
+  resource: string;
+  after: number;
+  last: number;
+  records: Record<string, unknown>[];
+  /** When the server sent it. */
   savedAt: number;
 }
 
@@ -141,6 +156,7 @@ export type OfflineDatabase = Dexie & {
   synced: Table<SyncedCreate, string>;
   places: Table<KeptPlaces, number>;
   syncState: Table<SyncState, number>;
+  pages: Table<KeptPage, [number, string, number, number]>;
 };
 
 /** Each user's own database on the device. */
@@ -171,6 +187,12 @@ export function openOfflineStore(userId: number): void {
     database.version(3).stores({ places: 'businessId' });
     // Where the working set of each business stands (working-set.ts).
     database.version(4).stores({ syncState: 'businessId' });
+    // The working set kept a page of records to a row (kept-records.ts): what was kept a record to
+    // a row stays readable, and each working set downloads again into pages, replacing it.
+    database
+      .version(5)
+      .stores({ pages: '[businessId+resource+after+last]' })
+      .upgrade((transaction) => transaction.table('syncState').clear());
     return database;
   });
   void navigator.storage?.persist?.().catch(() => undefined);
@@ -293,14 +315,6 @@ export async function saveAnswer(
   }
 }
 
-/** A record as the `records` table keeps it. */
-export function keptRow(businessId: number, resource: string, record: Record<string, unknown>, savedAt: number): SavedRecord {
-  return { key: `${businessId}|${resource}|${String(record.id)}`, businessId, resource, record, savedAt };
-}
-
-const versionOf = (record: Record<string, unknown> | undefined) =>
-  typeof record?.version === 'number' ? record.version : Number.NEGATIVE_INFINITY;
-
 /**
  * What changed among the kept records of a resource in one business: records put (as they are
  * now) and ids removed, or `'all'` when more changed than is worth telling (a download's pages, a
@@ -327,6 +341,7 @@ export function onRecordsChanged(listener: (changed: RecordsChanged) => void): (
 /** Tells every listener, here and in the user's other tabs, that kept records changed (once written). */
 export function recordsChanged(businessId: number, resource: string | null, change: RecordsChange): void {
   const changed: RecordsChanged = { businessId, resource, change };
+  syncStateChanged(businessId);
   for (const listener of recordsListeners) listener(changed);
   try {
     recordsChannel?.postMessage(changed);
@@ -341,10 +356,21 @@ function announceTo(name: string | null): void {
   recordsChannel?.close();
   recordsChannel = name !== null && typeof BroadcastChannel === 'function' ? new BroadcastChannel(`${name}-records`) : null;
   recordsChannel?.addEventListener('message', (event: MessageEvent<RecordsChanged>) => {
+    syncStateChanged(event.data.businessId);
     for (const listener of recordsListeners) listener(event.data);
   });
   (recordsChannel as { unref?: () => void } | null)?.unref?.();
+  syncStateChanged(null);
   for (const listener of recordsListeners) listener({ businessId: null, resource: null, change: 'all' });
+}
+
+/** The working sets' states as last read, by business: a list read offline asks for one each time. */
+const syncStates = new Map<number, Promise<SyncState | undefined>>();
+
+/** The working set of a business wrote its state (here or in another tab): read again when next asked. */
+export function syncStateChanged(businessId: number | null): void {
+  if (businessId === null) syncStates.clear();
+  else syncStates.delete(businessId);
 }
 
 /**
@@ -353,8 +379,14 @@ function announceTo(name: string | null): void {
  * answered from the kept records, fresher than a list saved before.
  */
 export async function keptWhole(businessId: number, resource: string): Promise<{ syncedAt: number } | null> {
+  let reading = syncStates.get(businessId);
+  if (!reading) {
+    reading = (async () => (await opening)?.syncState.get(businessId))();
+    syncStates.set(businessId, reading);
+    reading.catch(() => syncStates.delete(businessId));
+  }
   try {
-    const state = await (await opening)?.syncState.get(businessId);
+    const state = await reading;
     return state && state.phase === 'ready' && !state.refused && state.resources.includes(resource) ? { syncedAt: state.syncedAt } : null;
   } catch {
     return null;
@@ -363,25 +395,6 @@ export async function keptWhole(businessId: number, resource: string): Promise<{
 
 export async function readAnswer(key: string): Promise<{ body: unknown; savedAt: number } | undefined> {
   return opening?.then((database) => database.answers.get(key)).catch(() => undefined);
-}
-
-/** One kept record, as it was last seen in a list or on its own. */
-export async function readRecord(
-  businessId: number,
-  resource: string,
-  id: number,
-): Promise<{ record: Record<string, unknown>; savedAt: number } | undefined> {
-  return opening?.then((database) => database.records.get(`${businessId}|${resource}|${id}`)).catch(() => undefined);
-}
-
-/**
- * Lets the browser draw and answer input before long work goes on: `scheduler.yield()` where the
- * browser has it (not slowed in a hidden tab, as timers are), else a timer's next turn.
- */
-export function nextTurn(): Promise<void> {
-  const scheduler = (globalThis as { scheduler?: { yield?: () => Promise<void> } }).scheduler;
-  if (typeof scheduler?.yield === 'function') return scheduler.yield();
-  return new Promise((resolve) => setTimeout(resolve, 0));
 }
 
 /** A failure that means "no network", as opposed to an answer from the server. */

@@ -4,7 +4,16 @@ import type { ResourceDefinition } from '../../domain/resource';
 import { api, ApiError, queryString, type Query } from './api';
 import { keptIndex } from './kept-index';
 import { answeredByWorkingSet, searchKept } from './kept-search';
-import { isNetworkFailure, keptWhole, NotAvailableOffline, readAnswer, readRecord, saveAnswer, type OutboxEntry } from './offline-store';
+import { isNewer, keptRecord } from './kept-records';
+import {
+  isNetworkFailure,
+  keptWhole,
+  NotAvailableOffline,
+  offlineDatabase,
+  readAnswer,
+  saveAnswer,
+  type OutboxEntry,
+} from './offline-store';
 
 /** When a screen shows a copy kept on this device because the network failed: the time it was saved. */
 export interface ReadBack {
@@ -91,21 +100,18 @@ export const recordQuery = (businessId: number | null, definition: ResourceDefin
         return record;
       } catch (error) {
         if (!isNetworkFailure(error) || businessId === null) throw error;
-        const [answered, listed] = await Promise.all([readAnswer(key), readRecord(businessId, definition.name, id)]);
-        const own = answered?.body ? { body: answered.body as ApiRecord, savedAt: answered.savedAt } : undefined;
-        const kept = listed ? { body: listed.record as ApiRecord, savedAt: listed.savedAt } : undefined;
-        const newest = own && kept ? (newer(kept, own) ? kept : own) : (own ?? kept);
-        if (newest) return { ...newest.body, savedOffline: newest.savedAt };
+        const [answered, listed] = await Promise.all([
+          readAnswer(key),
+          offlineDatabase()
+            ?.then((db) => keptRecord(db, businessId, definition.name, id))
+            .catch(() => undefined),
+        ]);
+        const own = answered?.body ? { record: answered.body as ApiRecord, savedAt: answered.savedAt } : undefined;
+        const newest = own && listed ? (isNewer(listed, own) ? listed : own) : (own ?? listed);
+        if (newest) return { ...(newest.record as ApiRecord), savedOffline: newest.savedAt };
         throw new NotAvailableOffline(`this ${definition.singular.toLowerCase()}`);
       }
     },
     networkMode: 'always',
     retry: false,
   });
-
-/** Whether `a` is a later copy of a record than `b`: a higher version, or at the same one saved later. */
-function newer(a: { body: ApiRecord; savedAt: number }, b: { body: ApiRecord; savedAt: number }): boolean {
-  const [x, y] = [Number(a.body.version), Number(b.body.version)];
-  if (Number.isFinite(x) && Number.isFinite(y) && x !== y) return x > y;
-  return a.savedAt > b.savedAt;
-}

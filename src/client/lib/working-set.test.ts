@@ -3,6 +3,7 @@ import { QueryClient } from '@tanstack/react-query';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { getResource } from '../../domain/resources/registry';
 import { keptIndex } from './kept-index';
+import { allKept } from './kept-records';
 import {
   followUserPlaces,
   keptWhole,
@@ -136,8 +137,8 @@ async function started(): Promise<OfflineDatabase> {
   return db;
 }
 
-const kept = async (db: OfflineDatabase, resource: string) =>
-  (await db.records.where('[businessId+resource]').equals([BUSINESS, resource]).toArray()).map((row) => row.record);
+/** Every record kept of a resource: its pages' and its rows'. */
+const kept = (db: OfflineDatabase, resource: string) => allKept(db, BUSINESS, resource);
 const keptIds = async (db: OfflineDatabase, resource: string) =>
   (await kept(db, resource)).map((record) => Number(record.id)).sort((a, b) => a - b);
 const asked = (prefix: string) => requests.filter((request) => request.startsWith(`GET ${prefix}`));
@@ -272,6 +273,20 @@ describe('following the change log', () => {
     expect(invalidated).not.toHaveBeenCalled();
   });
 
+  it('puts an answer of many changed records into their pages, not a row each', async () => {
+    const db = await started();
+    const renamed = Array.from({ length: 400 }, (_, at) => item(1001 + at, `Renamed ${1001 + at}`));
+    server.deltas = [{ cursor: 'epoch.0.30', changed: { items: renamed } }];
+    syncNow();
+    await workingSetIdle();
+    expect(await db.records.where('[businessId+resource]').equals([BUSINESS, 'items']).count()).toBe(0);
+    const items = await kept(db, 'items');
+    expect(items).toHaveLength(2500);
+    expect(items.filter((record) => String(record.name).startsWith('Renamed'))).toHaveLength(400);
+    const index = (await keptIndex(BUSINESS, getResource('items')))!;
+    expect(index.equalTo('sku', 'sku-1200').map(({ record }) => record.name)).toEqual(['Renamed 1200']);
+  });
+
   it('downloads again when the server no longer follows the cursor: what it kept stays until the pages come, and what they did not send goes', async () => {
     server.data = {
       items: Array.from({ length: 2500 }, (_, at) => item(at + 1)),
@@ -348,17 +363,18 @@ describe('limits', () => {
   it('stops when the device’s storage refuses, in words, and the app reads back as before', async () => {
     openOfflineStore(nextUser++);
     const db = await offlineDatabase()!;
-    const bulkPut = db.records.bulkPut.bind(db.records);
+    const put = db.pages.put.bind(db.pages);
     let full = false;
     let puts = 0;
-    db.records.bulkPut = ((rows: never[]) => {
+    // The first page of items is written (four rows of records), the second finds the device full.
+    db.pages.put = ((page: never) => {
       puts += 1;
-      if (full || puts > 3) {
+      if (full || puts > 5) {
         full = true;
         return Promise.reject(new DOMException('The quota has been exceeded.', 'QuotaExceededError'));
       }
-      return bulkPut(rows);
-    }) as typeof db.records.bulkPut;
+      return put(page);
+    }) as typeof db.pages.put;
     await saveAnswer(`${BUSINESS}|items|list|`, BUSINESS, 'items', { data: [item(1)] }, [item(1)]);
     startWorkingSet(queryClient, { businessId: () => BUSINESS });
     await workingSetIdle();

@@ -2,22 +2,23 @@ import type { QueryClient } from '@tanstack/react-query';
 import { useSyncExternalStore } from 'react';
 import { holdsAny, permissionName } from '../../domain/permissions';
 import { getResource } from '../../domain/resources/registry';
-import { belongsToWorkingSet, inWorkingSet, WORKING_SET } from '../../domain/working-set';
+import { inWorkingSet, WORKING_SET } from '../../domain/working-set';
 import { activeBusinessId, api, ApiError, subscribeToBusiness } from './api';
 import { USER_RETRIEVED } from './kept-access';
 import { warmKeptIndex } from './kept-index';
+import { deletePages, keepPage, keptRow, mergeIntoPages, PAGE_ROWS, pageRanges, removeFromPages, type PageRange } from './kept-records';
 import {
   isQuotaError,
-  keptRow,
-  nextTurn,
   offlineDatabase,
   offlineDatabaseName,
   onPlacesChanged,
   recordsChanged,
   saveAnswer,
+  syncStateChanged,
   type OfflineDatabase,
   type SyncState,
 } from './offline-store';
+import { nextTurn } from './next-turn';
 import { onChangeSent } from './outbox-events';
 
 /**
@@ -57,8 +58,6 @@ export interface WorkingSetStatus {
 
 /** Records a page of the first download asks for. */
 export const PAGE_SIZE = 1000;
-/** Records written in one transaction: a page is split so no write holds the page for long. */
-export const WRITE_CHUNK = 100;
 /** How often it pulls while online without the event stream, and tries again after a failure. */
 const TICK_MS = 30_000;
 /** The event stream is opened again after this, doubling up to STREAM_CEILING_MS. */
@@ -167,6 +166,12 @@ interface Manifest {
   resources: { name: string; total: number }[];
 }
 
+/** A page of the first download (`GET /api/sync/records/:resource`). */
+interface SyncPage {
+  data: Record<string, unknown>[];
+  next: number | null;
+}
+
 interface Delta {
   reset: boolean;
   cursor: string | null;
@@ -187,18 +192,6 @@ const browserOnline = () => typeof navigator === 'undefined' || navigator.onLine
 function whenIdle(work: () => void): void {
   if (typeof requestIdleCallback === 'function') requestIdleCallback(work, { timeout: 10_000 });
   else setTimeout(work, 1000);
-}
-
-/** Where the first of `ids` (ascending) above `after` is. */
-function firstAfter(ids: readonly number[], after: number): number {
-  let low = 0;
-  let high = ids.length;
-  while (low < high) {
-    const middle = (low + high) >>> 1;
-    if (ids[middle] <= after) low = middle + 1;
-    else high = middle;
-  }
-  return low;
 }
 
 const sameList = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((name) => b.includes(name));
@@ -261,7 +254,11 @@ function createEngine(
 
   channel?.addEventListener('message', (event: MessageEvent<Message>) => {
     const message = event.data;
-    if (message.kind === 'status' && !leading) changeStatus(message.status);
+    if (message.kind === 'status' && !leading) {
+      // The leading tab wrote the working set's state: read again when a list asks.
+      syncStateChanged(null);
+      changeStatus(message.status);
+    }
     if (message.kind === 'changed' && !leading) invalidate(message.businessId, message.resources);
     if (message.kind === 'hello' && leading) tell({ kind: 'status', status });
     if (message.kind === 'sync' && leading) syncNow();
@@ -387,6 +384,7 @@ function createEngine(
         // Downloaded before the device knew the user's places: by the server's rules, which had them.
         state = { ...state, placesFingerprint: places };
         await db.syncState.update(businessId, { placesFingerprint: places });
+        syncStateChanged(businessId);
       }
       if (state.phase === 'downloading') state = await download(db, state, get, controller.signal);
       await follow(db, state, places, get, controller.signal);
@@ -428,87 +426,80 @@ function createEngine(
       done: 0,
     };
     const dropped = WORKING_SET.filter((resource) => !resources.includes(resource));
-    await db.transaction('rw', [db.records, db.answers, db.syncState], async () => {
+    await db.transaction('rw', [db.records, db.pages, db.answers, db.syncState], async () => {
       for (const resource of dropped) {
         await db.records.where('[businessId+resource]').equals([businessId, resource]).delete();
+        await deletePages(db, businessId, resource);
         await db.answers.where('[businessId+resource]').equals([businessId, resource]).delete();
       }
       await db.syncState.put(state);
     });
+    syncStateChanged(businessId);
     for (const resource of dropped) recordsChanged(businessId, resource, 'all');
     show({ phase: 'downloading', progress: progressOf(state), problem: null });
     return state;
   }
 
   /**
-   * The pages still to come, each kept as it comes. A page holds every record of the working set
-   * in its range of ids (after the page before, up to its last; the last page, all after), so a
-   * kept record in that range the page did not bring has left the working set (deleted, out of
-   * the user's places, a document closed) and goes — unless it says so itself (a closed document
-   * the user opened, kept as they saw it). Records the server still sends are never missing
-   * meanwhile: a download again (a reset, other places) puts each over its old copy.
+   * The pages still to come, each kept as it comes (kept-records.ts `keepPage`), in one transaction
+   * with where the download stands. A page holds every record of the working set in its range of
+   * ids (after the page before, up to its last; the last page, all after), so what the device kept
+   * in that range before is replaced by it: a record it did not bring has left the working set
+   * (deleted, out of the user's places, a document closed) and goes — unless it says so itself (a
+   * closed document the user opened, kept as they saw it). Records the server still sends are
+   * never missing meanwhile: a download again (a reset, other places) puts each over its old copy.
+   * The next page is asked for while one is written.
    */
   async function download(db: OfflineDatabase, start: SyncState, get: Get, signal: AbortSignal): Promise<SyncState> {
     let state = start;
     const { businessId } = state;
-    /** The ids kept of the resource downloading, read once it begins in this pass. */
-    let kept = null as { resource: string; ids: number[] } | null;
+    /** The resource downloading in this pass: its pages' ranges, its rows' ids (read once it begins), and the page coming. */
+    let current = null as { resource: string; ranges: PageRange[]; rowIds: number[]; coming: Promise<SyncPage> | null } | null;
+    const ask = (resource: string, after: number) => {
+      const asked = get<SyncPage>('/api/sync/records/' + resource, { after, limit: PAGE_SIZE }).catch((error: unknown) => {
+        // Taken out of the user's working set since the manifest (a permission gone): left for the next download.
+        if (error instanceof ApiError && error.status === 404) return { data: [], next: null };
+        throw error;
+      });
+      // Asked ahead: its failure is told when it is awaited, or by nobody if the pass stops first.
+      asked.catch(() => undefined);
+      return asked;
+    };
     while (state.pending.length > 0) {
       const [{ resource, after }, ...rest] = state.pending;
-      if (kept?.resource !== resource) kept = { resource, ids: await keptIds(db, businessId, resource) };
-      let page: { data: Record<string, unknown>[]; next: number | null };
-      try {
-        page = await get('/api/sync/records/' + resource, { after, limit: PAGE_SIZE });
-      } catch (error) {
-        // Taken out of the user's working set since the manifest (a permission gone): left for the next download.
-        if (!(error instanceof ApiError && error.status === 404)) throw error;
-        page = { data: [], next: null };
+      if (current?.resource !== resource) {
+        const [ranges, rowIds] = await Promise.all([pageRanges(db, businessId, resource), keptIds(db, businessId, resource)]);
+        current = { resource, ranges, rowIds, coming: null };
       }
-      const savedAt = Date.now();
-      const rows = page.data.map((record) => keptRow(businessId, resource, record, savedAt));
-      const sent = new Set(page.data.map((record) => Number(record.id)));
-      const end = page.next ?? Number.POSITIVE_INFINITY;
-      const unsent: number[] = [];
-      for (let at = firstAfter(kept.ids, after); at < kept.ids.length && kept.ids[at] <= end; at += 1) {
-        if (!sent.has(kept.ids[at])) unsent.push(kept.ids[at]);
-      }
+      const page = await (current.coming ?? ask(resource, after));
+      current.coming = page.next === null ? null : ask(resource, page.next);
+      if (signal.aborted) throw new Abandoned();
       state = {
         ...state,
         pending: page.next === null ? rest : [{ resource, after: page.next }, ...rest],
-        done: state.done + rows.length,
+        done: state.done + page.data.length,
       };
-      // In chunks, each its own transaction, the page answering between them; the last also
-      // removes what the page did not send and saves where the download stands. A chunk written
-      // twice (the page asked again after a failure) is the same records.
-      let removed: number[] = [];
-      for (let from = 0; from < rows.length || from === 0; from += WRITE_CHUNK) {
-        if (signal.aborted) throw new Abandoned();
-        const chunk = rows.slice(from, from + WRITE_CHUNK);
-        const last = from + WRITE_CHUNK >= rows.length;
-        await db.transaction('rw', [db.records, db.syncState], async () => {
-          await db.records.bulkPut(chunk);
-          if (!last) return;
-          const stale = await db.records.bulkGet(unsent.map((id) => `${businessId}|${resource}|${id}`));
-          removed = stale
-            .filter((row) => row !== undefined && belongsToWorkingSet(resource, row.record))
-            .map((row) => Number(row!.record.id));
-          await db.records.bulkDelete(removed.map((id) => `${businessId}|${resource}|${id}`));
-          await db.syncState.put(state);
-        });
-        await nextTurn();
-      }
-      if (rows.length > 0 || removed.length > 0) recordsChanged(businessId, resource, 'all');
+      const kept = { businessId, resource, after, last: page.next ?? Number.POSITIVE_INFINITY, records: page.data, savedAt: Date.now() };
+      const { ranges, rowIds } = current;
+      await db.transaction('rw', [db.pages, db.records, db.syncState], async () => {
+        await keepPage(db, kept, ranges, rowIds);
+        await db.syncState.put(state);
+      });
+      syncStateChanged(businessId);
+      recordsChanged(businessId, resource, 'all');
       show({ progress: progressOf(state) });
+      await nextTurn();
     }
     state = { ...state, phase: 'ready', pending: [], syncedAt: Date.now() };
     await db.syncState.put(state);
+    syncStateChanged(businessId);
     show({ phase: 'following', progress: null, syncedAt: state.syncedAt });
     // The catalogue's index built now, while the page is idle, not at the first scan offline.
     whenIdle(() => warmKeptIndex(businessId, getResource('items')));
     return state;
   }
 
-  /** The ids of a resource's records kept for the business, in order (read from their keys, not their records). */
+  /** The ids of a resource's rows kept for the business (not its pages'), in order (read from their keys, not their records). */
   async function keptIds(db: OfflineDatabase, businessId: number, resource: string): Promise<number[]> {
     const keys = await db.records.where('[businessId+resource]').equals([businessId, resource]).primaryKeys();
     const prefix = `${businessId}|${resource}|`.length;
@@ -543,12 +534,19 @@ function createEngine(
       const changed = Object.entries(delta.changed).filter(([resource]) => inWorkingSet(resource));
       const removed = Object.entries(delta.removed).filter(([resource]) => inWorkingSet(resource));
       const cursor = delta.cursor;
-      await db.transaction('rw', [db.records, db.syncState], async () => {
-        for (const [resource, records] of changed)
-          await db.records.bulkPut(records.map((record) => keptRow(businessId, resource, record, savedAt)));
-        for (const [resource, ids] of removed) await db.records.bulkDelete(ids.map((id) => `${businessId}|${resource}|${id}`));
+      await db.transaction('rw', [db.records, db.pages, db.syncState], async () => {
+        for (const [resource, records] of changed) {
+          // A few records as rows of their own; many (an import's prices) into their pages.
+          if (records.length > PAGE_ROWS) await mergeIntoPages(db, businessId, resource, records, savedAt);
+          else await db.records.bulkPut(records.map((record) => keptRow(businessId, resource, record, savedAt)));
+        }
+        for (const [resource, ids] of removed) {
+          await db.records.bulkDelete(ids.map((id) => `${businessId}|${resource}|${id}`));
+          await removeFromPages(db, businessId, resource, ids);
+        }
         await db.syncState.update(businessId, { epochCursor: cursor, syncedAt: savedAt });
       });
+      syncStateChanged(businessId);
       state = { ...state, epochCursor: cursor, syncedAt: savedAt };
       const touched = [...new Set([...changed, ...removed].map(([resource]) => resource))];
       for (const resource of touched)
@@ -581,11 +579,13 @@ function createEngine(
       if (state?.phase === 'downloading' && (await roomIsShort())) {
         for (const resource of state.resources) {
           await db.records.where('[businessId+resource]').equals([businessId, resource]).delete();
+          await deletePages(db, businessId, resource);
           recordsChanged(businessId, resource, 'all');
         }
       }
       const refused = { at: Date.now(), problem: NO_ROOM };
       if (state) await db.syncState.put({ ...state, refused });
+      syncStateChanged(businessId);
     } catch {
       // Nothing more can be written: the status says it, and the next load tries again.
     }

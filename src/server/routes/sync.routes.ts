@@ -3,7 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { holdsAny, permissionName } from '../../domain/permissions';
 import { getResource } from '../../domain/resources/registry';
-import { inWorkingSet, WORKING_SET } from '../../domain/working-set';
+import { WORKING_SET } from '../../domain/working-set';
 import type { Scope } from '../db/scope';
 import { notFound } from '../errors';
 import { scopeOf } from '../plugins/auth';
@@ -90,7 +90,7 @@ export async function syncRoutes(app: FastifyInstance): Promise<void> {
     async (request) => {
       const scope = scopeOf(request);
       const { resource } = request.params;
-      if (!inWorkingSet(resource) || !resourcesOf(scope).includes(resource)) throw notFound('working set');
+      if (!resourcesOf(scope).includes(resource)) throw notFound('working set');
       const { after, limit } = request.query;
       const data = await workingSetRecords(app.db, scope, getResource(resource), { after, limit });
       return { data, next: data.length < limit ? null : Number(data[data.length - 1].id) };
@@ -127,7 +127,7 @@ export async function syncRoutes(app: FastifyInstance): Promise<void> {
       const changed: Record<string, ApiRecord[]> = {};
       const removed: Record<string, number[]> = {};
       for (const [resource, ids] of logged.changed) {
-        if (!viewed.has(resource) || !inWorkingSet(resource)) continue;
+        if (!viewed.has(resource)) continue;
         const records = await workingSetRecords(app.db, scope, getResource(resource), { ids: [...ids] });
         const kept = new Set(records.map((found) => Number(found.id)));
         if (records.length > 0) changed[resource] = records;
