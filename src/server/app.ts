@@ -32,6 +32,7 @@ import { overviewRoutes } from './routes/overview.routes';
 import { paymentTenderRoutes } from './routes/payment-tenders.routes';
 import { syncRoutes } from './routes/sync.routes';
 import { syncEventsRoutes } from './routes/sync-events.routes';
+import { numberBlocksRoutes } from './routes/number-blocks.routes';
 import { placesRoutes } from './routes/places.routes';
 import { resourceRoutes } from './routes/resource.routes';
 import { stockCountRoutes } from './routes/stock-counts.routes';
@@ -130,6 +131,7 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
   await app.register(resourceRoutes);
   await app.register(accessRoutes);
   await app.register(placesRoutes);
+  await app.register(numberBlocksRoutes);
   await app.register(syncRoutes);
   await app.register(syncEventsRoutes);
   await app.register(documentRoutes);

@@ -272,6 +272,30 @@ export interface DocumentCountersTable {
   value: number;
 }
 
+/** A block of a series' numbers held by one user's device (documents/number-blocks.ts). */
+export interface NumberBlocksTable {
+  id: Generated<number>;
+  business_id: number;
+  user_id: number;
+  /** The document kind (its resource name) whose series it is of. */
+  resource: string;
+  series: string;
+  first: number;
+  last: number;
+  reserved_at: string;
+  /** The last date (Asia/Manila) a document may carry to take one of its numbers. */
+  expires_on: string;
+  returned_at: string | null;
+  /** The first of the numbers handed back unused (through `last`). */
+  returned_from: number | null;
+}
+
+/** A number of a block given to a document: never twice. */
+export interface NumberBlockUsesTable {
+  block_id: number;
+  sequence: number;
+}
+
 /** A balance per item and location; the movements sum to it. */
 export interface StocksTable extends BusinessRecordColumns {
   item_id: number;
@@ -481,6 +505,8 @@ export interface StockCountsTable extends BusinessRecordColumns {
   brand_id: number | null;
   item_classification_id: number | null;
   item_type_id: number | null;
+  /** Counted without seeing what is expected, until its counting is finished. */
+  blind: Generated<Flag>;
   notes: string | null;
   status: string;
   stock_adjustment_id: number | null;
@@ -564,6 +590,8 @@ export interface Database {
   services: ServicesTable;
   service_prices: ServicePricesTable;
   document_counters: DocumentCountersTable;
+  number_blocks: NumberBlocksTable;
+  number_block_uses: NumberBlockUsesTable;
   stocks: StocksTable;
   stock_movements: StockMovementsTable;
   document_lines: DocumentLinesTable;

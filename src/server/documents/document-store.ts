@@ -1,4 +1,4 @@
-import { todayInManila, type Location } from '../../domain/documents';
+import { documentNumber, todayInManila, type Location } from '../../domain/documents';
 import { viewsRecord } from '../../domain/places';
 import { centavosToPesos } from '../../domain/money';
 import { fromThousandths } from '../../domain/quantity';
@@ -15,6 +15,7 @@ import { businessTableStore, type ResourceStore } from '../resources/store';
 import { untyped, type Db, type Scope, type Trx } from '../db/scope';
 import { move, type DocumentRef } from './ledger';
 import { insertLines, storedLines, type PricedLines, type StoredLine } from './lines';
+import { numberedInput, sequenceFromBlock } from './number-blocks';
 import { nextDocumentNumber, nextReferenceNumber } from './numbering';
 
 /**
@@ -255,7 +256,10 @@ export function documentStore(definition: ResourceDefinition, hooks: DocumentHoo
   const madeFrom = sourcesOf(definition);
   return {
     ...base,
-    createFields: spec.lines === 'none' ? undefined : { lines: linesInputOf(spec) },
+    createFields: {
+      ...(spec.lines === 'none' ? {} : { lines: linesInputOf(spec) }),
+      numbered: numberedInput,
+    },
     updateFields: hooks.relines ? { lines: linesInputOf(spec).optional() } : undefined,
     async update(trx, scope, id, columns, input) {
       if (input.lines && hooks.relines) {
@@ -299,7 +303,11 @@ export function documentStore(definition: ResourceDefinition, hooks: DocumentHoo
       const location = locationOf(row);
       if (!location) throw conflict('The document has no branch or warehouse.');
       const date = String(row.date);
-      const number = await nextDocumentNumber(trx, scope, spec.type, spec.prefix, date, location);
+      // A number the device took offline from its block (number-blocks.ts), or the series' next.
+      const numbered = input.numbered as { block_id: number; sequence: number } | undefined;
+      const number = numbered
+        ? documentNumber(spec.prefix, date, location, await sequenceFromBlock(trx, scope, spec.type, location, date, numbered))
+        : await nextDocumentNumber(trx, scope, spec.type, spec.prefix, date, location);
       const referenceNumber = row.contact_id ? await nextReferenceNumber(trx, scope, spec.type, date, Number(row.contact_id)) : null;
       // Goods moved between locations have no totals nor reference number.
       const money = spec.lines === 'priced' ? { ...prepared.lines?.totals } : {};

@@ -9,14 +9,16 @@ import type { Db, Scope, Trx } from '../db/scope';
  * concurrent creations (on one server or several sharing PostgreSQL) never share a number.
  */
 
-const numberSeries = (type: string, location: Location) => `${type}|${location.type === 'branch' ? 'B' : 'W'}${location.id}`;
+/** A series: a document type at a location. */
+export const numberSeries = (type: string, location: Location) => `${type}|${location.type === 'branch' ? 'B' : 'W'}${location.id}`;
 const referenceSeries = (type: string, contactId: number) => `${type}|RN|${contactId}`;
 
-async function bump(trx: Trx, businessId: number, series: string): Promise<number> {
+/** Moves a series' counter `by` numbers (a block's at once) and answers the last of them. */
+export async function bump(trx: Trx, businessId: number, series: string, by = 1): Promise<number> {
   const row = await trx
     .insertInto('document_counters')
-    .values({ business_id: businessId, series, value: 1 })
-    .onConflict((conflict) => conflict.columns(['business_id', 'series']).doUpdateSet({ value: sql`document_counters.value + 1` }))
+    .values({ business_id: businessId, series, value: by })
+    .onConflict((conflict) => conflict.columns(['business_id', 'series']).doUpdateSet({ value: sql`document_counters.value + ${by}` }))
     .returning('value')
     .executeTakeFirstOrThrow();
   return row.value;

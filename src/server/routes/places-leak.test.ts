@@ -39,6 +39,8 @@ const WITHOUT_PLACES = [
   'GET /api/places',
   // The server's backup files by name and size, for masters only.
   'GET /api/operations/backups',
+  // The caller's own number blocks (a series' range, by place id): reserved only where they operated (number-blocks.test.ts).
+  'GET /api/number-blocks',
 ];
 
 /** The overview's cards this suite reads: by the records each names, and by figures that must not move with what happens elsewhere. */
