@@ -87,7 +87,8 @@ function deletable(definition: ResourceDefinition, record: ApiRecord): boolean {
 
 /** A document created on this device has no number until it syncs. */
 function DocumentCell({ name, record, text }: CellProps) {
-  return <>{isClientKey(record.id) && name === 'number' ? 'Number assigned on sync' : text}</>;
+  // A record still on this device has its number only when it took one of the device's blocks.
+  return <>{isClientKey(record.id) && name === 'number' && !record.number ? 'Number assigned on sync' : text}</>;
 }
 
 slots.register({ kind: 'document' }, 'create', DocumentCreateScreen);

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { DocumentSpec } from './documents';
 import { recordId } from './field-values';
 import { roundsToNothing } from './quantity';
-import { ADJUSTMENT_REASONS, OTHER_REASON } from './resources/stock-adjustments';
+import { ADJUSTMENT_REASONS, OTHER_REASON, reasonSignRefusal } from './resources/stock-adjustments';
 
 const LINES_MAX = 200;
 const QUANTITY_MAX = 1_000_000_000;
@@ -30,7 +30,7 @@ const lineFields = {
 
 const reasons = ADJUSTMENT_REASONS.map((option) => option.value) as [string, ...string[]];
 
-/** A line of a stock adjustment: item, unit, a quantity added (positive) or taken away (negative), and why. */
+/** A line of a stock adjustment: item, unit, a quantity added (positive) or taken away (negative), and why — which may decide the sign. */
 const adjustmentLine = z
   .object({
     item_id: lineFields.item_id,
@@ -52,6 +52,9 @@ const adjustmentLine = z
   .superRefine((line, context) => {
     if (line.reason === OTHER_REASON && !line.note)
       context.addIssue({ code: 'custom', path: ['note'], message: 'Say what happened in the note when the reason is other.' });
+    // Damaged, expired and lost goods leave the stock, found goods come in: the reason decides the sign.
+    const wrongSign = reasonSignRefusal(line.reason, line.quantity);
+    if (wrongSign) context.addIssue({ code: 'custom', path: ['quantity'], message: wrongSign });
   });
 
 const linesOf = <T extends z.ZodType>(line: T) =>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { followOnsFrom, statusValues, transitionsFrom, trashableIn, trashRefusal } from './lifecycle';
+import { followOnsFrom, madeTodayBy, manilaDayBounds, statusValues, transitionsFrom, trashableIn, trashRefusal } from './lifecycle';
 import { getResource, registry } from './resources/registry';
 
 const documents = registry.filter((definition) => definition.document);
@@ -43,5 +43,33 @@ describe('every document kind declares a lifecycle that holds together', () => {
     expect(trashRefusal(bills, 'Bill', 'B-1', 'partially_paid')).toBe('Bill B-1 is partially paid.');
     const orders = getResource('purchase-orders').document!.lifecycle;
     expect(trashRefusal(orders, 'Purchase order', 'PO-1', 'received')).toBe('Purchase order PO-1 is received.');
+  });
+});
+
+describe('a transition its maker may take on the day they made it', () => {
+  it('is the stock adjustment’s void alone', () => {
+    const byMaker = documents.flatMap((definition) =>
+      definition
+        .document!.lifecycle.transitions.filter((transition) => transition.byMakerSameDay)
+        .map((transition) => `${definition.name} ${transition.name}`),
+    );
+    expect(byMaker).toEqual(['stock-adjustments void']);
+  });
+
+  it('bounds a Manila day in UTC: it starts at 16:00 the day before', () => {
+    expect(manilaDayBounds('2026-11-20')).toEqual({ start: '2026-11-19T16:00:00.000Z', end: '2026-11-20T16:00:00.000Z' });
+  });
+
+  it('knows the maker made it today by Manila’s date, not the server’s', () => {
+    // 20 November, 07:30 in Manila, is still the 19th in UTC.
+    const now = new Date('2026-11-19T23:30:00.000Z');
+    const made = (created_at: string, created_by: unknown = 7) => ({ created_at, created_by });
+    expect(madeTodayBy(made('2026-11-19T16:00:00.000Z'), 7, now)).toBe(true);
+    expect(madeTodayBy(made('2026-11-20T15:59:59.999Z'), 7, now)).toBe(true);
+    // 23:59 in Manila on the 19th: the day before.
+    expect(madeTodayBy(made('2026-11-19T15:59:59.999Z'), 7, now)).toBe(false);
+    expect(madeTodayBy(made('2026-11-19T20:00:00.000Z'), 8, now)).toBe(false);
+    expect(madeTodayBy(made('2026-11-19T20:00:00.000Z', null), 7, now)).toBe(false);
+    expect(madeTodayBy(made('2026-11-19T20:00:00.000Z'), undefined, now)).toBe(false);
   });
 });

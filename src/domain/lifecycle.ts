@@ -1,3 +1,5 @@
+import { todayInManila } from './documents';
+
 /**
  * A document kind's lifecycle, declared once beside its definition and read by both ends: the
  * statuses it goes through, the transitions a user may take (void, cancel) and from which
@@ -13,16 +15,32 @@
 export type StatusTone = 'open' | 'outstanding' | 'complete' | 'undone' | 'neutral';
 
 export interface Transition {
-  /** `void` or `cancel`: the route's last segment (`PATCH /api/{resource}/{id}/void`). */
-  name: 'void' | 'cancel';
+  /** `void`, `cancel` or `close`: the route's last segment (`PATCH /api/{resource}/{id}/void`). */
+  name: 'void' | 'cancel' | 'close';
+  /** Its button's words, when its name alone would not say it: "Close the rest as lost". */
+  label?: string;
   /** The statuses it may start from. */
   from: readonly string[];
   /** The status it leaves the document in. */
   to: string;
   /** The permission action it needs on the kind: a void undoes like a delete, a cancel changes like an edit. */
-  permission: 'delete' | 'update';
+  permission: 'delete' | 'update' | 'create';
+  /**
+   * Taken as a document of another kind is made, by those who make it: that kind's `permission`,
+   * where that kind is made (its places' operating end). Closing the rest of a transfer as lost is
+   * its receivers' (`stock-receives`), at the destination.
+   */
+  asKind?: string;
+  /** The reasons it asks for, one of which the body's `reason` must be ("other" with a `note`). */
+  reasons?: readonly { value: string; label: string }[];
   /** What it undoes, in a sentence the confirmation shows: "The received goods leave stock …". */
   reverses: string;
+  /**
+   * Whoever made the document may also take it on the day they made it (Manila's date), with the
+   * kind's create permission instead of `permission`, where they operate: a clerk undoes their own
+   * mistake at once. Later, or someone else's, it needs `permission`.
+   */
+  byMakerSameDay?: boolean;
 }
 
 /** What a document made from this one starts with. */
@@ -80,8 +98,8 @@ export const trashableIn = (lifecycle: Lifecycle, status: string): boolean => !l
 export const followOnsFrom = (lifecycle: Lifecycle, status: string): FollowOn[] =>
   (lifecycle.followOns ?? []).filter((followOn) => followOn.from.includes(status));
 
-/** "void" → "voided", "cancel" → "cancelled": the activity log's word and the toast's. */
-export const pastTense = (name: Transition['name']): string => (name === 'void' ? 'voided' : 'cancelled');
+/** "void" → "voided", "cancel" → "cancelled", "close" → "closed": the activity log's word and the toast's. */
+export const pastTense = (name: Transition['name']): string => ({ void: 'voided', cancel: 'cancelled', close: 'closed' })[name];
 
 /**
  * Why a document cannot go to the trash in this status, in words: "Bill B-… is unpaid: void it
@@ -91,4 +109,25 @@ export function trashRefusal(lifecycle: Lifecycle, singular: string, number: str
   const undoing = transitionsFrom(lifecycle, status).find((transition) => trashableIn(lifecycle, transition.to));
   const then = undoing ? `: ${undoing.name} it before deleting it` : '';
   return `${singular} ${number} is ${statusLabel(status).toLowerCase()}${then}.`;
+}
+
+/**
+ * The instants a Manila date begins and ends (the end excluded), as ISO timestamps in UTC:
+ * Manila keeps +08:00 all year.
+ */
+export function manilaDayBounds(day: string): { start: string; end: string } {
+  const start = new Date(`${day}T00:00:00+08:00`);
+  return { start: start.toISOString(), end: new Date(start.getTime() + 24 * 60 * 60 * 1000).toISOString() };
+}
+
+/**
+ * Whether `userId` made the document today, Manila's date (its `created_by` and `created_at`):
+ * then a transition declared `byMakerSameDay` is theirs to take. The server decides it again on
+ * the locked row.
+ */
+export function madeTodayBy(document: Readonly<Record<string, unknown>>, userId: number | undefined, now = new Date()): boolean {
+  if (userId === undefined || document.created_by !== userId || typeof document.created_at !== 'string') return false;
+  const { start, end } = manilaDayBounds(todayInManila(now));
+  const made = new Date(document.created_at).toISOString();
+  return made >= start && made < end;
 }

@@ -27,20 +27,26 @@ describe('money', () => {
     expect(misread).toEqual([]);
   });
 
-  it('formats PHP in en-US with 0 to 2 decimals', () => {
-    expect(formatPesos(1234.5)).toBe('₱1,234.5');
-    expect(formatPesos(1000)).toBe('₱1,000');
+  it('formats PHP in en-US with exactly 2 decimals, on screen as on paper', () => {
+    expect(formatPesos(1008.5)).toBe('₱1,008.50');
+    expect(formatPesos(144.8)).toBe('₱144.80');
+    expect(formatPesos(28)).toBe('₱28.00');
     expect(formatPesos(0.125)).toBe('₱0.13');
+    expect(formatPesos(1_234_567.891)).toBe('₱1,234,567.89');
+    expect(formatPesos(10_000_000_000)).toBe('₱10,000,000,000.00');
+    expect(formatPesos(-12.5)).toBe('-₱12.50');
   });
 
-  it('formats PHP for paper with exactly 2 decimals', () => {
-    expect(formatPesosFixed(1008.5)).toBe('₱1,008.50');
-    expect(formatPesosFixed(28)).toBe('₱28.00');
-    expect(formatPesosFixed(0.125)).toBe('₱0.13');
-    expect(formatPesosFixed(1_234_567.891)).toBe('₱1,234,567.89');
-    expect(formatPesosFixed(0)).toBe('₱0.00');
-    expect(formatPesosFixed(-0)).toBe('₱0.00');
-    expect(formatPesosFixed(-0.001)).toBe('₱0.00');
-    expect(formatPesosFixed(-12.5)).toBe('-₱12.50');
+  it('writes what rounds to nothing as ₱0.00, never -₱0.00', () => {
+    expect(formatPesos(0)).toBe('₱0.00');
+    expect(formatPesos(-0)).toBe('₱0.00');
+    expect(formatPesos(0.004)).toBe('₱0.00');
+    expect(formatPesos(-0.001)).toBe('₱0.00');
+    expect(formatPesos(-0.004)).toBe('₱0.00');
+    expect(formatPesos(-0.005)).toBe('-₱0.01');
+  });
+
+  it('writes money on paper the same way', () => {
+    expect(formatPesosFixed).toBe(formatPesos);
   });
 });

@@ -31,27 +31,19 @@ export function centavosToPesos(centavos: number): number {
 const pesoFormat = new Intl.NumberFormat('en-US', {
   style: 'currency',
   currency: 'PHP',
-  minimumFractionDigits: 0,
-  maximumFractionDigits: 2,
-});
-
-/** `formatPesos(1234.5)` → `₱1,234.5` (PHP in en-US format, 0 to 2 decimals). */
-export function formatPesos(pesos: number): string {
-  return pesoFormat.format(pesos);
-}
-
-const fixedPesoFormat = new Intl.NumberFormat('en-US', {
-  style: 'currency',
-  currency: 'PHP',
   minimumFractionDigits: 2,
   maximumFractionDigits: 2,
 });
 
 /**
- * `formatPesosFixed(1008.5)` → `₱1,008.50`: always two decimals, as money is written on paper (a
- * printed invoice, a receipt), where a column of amounts must line up and ₱28 reads as ₱28.00.
+ * `formatPesos(1008.5)` → `₱1,008.50`: PHP in en-US format, always two decimals, on screen as on
+ * paper (a printed invoice, a receipt), where a column of amounts must line up and ₱28 reads as
+ * ₱28.00.
  */
-export function formatPesosFixed(pesos: number): string {
-  // What rounds to nothing prints as ₱0.00, never -₱0.00.
-  return fixedPesoFormat.format(Math.abs(pesos) < 0.005 ? 0 : pesos);
+export function formatPesos(pesos: number): string {
+  // What rounds to nothing reads as ₱0.00, never -₱0.00.
+  return pesoFormat.format(Math.abs(pesos) < 0.005 ? 0 : pesos);
 }
+
+/** The name the printout knows `formatPesos` by, from when the screen wrote money without trailing zeros. */
+export const formatPesosFixed = formatPesos;

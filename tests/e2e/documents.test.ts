@@ -52,8 +52,8 @@ describe.skipIf(!chromiumAvailable)('documents in Chromium', { timeout: 120_000 
     await pick(page, 'Item', 'NES-MLO', milo);
     await page.getByLabel('Quantity').fill('10');
     await page.getByLabel('Unit price').fill('96');
-    // 10 × ₱96 = ₱960, plus 12 % VAT = ₱1,075.2
-    await page.getByText('₱1,075.2').first().waitFor();
+    // 10 × ₱96 = ₱960, plus 12 % VAT = ₱1,075.20
+    await page.getByText('₱1,075.20').first().waitFor();
     // The numbers it will probably get, marked as such, are the ones it gets when saved.
     const provisional = page.getByRole('region', { name: 'Provisional numbers' });
     await provisional.getByText(/^PO-\d{8}-W00001-\d{8}$/).waitFor();
@@ -200,6 +200,8 @@ describe.skipIf(!chromiumAvailable)('documents in Chromium', { timeout: 120_000 
     await page.getByText('In transit', { exact: true }).first().waitFor();
     await page.getByRole('link', { name: 'Receive transfer' }).click();
     await page.getByRole('heading', { name: 'Create Stock Receive' }).waitFor();
+    // The lines start blank, to be counted: all twelve came.
+    await page.getByRole('button', { name: 'Receive all', exact: true }).click();
     await page.getByRole('button', { name: 'Save Stock Receive' }).click();
     await page.getByText('Stock Receive created successfully.').waitFor();
 

@@ -2,7 +2,7 @@ import type { Page, Response } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatPesos } from '../../src/domain/money';
 import { PERMISSION_PREFIXES, permissionName } from '../../src/domain/permissions';
-import { chromiumAvailable, PASSWORD, PHONE, seriousViolations, signedIn, startE2E, type E2E } from './browser';
+import { chromiumAvailable, PASSWORD, PHONE, seriousViolations, signedIn, startE2E, TABLET, type E2E } from './browser';
 
 interface Unpaid {
   data: { total: number; count: number; aging: { bucket: string; amount: number; count: number }[] };
@@ -99,7 +99,8 @@ describe.skipIf(!chromiumAvailable)('overview in Chromium', { timeout: 120_000 }
     const restock = card(page, 'Low stock')
       .getByRole('link', { name: /^(Request stock|Order): / })
       .first();
-    expect(await restock.getAttribute('href')).toMatch(/^\/(stock-requests|purchase-orders)\/create\?redirect_to=%2Foverview&restock=\d+$/);
+    // Saving what it starts opens the new document: nothing leads back here.
+    expect(await restock.getAttribute('href')).toMatch(/^\/(stock-requests|purchase-orders)\/create\?restock=\d+$/);
     const recent = card(page, 'Recent documents').getByRole('link').first();
     expect(await recent.getAttribute('href')).toMatch(/^\/[a-z-]+\/\d+$/);
 
@@ -120,7 +121,7 @@ describe.skipIf(!chromiumAvailable)('overview in Chromium', { timeout: 120_000 }
     const week = (await (await weekAnswer).json()) as { totals: { sales: number; purchases: number }; vat: { sales: unknown } };
     expect(week.totals).toEqual({ sales: 498.8, purchases: 0 });
     expect(week.vat.sales).toEqual({ vatable_sales: 90, exempt_sales: 398, zero_rated_sales: 0, vat_total: 10.8 });
-    await salesCard.locator('dd').getByText('VATable ₱90 · exempt ₱398 · VAT ₱10.8', { exact: true }).waitFor();
+    await salesCard.locator('dd').getByText('VATable ₱90.00 · exempt ₱398.00 · VAT ₱10.80', { exact: true }).waitFor();
     await card(page, 'Top items by sales').getByRole('rowheader', { name: 'Dinorado Rice 1kg' }).waitFor();
     await expect(page.getByRole('button', { name: 'Last 7 days' }).getAttribute('aria-pressed')).resolves.toBe('true');
 
@@ -128,40 +129,101 @@ describe.skipIf(!chromiumAvailable)('overview in Chromium', { timeout: 120_000 }
     await context.close();
   });
 
-  it('starts a stock request for a low branch stock with its item, place and quantity filled in', async () => {
-    const { context, page } = await signedIn(e2e, 'admin@example.com');
-    const lowAnswer = overviewAnswer(page, 'low-stock');
-    await page.goto('/overview');
-    const low = (await (await lowAnswer).json()) as {
-      data: { location_type: string; item: string; location: string; quantity_on_hand: number; reorder_level: number }[];
-    };
-    const stock = low.data.find((entry) => entry.location_type === 'branch');
-    if (!stock) throw new Error('The demo data has no low branch stock');
+  interface LowStockRow {
+    location_type: string;
+    item: string;
+    location: string;
+    quantity_on_hand: number;
+    reorder_level: number;
+    open_request: { id: number; number: string } | null;
+  }
 
-    await card(page, 'Low stock')
-      .getByRole('link', { name: `Request stock: ${stock.item} at ${stock.location}` })
-      .first()
-      .click();
-    await page.waitForURL(/\/stock-requests\/create\?/);
-    await page.getByText(`To restock ${stock.item} at ${stock.location}`).waitFor();
-    await expect(page.getByRole('combobox', { name: 'To location' }).inputValue()).resolves.toBe(stock.location);
-    await expect(page.getByRole('combobox', { name: 'Item' }).inputValue()).resolves.toBe(stock.item);
-    await expect(page.getByLabel('Quantity').inputValue()).resolves.toBe(String(2 * stock.reorder_level - stock.quantity_on_hand));
+  for (const [device, viewport] of [
+    ['phone', PHONE],
+    ['tablet', TABLET],
+  ] as const) {
+    it(`lets branch staff request a low stock on a ${device}, opens the request, and then shows it in place of a second one`, async () => {
+      const { context, page } = await signedIn(e2e, 'branch@example.com', viewport);
+      const lowAnswer = overviewAnswer(page, 'low-stock');
+      await page.goto('/overview');
+      const low = ((await (await lowAnswer).json()) as { data: LowStockRow[] }).data;
+      // Their branch's stocks only; one nobody has asked for yet (the other device's run asked for one).
+      expect(new Set(low.map((row) => row.location))).toEqual(new Set(['Makati']));
+      const stock = low.find((row) => row.open_request === null);
+      if (!stock) throw new Error('The demo data has no low stock at Makati left to request');
 
-    // Where from is the requester's to say; the rest is ready to send, and saving leads back here.
-    await page.getByRole('combobox', { name: /^From\s*\*?$/ }).click();
-    await page.getByRole('option', { name: 'Warehouse', exact: true }).press('Enter');
-    await page.getByRole('combobox', { name: 'From location' }).fill('Valenzuela');
-    await page.getByRole('option', { name: 'Valenzuela Central' }).click();
-    await page.getByRole('button', { name: 'Save Stock Request' }).click();
-    await page.waitForURL(/\/overview$/);
-    await page.getByText('Stock Request created successfully.').waitFor();
-    await card(page, 'Recent documents')
-      .getByText(/^Stock Request · /)
-      .first()
-      .waitFor();
-    await context.close();
-  });
+      await card(page, 'Low stock')
+        .getByRole('link', { name: `Request stock: ${stock.item} at ${stock.location}` })
+        .click();
+      await page.waitForURL(/\/stock-requests\/create\?restock=\d+$/);
+      await page.getByText(`To restock ${stock.item} at ${stock.location}`).waitFor();
+      // Their one branch, said rather than asked; the item and what brings it to twice its reorder level.
+      await expect.poll(() => page.getByLabel(/^To location/).textContent()).toContain('Makati');
+      await expect(page.getByRole('combobox', { name: 'Item' }).inputValue()).resolves.toBe(stock.item);
+      await expect(page.getByLabel('Quantity').inputValue()).resolves.toBe(String(2 * stock.reorder_level - stock.quantity_on_hand));
+
+      // Where from is the requester's to say; saving opens the request, numbered.
+      await page.getByRole('combobox', { name: /^From\s*\*?$/ }).click();
+      await page.getByRole('option', { name: 'Warehouse', exact: true }).press('Enter');
+      await page.getByRole('combobox', { name: 'From location' }).fill('Valenzuela');
+      await page.getByRole('option', { name: 'Valenzuela Central' }).click();
+      await page.getByRole('button', { name: 'Save Stock Request' }).click();
+      await page.waitForURL(/\/stock-requests\/\d+$/);
+      const requestPath = new URL(page.url()).pathname;
+      const heading = page.getByRole('heading', { name: /^Stock Request SR-\d{8}-W\d{5}-\d{8}$/ });
+      await heading.waitFor();
+      const number = (await heading.textContent())!.replace(/^Stock Request /, '');
+      await page.getByText('Stock Request created successfully.').waitFor();
+
+      // Back on the overview, the stock shows its request, and no second one is offered.
+      await page.goto('/overview');
+      const requested = card(page, 'Low stock').getByRole('link', { name: `Requested — ${number}: ${stock.item} at ${stock.location}` });
+      await requested.waitFor();
+      expect(
+        await card(page, 'Low stock')
+          .getByRole('link', { name: `Request stock: ${stock.item} at ${stock.location}` })
+          .count(),
+      ).toBe(0);
+      expect(await requested.getAttribute('href')).toBe(requestPath);
+
+      // The list says where the goods come from and which branch asks, within the screen.
+      await page.goto('/stock-requests');
+      if (viewport.width < 768) {
+        const request = page
+          .getByRole('region', { name: /^List of Stock Requests/ })
+          .getByRole('listitem')
+          .filter({ hasText: number });
+        expect(await request.textContent()).toMatch(/Valenzuela Central\s*→\s*(to\s*)?Makati/);
+      } else {
+        const row = page.locator('tbody tr', { hasText: number });
+        const from = row.getByRole('cell', { name: 'Valenzuela Central', exact: true });
+        const to = row.getByRole('cell', { name: 'Makati', exact: true });
+        await to.waitFor();
+        const [fromBox, toBox] = [await from.boundingBox(), await to.boundingBox()];
+        expect(fromBox!.x).toBeLessThan(toBox!.x);
+        expect(toBox!.x + toBox!.width).toBeLessThanOrEqual(viewport.width);
+      }
+      await context.close();
+    });
+
+    it(`offers warehouse staff on a ${device} no request for a branch's stock`, async () => {
+      const { context, page } = await signedIn(e2e, 'warehouse@example.com', viewport);
+      const lowAnswer = overviewAnswer(page, 'low-stock');
+      await page.goto('/overview');
+      const low = ((await (await lowAnswer).json()) as { data: LowStockRow[] }).data;
+      // They view the branches, so the branches' low stocks show to them …
+      expect(low.some((row) => row.location_type === 'branch')).toBe(true);
+      await card(page, 'Low stock').getByRole('link', { name: 'All stocks' }).waitFor();
+      await card(page, 'Low stock').getByRole('link').nth(1).waitFor();
+      // … but only the branch asks for its stock, and they buy nothing for their warehouse.
+      expect(
+        await card(page, 'Low stock')
+          .getByRole('link', { name: /^(Request stock|Order): / })
+          .count(),
+      ).toBe(0);
+      await context.close();
+    });
+  }
 
   it('hides the cards of what a user may not view, and never asks the server for them', async () => {
     const admin = await signedIn(e2e, 'admin@example.com');

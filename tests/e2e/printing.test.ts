@@ -2,6 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { amountInWords } from '../../src/domain/amount-in-words';
+import { todayInManila } from '../../src/domain/documents';
 import { formatPesosFixed, pesosToCentavos } from '../../src/domain/money';
 import { chromiumAvailable, PHONE, seriousViolations, signedIn, startE2E, type E2E } from './browser';
 
@@ -137,7 +138,8 @@ describe.skipIf(!chromiumAvailable)('printed documents in Chromium', { timeout: 
     expect(await page.getByRole('toolbar', { name: 'Actions' }).isVisible()).toBe(false);
     expect(await lines.isVisible()).toBe(false);
     expect(await printout.locator('table').isVisible()).toBe(true);
-    expect(await printout.locator('ul').isVisible()).toBe(false);
+    // The receipt's list of lines is hidden (the first list: the payment's tenders are listed after it).
+    expect(await printout.locator('ul').first().isVisible()).toBe(false);
     await expectFigures(page, invoice);
     // The number is prominent: large and bold, beside the title.
     const numberStyle = await printout.getByText(invoice.number, { exact: true }).evaluate((element) => ({
@@ -146,9 +148,9 @@ describe.skipIf(!chromiumAvailable)('printed documents in Chromium', { timeout: 
     }));
     expect(numberStyle.size).toBeGreaterThanOrEqual(18);
     expect(numberStyle.weight).toBeGreaterThanOrEqual(700);
-    // The customer's particulars and the document's own, side by side.
+    // The customer's particulars — or, sold to a walk-in (the demo's latest sale), blank lines for them — and the document's own, side by side.
     const [customerBox, factsBox] = await Promise.all([
-      printout.getByText(/^Customer:/).boundingBox(),
+      printout.getByText(/^(Customer|Sold to):/).boundingBox(),
       printout.getByText('Reference number:').boundingBox(),
     ]);
     expect(Math.abs(customerBox!.y - factsBox!.y)).toBeLessThan(4);
@@ -172,7 +174,7 @@ describe.skipIf(!chromiumAvailable)('printed documents in Chromium', { timeout: 
     expect(Math.abs(box!.width - 74 * PX_PER_MM)).toBeLessThan(2);
     expect(box!.height / PX_PER_MM + 6).toBeLessThanOrEqual(length);
     expect(await printout.locator('table').isVisible()).toBe(false);
-    expect(await printout.locator('ul').isVisible()).toBe(true);
+    expect(await printout.locator('ul').first().isVisible()).toBe(true);
     const receiptStyle = await printout.evaluate((element) => parseFloat(getComputedStyle(element).fontSize));
     expect(receiptStyle).toBeGreaterThanOrEqual(10);
     expect(receiptStyle).toBeLessThanOrEqual(12.5);
@@ -291,6 +293,89 @@ describe.skipIf(!chromiumAvailable)('printed documents in Chromium', { timeout: 
       await page.setViewportSize({ width: 1024, height: 768 });
     }
     await context.close();
+  });
+
+  it('prints how a counter sale was paid, when and by which cashier, with blank lines for a walk-in buyer, on either paper', async () => {
+    // The branch cashier, on a phone: a sale to the walk-in customer today, paid ₱100.00 in cash and the rest by GCash.
+    const { context, page } = await signedIn(e2e, 'cashier@example.com', PHONE);
+    const rest = await api(context, page);
+    const [counterSale]: ApiRecord[] = await rest.get('/api/invoices?per_page=15&order_by=desc&order_by_field_name=number');
+    const walkIn = await rest.get(`/api/contacts/${Number(counterSale.contact_id)}`);
+    expect(walkIn.name).toBe('Walk-in customer');
+    const soldLines = counterSale.lines.filter((line) => line.vat_category !== null).slice(-2);
+    const sold: ApiRecord = await rest.send('POST', '/api/invoices', {
+      contact_id: walkIn.id,
+      branch_id: counterSale.branch_id,
+      date: todayInManila(),
+      lines: soldLines.map((line) => ({ item_id: line.item_id, unit_of_measurement_id: line.unit_of_measurement_id, quantity: 2 })),
+    });
+    const total = Number(sold.total);
+    expect(total).toBeGreaterThan(100);
+    const gcash = Math.round((total - 100) * 100) / 100;
+    const reference = `90123${String(Date.now()).slice(-8)}`;
+    const payment = await rest.send('POST', '/api/invoice-payments', {
+      invoice_id: sold.id,
+      date: todayInManila(),
+      tenders: [
+        { method: 'cash', amount: 100 },
+        { method: 'gcash', amount: gcash, reference },
+      ],
+    });
+    const invoice: ApiRecord = await rest.get(`/api/invoices/${sold.id}`);
+    expect(invoice.status).toBe('paid');
+
+    await openDocument(page, 'invoices', invoice.id, /^Invoice I-/);
+    const printout = page.locator('[data-printout]');
+    for (const [button, name] of [
+      ['Print receipt (80 mm)', 'counter-sale-receipt'],
+      ['Print A4', 'counter-sale-a4'],
+    ] as const) {
+      await printAs(page, button);
+      // Laid out on the paper's width, as it prints.
+      await page.setViewportSize({ width: Math.round((button === 'Print A4' ? 210 : 80) * PX_PER_MM), height: 900 });
+      await expectFigures(page, invoice);
+      const text = await printout.innerText();
+      // How it was paid: the payment's number, then each tender with its reference and amount.
+      expect(text).toContain(`Payment ${String(payment.number)}`);
+      expect(text).toMatch(new RegExp(`Cash\\s+${formatPesosFixed(100).replace('.', '\\.')}`));
+      expect(text).toMatch(new RegExp(`GCash · Ref ${reference}\\s+${formatPesosFixed(gcash).replace('.', '\\.')}`));
+      expect(text).not.toContain('Balance due');
+      // When, on Manila's clock, and by whom.
+      expect(text).toMatch(/Time: \d{1,2}:\d{2}\s[AP]M/);
+      expect(text).toContain('Cashier: Branch Cashier');
+      // Blank lines for the buyer to be written on, wide enough to write on, in place of "Walk-in customer".
+      expect(text).not.toContain('Walk-in customer');
+      for (const label of ['Sold to:', 'Address:', 'TIN:']) {
+        const blank = printout.locator('p', { has: page.getByText(label, { exact: true }) }).locator('[data-blank]');
+        expect(await blank.isVisible(), label).toBe(true);
+        const box = await blank.boundingBox();
+        expect(box!.width / PX_PER_MM, label).toBeGreaterThan(40);
+        expect(await blank.evaluate((element) => getComputedStyle(element).borderBottomStyle)).toBe('solid');
+      }
+      // The tenders stay within the paper: nothing wider than the copy.
+      const copyBox = await printout.boundingBox();
+      const paidBox = await printout.getByLabel('Payment', { exact: true }).boundingBox();
+      expect(paidBox!.x + paidBox!.width).toBeLessThanOrEqual(copyBox!.x + copyBox!.width + 1);
+      await page.screenshot({ path: `${SHOTS}/${name}-print.png`, fullPage: true });
+      await page.setViewportSize(PHONE);
+    }
+    await context.close();
+
+    // A named customer's invoice, paid by GCash: their name, address and TIN as the contact has them, and no blank lines.
+    const admin = await signedIn(e2e, 'admin@example.com');
+    const adminApi = await api(admin.context, admin.page);
+    const paidInvoices: ApiRecord[] = await adminApi.get('/api/invoices?per_page=50&status=paid&order_by=asc&order_by_field_name=number');
+    const wholesale = paidInvoices.find((candidate) => candidate.warehouse_id !== null)!;
+    const customer = await adminApi.get(`/api/contacts/${Number(wholesale.contact_id)}`);
+    await openDocument(admin.page, 'invoices', wholesale.id, /^Invoice I-/);
+    await printAs(admin.page, 'Print receipt (80 mm)');
+    const named = admin.page.locator('[data-printout]');
+    const text = await named.innerText();
+    expect(text).toContain(`Customer: ${String(customer.name)}`);
+    expect(text).not.toContain('Sold to');
+    expect(await named.locator('[data-blank]').count()).toBe(0);
+    expect(text).toMatch(/GCash · Ref \d{13}/);
+    await admin.context.close();
   });
 
   it('prints other documents under their own names: an order, a payment, a transfer', async () => {

@@ -157,6 +157,7 @@ describe.skipIf(!chromiumAvailable).each([
     await page.getByRole('link', { name: 'Receive transfer' }).click();
     await page.getByRole('heading', { name: 'Create Stock Receive' }).waitFor();
     expect(await noPermissionMessage(page)).toBe(0);
+    await page.getByRole('button', { name: 'Receive all', exact: true }).click();
     await page.getByRole('button', { name: 'Save Stock Receive' }).click();
     await page.getByRole('heading', { name: /^Stock Receive SRV-/ }).waitFor();
     await context.close();

@@ -2,7 +2,8 @@ import type { BrowserContext, Page } from 'playwright-core';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { keptOnDevice, type Kept } from '../support/kept-on-device';
-import { todayInManila } from '../../src/domain/documents';
+import { documentNumber, todayInManila } from '../../src/domain/documents';
+import { getResource } from '../../src/domain/resources/registry';
 import { formatPesos } from '../../src/domain/money';
 import { lostPlaceMessage } from '../../src/client/lib/kept-places';
 import {
@@ -212,9 +213,16 @@ describe.skipIf(!chromiumAvailable)('the working set in Chromium (issue #28)', {
         .where('name', '=', 'Carinderia ni Mang Tomas')
         .executeTakeFirstOrThrow();
       const invoicesOf = () =>
-        db().selectFrom('invoices').select(['id', 'total', 'status']).where('contact_id', '=', customer.id).orderBy('id').execute();
+        db()
+          .selectFrom('invoices')
+          .select(['id', 'number', 'total', 'status'])
+          .where('contact_id', '=', customer.id)
+          .orderBy('id')
+          .execute();
       const before = await invoicesOf();
       const userId = await idOf('users', 'email', 'cashier@example.com');
+      const blocksOf = () => db().selectFrom('number_blocks').select(['id', 'first']).where('user_id', '=', userId).orderBy('id').execute();
+      const blocksBefore = (await blocksOf()).length;
 
       const { context, page } = await signedIn(e2e, 'cashier@example.com', viewport);
       const since = Date.now();
@@ -226,6 +234,16 @@ describe.skipIf(!chromiumAvailable)('the working set in Chromium (issue #28)', {
       for (const resource of ['items', 'sale-item-prices', 'contacts'])
         expect(kept.answers.filter((key) => key.startsWith(`${businessId}|${resource}|`))).toEqual([]);
       expect(keptOf(kept, businessId, 'items').some((row) => row.id === item.id)).toBe(true);
+
+      // The device reserved a block of Makati's invoice numbers: the sale takes the first.
+      await expect.poll(async () => (await blocksOf()).length, { timeout: 15_000 }).toBe(blocksBefore + 1);
+      const block = (await blocksOf()).at(-1)!;
+      const finalNumber = documentNumber(
+        getResource('invoices').document!.prefix,
+        todayInManila(),
+        { type: 'branch', id: makati },
+        block.first,
+      );
 
       // Offline: a sale of two, the item found by a part of its name with its price beside it.
       await context.setOffline(true);
@@ -249,6 +267,8 @@ describe.skipIf(!chromiumAvailable)('the working set in Chromium (issue #28)', {
       await page.getByRole('button', { name: 'Save Invoice' }).click();
       await page.getByText('Created on this device').waitFor();
       expect(await invoicesOf()).toEqual(before);
+      // Its final number, from the device's block, before it reaches the server.
+      await page.getByText(finalNumber).first().waitFor();
 
       // Back online: sent, and held once, at the price the phone showed.
       const sent = changesSent(context);
@@ -257,6 +277,7 @@ describe.skipIf(!chromiumAvailable)('the working set in Chromium (issue #28)', {
       const after = await invoicesOf();
       expect(after).toHaveLength(before.length + 1);
       const made = after.at(-1)!;
+      expect(made.number).toBe(finalNumber);
       expect(made.total / 100).toBeCloseTo(Number(total.replace(/[^\d.]/g, '')), 2);
       const lines = await db()
         .selectFrom('document_lines')

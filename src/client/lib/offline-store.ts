@@ -46,6 +46,19 @@ export interface KeptPage {
   savedAt: number;
 }
 
+/** A block of document numbers the device holds (number-blocks.ts): `next` is the next it gives. */
+export interface KeptNumberBlock {
+  id: number;
+  businessId: number;
+  resource: string;
+  location: { type: 'branch' | 'warehouse'; id: number };
+  first: number;
+  last: number;
+  next: number;
+  /** The last date a document may carry to take one of its numbers. */
+  expiresOn: string;
+}
+
 /** A change waiting to reach the server (see outbox.ts). */
 export interface OutboxEntry {
   /** Replay order. */
@@ -157,6 +170,7 @@ export type OfflineDatabase = Dexie & {
   places: Table<KeptPlaces, number>;
   syncState: Table<SyncState, number>;
   pages: Table<KeptPage, [number, string, number, number]>;
+  numberBlocks: Table<KeptNumberBlock, number>;
 };
 
 /** Each user's own database on the device. */
@@ -193,6 +207,8 @@ export function openOfflineStore(userId: number): void {
       .version(5)
       .stores({ pages: '[businessId+resource+after+last]' })
       .upgrade((transaction) => transaction.table('syncState').clear());
+    // The blocks of document numbers the device holds (number-blocks.ts).
+    database.version(6).stores({ numberBlocks: 'id, businessId' });
     return database;
   });
   void navigator.storage?.persist?.().catch(() => undefined);

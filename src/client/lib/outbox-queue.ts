@@ -75,7 +75,9 @@ export async function foldIntoCreate(db: OutboxDatabase, key: string, body: unkn
   return db.transaction('rw', db.outbox, async () => {
     const create = await db.outbox.where('key').equals(key).first();
     if (!create || create.action !== 'create' || create.attempts > 0 || create.state !== 'queued') return false;
-    await db.outbox.update(create.seq!, { body });
+    // The number it took from the device's block stays its own (number-blocks.ts).
+    const taken = (create.body as { numbered?: unknown } | undefined)?.numbered;
+    await db.outbox.update(create.seq!, { body: taken ? { ...(body as object), numbered: taken } : body });
     return true;
   });
 }

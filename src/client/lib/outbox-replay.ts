@@ -1,5 +1,6 @@
 import { findResource } from '../../domain/resources/registry';
 import { api, ApiError } from './api';
+import { numbered } from './number-blocks';
 import { knownPlace, lostPlace, lostPlaceMessage, lostPlaceRefusal, placeName } from './kept-places';
 import { followUserPlaces, offlineDatabaseNameOf, placesFollowed, type KeptPlaces, type UserPlaces } from './offline-store';
 import { refreshOutbox } from './outbox-snapshot';
@@ -167,7 +168,9 @@ export function createReplayEngine(database: Promise<OutboxDatabase>, name: stri
   async function submit<T>(change: Change, key = clientKey()): Promise<Settled<T>> {
     const waiting = waitFor(key);
     try {
-      await enqueue(await database, change, key, !navigator.onLine);
+      // A new document of a series the device holds numbers of takes its final number now.
+      const db = await database;
+      await enqueue(db, await numbered(db, change), key, !navigator.onLine);
     } catch (error) {
       waiters.delete(key);
       throw error;

@@ -1,3 +1,4 @@
+import { numberOfQueued } from './number-blocks';
 import { useSyncExternalStore } from 'react';
 import type { ResourceDefinition } from '../../domain/resource';
 import { referenceKey } from '../../domain/resource';
@@ -37,8 +38,10 @@ export const PENDING_WORDS: Record<OutboxAction, string> = {
 /** A record created on this device, as a row: its client key is its id until it syncs. */
 export function pendingCreateRecord(entry: OutboxEntry): ApiRecord {
   const at = new Date(entry.createdAt).toISOString();
+  const number = numberOfQueued(entry.resource, entry.body);
   return {
     ...(entry.body as Record<string, unknown>),
+    ...(number ? { number } : {}),
     id: entry.key,
     deleted_at: null,
     version: 0,

@@ -3,7 +3,7 @@ import { useEffect, useSyncExternalStore } from 'react';
 import { holdsAny } from '../../domain/permissions';
 import { activeBusinessId, api, ApiError, setActiveBusinessId, subscribeToBusiness } from './api';
 import { forgetKeptAccess, userRetrieved } from './kept-access';
-import { deleteOfflineStore, openOfflineStore } from './offline-store';
+import { deleteOfflineStore, offlineDatabase, openOfflineStore } from './offline-store';
 import type { PlaceGrant, PlaceLevel } from '../../domain/places';
 
 export interface Business {
@@ -121,6 +121,12 @@ export function useSession(): SessionState {
   useEffect(() => {
     if (userId !== undefined) void import('./outbox').then(({ startOutbox }) => startOutbox());
   }, [userId]);
+  // And the device's blocks of document numbers (lib/number-blocks.ts), kept topped up.
+  const fetched = user.data;
+  useEffect(() => {
+    if (!fetched) return;
+    void import('./number-blocks').then(({ keepNumberBlocks }) => offlineDatabase()?.then((db) => keepNumberBlocks(db, fetched)));
+  }, [fetched]);
   // So does the working set (lib/working-set.ts): what the device keeps of the business to work offline.
   useEffect(() => {
     if (userId !== undefined) void import('./working-set').then(({ startWorkingSet }) => startWorkingSet(queryClient));
@@ -198,6 +204,8 @@ export function useLogout(): () => Promise<void> {
   const queryClient = useQueryClient();
   return async () => {
     try {
+      // What the device did not use of its blocks of document numbers is handed back while the session holds.
+      await import('./number-blocks').then(({ returnNumberBlocks }) => returnNumberBlocks()).catch(() => undefined);
       await api('POST', '/logout');
     } finally {
       queryClient.clear();

@@ -3,16 +3,46 @@ import { date, reference, select, text, textarea } from '../fields';
 import { statusLabel, statusValues, type Lifecycle } from '../lifecycle';
 import { defineResource } from '../resource';
 
-/** Why a line of a stock adjustment changes the stock: each line says one of these. */
-export const ADJUSTMENT_REASONS: readonly SelectOption[] = [
-  { value: 'damaged', label: 'Damaged' },
-  { value: 'expired', label: 'Expired' },
-  { value: 'lost', label: 'Lost' },
-  { value: 'found', label: 'Found' },
-  { value: 'count_correction', label: 'Count correction' },
-  { value: 'opening_balance', label: 'Opening balance' },
-  { value: 'other', label: 'Other' },
+/** Which way a reason moves the stock: `out` takes goods away, `in` adds them, `either` may do both. */
+export type ReasonDirection = 'in' | 'out' | 'either';
+
+export interface AdjustmentReason extends SelectOption {
+  direction: ReasonDirection;
+}
+
+/**
+ * Why a line of a stock adjustment changes the stock: each line says one of these. Goods damaged,
+ * expired or lost leave the stock and goods found come in, so those reasons decide the sign of
+ * their line's quantity; a count's correction, an opening balance and "other" go either way.
+ */
+export const ADJUSTMENT_REASONS: readonly AdjustmentReason[] = [
+  { value: 'damaged', label: 'Damaged', direction: 'out' },
+  { value: 'expired', label: 'Expired', direction: 'out' },
+  { value: 'lost', label: 'Lost', direction: 'out' },
+  { value: 'found', label: 'Found', direction: 'in' },
+  { value: 'count_correction', label: 'Count correction', direction: 'either' },
+  { value: 'opening_balance', label: 'Opening balance', direction: 'either' },
+  { value: 'other', label: 'Other', direction: 'either' },
 ];
+
+/** The way a line with this reason moves the stock; `either` while no reason (or one it does not know) is chosen. */
+export const reasonDirection = (reason: string | null | undefined): ReasonDirection =>
+  ADJUSTMENT_REASONS.find((option) => option.value === reason)?.direction ?? 'either';
+
+/**
+ * What is wrong with a line's quantity for its reason, in words, or undefined when its sign is
+ * the reason's: "Damaged goods leave the stock: the quantity must be below zero (−3, not 3)."
+ */
+export function reasonSignRefusal(reason: string | null | undefined, quantity: number): string | undefined {
+  const option = ADJUSTMENT_REASONS.find((candidate) => candidate.value === reason);
+  if (!option || quantity === 0) return undefined;
+  const size = String(Math.abs(quantity));
+  if (option.direction === 'out' && quantity > 0)
+    return `${option.label} goods leave the stock: the quantity must be below zero (−${size}, not ${size}).`;
+  if (option.direction === 'in' && quantity < 0)
+    return `${option.label} goods come into stock: the quantity must be above zero (${size}, not −${size}).`;
+  return undefined;
+}
 
 /** The reason whose line must say more in its note. */
 export const OTHER_REASON = 'other';
@@ -26,6 +56,8 @@ const lifecycle: Lifecycle = {
       to: 'void',
       permission: 'delete',
       reverses: 'Each line’s change to the stock is undone: what it added leaves stock, what it took away returns.',
+      // A clerk who posted a wrong adjustment undoes it at once, rather than posting a second one.
+      byMakerSameDay: true,
     },
   ],
   trashable: ['void'],
@@ -35,7 +67,9 @@ const lifecycle: Lifecycle = {
  * Stock corrected at one place, outside buying, selling and transfers: goods damaged, expired,
  * lost or found, a count's differences, the stock a business had before it used Bodega. Each line
  * is an item, a unit and a signed quantity (added when positive, taken away when negative) with
- * its reason. Posted when made, the ledger moving in the same transaction; a void undoes it once.
+ * its reason, which may decide the sign. Posted when made, the ledger moving in the same
+ * transaction; a void undoes it once — by someone who may delete adjustments, or by its maker on
+ * the day they made it.
  */
 export const stockAdjustments = defineResource({
   name: 'stock-adjustments',

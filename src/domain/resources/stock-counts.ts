@@ -1,5 +1,5 @@
 import type { SelectOption } from '../fields';
-import { date, reference, select, text, textarea } from '../fields';
+import { boolean, date, reference, select, text, textarea } from '../fields';
 import { statusLabel, statusValues, type Lifecycle } from '../lifecycle';
 import { defineResource } from '../resource';
 
@@ -46,11 +46,12 @@ export function outsideScope(count: Record<string, unknown>, item: Record<string
 }
 
 const lifecycle: Lifecycle = {
-  statuses: { open: 'open', posted: 'complete', cancelled: 'undone' },
+  // Counted: counting is finished (a blind count's differences show), and it waits to be posted.
+  statuses: { open: 'open', counted: 'outstanding', posted: 'complete', cancelled: 'undone' },
   transitions: [
     {
       name: 'cancel',
-      from: ['open'],
+      from: ['open', 'counted'],
       to: 'cancelled',
       permission: 'update',
       reverses: 'Nothing is posted: what was counted stays on it, and the stock is left as it is.',
@@ -60,10 +61,28 @@ const lifecycle: Lifecycle = {
 };
 
 /**
+ * While a blind count is being counted, nobody sees what is expected of its items, what moved
+ * since, what is on hand, nor what a count differs by: a counter who knows what to expect tends to
+ * find it. Once counting is finished (or the count posted or cancelled) they show as on any count.
+ * Nobody is excepted: the people who count are the people who post (both belong to a warehouse
+ * clerk's job), so an exception for who may post would show every counter what to expect.
+ */
+export const expectedHidden = (count: Readonly<Record<string, unknown>>): boolean => Boolean(count.blind) && count.status === 'open';
+
+/**
+ * Whether a count may be posted now: a blind one once its counting is finished, so that its
+ * differences are seen before they go into stock; any other while it is open too.
+ */
+export const postable = (count: Readonly<Record<string, unknown>>): boolean =>
+  count.status === 'counted' || (count.status === 'open' && !count.blind);
+
+/**
  * A stock count at one place. Starting it records, for each item in its scope, what the ledger
  * holds there; counters then add what they count (entries, from any number of devices, which add
- * up); posting it writes one stock adjustment (reason: count correction) that brings each counted
- * item's balance to what was counted, once.
+ * up); finishing it closes the counting; posting it writes one stock adjustment (reason: count
+ * correction) that brings each counted item's balance to what was counted, once. A blind count
+ * (chosen when it is started) is counted without seeing what is expected, and is finished before
+ * it is posted.
  */
 export const stockCounts = defineResource({
   name: 'stock-counts',
@@ -83,6 +102,7 @@ export const stockCounts = defineResource({
       shownWhen: { field: 'scope', is: 'item_classification' },
     }),
     item_type_id: reference('Item type', 'item-types', { shownWhen: { field: 'scope', is: 'item_type' } }),
+    blind: boolean('Blind count (what is expected stays hidden until counting is finished)'),
     notes: textarea('Notes'),
     status: select(
       'Status',

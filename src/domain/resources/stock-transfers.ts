@@ -4,8 +4,54 @@ import { defineResource } from '../resource';
 import { TRANSFER_SEARCH, transferHeader } from './document-fields';
 import { betweenPlaces } from '../places';
 
+/** Why what did not arrive of a transfer was closed as lost: the receiver says which, and "Other" with a note. */
+export const LOST_REASONS = [
+  { value: 'damaged', label: 'Damaged in transit' },
+  { value: 'lost_in_transit', label: 'Lost in transit' },
+  { value: 'short_shipped', label: 'Short-shipped by the sender' },
+  { value: 'other', label: 'Other' },
+] as const;
+
+export type LostReason = (typeof LOST_REASONS)[number]['value'];
+
+/** The longest note a close may carry. */
+export const LOST_NOTE_MAX = 500;
+
+/**
+ * What is wrong with a close's reason and note, by the fields that carry them (`reason`, `note` of
+ * the close; `lost_reason`, `lost_note` of a receive closing the rest): a reason of the list, and a
+ * note when it is "Other", which says nothing by itself.
+ */
+export function lostRestErrors(
+  reason: unknown,
+  note: unknown,
+  fields: { reason: string; note: string } = { reason: 'reason', note: 'note' },
+): Record<string, string[]> {
+  const errors: Record<string, string[]> = {};
+  if (reason === null || reason === undefined || reason === '') errors[fields.reason] = ['Say why the rest did not arrive.'];
+  else if (!LOST_REASONS.some((known) => known.value === reason)) errors[fields.reason] = ['The selected reason is invalid.'];
+  const written = typeof note === 'string' ? note.trim() : '';
+  if (note !== null && note !== undefined && typeof note !== 'string') errors[fields.note] = ['The note must be text.'];
+  else if (written.length > LOST_NOTE_MAX) errors[fields.note] = [`The note may not be longer than ${LOST_NOTE_MAX} characters.`];
+  else if (reason === 'other' && written === '') errors[fields.note] = ['Say in a note what happened to the rest.'];
+  return errors;
+}
+
+/** "Damaged in transit", or "Other: fell off the jeepney" — as the history and the view say it. */
+export function lostRestWords(reason: LostReason, note: string | null | undefined): string {
+  const label = LOST_REASONS.find((known) => known.value === reason)?.label ?? reason;
+  const written = note?.trim();
+  return written ? `${label}: ${written}` : label;
+}
+
 const lifecycle: Lifecycle = {
-  statuses: { in_transit: 'outstanding', partially_received: 'outstanding', received: 'complete', void: 'undone' },
+  statuses: {
+    in_transit: 'outstanding',
+    partially_received: 'outstanding',
+    received: 'complete',
+    closed_short: 'complete',
+    void: 'undone',
+  },
   transitions: [
     {
       name: 'void',
@@ -13,6 +59,19 @@ const lifecycle: Lifecycle = {
       to: 'void',
       permission: 'delete',
       reverses: 'Its goods leave transit and are on hand again where they left, and its request or return is open again.',
+    },
+    {
+      // The receivers know what arrived and what did not: it is theirs to close, where they operate
+      // (the destination), with the permission that lets them receive. Only once something arrived:
+      // a transfer nothing of which arrived is voided by its sender instead.
+      name: 'close',
+      label: 'Close the rest as lost',
+      from: ['partially_received'],
+      to: 'closed_short',
+      permission: 'create',
+      asKind: 'stock-receives',
+      reasons: LOST_REASONS,
+      reverses: 'What has not arrived leaves transit as lost: it is on hand nowhere, and no more of this transfer can be received.',
     },
   ],
   trashable: ['void'],
@@ -27,7 +86,7 @@ const lifecycle: Lifecycle = {
     {
       resource: 'stock-returns',
       label: 'Return',
-      from: ['partially_received', 'received'],
+      from: ['partially_received', 'received', 'closed_short'],
       field: 'stock_transfer_id',
       prefill: 'done-lines',
     },

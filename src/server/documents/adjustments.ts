@@ -7,11 +7,12 @@ import { priceLines } from './lines';
 /**
  * Stock adjustments: each line's signed quantity moves the stock at the adjustment's place in the
  * transaction that posts it (its spec's `stock: 'both'`) — a decrease past what is on hand is
- * refused (409, naming the item) and nothing is written; a void moves every line back, once (the
- * transition route decides it on the row it locked).
+ * refused (409, naming the item) and nothing is written; a line's reason may decide its sign
+ * (`domain/document-lines.ts`). A void moves every line back, once (the transition route decides
+ * it on the row it locked, and who may take it: see the lifecycle's `byMakerSameDay`).
  */
 
-export const stockAdjustmentsStore: ResourceStore = documentStore(stockAdjustments, {
+const store = documentStore(stockAdjustments, {
   async prepare(trx, scope, columns, input) {
     const lines = await priceLines(trx, scope, input.lines as LineInput[], {
       list: null,
@@ -22,6 +23,25 @@ export const stockAdjustmentsStore: ResourceStore = documentStore(stockAdjustmen
     return { columns: { status: 'posted' }, lines };
   },
 });
+
+export const stockAdjustmentsStore: ResourceStore = {
+  ...store,
+  // Who made each adjustment: the screen offers its maker the void on the day they made it.
+  async decorate(db, scope, records) {
+    await store.decorate?.(db, scope, records);
+    const rows = await db
+      .selectFrom('stock_adjustments')
+      .select(['id', 'created_by'])
+      .where(
+        'id',
+        'in',
+        records.map((record) => record.id),
+      )
+      .execute();
+    const makers = new Map(rows.map((row) => [Number(row.id), row.created_by === null ? null : Number(row.created_by)]));
+    for (const record of records) record.created_by = makers.get(record.id) ?? null;
+  },
+};
 
 export const adjustmentReversals: Reversals = {
   'stock-adjustments': {

@@ -315,9 +315,9 @@ describe.each(databaseKinds)('the database audit on %s', (kind) => {
     expect(findings).toEqual(
       [
         `${name}: ${pesos(-paid)} paid, but its unvoided payments sum to ${pesos(paid)}.`,
-        `${name}: a balance of ${pesos(invoice.balance)}, but ${pesos(invoice.total)} total less ${pesos(-paid)} paid and ₱0 adjusted ` +
+        `${name}: a balance of ${pesos(invoice.balance)}, but ${pesos(invoice.total)} total less ${pesos(-paid)} paid and ₱0.00 adjusted ` +
           `leaves ${pesos(Number(invoice.total) + paid)}.`,
-        `${name}: paid or adjusted below zero (${pesos(-paid)} paid, ₱0 adjusted).`,
+        `${name}: paid or adjusted below zero (${pesos(-paid)} paid, ₱0.00 adjusted).`,
       ].map((message) => ({ check: 'settlement', message })),
     );
   });
@@ -336,7 +336,7 @@ describe.each(databaseKinds)('the database audit on %s', (kind) => {
         check: 'settlement',
         message:
           `Invoice ${invoice.number} (business ${main}): a balance of ${pesos(Number(invoice.balance) - 100)}, but ${pesos(invoice.total)} total ` +
-          `less ${pesos(invoice.amount_paid)} paid and ₱0 adjusted leaves ${pesos(invoice.balance)}.`,
+          `less ${pesos(invoice.amount_paid)} paid and ₱0.00 adjusted leaves ${pesos(invoice.balance)}.`,
       },
     ]);
   });
@@ -455,6 +455,6 @@ describe('the check:stock script', () => {
     const damaged = await checkStock();
     expect(damaged.code).toBe(1);
     expect(damaged.stderr).toContain('settlement (');
-    expect(damaged.stderr).toContain(`  Invoice ${invoice.number} (business 1): ₱1 paid, but its unvoided payments sum to ₱0.`);
+    expect(damaged.stderr).toContain(`  Invoice ${invoice.number} (business 1): ₱1.00 paid, but its unvoided payments sum to ₱0.00.`);
   });
 });

@@ -104,6 +104,27 @@ function expectedMovements(side: (typeof MOVING)[number]) {
     where lines.document_type = ${side.type}`;
 }
 
+/**
+ * What a transfer closed short wrote off at its destination, per line: what the line sent less
+ * what its receives (not voided) took, out of transit in one movement; nothing for a line that
+ * arrived whole.
+ */
+const writtenOff = sql`
+  select documents.business_id, lines.document_type, lines.document_id, documents.number, lines.item_id,
+    documents.to_location_type as location_type, documents.to_location_id as location_id,
+    0 as moved, 0 as moved_in_transit, 0 as movements,
+    0 as expected, coalesce(received.base, 0) - lines.base_quantity as expected_in_transit,
+    case when lines.base_quantity = coalesce(received.base, 0) then 0 else 1 end as expected_movements
+  from document_lines lines
+    inner join stock_transfers documents on documents.id = lines.document_id
+    left join (
+      select receive_lines.source_line_id, sum(receive_lines.base_quantity) as base
+      from document_lines receive_lines inner join stock_receives receives on receives.id = receive_lines.document_id
+      where receive_lines.document_type = 'stock-receive' and receives.status <> 'void'
+      group by receive_lines.source_line_id
+    ) received on received.source_line_id = lines.id
+  where lines.document_type = 'stock-transfer' and documents.status = 'closed_short'`;
+
 interface MovementRow {
   business_id: number;
   document_type: string;
@@ -150,7 +171,7 @@ async function movements(db: Db): Promise<Pending[]> {
     }
   }
 
-  const [first, ...rest] = MOVING.map(expectedMovements);
+  const [first, ...rest] = [...MOVING.map(expectedMovements), writtenOff];
   const { rows } = await sql<MovementRow>`
     select max(business_id) as business_id, document_type, document_id, max(number) as number, item_id, location_type, location_id,
       sum(moved) as moved, sum(moved_in_transit) as moved_in_transit, sum(movements) as movements,
@@ -243,7 +264,10 @@ async function balances(db: Db): Promise<Pending[]> {
   });
 }
 
-/** For each item and destination, what is in transit against what the open transfers carry: sent less received. */
+/**
+ * For each item and destination, what is in transit against what the open transfers carry: sent
+ * less received. A transfer closed short carries nothing: what did not arrive was written off.
+ */
 async function inTransit(db: Db): Promise<Pending[]> {
   const { rows } = await sql<{
     business_id: number;
@@ -260,13 +284,13 @@ async function inTransit(db: Db): Promise<Pending[]> {
       union all
       select transfers.business_id, lines.item_id, transfers.to_location_type, transfers.to_location_id, 0, lines.base_quantity
       from document_lines lines inner join stock_transfers transfers on transfers.id = lines.document_id
-      where lines.document_type = 'stock-transfer' and transfers.status <> 'void'
+      where lines.document_type = 'stock-transfer' and transfers.status not in ('void', 'closed_short')
       union all
       select transfers.business_id, lines.item_id, transfers.to_location_type, transfers.to_location_id, 0, -lines.base_quantity
       from document_lines lines
         inner join stock_receives receives on receives.id = lines.document_id
         inner join stock_transfers transfers on transfers.id = receives.stock_transfer_id
-      where lines.document_type = 'stock-receive' and receives.status <> 'void' and transfers.status <> 'void'
+      where lines.document_type = 'stock-receive' and receives.status <> 'void' and transfers.status not in ('void', 'closed_short')
     ) as transit
     group by business_id, item_id, location_type, location_id
     having sum(in_transit) <> sum(carried)

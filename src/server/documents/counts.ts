@@ -5,7 +5,15 @@ import { viewsRecord } from '../../domain/places';
 import { centavosToPesos } from '../../domain/money';
 import { fromThousandths } from '../../domain/quantity';
 import { stockAdjustments } from '../../domain/resources/stock-adjustments';
-import { COUNT_SCOPES, outsideScope, SCOPE_FIELDS, stockCounts, type CountLineFilter } from '../../domain/resources/stock-counts';
+import {
+  COUNT_SCOPES,
+  expectedHidden,
+  outsideScope,
+  postable,
+  SCOPE_FIELDS,
+  stockCounts,
+  type CountLineFilter,
+} from '../../domain/resources/stock-counts';
 import { recordActivity } from '../activity/activity-log';
 import { containsIgnoringCase, forUpdate, nowIso } from '../db/dialect';
 import { conflict, HttpError, notFound, validationError } from '../errors';
@@ -30,7 +38,10 @@ import { priceLines } from './lines';
  * counted. Uncounted lines move nothing. A count's record carries tallies, never its lines: those
  * are read a page at a time (`countLinesPage`), as a count of every item may hold a hundred thousand.
  * A count is at its place like any document: its lines are read by someone who views the place
- * (not found for anyone else), counted, taken off and posted by someone who operates there.
+ * (not found for anyone else), counted, taken off, finished and posted by someone who operates there.
+ * A blind count's lines and record say nothing of what is expected, on hand or different while it
+ * is open (`expectedHidden`); finishing its counting (`finishCounting`) shows them, and only then
+ * is it posted.
  */
 
 /** The items a count of this scope covers at the start; none for picked items, added as they are counted. */
@@ -119,7 +130,8 @@ async function decorateCounts(db: Db, scope: Scope, records: ApiRecord[]): Promi
     record.lines_total = Number(tally?.lines ?? 0);
     record.lines_counted = Number(tally?.counted ?? 0);
   }
-  if (records.length !== 1) return;
+  // A blind count being counted says nothing of its differences.
+  if (records.length !== 1 || expectedHidden(records[0])) return;
   const [record] = records;
   const location = locationOf(record)!;
   const id = Number(record.id);
@@ -175,6 +187,10 @@ export async function countLinesPage(db: Db, scope: Scope, countId: number, want
     .executeTakeFirst();
   // A count at a place the user does not view is not there for them, as another business's.
   if (!count || !viewsRecord(placeAccessOf(scope), stockCounts.places!, count)) throw notFound('stock count');
+  // Which items differ would tell what is expected of them.
+  if (wanted.show === 'differences' && expectedHidden(count)) {
+    throw validationError({ show: ['A blind count shows its differences once its counting is finished.'] });
+  }
   const search = wanted.search?.trim() ?? '';
   const found =
     search === ''
@@ -190,7 +206,11 @@ export async function countLinesPage(db: Db, scope: Scope, countId: number, want
   return { data, meta: listMeta(Number(rows[0]?.total ?? 0), wanted.page, wanted.perPage, data.length) };
 }
 
-/** The lines of a count that `where` selects, by item name; costs are looked up for those lines only. */
+/**
+ * The lines of a count that `where` selects, by item name; costs are looked up for those lines
+ * only. A blind count being counted gives each line without what is expected, moved, on hand and
+ * different: what was counted, and the item's cost.
+ */
 async function readLines(
   db: Db,
   scope: Scope,
@@ -214,24 +234,29 @@ async function readLines(
       left join unit_of_measurements units on units.id = shown.unit_of_measurement_id
       left join costs on costs.item_id = shown.item_id
     order by shown.name, shown.id`.execute(db);
+  const hidden = expectedHidden(count);
   return rows.map((row) => {
     const onHand = Number(row.posted_on_hand ?? row.on_hand ?? 0);
     const counted = Number(row.entries) > 0 ? Number(row.counted) : null;
     const difference = counted === null ? null : counted - onHand;
     const cost = row.cost === null ? null : Number(row.cost);
-    return {
+    const line = {
       id: Number(row.id),
       item_id: Number(row.item_id),
       item: { id: Number(row.item_id), display: row.name, sku: row.sku, barcode: row.barcode },
       unit_of_measurement_id: Number(row.unit_of_measurement_id),
       unit: row.unit,
+      counted: counted === null ? null : fromThousandths(counted),
+      entries: Number(row.entries),
+      unit_cost: cost === null ? null : centavosToPesos(Math.round(cost)),
+    };
+    if (hidden) return line;
+    return {
+      ...line,
       expected: fromThousandths(Number(row.expected)),
       on_hand: fromThousandths(onHand),
       moved: fromThousandths(onHand - Number(row.expected)),
-      counted: counted === null ? null : fromThousandths(counted),
-      entries: Number(row.entries),
       difference: difference === null ? null : fromThousandths(difference),
-      unit_cost: cost === null ? null : centavosToPesos(Math.round(cost)),
       difference_value: difference === null || cost === null ? null : centavosToPesos(Math.round((difference * cost) / 1000)),
     };
   });
@@ -396,6 +421,30 @@ export async function uncountLine(trx: Trx, scope: Scope, countId: number, itemI
   return lineOfItem(trx, scope, count, itemId);
 }
 
+/**
+ * Finishes counting an open count, once: nothing more is counted on it or taken off it, a blind
+ * count's differences show, and it waits to be posted or cancelled. Decided under the count's
+ * lock by an UPDATE guarded on its status. Answers the count, without its lines.
+ */
+export async function finishCounting(trx: Trx, scope: Scope, countId: number): Promise<ApiRecord> {
+  const count = await countToChange(trx, scope, countId);
+  if (count.status !== 'open') throw conflict(`Stock count ${String(count.number)} is ${String(count.status)}: its counting is over.`);
+  const finished = await untyped(trx)
+    .updateTable('stock_counts')
+    .set({ status: 'counted', updated_at: nowIso(), version: sql`version + 1` })
+    .where('id', '=', countId)
+    .where('status', '=', 'open')
+    .executeTakeFirst();
+  if (Number(finished.numUpdatedRows) !== 1) throw conflict('This stock count changed meanwhile; reload it.');
+  await recordActivity(trx, scope, {
+    resource: stockCounts.name,
+    recordId: countId,
+    action: 'finished-counting',
+    changes: { status: { from: 'open', to: 'counted' } },
+  });
+  return findRecordOrFail(trx, scope, stockCounts, countId);
+}
+
 /** Rows at 0 for the counted items that have no balance at the place yet, in item order, as the ledger makes them. */
 async function makeBalances(trx: Trx, scope: Scope, countId: number, location: Location): Promise<void> {
   const missing = await trx
@@ -439,7 +488,8 @@ async function onHandAt(db: Db, scope: Scope, itemId: number, location: Location
 }
 
 /**
- * Posts an open count, once: its row locked and its status moved by a guarded UPDATE; the
+ * Posts a count, once — an open one, or a counted one (a blind count only once counted, so its
+ * differences are seen first): its row locked and its status moved by a guarded UPDATE; the
  * balances of the counted items locked (in the ledger's order) before they are read, so no
  * document moves them between the reading and the adjustment — a balance the item has no row for
  * yet made first, at 0, so that a document making it meanwhile waits for the post (or the post
@@ -448,7 +498,13 @@ async function onHandAt(db: Db, scope: Scope, itemId: number, location: Location
  */
 export async function postCount(trx: Trx, scope: Scope, countId: number): Promise<ApiRecord> {
   const count = await countToChange(trx, scope, countId);
-  refusedUnlessOpen(count, 'posted from');
+  if (!postable(count)) {
+    throw conflict(
+      count.status === 'open'
+        ? `Stock count ${String(count.number)} is blind: finish counting it first, so that its differences are seen before they are posted.`
+        : `Stock count ${String(count.number)} is ${String(count.status)}: nothing can be posted from it any more.`,
+    );
+  }
   const location = locationOf(count)!;
   await makeBalances(trx, scope, countId, location);
   await forUpdate(
@@ -500,7 +556,7 @@ export async function postCount(trx: Trx, scope: Scope, countId: number): Promis
     .updateTable('stock_counts')
     .set({ status: 'posted', stock_adjustment_id: adjustmentId, updated_at: nowIso(), version: sql`version + 1` })
     .where('id', '=', countId)
-    .where('status', '=', 'open')
+    .where('status', '=', String(count.status))
     .executeTakeFirst();
   if (Number(posted.numUpdatedRows) !== 1) throw conflict('This stock count changed meanwhile; reload it.');
   await recordActivity(trx, scope, {
@@ -508,7 +564,7 @@ export async function postCount(trx: Trx, scope: Scope, countId: number): Promis
     recordId: countId,
     action: 'posted',
     changes: {
-      status: { from: 'open', to: 'posted' },
+      status: { from: count.status, to: 'posted' },
       ...(adjustmentId !== null && { stock_adjustment_id: { from: null, to: adjustmentId } }),
     },
   });

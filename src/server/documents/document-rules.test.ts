@@ -69,7 +69,7 @@ describe.each(databaseKinds)('document rules on %s', (kind) => {
       lines: [{ ...line, quantity: 1_000_000_000, unit_price: 1_000_000_000 }],
     });
     expect(huge.status).toBe(422);
-    expect(huge.body.errors['lines.0.quantity'][0]).toContain('₱10,000,000,000');
+    expect(huge.body.errors['lines.0.quantity'][0]).toContain('₱10,000,000,000.00');
     // Each line within the bound, together beyond it.
     const many = Array.from({ length: 3 }, () => ({ ...line, quantity: 4_000_000, unit_price: 1_000 }));
     const total = await admin.send('POST', '/api/purchase-orders', { ...body, lines: many });

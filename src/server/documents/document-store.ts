@@ -2,7 +2,7 @@ import { documentNumber, todayInManila, type Location } from '../../domain/docum
 import { viewsRecord } from '../../domain/places';
 import { centavosToPesos } from '../../domain/money';
 import { fromThousandths } from '../../domain/quantity';
-import { statusLabel, trashableIn, trashRefusal } from '../../domain/lifecycle';
+import { statusLabel, trashableIn, trashRefusal, type Transition } from '../../domain/lifecycle';
 import type { ResourceDefinition } from '../../domain/resource';
 import { linesInputOf, type LineInput } from '../../domain/document-lines';
 import { registry } from '../../domain/resources/registry';
@@ -51,14 +51,21 @@ export interface DocumentHooks {
 }
 
 /**
- * What a transition of the kind's lifecycle (void, cancel) undoes beyond the status: stock moved
- * back, a balance owed again, a source document reopened. It refuses (throws) what it cannot
- * undo; the route has checked the status the transition starts from, and sets the one it leaves.
+ * What a transition of the kind's lifecycle (void, cancel, close) undoes beyond the status: stock
+ * moved back, a balance owed again, a source document reopened, what never arrived written off.
+ * It refuses (throws) what it cannot undo; the route has checked the status the transition starts
+ * from, and sets the one it leaves. `given`: the reason and note of one that asks for them. What
+ * it answers, if anything, is the history's words for what it did.
  */
-export type Reversal = (trx: Trx, scope: Scope, row: Record<string, unknown>) => Promise<void>;
+export type Reversal = (
+  trx: Trx,
+  scope: Scope,
+  row: Record<string, unknown>,
+  given?: { reason?: string | null; note?: string | null },
+) => Promise<string | void>;
 
 /** Each kind's reversals, by resource name and transition name. */
-export type Reversals = Record<string, Partial<Record<'void' | 'cancel', Reversal>>>;
+export type Reversals = Record<string, Partial<Record<Transition['name'], Reversal>>>;
 
 const reversals = new Map<string, Reversal>();
 
@@ -79,7 +86,7 @@ export function registerReversals(kinds: Reversals): void {
 }
 
 /** What a transition of a kind reverses beyond its status; none when it only changes the status (a quotation's cancel). */
-export const reversalOf = (resource: string, transition: 'void' | 'cancel'): Reversal | undefined =>
+export const reversalOf = (resource: string, transition: Transition['name']): Reversal | undefined =>
   reversals.get(`${resource}/${transition}`);
 
 /**

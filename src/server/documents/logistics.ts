@@ -1,15 +1,18 @@
 import { sql } from 'kysely';
+import { z } from 'zod';
 import { todayInManila, type Location } from '../../domain/documents';
+import { pastTense } from '../../domain/lifecycle';
 import { fromThousandths } from '../../domain/quantity';
 import type { LineInput } from '../../domain/document-lines';
 import { stockReceives } from '../../domain/resources/stock-receives';
 import { stockRequests } from '../../domain/resources/stock-requests';
 import { stockReturns } from '../../domain/resources/stock-returns';
-import { stockTransfers } from '../../domain/resources/stock-transfers';
+import { lostRestErrors, lostRestWords, stockTransfers, type LostReason } from '../../domain/resources/stock-transfers';
+import { recordActivity } from '../activity/activity-log';
 import { nowIso } from '../db/dialect';
-import { validationError } from '../errors';
+import { conflict, validationError } from '../errors';
 import type { ResourceStore } from '../resources/store';
-import { untyped, type Trx } from '../db/scope';
+import { untyped, type Scope, type Trx } from '../db/scope';
 import { documentStore, liveSource, viewedSource, type Reversals } from './document-store';
 import { move } from './ledger';
 import { priceLines, storedLines, type StoredLine } from './lines';
@@ -167,7 +170,69 @@ export const stockTransfersStore: ResourceStore = documentStore(stockTransfers, 
   },
 });
 
-export const stockReceivesStore: ResourceStore = documentStore(stockReceives, {
+/**
+ * What has not arrived of each line of a transfer, in the base unit: what the line sent less what
+ * its receives (not voided) took, as the ledger moved them, line by line.
+ */
+async function notArrived(trx: Trx, transfer: Record<string, unknown>): Promise<{ itemId: number; base: number }[]> {
+  const sent = await storedLines(trx, 'stock-transfer', [Number(transfer.id)]);
+  const arrived = await trx
+    .selectFrom('document_lines')
+    .innerJoin('stock_receives', 'stock_receives.id', 'document_lines.document_id')
+    .select(['document_lines.source_line_id', sql<number>`sum(document_lines.base_quantity)`.as('base')])
+    .where('document_lines.document_type', '=', 'stock-receive')
+    .where('stock_receives.stock_transfer_id', '=', Number(transfer.id))
+    .where('stock_receives.status', '!=', 'void')
+    .groupBy('document_lines.source_line_id')
+    .execute();
+  const byLine = new Map(arrived.map((row) => [Number(row.source_line_id), Number(row.base)]));
+  return sent
+    .map((line) => ({ itemId: line.item_id, base: line.base_quantity - (byLine.get(line.id) ?? 0) }))
+    .filter((line) => line.base > 0);
+}
+
+/**
+ * Writes off what has not arrived of a transfer (locked by the caller, partially received) as
+ * lost: it leaves transit at the destination without arriving anywhere. The source gave it up
+ * when the transfer left, so neither place's stock on hand changes; only what was on its way stops
+ * being counted. The caller then closes the transfer short by a guarded UPDATE of its status.
+ * Answers the history's words for it.
+ */
+async function writeOffRest(
+  trx: Trx,
+  scope: Scope,
+  transfer: Record<string, unknown>,
+  reason: LostReason,
+  note: string | null,
+): Promise<string> {
+  const lost = await notArrived(trx, transfer);
+  const document = { type: 'stock-transfer', id: Number(transfer.id), number: String(transfer.number), date: todayInManila() };
+  await move(
+    trx,
+    scope,
+    document,
+    lost.map((line) => ({ itemId: line.itemId, location: to(transfer), quantity: 0, inTransit: -line.base })),
+  );
+  const items = await trx
+    .selectFrom('items')
+    .select(['id', 'name'])
+    .where('id', 'in', [...lost.map((line) => line.itemId), 0])
+    .execute();
+  const named = items.map((item) => {
+    const base = lost.filter((line) => line.itemId === item.id).reduce((sum, line) => sum + line.base, 0);
+    return `${fromThousandths(base)} ${item.name}`;
+  });
+  return `The rest closed as lost (${lostRestWords(reason, note)}): ${named.join(', ')}.`;
+}
+
+/** A receive's answer to what happened to the rest of its transfer: kept in transit, or closed as lost and why. */
+const restInput = {
+  rest: z.enum(['keep', 'close'], { error: 'The rest must be kept in transit (keep) or closed as lost (close).' }).optional(),
+  lost_reason: z.string().nullish(),
+  lost_note: z.string().nullish(),
+};
+
+const receivesStore = documentStore(stockReceives, {
   placesFrom: receivedEnds,
   async prepare(trx, scope, columns, input) {
     const transfer = await viewedSource(trx, scope, stockTransfers, Number(columns.stock_transfer_id));
@@ -194,6 +259,46 @@ export const stockReceivesStore: ResourceStore = documentStore(stockReceives, {
     ]);
   },
 });
+
+/**
+ * Stock receives: each takes goods of its transfer out of transit; one that leaves some of it in
+ * transit may close the rest as lost at once (`rest: 'close'`, with `lost_reason` and `lost_note`),
+ * in its own transaction, as the transfer's close would later.
+ */
+export const stockReceivesStore: ResourceStore = {
+  ...receivesStore,
+  createFields: { ...receivesStore.createFields, ...restInput },
+  async insert(trx, scope, columns, input) {
+    const closing = input.rest === 'close';
+    if (closing) {
+      const errors = lostRestErrors(input.lost_reason, input.lost_note, { reason: 'lost_reason', note: 'lost_note' });
+      if (Object.keys(errors).length > 0) throw validationError(errors);
+    }
+    const id = await receivesStore.insert(trx, scope, columns, input);
+    if (!closing) return id;
+    // Locked since the receive was made from it; its status now follows what arrived.
+    const transfer = (await liveSource(trx, scope, 'stock_transfers', Number(columns.stock_transfer_id)))!;
+    if (transfer.status !== 'partially_received') throw validationError({ rest: ['Nothing of the transfer is left in transit to close.'] });
+    const note = typeof input.lost_note === 'string' && input.lost_note.trim() !== '' ? input.lost_note.trim() : null;
+    const summary = await writeOffRest(trx, scope, transfer, input.lost_reason as LostReason, note);
+    // Decided on the status it was in, as the transfer's own close is.
+    const closed = await untyped(trx)
+      .updateTable('stock_transfers')
+      .set({ status: 'closed_short', updated_at: nowIso(), version: sql`version + 1` })
+      .where('id', '=', Number(transfer.id))
+      .where('status', '=', 'partially_received')
+      .executeTakeFirst();
+    if (Number(closed.numUpdatedRows) !== 1) throw conflict('This stock transfer changed meanwhile; reload it.');
+    await recordActivity(trx, scope, {
+      resource: 'stock-transfers',
+      recordId: Number(transfer.id),
+      action: pastTense('close'),
+      changes: { status: { from: 'partially_received', to: 'closed_short' } },
+      summary,
+    });
+    return id;
+  },
+};
 
 /**
  * A return of a received transfer's goods: its lines name the transfer's, at most what arrived
@@ -247,11 +352,22 @@ export const logisticsReversals: Reversals = {
         await follow(trx, table, type, Number(row[field]), ['pending', 'partially_transferred', 'transferred']);
       }
     },
+    async close(trx, scope, row, given) {
+      const errors = lostRestErrors(given?.reason, given?.note);
+      if (Object.keys(errors).length > 0) throw validationError(errors);
+      const note = given?.note?.trim() || null;
+      return writeOffRest(trx, scope, row, given!.reason as LostReason, note);
+    },
   },
   'stock-receives': {
     async void(trx, scope, row) {
       // Its transfer first, as a receive made from it locks it first.
-      await liveSource(trx, scope, 'stock_transfers', Number(row.stock_transfer_id));
+      const transfer = await liveSource(trx, scope, 'stock_transfers', Number(row.stock_transfer_id));
+      // What never arrived was written off when the transfer was closed: putting these goods back
+      // in transit would leave them on their way on a transfer nothing more can be received of.
+      if (transfer?.status === 'closed_short') {
+        throw conflict(`${stockTransfers.singular} ${String(transfer.number)} was closed short: its receives can no longer be voided.`);
+      }
       const arrived = await storedLines(trx, 'stock-receive', [Number(row.id)]);
       const document = { type: 'stock-receive', id: Number(row.id), number: String(row.number), date: todayInManila() };
       await move(

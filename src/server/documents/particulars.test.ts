@@ -78,7 +78,7 @@ describe.each(databaseKinds)('invoice particulars on %s', (kind) => {
     const refused = await invoice(9);
     expect(refused.status).toBe(422);
     expect(refused.body.errors.contact_id).toEqual([
-      "Registered Buyer Inc. is VAT-registered and this invoice comes to ₱1,008: an invoice of ₱1,000 or more to a VAT-registered buyer shows the buyer's name, address and TIN. Add Registered Buyer Inc.'s TIN and address to the contact first.",
+      "Registered Buyer Inc. is VAT-registered and this invoice comes to ₱1,008.00: an invoice of ₱1,000.00 or more to a VAT-registered buyer shows the buyer's name, address and TIN. Add Registered Buyer Inc.'s TIN and address to the contact first.",
     ]);
     // ₱100 × 8 + VAT = ₱896.00: under it.
     expect((await invoice(8)).status).toBe(201);

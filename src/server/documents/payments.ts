@@ -1,17 +1,19 @@
 import { sql } from 'kysely';
 import { z } from 'zod';
 import { centavosToPesos, formatPesos } from '../../domain/money';
+import { holdsAny, permissionName } from '../../domain/permissions';
 import type { ResourceDefinition } from '../../domain/resource';
 import { bills } from '../../domain/resources/bills';
 import { invoices } from '../../domain/resources/invoices';
-import { paidInTenders, paymentMethodOf, tendersTotal } from '../../domain/tenders';
+import { paidInTenders, paymentMethodOf, tendersTotal, type TenderRead } from '../../domain/tenders';
 import { paymentCreateFields, paymentTenders } from '../../domain/tenders-input';
 import { nowIso } from '../db/dialect';
 import { conflict, validationError } from '../errors';
 import type { ResourceStore } from '../resources/store';
-import type { Trx } from '../db/scope';
+import { untyped, type Db, type Scope, type Trx } from '../db/scope';
+import type { ApiRecord } from '../resources/codec';
 import { documentStore, viewedSource, type Prepared, type Reversal } from './document-store';
-import { decorateTenders, insertTenders, removeTenders } from './tenders';
+import { decorateTenders, insertTenders, removeTenders, tendersOfPayments } from './tenders';
 
 /**
  * What bills and invoices share: a balance that payments bring down (unpaid → partially_paid →
@@ -162,6 +164,60 @@ export function paymentStore(definition: ResourceDefinition, paid: Paid): Resour
       await decorateTenders(db, type, records);
     },
   };
+}
+
+/** A payment of a bill or an invoice as the paid document's read carries it. */
+interface PaymentOfDocument {
+  id: number;
+  number: string;
+  date: string;
+  /** Pesos: what its tenders come to. */
+  amount: number;
+  tenders: TenderRead[];
+}
+
+/**
+ * Each bill or invoice read gets `payments`: the payments that settle it — neither voided nor in
+ * the trash, by date — each with its tenders, so that its printed copy says how it was paid, on
+ * this device without a network as well. Their number, date and tenders never change once made,
+ * and making or voiding one changes the paid document's version, so a copy of the document kept on
+ * a device holds its payments as they are. A user who may not view such payments gets none.
+ */
+export async function decoratePayments(db: Db, scope: Scope, payments: ResourceDefinition, records: ApiRecord[]): Promise<void> {
+  if (!holdsAny(scope.permissions, [permissionName('view', payments.permission)])) return;
+  const field = payments.document!.source!.field;
+  const rows = (await untyped(db)
+    .selectFrom(payments.table)
+    .select(['id', 'number', 'date', 'amount', field])
+    .where('business_id', '=', scope.businessId)
+    .where(
+      field,
+      'in',
+      records.map((record) => record.id),
+    )
+    .where('status', '<>', 'void')
+    .where('deleted_at', 'is', null)
+    .orderBy('date')
+    .orderBy('id')
+    .execute()) as Record<string, unknown>[];
+  const tenders = await tendersOfPayments(
+    db,
+    payments.document!.type,
+    rows.map((row) => Number(row.id)),
+  );
+  const byDocument = new Map<number, PaymentOfDocument[]>();
+  for (const row of rows) {
+    const list = byDocument.get(Number(row[field])) ?? [];
+    list.push({
+      id: Number(row.id),
+      number: String(row.number),
+      date: String(row.date),
+      amount: centavosToPesos(Number(row.amount)),
+      tenders: tenders.get(Number(row.id)) ?? [],
+    });
+    byDocument.set(Number(row[field]), list);
+  }
+  for (const record of records) record.payments = byDocument.get(record.id) ?? [];
 }
 
 /** Voiding a bill or an invoice: only once its payments are voided; nothing is owed on it after. */

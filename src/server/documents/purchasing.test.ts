@@ -247,7 +247,7 @@ describe.each(databaseKinds)('purchasing on %s', (kind) => {
 
     const over = await pay(710.01);
     expect(over.status).toBe(422);
-    expect(over.body.errors.amount).toEqual(['The amount may not be greater than the bill’s balance of ₱710.']);
+    expect(over.body.errors.amount).toEqual(['The amount may not be greater than the bill’s balance of ₱710.00.']);
     expect((await pay(0)).status).toBe(422);
 
     expect((await pay(710)).status).toBe(201);

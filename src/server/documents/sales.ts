@@ -4,13 +4,14 @@ import type { LineInput } from '../../domain/document-lines';
 import { invoicePayments } from '../../domain/resources/invoice-payments';
 import { invoices } from '../../domain/resources/invoices';
 import { quotations } from '../../domain/resources/quotations';
-import { nowIso } from '../db/dialect';
+import { nowIso, toIsoTimestamp } from '../db/dialect';
 import { validationError } from '../errors';
+import type { ApiRecord } from '../resources/codec';
 import type { ResourceStore } from '../resources/store';
-import { untyped, type Scope, type Trx } from '../db/scope';
+import { untyped, type Db, type Scope, type Trx } from '../db/scope';
 import { documentStore, liveSource, moveBack, viewedSource, type Reversals } from './document-store';
 import { priceLines } from './lines';
-import { balanceVoid, paymentStore, paymentVoid } from './payments';
+import { balanceVoid, decoratePayments, paymentStore, paymentVoid } from './payments';
 
 /**
  * Sales: quotations → invoices (stock out, refused when it would go negative; the quotation is
@@ -80,7 +81,7 @@ function buyerDiscountOf(columns: Record<string, unknown>): Record<string, unkno
   return {};
 }
 
-export const invoicesStore: ResourceStore = documentStore(invoices, {
+const invoicesBase: ResourceStore = documentStore(invoices, {
   async prepare(trx, scope, columns, input) {
     if (columns.quotation_id !== null && columns.quotation_id !== undefined) {
       const quotation = await viewedSource(trx, scope, quotations, Number(columns.quotation_id));
@@ -97,6 +98,53 @@ export const invoicesStore: ResourceStore = documentStore(invoices, {
     }
   },
 });
+
+/**
+ * Each invoice read gets when and by whom it was issued, as its printed copy states them:
+ * `issued_at`, when it was made — on the device's clock for one made offline and sent later
+ * (its creation's history entry keeps that), else when the server made it — and `issued_by`,
+ * the user who made it (`created_by`; none for one the demo seeder made).
+ */
+async function decorateIssue(db: Db, scope: Scope, records: ApiRecord[]): Promise<void> {
+  const rows = await db
+    .selectFrom('invoices as invoice')
+    .leftJoin('users as user', 'user.id', 'invoice.created_by')
+    .leftJoin('activity_log as made', (join) =>
+      join
+        .on('made.business_id', '=', scope.businessId)
+        .on('made.resource', '=', invoices.name)
+        .onRef('made.record_id', '=', 'invoice.id')
+        .on('made.action', '=', 'created'),
+    )
+    .select(['invoice.id', 'invoice.created_at', 'invoice.created_by', 'user.name as user_name', 'made.id as entry_id', 'made.made_at'])
+    .where('invoice.business_id', '=', scope.businessId)
+    .where(
+      'invoice.id',
+      'in',
+      records.map((record) => record.id),
+    )
+    .execute();
+  const issues = new Map(rows.map((row) => [Number(row.id), row]));
+  for (const record of records) {
+    const issue = issues.get(record.id);
+    // No history entry yet: the invoice is being made by this very request, the entry written after.
+    const madeAt = issue && (issue.entry_id === null ? scope.origin?.madeAt : issue.made_at);
+    record.issued_at = toIsoTimestamp(madeAt ?? issue?.created_at ?? record.created_at);
+    record.issued_by =
+      issue?.created_by === null || issue?.created_by === undefined
+        ? null
+        : { id: Number(issue.created_by), display: issue.user_name ?? null };
+  }
+}
+
+export const invoicesStore: ResourceStore = {
+  ...invoicesBase,
+  async decorate(db, scope, records) {
+    await invoicesBase.decorate?.(db, scope, records);
+    await decorateIssue(db, scope, records);
+    await decoratePayments(db, scope, invoicePayments, records);
+  },
+};
 
 export const invoicePaymentsStore: ResourceStore = paymentStore(invoicePayments, {
   table: 'invoices',

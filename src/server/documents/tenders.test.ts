@@ -185,7 +185,7 @@ describe.each(databaseKinds)('payment tenders on %s', (kind) => {
     });
     const disagreeing = await pay({ invoice_id: sold.id, amount: 5, payment_method: 'split', tenders: [{ method: 'cash', amount: 4 }] });
     expect(disagreeing.body.errors).toEqual({
-      amount: ['The amount must be what the tenders come to, ₱4.'],
+      amount: ['The amount must be what the tenders come to, ₱4.00.'],
       payment_method: ['The payment method of these tenders is cash.'],
     });
     expect(await rows()).toEqual(before);

@@ -46,32 +46,40 @@ export async function removeTenders(trx: Trx, scope: Scope, paymentType: string,
     .execute();
 }
 
-/** Each payment read gets its `tenders`, in order, amounts in pesos: one query for the lot. */
-export async function decorateTenders(db: Db, paymentType: string, records: ApiRecord[]): Promise<void> {
-  const ids = records.map((record) => record.id);
+/** The tenders of these payments of a kind, in order, amounts in pesos, by payment: one query for the lot. */
+export async function tendersOfPayments(db: Db, paymentType: string, ids: readonly number[]): Promise<Map<number, TenderRead[]>> {
   const byPayment = new Map<number, TenderRead[]>();
-  if (ids.length > 0) {
-    const rows = await db
-      .selectFrom('payment_tenders')
-      .select(['payment_id', 'method', 'amount', 'reference', 'bank', 'check_number', 'check_date'])
-      .where('payment_type', '=', paymentType)
-      .where('payment_id', 'in', ids)
-      .orderBy('payment_id')
-      .orderBy('position')
-      .execute();
-    for (const row of rows) {
-      const list = byPayment.get(row.payment_id) ?? [];
-      list.push({
-        method: row.method as TenderRead['method'],
-        amount: centavosToPesos(Number(row.amount)),
-        reference: row.reference,
-        bank: row.bank,
-        check_number: row.check_number,
-        check_date: row.check_date,
-      });
-      byPayment.set(row.payment_id, list);
-    }
+  if (ids.length === 0) return byPayment;
+  const rows = await db
+    .selectFrom('payment_tenders')
+    .select(['payment_id', 'method', 'amount', 'reference', 'bank', 'check_number', 'check_date'])
+    .where('payment_type', '=', paymentType)
+    .where('payment_id', 'in', ids)
+    .orderBy('payment_id')
+    .orderBy('position')
+    .execute();
+  for (const row of rows) {
+    const list = byPayment.get(row.payment_id) ?? [];
+    list.push({
+      method: row.method as TenderRead['method'],
+      amount: centavosToPesos(Number(row.amount)),
+      reference: row.reference,
+      bank: row.bank,
+      check_number: row.check_number,
+      check_date: row.check_date,
+    });
+    byPayment.set(row.payment_id, list);
   }
+  return byPayment;
+}
+
+/** Each payment read gets its `tenders`, in order, amounts in pesos. */
+export async function decorateTenders(db: Db, paymentType: string, records: ApiRecord[]): Promise<void> {
+  const byPayment = await tendersOfPayments(
+    db,
+    paymentType,
+    records.map((record) => record.id),
+  );
   for (const record of records) record.tenders = byPayment.get(record.id) ?? [];
 }
 

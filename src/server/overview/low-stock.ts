@@ -1,4 +1,6 @@
 import { sql } from 'kysely';
+import { holdsAny, permissionName } from '../../domain/permissions';
+import { stockRequests } from '../../domain/resources/stock-requests';
 import { stocks } from '../../domain/resources/stocks';
 import type { Db, Scope } from '../db/scope';
 import { quantity, viewedPlaces } from './live-documents';
@@ -26,7 +28,70 @@ function lowStocks(db: Db, scope: Scope) {
   return places ? query.where(places) : query;
 }
 
-/** The `limit` stocks lowest on hand relative to their reorder level, and how many there are in all. */
+/** A request still asking for goods: in a status a transfer can still be made from (pending, partially transferred). */
+const ASKING = stockRequests.document!.lifecycle.followOns!.find((followOn) => followOn.resource === 'stock-transfers')!.from;
+
+/** The stock request a low stock is already asked for by, as the overview names it in place of "Request stock". */
+export type OpenRequest = { id: number; number: string };
+
+/**
+ * For each stock of `wanted` (a place and an item), the newest live request from that place (its
+ * `to_` end) that still asks for the item: in a status a transfer can be made from, with the
+ * item's line not wholly transferred. The user views the place, so they view its requests too.
+ */
+async function openRequests(
+  db: Db,
+  businessId: number,
+  wanted: readonly { location_type: string; location_id: number; item_id: number }[],
+) {
+  const found = new Map<string, OpenRequest>();
+  if (wanted.length === 0) return found;
+  const rows = await db
+    .selectFrom('stock_requests')
+    .innerJoin('document_lines', (join) =>
+      join
+        .on('document_lines.document_type', '=', sql.lit(stockRequests.document!.type))
+        .onRef('document_lines.document_id', '=', 'stock_requests.id'),
+    )
+    .select([
+      'stock_requests.id',
+      'stock_requests.number',
+      'stock_requests.to_location_type',
+      'stock_requests.to_location_id',
+      'document_lines.item_id',
+    ])
+    .where('stock_requests.business_id', '=', businessId)
+    .where('stock_requests.deleted_at', 'is', null)
+    .where('stock_requests.status', 'in', ASKING)
+    .where((eb) =>
+      eb.or(
+        wanted.map((stock) =>
+          eb.and([
+            eb('stock_requests.to_location_type', '=', stock.location_type),
+            eb('stock_requests.to_location_id', '=', stock.location_id),
+            eb('document_lines.item_id', '=', stock.item_id),
+          ]),
+        ),
+      ),
+    )
+    .whereRef('document_lines.quantity_done', '<', 'document_lines.quantity')
+    .orderBy('stock_requests.id')
+    .execute();
+  // Newest last, so each stock keeps the newest of its requests.
+  for (const row of rows) {
+    found.set(`${String(row.to_location_type)}:${String(row.to_location_id)}:${String(row.item_id)}`, {
+      id: Number(row.id),
+      number: String(row.number),
+    });
+  }
+  return found;
+}
+
+/**
+ * The `limit` stocks lowest on hand relative to their reorder level, and how many there are in
+ * all; each with the open stock request already asking for it (`open_request`), for a user who
+ * may view stock requests (null for anyone else, and where none asks).
+ */
 export async function lowStock(db: Db, scope: Scope, limit: number) {
   const rows = await lowStocks(db, scope)
     .leftJoin('unit_of_measurements', 'unit_of_measurements.id', 'items.unit_of_measurement_id')
@@ -51,6 +116,18 @@ export async function lowStock(db: Db, scope: Scope, limit: number) {
     .select((eb) => eb.fn.countAll().as('total'))
     .executeTakeFirstOrThrow();
   const names = rows.length > 0 ? await locationNames(db, scope.businessId) : new Map<string, string>();
+  const mayViewRequests = holdsAny(scope.permissions, [permissionName('view', stockRequests.permission)]);
+  const requests = mayViewRequests
+    ? await openRequests(
+        db,
+        scope.businessId,
+        rows.map((row) => ({
+          location_type: String(row.location_type),
+          location_id: Number(row.location_id),
+          item_id: Number(row.item_id),
+        })),
+      )
+    : new Map<string, OpenRequest>();
   return {
     data: rows.map((row) => ({
       stock_id: Number(row.stock_id),
@@ -63,6 +140,7 @@ export async function lowStock(db: Db, scope: Scope, limit: number) {
       quantity_on_hand: quantity(row.quantity_on_hand),
       reorder_level: quantity(row.reorder_level),
       unit: row.unit === null ? null : String(row.unit),
+      open_request: requests.get(`${String(row.location_type)}:${String(row.location_id)}:${String(row.item_id)}`) ?? null,
     })),
     total: Number(total),
   };

@@ -283,6 +283,8 @@ describe.each(databaseKinds)('overview on %s', (kind) => {
           quantity_on_hand: 12,
           reorder_level: 20,
           unit: 'pc',
+          // No stock request asks for it.
+          open_request: null,
         },
         {
           stock_id: expect.any(Number),
@@ -295,6 +297,7 @@ describe.each(databaseKinds)('overview on %s', (kind) => {
           quantity_on_hand: 8,
           reorder_level: 10,
           unit: 'pc',
+          open_request: null,
         },
       ],
       total: 2,

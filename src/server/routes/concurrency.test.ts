@@ -194,7 +194,9 @@ describe.each(databaseKinds)('concurrent transitions on %s', (kind) => {
       });
     }
 
-    for (const transition of definition.document?.lifecycle.transitions ?? []) {
+    // Closing the rest of a transfer as lost starts from partly received, which a new transfer is
+    // not: closed-short.test.ts races it against itself and against a receive.
+    for (const transition of (definition.document?.lifecycle.transitions ?? []).filter((each) => each.name !== 'close')) {
       it(`${transition.name}s once, and what it moved goes back once`, async () => {
         const created = await admin.send('POST', base, await sampleBody(admin, definition));
         expect(created.status, JSON.stringify(created.body)).toBe(201);

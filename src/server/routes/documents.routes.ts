@@ -1,14 +1,15 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { sql } from 'kysely';
 import { z } from 'zod';
 import { recordId } from '../../domain/field-values';
 import { listMeta } from '../../domain/list-params';
-import { pastTense, statusLabel } from '../../domain/lifecycle';
-import { permissionName } from '../../domain/permissions';
+import { manilaDayBounds, pastTense, statusLabel } from '../../domain/lifecycle';
+import { holdsAny, permissionName } from '../../domain/permissions';
+import { todayInManila } from '../../domain/documents';
 import { fromThousandths } from '../../domain/quantity';
 import { stocks } from '../../domain/resources/stocks';
-import { registry } from '../../domain/resources/registry';
+import { getResource, registry } from '../../domain/resources/registry';
 import { recordActivity } from '../activity/activity-log';
 import { nowIso, toIsoTimestamp } from '../db/dialect';
 import { conflict, forbidden, notFound, validationError } from '../errors';
@@ -17,7 +18,7 @@ import { scopeOf } from '../plugins/auth';
 import { liveSource, locationOf, reversalOf } from '../documents/document-store';
 import { numberTotal, referenceNumberTotal } from '../documents/numbering';
 import { levelAt, reaches } from '../../domain/places';
-import { placeAccessOf } from '../resources/places';
+import { assertOperates, placeAccessOf } from '../resources/places';
 import { changeableRecord, findRecordOrFail } from '../resources/record-service';
 import { untyped, type Db } from '../db/scope';
 import { dataOf, pageOf, recordSchema, refusals } from './responses';
@@ -47,6 +48,18 @@ const movement = z.looseObject({
   document_date: z.string(),
   moved_at: z.string().nullable(),
 });
+
+/** The body of a transition that asks why (the rest of a transfer closed as lost): its reason, and a note. */
+const transitionReason = (reasons: readonly { value: string; label: string }[]) =>
+  z
+    .object({
+      reason: z
+        .string()
+        .nullish()
+        .describe(`Why: ${reasons.map((reason) => reason.value).join(', ')}`),
+      note: z.string().nullish().describe('What happened, in words: needed when the reason is other'),
+    })
+    .nullish();
 
 export async function documentRoutes(app: FastifyInstance): Promise<void> {
   const routes = app.withTypeProvider<ZodTypeProvider>();
@@ -146,15 +159,31 @@ export async function documentRoutes(app: FastifyInstance): Promise<void> {
   for (const definition of registry) {
     for (const transition of definition.document?.lifecycle.transitions ?? []) {
       const noun = definition.singular.toLowerCase();
+      // One taken as another kind's document is made (the rest of a transfer closed by its receivers):
+      // that kind's permission, where that kind is made.
+      const takenAs = transition.asKind ? getResource(transition.asKind) : definition;
+      const needed = permissionName(transition.permission, takenAs.permission);
+      // One the maker may take on the day they made it is open to the kind's create permission
+      // too; which of the two a request needs is settled on its locked row.
+      const makers = transition.byMakerSameDay ? permissionName('create', definition.permission) : undefined;
       routes.patch(
         `/api/${definition.name}/:id/${transition.name}`,
         {
-          config: { permission: permissionName(transition.permission, definition.permission) },
+          config: makers ? {} : { permission: needed },
+          // Before its id is even read, as the declared permission is: a caller holding neither learns nothing.
+          ...(makers && {
+            preValidation: async (request: FastifyRequest) => {
+              if (!holdsAny(request.tenant?.permissions ?? [], [needed, makers])) throw forbidden();
+            },
+          }),
           schema: {
             tags: [definition.name],
             summary: `${statusLabel(transition.name)} a ${noun}`,
-            description: `From ${transition.from.join(', ')} to ${transition.to}. ${transition.reverses}`,
+            description: `From ${transition.from.join(', ')} to ${transition.to}. ${transition.reverses}${
+              makers ? ` Needs ${needed}, or ${makers} for its maker on the day they made it (Manila's date).` : ''
+            }`,
             params: idParams,
+            ...(transition.reasons && { body: transitionReason(transition.reasons) }),
             response: {
               200: dataOf(recordSchema(definition)).describe(`The ${noun}, ${transition.to}`),
               ...refusals(401, 403, 404, 409, 422),
@@ -168,8 +197,22 @@ export async function documentRoutes(app: FastifyInstance): Promise<void> {
             // Locked first: of several voids of one document, each after the first finds it void.
             const row = await liveSource(trx, scope, definition.table, id);
             if (!row) throw notFound(noun);
-            // Not found where the user does not work; refused where they only view.
-            await changeableRecord(trx, scope, definition, id);
+            // Not found where the user does not work; refused where they only view (or, taken as
+            // another kind, where they do not operate at that kind's end).
+            if (takenAs === definition) await changeableRecord(trx, scope, definition, id);
+            else await assertOperates(trx, scope, takenAs, await findRecordOrFail(trx, scope, definition, id));
+            // Without the transition's own permission, only its maker, on the day they made it:
+            // the guarded update below holds to the same maker and day.
+            const asMaker = makers !== undefined && !holdsAny(scope.permissions, [needed]);
+            const today = manilaDayBounds(todayInManila());
+            if (asMaker) {
+              const ask = `ask someone who may ${transition.permission} ${definition.plural.toLowerCase()}`;
+              if (row.created_by === null || Number(row.created_by) !== scope.userId)
+                throw forbidden(`Only the person who made this ${noun} may ${transition.name} it, on the day it was made; ${ask}.`);
+              const madeAt = toIsoTimestamp(row.created_at) ?? '';
+              if (madeAt < today.start || madeAt >= today.end)
+                throw forbidden(`You may ${transition.name} a ${noun} you made only on the day you made it; ${ask}.`);
+            }
             const status = String(row.status);
             if (!transition.from.includes(status)) {
               const from = transition.from.map((value) => statusLabel(value).toLowerCase()).join(' or ');
@@ -177,19 +220,25 @@ export async function documentRoutes(app: FastifyInstance): Promise<void> {
                 `${definition.singular} ${String(row.number)} is ${statusLabel(status).toLowerCase()}: it can be ${pastTense(transition.name)} only while ${from}.`,
               );
             }
-            await reversalOf(definition.name, transition.name)?.(trx, scope, row);
-            const settled = await untyped(trx)
+            const summary = await reversalOf(definition.name, transition.name)?.(trx, scope, row, request.body ?? undefined);
+            let guarded = untyped(trx)
               .updateTable(definition.table)
               .set({ status: transition.to, updated_at: nowIso(), version: sql`version + 1` })
               .where('id', '=', id)
-              .where('status', '=', status)
-              .executeTakeFirst();
+              .where('status', '=', status);
+            if (asMaker)
+              guarded = guarded
+                .where('created_by', '=', scope.userId)
+                .where('created_at', '>=', today.start)
+                .where('created_at', '<', today.end);
+            const settled = await guarded.executeTakeFirst();
             if (Number(settled.numUpdatedRows) !== 1) throw conflict(`This ${noun} changed meanwhile; reload it.`);
             await recordActivity(trx, scope, {
               resource: definition.name,
               recordId: id,
               action: pastTense(transition.name),
               changes: { status: { from: status, to: transition.to } },
+              ...(summary && { summary }),
             });
             return { status: 200, body: { data: await findRecordOrFail(trx, scope, definition, id) } };
           });

@@ -134,6 +134,12 @@ const lowStockAnswer = z.looseObject({
       quantity_on_hand: z.number(),
       reorder_level: z.number(),
       unit: z.string().nullable(),
+      open_request: z
+        .looseObject({ id: z.number().int(), number: z.string() })
+        .nullable()
+        .describe(
+          'The newest open stock request from this place still asking for the item; null when none does, or the user may not view stock requests',
+        ),
     }),
   ),
   total: z.number().int().describe('How many stocks are at or under their reorder level'),

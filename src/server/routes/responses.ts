@@ -159,14 +159,18 @@ export const countLine = z.looseObject({
   item: z.looseObject({ id: z.number().int(), display: z.string(), sku: z.string(), barcode: z.string().nullable() }),
   unit_of_measurement_id: z.number().int(),
   unit: z.string().nullable().describe("The item's base unit's abbreviation"),
-  expected: z.number().describe('On hand at the place when the item was put on the count'),
-  on_hand: z.number().describe('On hand now; once posted, when it was posted'),
-  moved: z.number().describe('What documents moved in or out since: on hand less expected'),
+  expected: z.number().optional().describe('On hand at the place when the item was put on the count; absent while a blind count is open'),
+  on_hand: z.number().optional().describe('On hand now; once posted, when it was posted; absent while a blind count is open'),
+  moved: z.number().optional().describe('What documents moved in or out since: on hand less expected; absent while a blind count is open'),
   counted: z.number().nullable().describe('The sum of its entries; null while nothing was counted'),
   entries: z.number().int(),
-  difference: z.number().nullable().describe('Counted less on hand: what posting adjusts by'),
+  difference: z
+    .number()
+    .nullable()
+    .optional()
+    .describe('Counted less on hand: what posting adjusts by; absent while a blind count is open'),
   unit_cost: z.number().nullable().describe("The item's cost per base unit: its latest purchase price"),
-  difference_value: z.number().nullable().describe('The difference at that cost, in pesos'),
+  difference_value: z.number().nullable().optional().describe('The difference at that cost, in pesos; absent while a blind count is open'),
 });
 
 /** A tender of a payment (`domain/tenders.ts`): what its method needs is given, the rest null. */
@@ -180,8 +184,33 @@ const tender = z.looseObject({
 });
 const tenders = { tenders: z.array(tender).describe('How it was paid, in order: its amount is what they come to') };
 
+/** A payment as the invoice it settles carries it (`documents/payments.ts`, `decoratePayments`). */
+const settlingPayment = z.looseObject({
+  id: z.number().int(),
+  number: z.string(),
+  date: z.string().describe('YYYY-MM-DD'),
+  amount: z.number().describe('In pesos'),
+  tenders: z.array(tender),
+});
+
+/** What an invoice's printed copy says of its issue and its payment (`documents/sales.ts`). */
+const invoiceIssue = {
+  issued_at: z.string().describe("When it was made: on the device's clock for one made offline and sent later"),
+  issued_by: z
+    .looseObject({ id: z.number().int(), display: z.string().nullable() })
+    .nullable()
+    .describe('The user who made it, by name; null for one the demo seeder made'),
+  payments: z
+    .array(settlingPayment)
+    .optional()
+    .describe(
+      'The payments settling it, neither voided nor in the trash, by date, with their tenders; absent for a user who may not view payments',
+    ),
+};
+
 /** What a resource's store adds to its records beyond their fields (its `decorate`). */
 const DECORATIONS: Readonly<Record<string, z.ZodRawShape>> = {
+  invoices: invoiceIssue,
   'invoice-payments': tenders,
   'bill-payments': tenders,
   roles: { permission_ids: z.array(z.number().int()), permission_names: z.array(z.string()) },
@@ -211,14 +240,27 @@ const DECORATIONS: Readonly<Record<string, z.ZodRawShape>> = {
     reorder_level: z.number().nullable(),
     reorder_level_reached: z.boolean(),
   },
+  'stock-adjustments': {
+    created_by: z
+      .number()
+      .int()
+      .nullable()
+      .describe('The user who made it: they may void it on the day they made it without the delete permission'),
+  },
   'stock-counts': {
     lines_total: z.number().int().describe('How many items are on the count'),
     lines_counted: z.number().int().describe('How many of them were counted'),
-    lines_differing: z.number().int().optional().describe('How many counted lines differ from on hand: only when the count is read alone'),
+    lines_differing: z
+      .number()
+      .int()
+      .optional()
+      .describe('How many counted lines differ from on hand: only when the count is read alone, and not while a blind count is open'),
     difference_value: z
       .number()
       .optional()
-      .describe('Their net difference in pesos at the items’ costs: only when the count is read alone'),
+      .describe(
+        'Their net difference in pesos at the items’ costs: only when the count is read alone, and not while a blind count is open',
+      ),
   },
 };
 

@@ -6,7 +6,7 @@ import { holdsAny, permissionName } from '../../domain/permissions';
 import { roundsToNothing } from '../../domain/quantity';
 import { stockAdjustments } from '../../domain/resources/stock-adjustments';
 import { COUNT_LINE_FILTERS, COUNT_LINES_PAGE, stockCounts } from '../../domain/resources/stock-counts';
-import { addEntry, countLinesPage, postCount, uncountLine } from '../documents/counts';
+import { addEntry, countLinesPage, finishCounting, postCount, uncountLine } from '../documents/counts';
 import { forbidden } from '../errors';
 import { runWrite } from '../idempotency';
 import { scopeOf } from '../plugins/auth';
@@ -14,8 +14,8 @@ import { countLine, dataOf, pageOf, recordSchema, refusals } from './responses';
 
 /**
  * A stock count's own routes beyond its document routes: its lines a page at a time, entries added
- * by counters, a line taken back to not counted, and posting, which writes the stock adjustment of
- * its differences. Each is kept to the count's place as its record is: a count at a place the user
+ * by counters, a line taken back to not counted, finishing the counting, and posting, which writes
+ * the stock adjustment of its differences. Each is kept to the count's place as its record is: a count at a place the user
  * does not view answers 404; one where they only view is read but not changed (403).
  */
 
@@ -77,7 +77,9 @@ export async function stockCountRoutes(app: FastifyInstance): Promise<void> {
         summary: "A page of a stock count's lines, by item name",
         description:
           'What the count covers, a page at a time (a count of every item may hold a hundred thousand): filtered by what was counted, ' +
-          "and searched by the item's name, SKU or barcode. A count at a place the user does not view is not found (404).",
+          "and searched by the item's name, SKU or barcode. A count at a place the user does not view is not found (404). " +
+          'While a blind count is open its lines come without expected, on_hand, moved, difference and difference_value, ' +
+          'whoever asks, and show=differences is refused (422): they show once its counting is finished.',
         params: idParams,
         querystring: linesQuery,
         response: { 200: pageOf(countLine).describe('A page of lines'), ...refusals(401, 403, 404, 422) },
@@ -142,14 +144,39 @@ export async function stockCountRoutes(app: FastifyInstance): Promise<void> {
   );
 
   routes.patch(
+    '/api/stock-counts/:id/finish',
+    {
+      config: { permission: COUNT_PERMISSION },
+      schema: {
+        tags: [stockCounts.name],
+        summary: 'Finish counting an open stock count',
+        description:
+          'Nothing more is counted on it or taken off it; it waits to be posted or cancelled, and a blind count shows its differences. ' +
+          'Once only: a count not open is 409. Only someone who operates at the count’s place finishes it (403 where they only view).',
+        params: idParams,
+        response: { 200: dataOf(recordSchema(stockCounts)).describe('The count, counted'), ...refusals(401, 403, 404, 409, 422) },
+      },
+    },
+    async (request, reply) => {
+      const scope = scopeOf(request);
+      return runWrite(request, reply, async (trx) => ({
+        status: 200,
+        body: { data: await finishCounting(trx, scope, Number(request.params.id)) },
+      }));
+    },
+  );
+
+  routes.patch(
     '/api/stock-counts/:id/post',
     {
       config: { permission: COUNT_PERMISSION },
       schema: {
         tags: [stockCounts.name],
-        summary: 'Post an open stock count',
+        summary: 'Post a stock count, open or counted',
         description:
-          'Writes one stock adjustment (reason: count correction) bringing each counted item to what was counted; uncounted items are left as they are. Once only: a second post is 409. Needs create-stock-adjustments too, and to operate at the count’s place (403).',
+          'Writes one stock adjustment (reason: count correction) bringing each counted item to what was counted; uncounted items are left as they are. ' +
+          'An open count, or a counted one; a blind count only once its counting is finished (409 before). Once only: a second post is 409. ' +
+          'Needs create-stock-adjustments too, and to operate at the count’s place (403).',
         params: idParams,
         response: { 200: dataOf(recordSchema(stockCounts)).describe('The count, posted'), ...refusals(401, 403, 404, 409, 422) },
       },

@@ -35,9 +35,9 @@ describe('activity entries in words', () => {
       ['VAT', 'VATable', 'Zero-rated'],
     ]);
     const [price] = changeLines(saleItemPrices, { action: 'updated', changes: { price: { from: 12.5, to: 13.75 } } });
-    expect([price.from, price.to]).toEqual(['₱12.5', '₱13.75']);
+    expect([price.from, price.to]).toEqual(['₱12.50', '₱13.75']);
     const [created] = changeLines(saleItemPrices, { action: 'created', changes: { price: { from: null, to: 1250 } } });
-    expect([created.from, created.to]).toEqual([null, '₱1,250']);
+    expect([created.from, created.to]).toEqual([null, '₱1,250.00']);
   });
 
   it('names a place given by its type and id, as it was called then', () => {

@@ -77,7 +77,7 @@ export interface ChangeLine {
   to: string;
 }
 
-/** "Price: ₱12.5 → ₱13.75"; a new record's values have no "from". Fields in the definition's order. */
+/** "Price: ₱12.50 → ₱13.75"; a new record's values have no "from". Fields in the definition's order. */
 export function changeLines(definition: ResourceDefinition | undefined, entry: Pick<ActivityEntry, 'action' | 'changes'>): ChangeLine[] {
   if (!entry.changes) return [];
   const order = Object.keys(definition?.fields ?? {});

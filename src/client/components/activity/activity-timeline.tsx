@@ -13,7 +13,7 @@ import { actionWords, actorName, changeLines, entryNote, recordActivityQuery } f
 
 /**
  * A record's history under its view screen: who did what and when, newest first, with the
- * fields each change touched ("Price: ₱12.5 → ₱13.75"). "Show older" adds the next page below.
+ * fields each change touched ("Price: ₱12.50 → ₱13.75"). "Show older" adds the next page below.
  * It reloads whenever a change to the resource reaches the server, from this tab or another.
  */
 export function ActivityTimeline({ definition, recordId }: { definition: ResourceDefinition; recordId: number }) {

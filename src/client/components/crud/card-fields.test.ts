@@ -7,22 +7,31 @@ describe('cardFields', () => {
     expect(cardFields(getResource('invoices'))).toEqual({
       title: 'number',
       party: 'contact_id',
+      route: undefined,
       date: 'date',
       status: 'status',
       amount: 'balance',
     });
   });
 
-  it('shows a transfer by where its goods come from, without money', () => {
-    const card = cardFields(getResource('stock-transfers'));
-    expect(card).toMatchObject({ title: 'number', status: 'status', amount: undefined });
-    expect(card.party).toMatch(/location/);
+  it('shows goods between two places by where they come from and where they go, without money', () => {
+    for (const name of ['stock-requests', 'stock-transfers', 'stock-receives', 'stock-returns']) {
+      expect(cardFields(getResource(name)), name).toEqual({
+        title: 'number',
+        party: undefined,
+        route: { from: 'from_location_id', to: 'to_location_id' },
+        date: 'date',
+        status: 'status',
+        amount: undefined,
+      });
+    }
   });
 
   it('shows a plain record by its name alone', () => {
     expect(cardFields(getResource('brands'))).toEqual({
       title: 'name',
       party: undefined,
+      route: undefined,
       date: undefined,
       status: undefined,
       amount: undefined,

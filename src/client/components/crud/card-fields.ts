@@ -6,6 +6,12 @@ export interface CardFields {
   title: string;
   /** Who or where it is about: the first reference among its columns (customer, supplier, branch…). */
   party?: string;
+  /**
+   * Goods between two places (a stock request, a transfer): the columns naming where they leave
+   * and where they go, shown "from → to" in place of a party, so the requesting or receiving end
+   * shows beside the source.
+   */
+  route?: { from: string; to: string };
   /** Its date, when its list shows one. */
   date?: string;
   status?: string;
@@ -19,11 +25,22 @@ export function cardFields(definition: ResourceDefinition): CardFields {
   const shown = columns.filter((name) => name !== display);
   const isReference = (name: string) => Boolean(fields[name]?.references || fields[name]?.referencesBy);
   const money = ['balance', 'total', 'amount'].find((name) => shown.includes(name) && fields[name]?.kind === 'money');
+  const route = routeOf(definition, shown);
   return {
     title: display,
-    party: shown.find(isReference),
+    party: route ? undefined : shown.find(isReference),
+    route,
     date: shown.includes('date') ? 'date' : undefined,
     status: shown.includes('status') ? 'status' : undefined,
     amount: money,
   };
+}
+
+/** The from and to columns of goods between two places (`betweenPlaces`), when the list shows both. */
+function routeOf(definition: ResourceDefinition, shown: readonly string[]): CardFields['route'] {
+  const ends = definition.places?.ends;
+  const from = ends?.from;
+  const to = ends?.to;
+  if (!from || !to || !('id' in from) || !('id' in to)) return undefined;
+  return shown.includes(from.id) && shown.includes(to.id) ? { from: from.id, to: to.id } : undefined;
 }

@@ -11,10 +11,10 @@ import { PendingBadge } from './pending-badge';
 import { renderSlot } from './slots';
 
 /**
- * A list on a phone: one card per record, with its number or name, party, date, status and
- * amount, the whole card one link to the record. Below the card, what the table's actions column
- * offers besides View (Edit, Restore, Delete Permanently). From a tablet's width up the table
- * shows instead.
+ * A list on a phone: one card per record, with its number or name, party (or, for goods between
+ * two places, where they go from and to), date, status and amount, the whole card one link to
+ * the record. Below the card, what the table's actions column offers besides View (Edit,
+ * Restore, Delete Permanently). From a tablet's width up the table shows instead.
  */
 export function ListCards({
   definition,
@@ -48,6 +48,12 @@ export function ListCards({
             <div className="flex items-start justify-between gap-3">
               <div className="min-w-0">
                 <p className="truncate font-medium">{text(card.title, record)}</p>
+                {card.route && (
+                  <p className="text-sm">
+                    {text(card.route.from, record)} <span aria-hidden>→</span>
+                    <span className="sr-only">to</span> {text(card.route.to, record)}
+                  </p>
+                )}
                 {details.length > 0 && (
                   <p className="truncate text-sm text-muted-foreground">
                     {details.map((detail, index) => (

@@ -1,21 +1,23 @@
 import { Printer, ReceiptText } from 'lucide-react';
 import { amountInWords } from '../../../domain/amount-in-words';
-import { MAX_DOCUMENT_AMOUNT } from '../../../domain/documents';
+import { MAX_DOCUMENT_AMOUNT, todayInManila } from '../../../domain/documents';
 import { isShown, type FieldKind } from '../../../domain/fields';
 import { statusLabel } from '../../../domain/lifecycle';
 import { formatPesosFixed, pesosToCentavos } from '../../../domain/money';
 import { readableFields, type ResourceDefinition } from '../../../domain/resource';
 import { documentTotals } from '../../../domain/resources/document-fields';
 import { ADJUSTMENT_REASONS } from '../../../domain/resources/stock-adjustments';
-import { displayValue } from '../../lib/format';
+import { methodLabel, tenderTrace, type TenderMethod } from '../../../domain/tenders';
+import { displayValue, formatDate, formatTimestamp } from '../../lib/format';
 import { isClientKey } from '../../lib/outbox-queue';
 import { printAs } from '../../lib/print';
 import type { ApiRecord } from '../../lib/resource-queries';
 import { Button } from '../ui/button';
 import type { ShownLine } from './document-view';
 import { DocumentTotals } from './document-totals';
-import { PartyParticulars, SellerParticulars, useParticulars } from './document-particulars';
+import { PartyParticulars, SellerParticulars, useParticulars, type Particulars } from './document-particulars';
 import { buyerDiscountOf, figure, lineAmount, printedTitle, vatLegend, vatTag } from './printed-figures';
+import type { TenderAnswer } from './tender-rows';
 
 /**
  * A document's printed copy: hidden on screen, the only thing on paper (styles.css hides the rest
@@ -24,7 +26,10 @@ import { buyerDiscountOf, figure, lineAmount, printedTitle, vatLegend, vatTag } 
  * customer's or supplier's particulars beside the document's own, a table of lines, the totals
  * and the total in words — or an 80 mm receipt, the same in one narrow column of small type
  * (the `receipt:` variant). Money is written with two decimals. It claims no accreditation: no
- * "official receipt", no permit or accreditation numbers.
+ * "official receipt", no permit or accreditation numbers. A sales invoice also answers what its
+ * buyer asks at the counter: the time it was issued and by which cashier, how it was paid (each
+ * tender with what traces it) and, for a walk-in buyer, blank lines to write their name, address
+ * and TIN. A document still queued on this device is not printed: it has no number yet.
  */
 export function DocumentPrintout({ definition, record }: { definition: ResourceDefinition; record: ApiRecord }) {
   const particulars = useParticulars(definition, record);
@@ -33,6 +38,8 @@ export function DocumentPrintout({ definition, record }: { definition: ResourceD
   if (!spec || isClientKey(record.id)) return null;
   const lines = (record.lines as ShownLine[] | undefined) ?? [];
   const priced = spec.lines === 'priced';
+  const sale = spec.type === 'invoice';
+  const issue = sale ? issueOf(record) : null;
   // A voided or cancelled document keeps its number and says so, across it and under its title.
   const undone =
     spec.lifecycle.statuses[String(record.status ?? '')] === 'undone' ? statusLabel(String(record.status)).toUpperCase() : null;
@@ -76,13 +83,16 @@ export function DocumentPrintout({ definition, record }: { definition: ResourceD
             No. <span className="text-[14pt] font-bold receipt:text-[11pt]">{String(record.number ?? '')}</span>
           </p>
           <p>Date: {displayValue('date', definition.fields.date, record)}</p>
+          {issue?.time && <p>Time: {issue.time}</p>}
+          {issue?.issued && <p>Issued: {issue.issued}</p>}
+          {issue?.cashier && <p>Cashier: {issue.cashier}</p>}
           {/* In solid type too: a receipt printer may not print the mark's grey. */}
           {undone && <p className="mt-1 text-[12pt] font-bold tracking-widest receipt:text-[10pt]">*** {undone} ***</p>}
         </div>
       </header>
 
       <section className="mt-3 grid grid-cols-2 gap-x-8 gap-y-1 receipt:mt-1.5 receipt:grid-cols-1">
-        {particulars.party ? <PartyParticulars party={particulars.party} /> : null}
+        {sale && walkIn(particulars) ? <BuyerLines /> : particulars.party ? <PartyParticulars party={particulars.party} /> : null}
         <Facts definition={definition} record={record} placeShown={particulars.place !== null && particulars.seller !== null} />
       </section>
 
@@ -107,6 +117,7 @@ export function DocumentPrintout({ definition, record }: { definition: ResourceD
           Amount in words: <span className="font-semibold">{words}</span>
         </p>
       )}
+      {sale && <PaidWith record={record} />}
 
       {buyer && (
         <section className="mt-4 break-inside-avoid border border-black p-2 receipt:mt-2 receipt:border-dashed receipt:p-1.5">
@@ -125,6 +136,109 @@ export function DocumentPrintout({ definition, record }: { definition: ResourceD
       {legend && !nonVatSale && <p className="mt-2 text-[8pt] receipt:mt-1 receipt:text-[7pt]">{legend}</p>}
       {notes && <p className="mt-2 whitespace-pre-line receipt:mt-1">Notes: {notes}</p>}
     </article>
+  );
+}
+
+/**
+ * When and by whom a sales invoice was issued, as the server says (`issued_at`, `issued_by`): the
+ * time on Manila's clock after its date when it was issued that day, else the day and time in
+ * full (one dated another day than it was made); the cashier by name.
+ */
+function issueOf(record: ApiRecord): { time: string | null; issued: string | null; cashier: string | null } {
+  const at = typeof record.issued_at === 'string' && !Number.isNaN(Date.parse(record.issued_at)) ? record.issued_at : null;
+  const sameDay = at !== null && todayInManila(new Date(at)) === record.date;
+  const cashier = (record.issued_by as { display?: string | null } | null | undefined)?.display?.trim() || null;
+  return {
+    time: at && sameDay ? manilaClock.format(new Date(at)) : null,
+    issued: at && !sameDay ? formatTimestamp(at) : null,
+    cashier,
+  };
+}
+
+const manilaClock = new Intl.DateTimeFormat(undefined, { timeZone: 'Asia/Manila', timeStyle: 'short' });
+
+/**
+ * A sale to no one in particular: the customer is the business's walk-in contact ("Walk-in
+ * customer" — Bodega keeps no mark for it, so its name says it), or has no name.
+ */
+function walkIn({ party }: Pick<Particulars, 'party'>): boolean {
+  return !party || party.name.trim() === '' || /^walk[\s-]*in\b/i.test(party.name.trim());
+}
+
+/** A walk-in sale's buyer: blank lines to write their name, address and TIN, as a Philippine invoice leaves them. */
+function BuyerLines() {
+  return (
+    <div className="min-w-0 space-y-3 receipt:space-y-2.5">
+      {['Sold to', 'Address', 'TIN'].map((label) => (
+        <p key={label} className="flex items-end gap-1.5">
+          <span className="shrink-0">{label}:</span>
+          <span data-blank className="h-[1.1em] min-w-0 flex-1 border-b border-black" />
+        </p>
+      ))}
+    </div>
+  );
+}
+
+/** A payment as an invoice's read carries it. */
+interface SettlingPayment {
+  id: number;
+  number: string;
+  date: string;
+  amount: number;
+  tenders: TenderAnswer[];
+}
+
+/**
+ * How a sales invoice was paid: each payment settling it (voided ones are not sent), by its number
+ * — and its date when it is not the invoice's — and its tenders, each method with what traces it
+ * (a reference, an approval code, a check) and its amount; then the balance still due, if any.
+ * Nothing when it has no payment or the user may not view payments (none are sent).
+ */
+function PaidWith({ record }: { record: ApiRecord }) {
+  const payments = Array.isArray(record.payments) ? (record.payments as SettlingPayment[]) : [];
+  if (payments.length === 0) return null;
+  const balance = figure(record.balance);
+  return (
+    <section
+      aria-label="Payment"
+      className="mt-3 ml-auto w-[85mm] break-inside-avoid border-t border-black pt-1 tabular-nums receipt:mt-1.5 receipt:w-full receipt:border-dashed"
+    >
+      <p className="font-bold uppercase">Paid</p>
+      {payments.map((payment) => (
+        <div key={payment.id} className="mt-0.5">
+          <p className="text-[8pt] receipt:text-[7.5pt]">
+            Payment {payment.number}
+            {payment.date !== record.date && `, ${formatDate(payment.date)}`}
+          </p>
+          <ul>
+            {payment.tenders.map((tender, index) => {
+              const trace = tenderTrace({
+                method: tender.method as TenderMethod,
+                reference: tender.reference ?? null,
+                bank: tender.bank ?? null,
+                check_number: tender.check_number ?? null,
+                check_date: tender.check_date ?? null,
+              });
+              return (
+                <li key={index} className="flex justify-between gap-4 receipt:gap-2">
+                  {/* A check's trace names it already: "BPI check 004512 of 2026-12-03". */}
+                  <span className="min-w-0 break-words">
+                    {tender.method === 'check' && trace ? trace : [methodLabel(tender.method), trace].filter(Boolean).join(' · ')}
+                  </span>
+                  <span className="shrink-0 whitespace-nowrap">{formatPesosFixed(Number(tender.amount))}</span>
+                </li>
+              );
+            })}
+          </ul>
+        </div>
+      ))}
+      {balance !== undefined && balance > 0 && (
+        <p className="mt-0.5 flex justify-between gap-4 border-t border-black/40 font-bold receipt:gap-2">
+          <span>Balance due</span>
+          <span className="whitespace-nowrap">{formatPesosFixed(balance)}</span>
+        </p>
+      )}
+    </section>
   );
 }
 

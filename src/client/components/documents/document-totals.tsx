@@ -1,10 +1,10 @@
-import { formatPesos, formatPesosFixed } from '../../../domain/money';
+import { formatPesos } from '../../../domain/money';
 import { cn } from '../../lib/utils';
 import { totalsRows } from './printed-figures';
 
 /**
- * A priced document's totals block (`totalsRows`): on screen in the app's way of writing money
- * (₱1,075.2), on paper always with two decimals (₱1,075.20) and the amount due in capitals.
+ * A priced document's totals block (`totalsRows`), with two decimals on screen as on paper
+ * (₱1,075.20); on paper the amount due is in capitals.
  */
 export function DocumentTotals({
   record,
@@ -17,7 +17,6 @@ export function DocumentTotals({
 }) {
   const rows = totalsRows(record);
   if (rows.length === 0) return null;
-  const format = paper ? formatPesosFixed : formatPesos;
   // On paper, plain boxes: the screen's own terms are found by their <dt>s, and the copy is never found on screen.
   const [List, Term, Value] = paper ? (['div', 'span', 'span'] as const) : (['dl', 'dt', 'dd'] as const);
   return (
@@ -30,7 +29,7 @@ export function DocumentTotals({
             {row.label}
           </Term>
           <Value className={cn('text-right', row.total && 'font-bold')} data-testid={!paper && row.total ? 'document-total' : undefined}>
-            {format(row.value)}
+            {formatPesos(row.value)}
           </Value>
         </div>
       ))}

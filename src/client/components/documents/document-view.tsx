@@ -4,7 +4,7 @@ import { Ban, CreditCard, FileMinus, FileText, PackageCheck, Truck, Undo2, type 
 import { useState } from 'react';
 import type { VatCategory } from '../../../domain/documents';
 import { formatPesos } from '../../../domain/money';
-import { followOnsFrom, pastTense, statusLabel, transitionsFrom, type Transition } from '../../../domain/lifecycle';
+import { followOnsFrom, madeTodayBy, pastTense, statusLabel, transitionsFrom, type Transition } from '../../../domain/lifecycle';
 import { holdsAny, permissionName } from '../../../domain/permissions';
 import type { ResourceDefinition } from '../../../domain/resource';
 import { getResource, registry } from '../../../domain/resources/registry';
@@ -12,7 +12,7 @@ import { ADJUSTMENT_REASONS } from '../../../domain/resources/stock-adjustments'
 import { displayValue } from '../../lib/format';
 import { isClientKey, submitChange } from '../../lib/outbox';
 import { listQuery, type ApiRecord } from '../../lib/resource-queries';
-import { useActiveBusinessId, useCan, usePermissions } from '../../lib/session';
+import { useActiveBusinessId, useCan, usePermissions, userQuery } from '../../lib/session';
 import { ConfirmDialog, type Confirmation } from '../crud/confirm-dialog';
 import { reportFailure, reportSettled } from '../crud/record-actions';
 import { Badge } from '../ui/badge';
@@ -28,6 +28,8 @@ import { StatusBadge } from './status-badge';
  * The lines of a document on screen (its printed copy is `DocumentPrintout`): item and quantity;
  * what later documents did with each (a request's lines transferred, an order's received); and for
  * priced lines the price, discount, amount and VAT category, with the document's totals beneath.
+ * On a phone the table keeps four columns — item, quantity, amount and VAT — and the rest goes
+ * under the item and the quantity, so nothing is cut off at the side: a long item name wraps.
  */
 export function DocumentLines({ definition, record: given }: { definition: ResourceDefinition; record: ApiRecord }) {
   // A document still on this device is priced here, as the server will price it.
@@ -46,19 +48,29 @@ export function DocumentLines({ definition, record: given }: { definition: Resou
       <h2 id="lines-heading" className="text-lg font-semibold">
         Lines
       </h2>
-      {/* The table scrolls sideways on a narrow screen. */}
-      <div className="overflow-x-auto rounded-lg border">
+      <div className="rounded-lg border">
         <Table>
           <TableHeader>
             <TableRow>
               <TableHead>Item</TableHead>
-              <TableHead className="text-right">{adjusts ? 'Change' : 'Quantity'}</TableHead>
-              {done && <TableHead className="text-right">{done}</TableHead>}
+              <TableHead className="text-right">
+                {adjusts ? (
+                  'Change'
+                ) : (
+                  <>
+                    <abbr title="Quantity" className="no-underline sm:hidden">
+                      Qty
+                    </abbr>
+                    <span className="hidden sm:inline">Quantity</span>
+                  </>
+                )}
+              </TableHead>
+              {done && <TableHead className="hidden text-right sm:table-cell">{done}</TableHead>}
               {adjusts && <TableHead>Reason</TableHead>}
               {priced && (
                 <>
-                  <TableHead className="text-right">Unit price</TableHead>
-                  <TableHead className="text-right">Discount</TableHead>
+                  <TableHead className="hidden text-right sm:table-cell">Unit price</TableHead>
+                  <TableHead className="hidden text-right sm:table-cell">Discount</TableHead>
                   <TableHead className="text-right">Amount</TableHead>
                   {legend && <TableHead className="text-center">VAT</TableHead>}
                 </>
@@ -70,7 +82,7 @@ export function DocumentLines({ definition, record: given }: { definition: Resou
               const tag = vatTag(line);
               return (
                 <TableRow key={line.id}>
-                  <TableCell>
+                  <TableCell className="break-words whitespace-normal">
                     <span className="block">{line.item?.display ?? '—'}</span>
                     <span className="text-xs text-muted-foreground">{line.item?.sku}</span>
                     {priced && line.sc_pwd && (
@@ -78,23 +90,39 @@ export function DocumentLines({ definition, record: given }: { definition: Resou
                         SC/PWD
                       </Badge>
                     )}
+                    {/* On a phone, the price and discount their columns show on a wider screen. */}
+                    {priced && (
+                      <span className="block text-xs text-muted-foreground tabular-nums sm:hidden" data-testid="line-price">
+                        {money(line.unit_price)} each{line.discount_percent ? ` · ${line.discount_percent}% off` : ''}
+                      </span>
+                    )}
                   </TableCell>
                   <TableCell className="text-right tabular-nums">
                     {adjusts && line.quantity > 0 ? '+' : ''}
                     {line.quantity} {line.unit}
+                    {/* On a phone, what later documents did with it, under the quantity. */}
+                    {done && (
+                      <span className="block text-xs text-muted-foreground sm:hidden">
+                        {line.quantity_done} {done.toLowerCase()}
+                      </span>
+                    )}
                   </TableCell>
-                  {done && <TableCell className="text-right tabular-nums">{line.quantity_done}</TableCell>}
+                  {done && <TableCell className="hidden text-right tabular-nums sm:table-cell">{line.quantity_done}</TableCell>}
                   {adjusts && (
-                    <TableCell>
+                    <TableCell className="whitespace-normal">
                       <span className="block">{reasonLabel(line.reason)}</span>
                       {line.note && <span className="text-xs text-muted-foreground">{line.note}</span>}
                     </TableCell>
                   )}
                   {priced && (
                     <>
-                      <TableCell className="text-right tabular-nums">{money(line.unit_price)}</TableCell>
-                      <TableCell className="text-right tabular-nums">{line.discount_percent ? `${line.discount_percent}%` : '—'}</TableCell>
-                      <TableCell className="text-right tabular-nums">{money(lineAmount(line, record.prices_include_vat))}</TableCell>
+                      <TableCell className="hidden text-right tabular-nums sm:table-cell">{money(line.unit_price)}</TableCell>
+                      <TableCell className="hidden text-right tabular-nums sm:table-cell">
+                        {line.discount_percent ? `${line.discount_percent}%` : '—'}
+                      </TableCell>
+                      <TableCell className="text-right whitespace-normal tabular-nums">
+                        {money(lineAmount(line, record.prices_include_vat))}
+                      </TableCell>
                       {legend && (
                         <TableCell className="text-center">
                           {tag && (
@@ -131,6 +159,9 @@ const reasonLabel = (reason: string | null | undefined) =>
   ADJUSTMENT_REASONS.find((option) => option.value === reason)?.label ?? reason ?? '—';
 
 /** The icon of the action that makes a document of this kind from another. */
+/** A transition this view's confirmation takes: a void or a cancel (a close asks why, which it cannot). */
+type Undoing = Transition & { name: 'void' | 'cancel' };
+
 const FOLLOW_ON_ICONS: Record<string, LucideIcon> = {
   'receive-orders': PackageCheck,
   'stock-receives': PackageCheck,
@@ -155,11 +186,18 @@ export function DocumentActions({ definition, record }: { definition: ResourceDe
   const next = followOnsFrom(lifecycle, status).filter((followOn) =>
     holdsAny(held, [permissionName('create', getResource(followOn.resource).permission)]),
   );
-  const undoing = transitionsFrom(lifecycle, status).filter((transition) =>
-    holdsAny(held, [permissionName(transition.permission, definition.permission)]),
+  // A void its maker may take on the day they made it is offered to them that day, with the create permission.
+  const userId = useQuery(userQuery(businessId)).data?.id;
+  const undoing = transitionsFrom(lifecycle, status).filter(
+    (transition): transition is Undoing =>
+      transition.name !== 'close' &&
+      (holdsAny(held, [permissionName(transition.permission, definition.permission)]) ||
+        (transition.byMakerSameDay === true &&
+          holdsAny(held, [permissionName('create', definition.permission)]) &&
+          madeTodayBy(record, userId))),
   );
 
-  const take = (transition: Transition) => {
+  const take = (transition: Undoing) => {
     const verb = statusLabel(transition.name);
     setConfirmation({
       action: transition.name,

@@ -6,7 +6,7 @@ import { centavosToPesos, formatPesos } from '../../../domain/money';
 import type { PricedLine } from '../../../domain/pricing';
 import { fromThousandths } from '../../../domain/quantity';
 import { getResource } from '../../../domain/resources/registry';
-import { ADJUSTMENT_REASONS, OTHER_REASON } from '../../../domain/resources/stock-adjustments';
+import { ADJUSTMENT_REASONS, OTHER_REASON, reasonDirection } from '../../../domain/resources/stock-adjustments';
 import { asOfWords } from '../../lib/freshness';
 import { listQuery, type ApiRecord } from '../../lib/resource-queries';
 import { useActiveBusinessId } from '../../lib/session';
@@ -19,6 +19,7 @@ import { Input } from '../ui/input';
 import { Label } from '../ui/label';
 import { NativeSelect } from '../ui/native-select';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '../ui/select';
+import { SignedQuantityInput, signedAs, type QuantitySign } from '../ui/signed-quantity-input';
 import { DocumentTotals } from './document-totals';
 import { useLinePricing, type LineContext, type LineState } from './line-pricing';
 import { totalsInPesos } from './printed-figures';
@@ -27,6 +28,11 @@ import { emptyLine, type LineRow } from './line-rows';
 /** A line's figures, once priced. */
 const pricedLine = (state: LineState): PricedLine | null => (state.kind === 'priced' ? state.line : null);
 const pesos = (centavos: number) => formatPesos(centavosToPesos(centavos));
+/** The sign an adjustment line's reason gives its quantity: below zero for what leaves the stock, above for what comes in; none for either way. */
+const reasonSign = (reason: string | undefined): QuantitySign | undefined => {
+  const direction = reasonDirection(reason);
+  return direction === 'out' ? -1 : direction === 'in' ? 1 : undefined;
+};
 
 /**
  * The line-item editor of document forms: item (search by name, SKU or barcode), unit, quantity,
@@ -37,7 +43,8 @@ const pesos = (centavos: number) => formatPesos(centavosToPesos(centavos));
  * item moves to its quantity; Enter in a line's figures goes to the next line's item, adding one
  * after the last. Rows stack into cards on a phone. The server's messages (`lines.2.quantity`)
  * show under their input. A stock adjustment's lines take a signed quantity (what is on hand
- * changes by it) and a reason, with a note.
+ * changes by it) and a reason, with a note: a reason that only takes stock away or only adds it
+ * gives the quantity its sign, the others take it from the ± key.
  */
 export function LineItems({
   rows,
@@ -193,7 +200,25 @@ export function LineItems({
                       ` → ${fromThousandths(onHand + Math.sign(Number(row.quantity)) * line.baseQuantity)} after`}
                   </p>
                 )}
-                {row.open !== undefined && <p className="text-xs text-muted-foreground">{row.open} still open</p>}
+                {row.open !== undefined &&
+                  (context.spec?.stock === 'in' && context.spec.twoLocations ? (
+                    // A receive counts what arrived: what was on its way beside it, and one tap for all of it.
+                    <p className="flex items-center gap-2 text-xs text-muted-foreground">
+                      of {row.open} in transit
+                      <Button
+                        type="button"
+                        variant="link"
+                        size="sm"
+                        className="h-auto p-0"
+                        aria-label={`Receive all ${row.open} of line ${index + 1}`}
+                        onClick={() => update(index, { quantity: String(row.open) })}
+                      >
+                        All {row.open}
+                      </Button>
+                    </p>
+                  ) : (
+                    <p className="text-xs text-muted-foreground">{row.open} still open</p>
+                  ))}
               </div>
               <div className="col-span-2 sm:col-span-2">
                 <Label htmlFor={id('unit')} className="mb-1 block text-xs text-muted-foreground">
@@ -219,18 +244,35 @@ export function LineItems({
                 </Select>
                 <Messages messages={at('unit_of_measurement_id')} />
               </div>
-              <NumberCell
-                label={context.adjusts ? 'Change (+ / −)' : 'Quantity'}
-                id={id('quantity')}
-                value={row.quantity}
-                messages={at('quantity')}
-                onChange={(quantity) => update(index, { quantity })}
-                onKeyDown={onward(index)}
-                signed={context.adjusts}
-              />
+              {context.adjusts ? (
+                <div className="sm:col-span-2">
+                  <Label htmlFor={id('quantity')} className="mb-1 block text-xs text-muted-foreground">
+                    Change
+                  </Label>
+                  {/* Damaged, expired and lost take stock away, found adds it: their sign is the reason's; the others take the ± key. */}
+                  <SignedQuantityInput
+                    id={id('quantity')}
+                    value={row.quantity}
+                    sign={reasonSign(row.reason)}
+                    aria-invalid={at('quantity').length > 0}
+                    onChange={(quantity) => update(index, { quantity })}
+                    onKeyDown={onward(index)}
+                  />
+                  <Messages messages={at('quantity')} />
+                </div>
+              ) : (
+                <NumberCell
+                  label="Quantity"
+                  id={id('quantity')}
+                  value={row.quantity}
+                  messages={at('quantity')}
+                  onChange={(quantity) => update(index, { quantity })}
+                  onKeyDown={onward(index)}
+                />
+              )}
               {context.adjusts && (
                 <>
-                  <div className="col-span-2 sm:col-span-3">
+                  <div className="sm:col-span-3">
                     <Label htmlFor={id('reason')} className="mb-1 block text-xs text-muted-foreground">
                       Reason
                     </Label>
@@ -239,7 +281,12 @@ export function LineItems({
                       className="h-11 w-full"
                       value={row.reason ?? ''}
                       aria-invalid={at('reason').length > 0}
-                      onChange={(event) => update(index, { reason: event.target.value })}
+                      onChange={(event) => {
+                        // The reason moves the sign of what was typed: 3 Found, then Damaged, is −3.
+                        const reason = event.target.value;
+                        const sign = reasonSign(reason);
+                        update(index, { reason, quantity: sign === undefined ? row.quantity : signedAs(row.quantity, sign) });
+                      }}
                     >
                       <option value="">Choose…</option>
                       {ADJUSTMENT_REASONS.map((reason) => (
@@ -351,7 +398,6 @@ function NumberCell({
   onChange,
   narrow,
   onKeyDown,
-  signed,
 }: {
   label: string;
   id: string;
@@ -361,8 +407,6 @@ function NumberCell({
   onChange: (value: string) => void;
   narrow?: boolean;
   onKeyDown?: (event: KeyboardEvent<HTMLInputElement>) => void;
-  /** Takes a minus sign: a phone's decimal keypad has none, so its full keyboard opens. */
-  signed?: boolean;
 }) {
   return (
     <div className={cn(narrow ? 'sm:col-span-1' : 'sm:col-span-2')}>
@@ -371,7 +415,7 @@ function NumberCell({
       </Label>
       <Input
         id={id}
-        inputMode={signed ? 'text' : 'decimal'}
+        inputMode="decimal"
         className="h-11 text-right tabular-nums"
         value={value}
         placeholder={placeholder}

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { getResource } from '../../../domain/resources/registry';
-import type { DocumentLine } from './line-rows';
+import type { DocumentLine, LineRow } from './line-rows';
 import type { Place } from '../../lib/places';
-import { atOwnPlace, documentStartingValues, type Workplace } from './prefill';
+import { atOwnPlace, documentStartingValues, leavesRest, receivedAll, type Workplace } from './prefill';
 
 const line = (id: number, quantity: number, done: number): DocumentLine => ({
   id,
@@ -30,6 +30,27 @@ describe('a document made from another starts with what the source kind’s life
     expect(values.contact_id).toBe(3);
     expect(quantities(values)).toEqual(['6']);
     expect((values.lines as { source_line_id: number }[])[0].source_line_id).toBe(1);
+  });
+
+  it('a stock receive starts at zero beside what is in transit, to be counted; "Receive all" fills every line with it', () => {
+    const values = documentStartingValues(getResource('stock-receives'), source({ lines: [line(1, 42, 0), line(2, 5, 2), line(3, 4, 4)] }));
+    const rows = values.lines as LineRow[];
+    expect(values.stock_transfer_id).toBe(7);
+    expect(rows.map((row) => [row.quantity, row.open, row.source_line_id])).toEqual([
+      ['', 42, 1],
+      ['', 3, 2],
+    ]);
+    expect(quantities({ lines: receivedAll(rows) })).toEqual(['42', '3']);
+  });
+
+  it('a receive counted short of what is in transit leaves a rest to answer for; one that took it all does not', () => {
+    const rows = documentStartingValues(getResource('stock-receives'), source({ lines: [line(1, 42, 0), line(2, 5, 0)] }))
+      .lines as LineRow[];
+    const counted = (...typed: string[]) => rows.map((row, index) => ({ ...row, quantity: typed[index] }));
+    expect(leavesRest(counted('40', '5'))).toBe(true);
+    expect(leavesRest(counted('', '5'))).toBe(true);
+    expect(leavesRest(counted('42', '5'))).toBe(false);
+    expect(leavesRest(receivedAll(rows))).toBe(false);
   });
 
   it('a bill takes every line of its order as it is', () => {

@@ -27,13 +27,34 @@ const today = () => {
   return `${now.getFullYear()}-${String(now.getMonth() + 1).padStart(2, '0')}-${String(now.getDate()).padStart(2, '0')}`;
 };
 
-/** A source line still open, to be fulfilled by this document (a purchase order line being received). */
-const openLine = (line: DocumentLine, open: number): LineRow => ({
+/**
+ * A source line still open, to be fulfilled by this document (a purchase order line being
+ * received); `counted`: its quantity starts blank, to be counted (see `countsOnArrival`).
+ */
+const openLine = (line: DocumentLine, open: number, counted = false): LineRow => ({
   ...rowsOf([line])[0],
-  quantity: String(open),
+  quantity: counted ? '' : String(open),
   source_line_id: line.id,
   open,
 });
+
+/**
+ * Whether a document made from its source counts what arrives, its lines starting blank beside
+ * what is on its way, rather than taking what is open as it is: a receive of a transfer. Filled in,
+ * a receive is saved without counting, and a short delivery passes unseen ("Receive all" fills it
+ * in one tap when everything came).
+ */
+export const countsOnArrival = (definition: ResourceDefinition): boolean =>
+  definition.document?.stock === 'in' && definition.document.twoLocations === true;
+
+/** Every line filled with what is still on its way: all of it arrived. */
+export const receivedAll = (rows: readonly LineRow[]): LineRow[] =>
+  rows.map((row) => (row.open === undefined ? row : { ...row, quantity: String(row.open) }));
+
+/** Whether a receive leaves some of its transfer on its way: a line counted short of what is open. */
+export function leavesRest(rows: readonly LineRow[]): boolean {
+  return rows.some((row) => row.open !== undefined && (Number(row.quantity) || 0) < row.open);
+}
 
 /** What a document made from its source starts with, as the source's lifecycle declares it. */
 function prefillOf(definition: ResourceDefinition, link: SourceLink): Prefill | undefined {
@@ -64,7 +85,8 @@ export function documentStartingValues(
   const lines = (source.lines as DocumentLine[] | undefined) ?? [];
   const prefill = prefillOf(definition, link);
   if (prefill === 'open-lines' || prefill === 'done-lines') {
-    values.lines = lines.filter((line) => remaining(line, prefill) > 0).map((line) => openLine(line, remaining(line, prefill)));
+    const counted = prefill === 'open-lines' && countsOnArrival(definition);
+    values.lines = lines.filter((line) => remaining(line, prefill) > 0).map((line) => openLine(line, remaining(line, prefill), counted));
   } else if (prefill === 'all-lines') {
     values.lines = rowsOf(lines);
   } else if (prefill === 'balance' && typeof source.balance === 'number') {

@@ -1,5 +1,5 @@
 import { useInfiniteQuery, useQueries, useQuery } from '@tanstack/react-query';
-import { CheckCheck, X } from 'lucide-react';
+import { CheckCheck, ClipboardCheck, X } from 'lucide-react';
 import { useEffect, useId, useRef, useState } from 'react';
 import type { ListMeta } from '../../../domain/list-params';
 import { PICKER_LIMIT } from '../../../domain/list-params';
@@ -11,7 +11,9 @@ import { getResource } from '../../../domain/resources/registry';
 import {
   COUNT_LINE_FILTERS,
   COUNT_LINES_PAGE,
+  expectedHidden,
   outsideScope,
+  postable,
   SCOPE_FIELDS,
   type CountLineFilter,
 } from '../../../domain/resources/stock-counts';
@@ -44,20 +46,23 @@ import { Label } from '../ui/label';
 import { NativeSelect } from '../ui/native-select';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '../ui/table';
 
-/** A line of a count as the server reads it (`GET /api/stock-counts/{id}/lines`). */
+/**
+ * A line of a count as the server reads it (`GET /api/stock-counts/{id}/lines`). While a blind
+ * count is open the server leaves out what is expected, moved, on hand and different.
+ */
 export interface CountLine {
   id: number;
   item_id: number;
   item: { id: number; display: string; sku: string; barcode: string | null };
   unit: string | null;
-  expected: number;
-  on_hand: number;
-  moved: number;
+  expected?: number;
+  on_hand?: number;
+  moved?: number;
   counted: number | null;
   entries: number;
-  difference: number | null;
+  difference?: number | null;
   unit_cost: number | null;
-  difference_value: number | null;
+  difference_value?: number | null;
 }
 
 interface LinesPage {
@@ -97,6 +102,11 @@ const sum = (a: number, b: number) => Math.round((a + b) * 1000) / 1000;
 const signed = (value: number) => `${value > 0 ? '+' : ''}${value}`;
 const plural = (count: number, one: string, many = `${one}s`) => `${count} ${count === 1 ? one : many}`;
 const takesOff = (entry: OutboxEntry) => entry.path.endsWith('/uncount');
+/** Finishing the counting is queued as counting too: it goes out in order after the entries before it. */
+const finishes = (entry: OutboxEntry) => entry.path.endsWith('/finish');
+/** This device's queued counting of the count: entries, lines taken off, and finishing it. */
+const countingOf = (entry: OutboxEntry, resource: string, countId: number | string) =>
+  entry.resource === resource && entry.action === 'count' && entry.recordId === countId;
 
 /**
  * What this device queued for the count and has not sent, by item, in the order it was made: a
@@ -106,7 +116,7 @@ const takesOff = (entry: OutboxEntry) => entry.path.endsWith('/uncount');
 function unsentByItem(entries: readonly OutboxEntry[], countId: number | string): Map<number, Unsent> {
   const byItem = new Map<number, Unsent>();
   for (const entry of entries) {
-    if (entry.resource !== 'stock-counts' || entry.action !== 'count' || entry.recordId !== countId) continue;
+    if (!countingOf(entry, 'stock-counts', countId) || finishes(entry)) continue;
     if (entry.state === 'needs-attention') continue;
     const body = entry.body as { item_id: number; quantity?: number };
     const before = byItem.get(body.item_id) ?? { cleared: false, added: 0, adds: 0 };
@@ -129,15 +139,15 @@ function countedWith(serverCounted: number | null, unsent: Unsent | undefined): 
 
 function shownLine(line: CountLine, unsent: Unsent | undefined): ShownLine {
   const counted = countedWith(line.counted, unsent);
-  const difference = counted === null ? null : sum(counted, -line.on_hand);
+  const difference = counted === null || line.on_hand === undefined ? null : sum(counted, -line.on_hand);
   return {
     itemId: line.item_id,
     name: line.item.display,
     sku: line.item.sku,
     unit: line.unit,
-    expected: line.expected,
-    onHand: line.on_hand,
-    moved: line.moved,
+    expected: line.expected ?? null,
+    onHand: line.on_hand ?? null,
+    moved: line.moved ?? null,
     counted,
     unsent,
     difference,
@@ -177,6 +187,8 @@ const linesKey = (businessId: number | null, countId: number | string) => [busin
  * the count started, what moved since, on hand, counted (with what this device has not sent yet),
  * the difference in units and in pesos — filtered and searched by the server; a line counted by
  * mistake taken off again; then posting, which writes the stock adjustment of the differences.
+ * A blind count shows only what was counted until its counting is finished: the server sends
+ * nothing more, so nothing more is kept on the device either.
  */
 export function StockCountSheet({ definition, record }: { definition: ResourceDefinition; record: ApiRecord }) {
   const businessId = useActiveBusinessId();
@@ -184,15 +196,15 @@ export function StockCountSheet({ definition, record }: { definition: ResourceDe
   const countId = record.id as number | string;
   const onServer = !isClientKey(countId);
   const open = record.status === 'open' && !record.deleted_at;
+  const hidden = expectedHidden(record);
   const held = usePermissions();
   const canCount = holdsAny(held, [permissionName('update', definition.permission)]);
   // Posting writes a stock adjustment: for who may write one too.
   const canPost = canCount && holdsAny(held, [permissionName('create', getResource('stock-adjustments').permission)]);
   const unsent = unsentByItem(entries, countId);
   const postPending = entries.some((entry) => entry.resource === definition.name && entry.action === 'post' && entry.recordId === countId);
-  const unsentEntries = entries.filter(
-    (entry) => entry.resource === definition.name && entry.action === 'count' && entry.recordId === countId,
-  ).length;
+  const finishPending = entries.some((entry) => countingOf(entry, definition.name, countId) && finishes(entry));
+  const unsentEntries = entries.filter((entry) => countingOf(entry, definition.name, countId) && !finishes(entry)).length;
 
   const [show, setShow] = useState<CountLineFilter>('all');
   const [find, setFind] = useState('');
@@ -262,6 +274,36 @@ export function StockCountSheet({ definition, record }: { definition: ResourceDe
   const [posting, setPosting] = useState(false);
   const [busy, setBusy] = useState(false);
 
+  const finish = () =>
+    setConfirmation({
+      action: 'finish counting',
+      confirmLabel: 'Finish Counting',
+      destructive: false,
+      consequence:
+        'Nothing more can be counted on it or taken off it. Then what was expected of each item and what it differs by show, ' +
+        'to be seen before it is posted.',
+      run: async () => {
+        setBusy(true);
+        try {
+          const settled = await submitChange({
+            businessId,
+            resource: definition.name,
+            action: 'count',
+            recordId: countId,
+            method: 'PATCH',
+            path: `/api/${definition.name}/${String(countId)}/finish`,
+            label: `Finish counting ${definition.singular} ${String(record.number ?? '')}`.trim(),
+          });
+          reportSettled(settled, 'Counting finished: its differences show, and it can be posted.');
+          setConfirmation(null);
+        } catch (error) {
+          reportFailure(error);
+        } finally {
+          setBusy(false);
+        }
+      },
+    });
+
   const takeOff = (line: ShownLine) =>
     setConfirmation({
       action: `take ${line.name} off`,
@@ -302,15 +344,21 @@ export function StockCountSheet({ definition, record }: { definition: ResourceDe
         <h2 id="count-heading" className="text-lg font-semibold">
           Count
         </h2>
-        {open && canPost && onServer && (
+        {open && hidden && canCount && onServer && (
+          <Button onClick={finish} disabled={finishPending}>
+            <ClipboardCheck aria-hidden /> {finishPending ? 'Finishing when sent' : 'Finish counting'}
+          </Button>
+        )}
+        {postable(record) && !record.deleted_at && canPost && onServer && (
           <Button onClick={() => setPosting(true)} disabled={postPending}>
             <CheckCheck aria-hidden /> {postPending ? 'Posting when sent' : 'Post count'}
           </Button>
         )}
       </div>
       <p className="text-sm text-muted-foreground" aria-live="polite">
-        {linesCounted} of {plural(linesTotal, 'item')} counted · {differing} differ
-        {differing > 0 && ` · ${formatPesos(netValue)} net`}
+        {linesCounted} of {plural(linesTotal, 'item')} counted
+        {hidden ? ' · a blind count: what is expected and what differs show once counting is finished' : ` · ${differing} differ`}
+        {!hidden && differing > 0 && ` · ${formatPesos(netValue)} net`}
         {unsentEntries > 0 && ` · ${plural(unsentEntries, 'change')} on this device not sent yet`}
         {notice}
       </p>
@@ -318,7 +366,13 @@ export function StockCountSheet({ definition, record }: { definition: ResourceDe
         <CountEntry
           definition={definition}
           record={record}
-          closed={postPending ? 'Posting this count is queued: nothing more can be counted on it.' : null}
+          closed={
+            postPending
+              ? 'Posting this count is queued: nothing more can be counted on it.'
+              : finishPending
+                ? 'Finishing this count is queued: nothing more can be counted on it.'
+                : null
+          }
           isOnCount={(itemId) => loadedByItem.has(itemId) || unsent.has(itemId)}
         />
       )}
@@ -328,7 +382,8 @@ export function StockCountSheet({ definition, record }: { definition: ResourceDe
             Show
           </Label>
           <NativeSelect id="count-filter" value={show} onChange={(event) => setShow(event.target.value as CountLineFilter)}>
-            {COUNT_LINE_FILTERS.map((filter) => (
+            {/* Which items differ would tell what is expected of them. */}
+            {COUNT_LINE_FILTERS.filter((filter) => !hidden || filter.value !== 'differences').map((filter) => (
               <option key={filter.value} value={filter.value}>
                 {filter.label}
               </option>
@@ -353,12 +408,20 @@ export function StockCountSheet({ definition, record }: { definition: ResourceDe
           <TableHeader>
             <TableRow>
               <TableHead>Item</TableHead>
-              <TableHead className="hidden text-right md:table-cell">Expected</TableHead>
-              <TableHead className="hidden text-right md:table-cell">Moved since</TableHead>
-              <TableHead className="hidden text-right sm:table-cell">On hand</TableHead>
+              {!hidden && (
+                <>
+                  <TableHead className="hidden text-right md:table-cell">Expected</TableHead>
+                  <TableHead className="hidden text-right md:table-cell">Moved since</TableHead>
+                  <TableHead className="hidden text-right sm:table-cell">On hand</TableHead>
+                </>
+              )}
               <TableHead className="text-right">Counted</TableHead>
-              <TableHead className="text-right">Difference</TableHead>
-              <TableHead className="hidden text-right sm:table-cell">Value</TableHead>
+              {!hidden && (
+                <>
+                  <TableHead className="text-right">Difference</TableHead>
+                  <TableHead className="hidden text-right sm:table-cell">Value</TableHead>
+                </>
+              )}
               {open && canCount && (
                 <TableHead>
                   <span className="sr-only">Take off</span>
@@ -369,15 +432,20 @@ export function StockCountSheet({ definition, record }: { definition: ResourceDe
           <TableBody>
             {lines.map((line) => (
               <TableRow key={line.itemId} data-counted={line.counted !== null}>
-                <TableCell>
+                {/* A long name wraps: on a phone the table stays as wide as the screen. */}
+                <TableCell className="break-words whitespace-normal">
                   <span className="block">{line.name}</span>
                   <span className="text-xs text-muted-foreground">{line.sku}</span>
                 </TableCell>
-                <TableCell className="hidden text-right tabular-nums md:table-cell">{line.expected ?? '—'}</TableCell>
-                <TableCell className="hidden text-right tabular-nums md:table-cell">
-                  {line.moved === null || line.moved === 0 ? '—' : signed(line.moved)}
-                </TableCell>
-                <TableCell className="hidden text-right tabular-nums sm:table-cell">{line.onHand ?? '—'}</TableCell>
+                {!hidden && (
+                  <>
+                    <TableCell className="hidden text-right tabular-nums md:table-cell">{line.expected ?? '—'}</TableCell>
+                    <TableCell className="hidden text-right tabular-nums md:table-cell">
+                      {line.moved === null || line.moved === 0 ? '—' : signed(line.moved)}
+                    </TableCell>
+                    <TableCell className="hidden text-right tabular-nums sm:table-cell">{line.onHand ?? '—'}</TableCell>
+                  </>
+                )}
                 <TableCell className="text-right tabular-nums">
                   {line.counted === null ? (
                     <Badge variant="outline">Not counted</Badge>
@@ -391,12 +459,16 @@ export function StockCountSheet({ definition, record }: { definition: ResourceDe
                     <span className="block text-xs text-muted-foreground">{signed(line.unsent.added)} not sent</span>
                   )}
                 </TableCell>
-                <TableCell className="text-right font-medium tabular-nums">
-                  {line.difference === null ? '—' : line.difference === 0 ? '0' : signed(line.difference)}
-                </TableCell>
-                <TableCell className="hidden text-right tabular-nums sm:table-cell">
-                  {line.value === null ? '—' : formatPesos(line.value)}
-                </TableCell>
+                {!hidden && (
+                  <>
+                    <TableCell className="text-right font-medium tabular-nums">
+                      {line.difference === null ? '—' : line.difference === 0 ? '0' : signed(line.difference)}
+                    </TableCell>
+                    <TableCell className="hidden text-right tabular-nums sm:table-cell">
+                      {line.value === null ? '—' : formatPesos(line.value)}
+                    </TableCell>
+                  </>
+                )}
                 {open && canCount && (
                   <TableCell className="w-12 text-right">
                     {line.counted !== null && !postPending && (

@@ -27,11 +27,10 @@ import {
   Undo2,
   Users,
   Warehouse,
-  Wrench,
   Layers,
 } from 'lucide-react';
 import { IMPORT_KINDS } from '../../../domain/imports';
-import { permissionName, SERVICE_PRICES_PERMISSION, VIEW_ACTIVITY_PERMISSION } from '../../../domain/permissions';
+import { permissionName, VIEW_ACTIVITY_PERMISSION } from '../../../domain/permissions';
 import { getResource } from '../../../domain/resources/registry';
 
 export interface NavigationLink {
@@ -41,10 +40,6 @@ export interface NavigationLink {
   icon: LucideIcon;
   /** Shown with the master permission or this one (or any of these); none: shown to everyone signed in. */
   permission?: string | readonly string[];
-  /** Marked "Under Development": the product has not built it yet. */
-  underDevelopment?: boolean;
-  /** Its screens have not landed yet: shown marked, not followed. */
-  unavailable?: boolean;
 }
 
 export interface NavigationGroup {
@@ -57,7 +52,11 @@ function resource(name: string, icon: LucideIcon, extra: Partial<NavigationLink>
   return { label: getResource(name).plural, resource: name, icon, permission: `view-${name}`, ...extra };
 }
 
-/** The sidebar: its groups and links, in order. Quotations, businesses and contact types have routes but no link. */
+/**
+ * The sidebar: its groups and links, in order. Quotations, businesses and contact types have
+ * routes but no link. So do services and their prices: nothing sells a service yet (an invoice's
+ * lines are items), so the menu offers no screen that leads nowhere, to anyone.
+ */
 export const NAVIGATION: NavigationGroup[] = [
   { label: 'Dashboards', links: [{ label: 'Overview', icon: LayoutDashboard }] },
   {
@@ -86,13 +85,7 @@ export const NAVIGATION: NavigationGroup[] = [
   },
   {
     label: 'Sales & Services',
-    links: [
-      resource('sale-item-prices', Tags),
-      resource('service-prices', HandCoins, { permission: SERVICE_PRICES_PERMISSION, underDevelopment: true }),
-      resource('services', Wrench, { underDevelopment: true }),
-      resource('invoices', ReceiptText),
-      resource('invoice-payments', Banknote),
-    ],
+    links: [resource('sale-item-prices', Tags), resource('invoices', ReceiptText), resource('invoice-payments', Banknote)],
   },
   {
     label: 'Logistics',

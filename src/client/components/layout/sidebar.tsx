@@ -4,7 +4,6 @@ import { Suspense, useState } from 'react';
 import { holdsAny } from '../../../domain/permissions';
 import { usePermissions } from '../../lib/session';
 import { cn } from '../../lib/utils';
-import { Badge } from '../ui/badge';
 import { Collapsible, CollapsibleContent, CollapsibleTrigger } from '../ui/collapsible';
 import { lazyAhead } from '../ui/deferred';
 import { visibleNavigation, type NavigationLink } from './navigation';
@@ -27,15 +26,8 @@ function LinkBody({ link, collapsed }: { link: NavigationLink; collapsed: boolea
         // The rail is labelled too: a short line under each icon, not icons to guess at.
         <span className="line-clamp-2 w-full text-center text-[10px] leading-tight break-words">{link.label}</span>
       ) : (
-        // The badge goes under the label when both do not fit: the whole label always shows.
-        <span className="flex min-w-0 flex-1 flex-wrap items-center gap-x-2 gap-y-0.5 py-1.5">
-          <span className="min-w-0 break-words">{link.label}</span>
-          {(link.underDevelopment || link.unavailable) && (
-            <Badge variant="warning" className="shrink-0 px-1.5 text-[10px]">
-              Under Development
-            </Badge>
-          )}
-        </span>
+        // The whole label always shows, on two lines when it does not fit on one.
+        <span className="min-w-0 flex-1 py-1.5 break-words">{link.label}</span>
       )}
     </>
   );
@@ -52,14 +44,7 @@ function SidebarLink({
   hinting?: boolean;
   onNavigate?: () => void;
 }) {
-  const item = link.unavailable ? (
-    <span
-      aria-disabled="true"
-      className={cn(linkClass, collapsed && railClass, 'cursor-not-allowed text-muted-foreground hover:bg-transparent')}
-    >
-      <LinkBody link={link} collapsed={collapsed} />
-    </span>
-  ) : link.resource ? (
+  const item = link.resource ? (
     <Link
       to="/$resource"
       params={{ resource: link.resource }}
@@ -77,7 +62,7 @@ function SidebarLink({
   if (!collapsed || !hinting) return item;
   return (
     <Suspense fallback={item}>
-      <RailTooltip label={`${link.label}${link.underDevelopment || link.unavailable ? ' (Under Development)' : ''}`}>{item}</RailTooltip>
+      <RailTooltip label={link.label}>{item}</RailTooltip>
     </Suspense>
   );
 }

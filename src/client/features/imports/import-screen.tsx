@@ -13,6 +13,7 @@ import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '.
 import { ApiError, describeError, postWithProgress } from '../../lib/api';
 import { clientKey } from '../../lib/outbox-queue';
 import { usePermissions } from '../../lib/session';
+import { count, importedWords, newRecords } from './import-words';
 import { readSheet, SheetProblem, templateCsv, type Cell } from './read-sheet';
 
 /** What the server answers an import or its check (`POST /api/imports/{kind}`). */
@@ -38,7 +39,6 @@ type Stage =
   | { step: 'done'; outcome: Outcome };
 
 const NOT_IN_FILE = '';
-const count = (value: number, word: string) => `${value.toLocaleString('en-US')} ${word}${value === 1 ? '' : 's'}`;
 
 /** The kinds this user may import: those whose records they may create. */
 function useImportable(): ImportKind[] {
@@ -324,8 +324,7 @@ function CheckOutcome({ outcome, kind }: { outcome: Outcome; kind: ImportKind })
   return (
     <div className="space-y-2 text-sm" aria-live="polite">
       <p>
-        Ready: {count(outcome.created, 'new ' + (kind.name === 'opening-stock' ? 'opening balance' : 'record'))},{' '}
-        {count(outcome.updated, 'update')}
+        Ready: {newRecords(kind.name, outcome.created)}, {count(outcome.updated, 'update')}
         {outcome.changes.length > 0 &&
           ` (${outcome.changes.map((change) => `${change.field} in ${count(change.records, 'record')}`).join(', ')})`}
         , {count(outcome.skipped, 'row')} skipped as already here
@@ -383,7 +382,7 @@ function DoneOutcome({ outcome, kind }: { outcome: Outcome; kind: ImportKind }) 
         Imported
       </h2>
       <p className="text-sm">
-        {count(outcome.created, 'new')}, {count(outcome.updated, 'update')}, {count(outcome.skipped, 'row')} skipped
+        {importedWords(kind.name, outcome)}
         {outcome.made.length > 0 && `; also made: ${outcome.made.join(', ')}`}.
       </p>
       {outcome.adjustments.map((adjustment) => (

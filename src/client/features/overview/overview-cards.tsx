@@ -1,15 +1,18 @@
 import type { UseQueryResult } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
-import { Suspense, type ComponentProps } from 'react';
-import type { LocationType } from '../../../domain/documents';
+import { Fragment, Suspense, useEffect, useRef, type ComponentProps } from 'react';
 import { formatPesos } from '../../../domain/money';
-import { findResource } from '../../../domain/resources/registry';
+import { findResource, getResource } from '../../../domain/resources/registry';
 import { formatDate } from '../../lib/format';
+import { usePlaces } from '../../lib/places';
+import { usePendingChanges } from '../../lib/pending';
+import { useActiveBusinessId, usePermissions } from '../../lib/session';
 import { cn } from '../../lib/utils';
 import { StatusBadge } from '../../components/documents/status-badge';
 import { Button } from '../../components/ui/button';
 import { lazyAhead } from '../../components/ui/deferred';
 import { ChartSkeleton, OverviewCard } from './overview-card';
+import { restockOf } from './restock';
 import { SERIES, type Series } from './series';
 import type {
   AgingBucket,
@@ -229,23 +232,24 @@ export function StockValueCard({ query, className }: { query: UseQueryResult<Sto
 }
 
 /**
- * Stocks at or under their reorder level; per row the way to restock it that the user may start:
- * a branch asks the warehouses with a stock request, a warehouse orders from a supplier — each
- * only by someone who operates there (`operatesAt`).
+ * Stocks at or under their reorder level; per row the open request already asking for it, or the
+ * way to restock it that the user may start (`restockOf`): a branch asks the warehouses with a
+ * stock request, a warehouse orders from a supplier — each only by someone who operates there.
+ * Saving what it starts opens the new request or order, with its number.
  */
-export function LowStockCard({
-  query,
-  canRequest,
-  canOrder,
-  operatesAt,
-  className,
-}: {
-  query: UseQueryResult<LowStock>;
-  canRequest: boolean;
-  canOrder: boolean;
-  operatesAt: (type: LocationType, id: number) => boolean;
-  className?: string;
-}) {
+export function LowStockCard({ query, className }: { query: UseQueryResult<LowStock>; className?: string }) {
+  // The places the user operates at, as the forms offer them: asked for only where this card shows.
+  const { places, all } = usePlaces();
+  const holder = { permissions: usePermissions(), places, all };
+  const businessId = useActiveBusinessId();
+  const queued = usePendingChanges(businessId, getResource('stock-requests')).filter((entry) => entry.action === 'create');
+  // A request made on this device reached the server and left the outbox: the card asks again, to name it by its number.
+  const { refetch } = query;
+  const queuedBefore = useRef(queued.length);
+  useEffect(() => {
+    if (queued.length < queuedBefore.current) void refetch();
+    queuedBefore.current = queued.length;
+  }, [queued.length, refetch]);
   return (
     <OverviewCard
       title="Low stock"
@@ -268,11 +272,7 @@ export function LowStockCard({
         <div className="space-y-2">
           <ul className="-mx-2 divide-y">
             {answer.data.map((stock) => {
-              const restock =
-                operatesAt(stock.location_type, stock.location_id) &&
-                (stock.location_type === 'branch'
-                  ? canRequest && { resource: 'stock-requests', label: 'Request stock' }
-                  : canOrder && { resource: 'purchase-orders', label: 'Order' });
+              const restock = restockOf(stock, holder, queued);
               return (
                 <li key={stock.stock_id} className="flex items-center gap-2 py-1">
                   <Link
@@ -290,12 +290,25 @@ export function LowStockCard({
                       </span>
                     </span>
                   </Link>
-                  {restock && (
+                  {restock?.kind === 'requested' && (
+                    <Link
+                      to="/$resource/$id"
+                      params={{ resource: 'stock-requests', id: String(restock.id) }}
+                      aria-label={`Requested — ${restock.number ?? 'number assigned on sync'}: ${stock.item} at ${stock.location}`}
+                      className="inline-flex min-h-11 max-w-44 shrink-0 flex-col justify-center rounded-md px-2 text-right text-sm outline-none hover:bg-accent focus-visible:ring-2 focus-visible:ring-ring"
+                    >
+                      <span className="text-muted-foreground">Requested —</span>
+                      <span className="font-medium break-words text-primary">
+                        {restock.number ? <BreakableNumber number={restock.number} /> : 'Number assigned on sync'}
+                      </span>
+                    </Link>
+                  )}
+                  {restock?.kind === 'start' && (
                     <Button asChild variant="outline" className="shrink-0">
                       <Link
                         to="/$resource/create"
                         params={{ resource: restock.resource }}
-                        search={{ redirect_to: '/overview', restock: stock.stock_id }}
+                        search={{ restock: stock.stock_id }}
                         aria-label={`${restock.label}: ${stock.item} at ${stock.location}`}
                       >
                         {restock.label}
@@ -315,6 +328,16 @@ export function LowStockCard({
       )}
     </OverviewCard>
   );
+}
+
+/** A document number that may wrap after each of its hyphens (SR-20261127-W00001-00000010), where a browser would not break it. */
+function BreakableNumber({ number }: { number: string }) {
+  return number.split(/(?<=-)/).map((part, index) => (
+    <Fragment key={index}>
+      {part}
+      <wbr />
+    </Fragment>
+  ));
 }
 
 export function TopItemsCard({

@@ -61,6 +61,8 @@ export interface LowStock {
     quantity_on_hand: number;
     reorder_level: number;
     unit: string | null;
+    /** The open stock request from its place already asking for its item; absent from an answer kept before the server sent it. */
+    open_request?: { id: number; number: string } | null;
   }[];
   /** All the stocks at or under their reorder level, of which `data` shows the lowest. */
   total: number;

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useNavigate, useSearch } from '@tanstack/react-router';
 import { holdsAny, permissionName } from '../../../domain/permissions';
-import { levelAt, reaches, type PlaceGrant, type PlaceType } from '../../../domain/places';
+import type { PlaceGrant } from '../../../domain/places';
 import { registry } from '../../../domain/resources/registry';
 import { useActiveBusinessId, usePermissions, useSession, type CurrentUser } from '../../lib/session';
 import { OfflineNotice } from '../../components/offline-notice';
@@ -85,8 +85,6 @@ export function OverviewScreen() {
   const name = user?.name ?? '';
   const business = session.status === 'signed-in' ? session.businesses.find((entry) => entry.id === session.businessId)?.name : undefined;
   const placesShown = placesOfFigures(user?.places);
-  // Restocking is offered only where the user operates: a branch asks for stock, a warehouse orders.
-  const operatesAt = (type: PlaceType, id: number) => !user?.places || reaches(levelAt(user.places, type, id), 'operate');
 
   return (
     <div className="space-y-4">
@@ -132,14 +130,7 @@ export function OverviewScreen() {
             {/* Charts beside charts and lists beside lists, so the cards of a row are of a height. */}
             {stocks && <StockValueCard query={stockValue} />}
             {sales && <TopItemsCard query={topItems} periodLabel={label} />}
-            {stocks && (
-              <LowStockCard
-                query={lowStock}
-                canRequest={holdsAny(permissions, [permissionName('create', 'stock-requests')])}
-                canOrder={holdsAny(permissions, [permissionName('create', 'purchase-orders')])}
-                operatesAt={operatesAt}
-              />
-            )}
+            {stocks && <LowStockCard query={lowStock} />}
             {documents && <RecentDocumentsCard query={recent} />}
           </div>
         </div>

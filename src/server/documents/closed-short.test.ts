@@ -1,0 +1,211 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { todayInManila } from '../../domain/documents';
+import { permissionName, type PermissionAction } from '../../domain/permissions';
+import type { PlaceGrant, PlaceType } from '../../domain/places';
+import { getResource } from '../../domain/resources/registry';
+import { databaseKinds, startDemo, userWithPermissions, type Session, type TestApp } from '../../../tests/support/test-app';
+import { auditDatabase } from './audit';
+
+/**
+ * What did not arrive of a transfer, closed as lost (issue #29), through the API on each database:
+ * by the receive that leaves it short, or later from the transfer; by the receivers only, where the
+ * goods were to arrive; the ledger writes it off from transit once, whatever races it.
+ */
+
+type Place = { type: PlaceType; id: number };
+
+describe.each(databaseKinds)('the rest of a transfer closed as lost on %s', (kind) => {
+  let test: TestApp;
+  let admin: Session;
+  let businessId: number;
+  let item: { id: number; unit_of_measurement_id: number; name: string };
+  const place: Record<'makati' | 'valenzuela' | 'mandaue', Place> = {} as never;
+  const date = todayInManila();
+
+  beforeAll(async () => {
+    let businesses: [number, number];
+    ({ test, admin, businesses } = await startDemo(kind));
+    businessId = businesses[0];
+    const named: Record<string, keyof typeof place> = { Makati: 'makati', 'Valenzuela Central': 'valenzuela', Mandaue: 'mandaue' };
+    for (const row of (await admin.send('GET', '/api/places')).body.data) if (named[row.name]) place[named[row.name]] = row;
+    item = (await admin.send('GET', '/api/items?limit=1&order_by=asc')).body.data[0];
+    const found = await admin.send('POST', '/api/stock-adjustments', {
+      warehouse_id: place.valenzuela.id,
+      date,
+      lines: [{ item_id: item.id, unit_of_measurement_id: item.unit_of_measurement_id, quantity: 2000, reason: 'found' }],
+    });
+    expect(found.status, JSON.stringify(found.body)).toBe(201);
+  });
+  afterAll(() => test.close());
+  afterEach(async () => {
+    expect(await auditDatabase(test.app.db)).toEqual([]);
+    expect(test.errorLines).toEqual([]);
+  });
+
+  const permissions = (resources: string[], actions: PermissionAction[] = ['view', 'create', 'update', 'delete']) =>
+    resources.flatMap((name) => actions.map((action) => permissionName(action, getResource(name).permission)));
+  const LOGISTICS = permissions(['stock-requests', 'stock-transfers', 'stock-receives', 'stock-returns']);
+  const placed = async (granted: string[], ...grants: PlaceGrant[]) =>
+    (await userWithPermissions(test, businessId, granted, { all: null, grants })).session;
+
+  const stock = async (at: Place) => {
+    const row = (await admin.send('GET', `/api/stocks?item_id=${item.id}&location_type=${at.type}&location_id=${at.id}&is_strict=1`)).body
+      .data[0];
+    return { onHand: row?.quantity_on_hand ?? 0, inTransit: row?.quantity_in_transit ?? 0 };
+  };
+  const status = async (id: number) => (await admin.send('GET', `/api/stock-transfers/${id}`)).body.data.status;
+
+  /** A transfer of `quantity` from Valenzuela to Makati, and a receive of part of it by `session`. */
+  const sent = async (quantity: number) => {
+    const transfer = await admin.send('POST', '/api/stock-transfers', {
+      from_location_type: 'warehouse',
+      from_location_id: place.valenzuela.id,
+      to_location_type: 'branch',
+      to_location_id: place.makati.id,
+      date,
+      lines: [{ item_id: item.id, unit_of_measurement_id: item.unit_of_measurement_id, quantity }],
+    });
+    expect(transfer.status, JSON.stringify(transfer.body)).toBe(201);
+    return transfer.body.data as { id: number; number: string; lines: { id: number }[] };
+  };
+  const receiving = (transfer: { id: number; lines: { id: number }[] }, quantity: number, extra: Record<string, unknown> = {}) => ({
+    stock_transfer_id: transfer.id,
+    date,
+    lines: [{ source_line_id: transfer.lines[0].id, quantity }],
+    ...extra,
+  });
+
+  it('branch staff receive 40 of 42 and close the rest as lost: it leaves transit once, arrives nowhere, and the transfer is closed short', async () => {
+    const branchStaff = await test.signIn('branch@example.com', undefined, businessId);
+    const before = { makati: await stock(place.makati), valenzuela: await stock(place.valenzuela) };
+    const transfer = await sent(42);
+
+    const received = await branchStaff.send(
+      'POST',
+      '/api/stock-receives',
+      receiving(transfer, 40, { rest: 'close', lost_reason: 'damaged', lost_note: ' Two cartons crushed ' }),
+    );
+    expect(received.status, JSON.stringify(received.body)).toBe(201);
+    expect(await status(transfer.id)).toBe('closed_short');
+    // Makati has the 40 that arrived and nothing on its way; Valenzuela gave up all 42 when they left.
+    expect(await stock(place.makati)).toEqual({ onHand: before.makati.onHand + 40, inTransit: before.makati.inTransit });
+    expect(await stock(place.valenzuela)).toEqual({ ...before.valenzuela, onHand: before.valenzuela.onHand - 42 });
+
+    // The transfer's history says it was closed, why, and what was lost.
+    const history = (await admin.send('GET', `/api/stock-transfers/${transfer.id}/activity`)).body.data;
+    expect(history[0]).toMatchObject({
+      action: 'closed',
+      summary: `The rest closed as lost (Damaged in transit: Two cartons crushed): 2 ${item.name}.`,
+    });
+
+    // Nothing more is received of it, nothing closed twice, and its receive cannot put goods back in transit.
+    expect((await branchStaff.send('POST', '/api/stock-receives', receiving(transfer, 2))).status).toBe(409);
+    const again = await branchStaff.send('PATCH', `/api/stock-transfers/${transfer.id}/close`, { reason: 'lost_in_transit' });
+    expect(again.status).toBe(409);
+    expect(again.body.message).toBe(`Stock Transfer ${transfer.number} is closed short: it can be closed only while partially received.`);
+    const voided = await admin.send('PATCH', `/api/stock-receives/${received.body.data.id}/void`);
+    expect(voided.status).toBe(409);
+    expect(voided.body.message).toBe(`Stock Transfer ${transfer.number} was closed short: its receives can no longer be voided.`);
+    expect(await stock(place.makati)).toEqual({ onHand: before.makati.onHand + 40, inTransit: before.makati.inTransit });
+  });
+
+  it('keeps the rest in transit unless told to close it, and refuses a close without its reason', async () => {
+    const transfer = await sent(10);
+    const before = await stock(place.makati);
+    const refused = async (extra: Record<string, unknown>) => {
+      const answer = await admin.send('POST', '/api/stock-receives', receiving(transfer, 4, extra));
+      expect(answer.status).toBe(422);
+      return answer.body.errors;
+    };
+    expect(await refused({ rest: 'close' })).toEqual({ lost_reason: ['Say why the rest did not arrive.'] });
+    expect(await refused({ rest: 'close', lost_reason: 'stolen' })).toEqual({ lost_reason: ['The selected reason is invalid.'] });
+    expect(await refused({ rest: 'close', lost_reason: 'other', lost_note: '  ' })).toEqual({
+      lost_note: ['Say in a note what happened to the rest.'],
+    });
+    expect(Object.keys(await refused({ rest: 'lose' }))).toEqual(['rest']);
+    expect(await stock(place.makati)).toEqual(before);
+
+    // All that is left arriving leaves no rest to close: said, and nothing is received.
+    const whole = await admin.send('POST', '/api/stock-receives', receiving(transfer, 10, { rest: 'close', lost_reason: 'damaged' }));
+    expect(whole.status).toBe(422);
+    expect(whole.body.errors).toEqual({ rest: ['Nothing of the transfer is left in transit to close.'] });
+    expect(await stock(place.makati)).toEqual(before);
+
+    const kept = await admin.send('POST', '/api/stock-receives', receiving(transfer, 4, { rest: 'keep' }));
+    expect(kept.status).toBe(201);
+    expect(await status(transfer.id)).toBe('partially_received');
+    expect(await stock(place.makati)).toEqual({ onHand: before.onHand + 4, inTransit: before.inTransit - 4 });
+  });
+
+  it('closes a partially received transfer later, only by its receivers where the goods were to arrive', async () => {
+    const atMakati = await placed(permissions(['stock-transfers'], ['view']).concat(permissions(['stock-receives'], ['create'])), {
+      ...place.makati,
+      level: 'operate',
+    });
+    const warehouseStaff = await test.signIn('warehouse@example.com', undefined, businessId);
+    const makatiViewer = await placed(LOGISTICS, { ...place.makati, level: 'view' }, { ...place.valenzuela, level: 'operate' });
+    const withoutReceiving = await placed(
+      LOGISTICS.filter((name) => name !== permissionName('create', getResource('stock-receives').permission)),
+      { ...place.makati, level: 'operate' },
+    );
+    const stranger = await placed(LOGISTICS, { ...place.mandaue, level: 'operate' });
+    const before = await stock(place.makati);
+    const transfer = await sent(12);
+    const close = (session: Session, body: Record<string, unknown> = { reason: 'short_shipped' }) =>
+      session.send('PATCH', `/api/stock-transfers/${transfer.id}/close`, body);
+
+    // Nothing arrived yet: its sender voids it instead.
+    expect((await close(atMakati)).status).toBe(409);
+    expect((await admin.send('POST', '/api/stock-receives', receiving(transfer, 5))).status).toBe(201);
+
+    const bySender = await close(warehouseStaff);
+    expect(bySender.status).toBe(403);
+    expect(bySender.body.message).toBe(
+      'You do not operate at Makati: a stock receive is made and changed only by someone who operates at the place receiving them.',
+    );
+    expect((await close(makatiViewer)).status).toBe(403);
+    expect((await close(withoutReceiving)).status).toBe(403);
+    expect((await close(stranger)).status).toBe(404);
+    expect((await close(atMakati, {})).body.errors).toEqual({ reason: ['Say why the rest did not arrive.'] });
+    expect((await close(atMakati, { reason: 'other' })).body.errors).toEqual({ note: ['Say in a note what happened to the rest.'] });
+    expect(await status(transfer.id)).toBe('partially_received');
+    expect(await stock(place.makati)).toEqual({ onHand: before.onHand + 5, inTransit: before.inTransit + 7 });
+
+    const closed = await close(atMakati, { reason: 'other', note: 'Left at the Bulacan stop' });
+    expect(closed.status, JSON.stringify(closed.body)).toBe(200);
+    expect(closed.body.data.status).toBe('closed_short');
+    expect(await stock(place.makati)).toEqual({ onHand: before.onHand + 5, inTransit: before.inTransit });
+    const history = (await admin.send('GET', `/api/stock-transfers/${transfer.id}/activity`)).body.data;
+    expect(history[0]).toMatchObject({
+      action: 'closed',
+      summary: `The rest closed as lost (Other: Left at the Bulacan stop): 7 ${item.name}.`,
+    });
+  });
+
+  it('two closes, or a close and a receive, at once: the rest leaves transit once', async () => {
+    for (let round = 0; round < 3; round += 1) {
+      const before = await stock(place.makati);
+      const transfer = await sent(10);
+      expect((await admin.send('POST', '/api/stock-receives', receiving(transfer, 4))).status).toBe(201);
+      const closing = () => admin.send('PATCH', `/api/stock-transfers/${transfer.id}/close`, { reason: 'lost_in_transit' });
+      const answers = await Promise.all([closing(), closing()]);
+      expect(answers.map((answer) => answer.status).sort()).toEqual([200, 409]);
+      expect(await stock(place.makati)).toEqual({ onHand: before.onHand + 4, inTransit: before.inTransit });
+    }
+    for (let round = 0; round < 3; round += 1) {
+      const before = await stock(place.makati);
+      const transfer = await sent(10);
+      expect((await admin.send('POST', '/api/stock-receives', receiving(transfer, 4))).status).toBe(201);
+      const [closed, received] = await Promise.all([
+        admin.send('PATCH', `/api/stock-transfers/${transfer.id}/close`, { reason: 'damaged' }),
+        admin.send('POST', '/api/stock-receives', receiving(transfer, 3)),
+      ]);
+      expect(closed.status).toBe(200);
+      // The receive came first (the close took the 3 left) or after it (refused: nothing more arrives).
+      expect([201, 409]).toContain(received.status);
+      const arrived = received.status === 201 ? 3 : 0;
+      expect(await stock(place.makati)).toEqual({ onHand: before.onHand + 4 + arrived, inTransit: before.inTransit });
+      expect(await status(transfer.id)).toBe('closed_short');
+    }
+  });
+});

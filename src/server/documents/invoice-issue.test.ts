@@ -1,0 +1,127 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { contactOfType, databaseKinds, startDemo, userWithPermissions, type Session, type TestApp } from '../../../tests/support/test-app';
+import type { Db } from '../db/scope';
+import { auditDatabase } from './audit';
+
+/**
+ * What an invoice's read carries for its printed copy, on each database: when it was issued (on
+ * the device's clock for one made offline), by whom, and the payments settling it with their
+ * tenders — voided ones left out, and none for a user who may not view payments.
+ */
+describe.each(databaseKinds)('an invoice as its printed copy reads it on %s', (kind) => {
+  let test: TestApp;
+  let admin: Session;
+  let cashier: Session;
+  let db: Db;
+  let businessId: number;
+  let customerId: number;
+  let branchId: number;
+  let item: { id: number; unit_of_measurement_id: number };
+
+  beforeAll(async () => {
+    let businesses: [number, number];
+    ({ test, admin, businesses } = await startDemo(kind));
+    businessId = businesses[0];
+    db = test.app.db;
+    customerId = await contactOfType(admin, 'Customer');
+    // The demo cashier sells at the business's first branch.
+    branchId = (await admin.send('GET', '/api/branches?limit=1&order_by=asc')).body.data[0].id;
+    cashier = await test.signIn('cashier@example.com', undefined, businessId);
+    item = (await admin.send('POST', '/api/items', { sku: 'ISSUE-1', name: 'Issue Test Pandesal', unit_of_measurement_id: 1 })).body.data;
+    const stocked = await admin.send('POST', '/api/stock-adjustments', {
+      branch_id: branchId,
+      date: '2026-11-01',
+      lines: [{ item_id: item.id, unit_of_measurement_id: item.unit_of_measurement_id, quantity: 500, reason: 'opening_balance' }],
+    });
+    expect(stocked.status, JSON.stringify(stocked.body)).toBe(201);
+  });
+  afterAll(() => test.close());
+
+  afterEach(async () => {
+    expect(await auditDatabase(db)).toEqual([]);
+    expect(test.errorLines).toEqual([]);
+  });
+
+  const sell = async (session: Session, headers: Record<string, string> = {}) => {
+    const sold = await session.send(
+      'POST',
+      '/api/invoices',
+      {
+        contact_id: customerId,
+        branch_id: branchId,
+        date: '2026-11-27',
+        lines: [{ item_id: item.id, unit_of_measurement_id: item.unit_of_measurement_id, quantity: 1, unit_price: 129.29 }],
+      },
+      headers,
+    );
+    expect(sold.status, JSON.stringify(sold.body)).toBe(201);
+    return sold.body.data as { id: number; number: string; total: number; issued_at: string; issued_by: unknown; payments: unknown };
+  };
+  const pay = async (invoiceId: number, tenders: Record<string, unknown>[]) => {
+    const paid = await cashier.send('POST', '/api/invoice-payments', { invoice_id: invoiceId, date: '2026-11-27', tenders });
+    expect(paid.status, JSON.stringify(paid.body)).toBe(201);
+    return paid.body.data as { id: number; number: string; version: number };
+  };
+  const none = { bank: null, check_number: null, check_date: null };
+
+  it('names the cashier who issued it and when, and lists its payments with their tenders, voided ones left out', async () => {
+    const before = Date.now();
+    const sold = await sell(cashier);
+    expect(sold.issued_by).toEqual({ id: expect.any(Number), display: 'Branch Cashier' });
+    expect(Date.parse(sold.issued_at)).toBeGreaterThanOrEqual(before - 1000);
+    expect(Date.parse(sold.issued_at)).toBeLessThanOrEqual(Date.now() + 1000);
+    expect(sold.payments).toEqual([]);
+
+    // ₱144.80 in all: a payment in error, voided; then ₱100.00 in cash and the rest by GCash.
+    expect(sold.total).toBe(144.8);
+    const wrong = await pay(sold.id, [{ method: 'maya', amount: 10, reference: 'MAYA-WRONG' }]);
+    const voided = await admin.send('PATCH', `/api/invoice-payments/${wrong.id}/void`, {}, { 'If-Match': `"${wrong.version}"` });
+    expect(voided.status, JSON.stringify(voided.body)).toBe(200);
+    const cash = await pay(sold.id, [{ method: 'cash', amount: 100 }]);
+    const rest = await pay(sold.id, [{ method: 'gcash', amount: 44.8, reference: '9012345678901' }]);
+
+    const payments = [
+      {
+        id: cash.id,
+        number: cash.number,
+        date: '2026-11-27',
+        amount: 100,
+        tenders: [{ method: 'cash', amount: 100, reference: null, ...none }],
+      },
+      {
+        id: rest.id,
+        number: rest.number,
+        date: '2026-11-27',
+        amount: 44.8,
+        tenders: [{ method: 'gcash', amount: 44.8, reference: '9012345678901', ...none }],
+      },
+    ];
+    const read = (await admin.send('GET', `/api/invoices/${sold.id}`)).body.data;
+    expect(read).toMatchObject({ status: 'paid', issued_at: sold.issued_at, issued_by: sold.issued_by, payments });
+    // A list carries the same, so the copy a device keeps prints them without a network.
+    const listed = (await cashier.send('GET', `/api/invoices?id=${sold.id}&is_strict=1`)).body.data;
+    expect(listed).toHaveLength(1);
+    expect(listed[0]).toMatchObject({ issued_by: sold.issued_by, payments });
+  });
+
+  it('gives an invoice made offline the time it was made on the device, when made and ever after', async () => {
+    const madeAt = new Date(Date.now() - 3 * 60 * 60 * 1000).toISOString();
+    const sold = await sell(cashier, { 'x-made-at': madeAt, 'x-made-offline': 'true' });
+    expect(sold.issued_at).toBe(madeAt);
+    expect((await cashier.send('GET', `/api/invoices/${sold.id}`)).body.data.issued_at).toBe(madeAt);
+    // Made online by the admin: the server's time, and the admin's name.
+    const online = await sell(admin);
+    expect(online.issued_by).toEqual({ id: expect.any(Number), display: 'Administrator' });
+    expect(Math.abs(Date.parse(online.issued_at) - Date.now())).toBeLessThan(60_000);
+  });
+
+  it('shows no payments to a user who may view invoices but not payments', async () => {
+    const sold = await sell(cashier);
+    await pay(sold.id, [{ method: 'cash', amount: sold.total }]);
+    const { session: viewer } = await userWithPermissions(test, businessId, ['view-invoices']);
+    const read = (await viewer.send('GET', `/api/invoices/${sold.id}`)).body.data;
+    expect(read.status).toBe('paid');
+    expect(read.issued_by).toEqual({ id: expect.any(Number), display: 'Branch Cashier' });
+    expect(read).not.toHaveProperty('payments');
+  });
+});
