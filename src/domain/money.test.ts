@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { centavosToPesos, formatPesos, formatPesosFixed, pesosToCentavos } from './money';
+import { centavosToPesos, formatPesos, pesosToCentavos } from './money';
 
 describe('money', () => {
   it('stores pesos as whole centavos without float drift', () => {
@@ -44,9 +44,5 @@ describe('money', () => {
     expect(formatPesos(-0.001)).toBe('₱0.00');
     expect(formatPesos(-0.004)).toBe('₱0.00');
     expect(formatPesos(-0.005)).toBe('-₱0.01');
-  });
-
-  it('writes money on paper the same way', () => {
-    expect(formatPesosFixed).toBe(formatPesos);
   });
 });

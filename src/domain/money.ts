@@ -44,6 +44,3 @@ export function formatPesos(pesos: number): string {
   // What rounds to nothing reads as ₱0.00, never -₱0.00.
   return pesoFormat.format(Math.abs(pesos) < 0.005 ? 0 : pesos);
 }
-
-/** The name the printout knows `formatPesos` by, from when the screen wrote money without trailing zeros. */
-export const formatPesosFixed = formatPesos;

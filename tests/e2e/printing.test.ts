@@ -3,7 +3,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { amountInWords } from '../../src/domain/amount-in-words';
 import { todayInManila } from '../../src/domain/documents';
-import { formatPesosFixed, pesosToCentavos } from '../../src/domain/money';
+import { formatPesos, pesosToCentavos } from '../../src/domain/money';
 import { chromiumAvailable, PHONE, seriousViolations, signedIn, startE2E, type E2E } from './browser';
 
 /** Where the screenshots and PDFs go, to be looked at (outside the repository). */
@@ -93,7 +93,7 @@ describe.skipIf(!chromiumAvailable)('printed documents in Chromium', { timeout: 
     const money = await moneyOnPaper(page);
     expect(money.length).toBeGreaterThan(5);
     for (const amount of money) expect(amount).toMatch(/^-?₱[\d,]+\.\d{2}$/);
-    expect(text).toContain(formatPesosFixed(Number(invoice.total)));
+    expect(text).toContain(formatPesos(Number(invoice.total)));
     expect(text).toContain(amountInWords(pesosToCentavos(Number(invoice.total))));
     for (const [field, label] of [
       ['vatable_sales', 'VATable sales'],
@@ -103,7 +103,7 @@ describe.skipIf(!chromiumAvailable)('printed documents in Chromium', { timeout: 
     ] as const) {
       if (typeof invoice[field] === 'number')
         expect(text).toMatch(
-          new RegExp(`${label.replace(/[()]/g, '\\$&')}\\s+${formatPesosFixed(Number(invoice[field])).replace(/[.$]/g, '\\$&')}`),
+          new RegExp(`${label.replace(/[()]/g, '\\$&')}\\s+${formatPesos(Number(invoice[field])).replace(/[.$]/g, '\\$&')}`),
         );
     }
     expect(text).toMatch(/TOTAL AMOUNT DUE/);
@@ -185,7 +185,7 @@ describe.skipIf(!chromiumAvailable)('printed documents in Chromium', { timeout: 
     // Each line: its item, then quantity × unit price and its amount.
     const first = invoice.lines[0];
     const firstRow = printout.locator('li').first();
-    expect(await firstRow.innerText()).toContain(`× ${formatPesosFixed(Number(first.unit_price))}`);
+    expect(await firstRow.innerText()).toContain(`× ${formatPesos(Number(first.unit_price))}`);
     await page.setViewportSize({ width: Math.round(80 * PX_PER_MM), height: 900 });
     await page.screenshot({ path: `${SHOTS}/invoice-receipt-print.png`, fullPage: true });
     const receipt = await pdfPages(page, 'invoice-receipt');
@@ -275,11 +275,11 @@ describe.skipIf(!chromiumAvailable)('printed documents in Chromium', { timeout: 
       await expectFigures(page, invoice);
       const text = await printout.innerText();
       expect(text).toMatch(
-        new RegExp(`Total sales \\(VAT inclusive\\)\\s+${formatPesosFixed(Number(invoice.subtotal)).replace(/[.]/g, '\\.')}`),
+        new RegExp(`Total sales \\(VAT inclusive\\)\\s+${formatPesos(Number(invoice.subtotal)).replace(/[.]/g, '\\.')}`),
       );
-      expect(text).toMatch(new RegExp(`Less: VAT\\s+${formatPesosFixed(Number(invoice.less_vat)).replace(/[.]/g, '\\.')}`));
+      expect(text).toMatch(new RegExp(`Less: VAT\\s+${formatPesos(Number(invoice.less_vat)).replace(/[.]/g, '\\.')}`));
       expect(text).toMatch(
-        new RegExp(`Less: SC/PWD discount \\(20%\\)\\s+${formatPesosFixed(Number(invoice.sc_pwd_discount)).replace(/[.]/g, '\\.')}`),
+        new RegExp(`Less: SC/PWD discount \\(20%\\)\\s+${formatPesos(Number(invoice.sc_pwd_discount)).replace(/[.]/g, '\\.')}`),
       );
       expect(text).toContain('Senior citizen: Lola Basyang, ID No. OSCA-2026-0042');
       expect(text).toContain('Signature of the senior citizen');
@@ -287,7 +287,7 @@ describe.skipIf(!chromiumAvailable)('printed documents in Chromium', { timeout: 
       expect(text).toContain('SC/PWD: senior citizen / PWD 20% discount');
       // The qualifying line's amount is what the senior pays for it: net of VAT, less 20 %.
       const scLine = invoice.lines.find((line) => line.sc_pwd === true)!;
-      expect(text).toContain(formatPesosFixed(Number(scLine.amount)));
+      expect(text).toContain(formatPesos(Number(scLine.amount)));
       await page.setViewportSize({ width: Math.round((button === 'Print A4' ? 210 : 80) * PX_PER_MM), height: 900 });
       await page.screenshot({ path: `${SHOTS}/${name}-print.png`, fullPage: true });
       await page.setViewportSize({ width: 1024, height: 768 });
@@ -337,8 +337,8 @@ describe.skipIf(!chromiumAvailable)('printed documents in Chromium', { timeout: 
       const text = await printout.innerText();
       // How it was paid: the payment's number, then each tender with its reference and amount.
       expect(text).toContain(`Payment ${String(payment.number)}`);
-      expect(text).toMatch(new RegExp(`Cash\\s+${formatPesosFixed(100).replace('.', '\\.')}`));
-      expect(text).toMatch(new RegExp(`GCash · Ref ${reference}\\s+${formatPesosFixed(gcash).replace('.', '\\.')}`));
+      expect(text).toMatch(new RegExp(`Cash\\s+${formatPesos(100).replace('.', '\\.')}`));
+      expect(text).toMatch(new RegExp(`GCash · Ref ${reference}\\s+${formatPesos(gcash).replace('.', '\\.')}`));
       expect(text).not.toContain('Balance due');
       // When, on Manila's clock, and by whom.
       expect(text).toMatch(/Time: \d{1,2}:\d{2}\s[AP]M/);
@@ -398,10 +398,10 @@ describe.skipIf(!chromiumAvailable)('printed documents in Chromium', { timeout: 
       for (const amount of await moneyOnPaper(page)) expect(amount).toMatch(/^-?₱[\d,]+\.\d{2}$/);
       const text = await printout.innerText();
       if (resource === 'invoice-payments') {
-        expect(text).toMatch(new RegExp(`AMOUNT\\s+${formatPesosFixed(Number(document.amount)).replace('.', '\\.')}`));
+        expect(text).toMatch(new RegExp(`AMOUNT\\s+${formatPesos(Number(document.amount)).replace('.', '\\.')}`));
         expect(text).toContain(amountInWords(pesosToCentavos(Number(document.amount))));
       }
-      if (resource === 'purchase-orders') expect(text).toContain(formatPesosFixed(Number(document.total)));
+      if (resource === 'purchase-orders') expect(text).toContain(formatPesos(Number(document.total)));
       if (resource === 'stock-transfers') expect(text).not.toMatch(/₱/);
       expect(text).not.toMatch(/SALES INVOICE|accredit|official receipt|PTU|\bATP\b/i);
       const wide = resource === 'stock-transfers' ? 210 : 80;

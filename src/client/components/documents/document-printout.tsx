@@ -3,7 +3,7 @@ import { amountInWords } from '../../../domain/amount-in-words';
 import { MAX_DOCUMENT_AMOUNT, todayInManila } from '../../../domain/documents';
 import { isShown, type FieldKind } from '../../../domain/fields';
 import { statusLabel } from '../../../domain/lifecycle';
-import { formatPesosFixed, pesosToCentavos } from '../../../domain/money';
+import { formatPesos, pesosToCentavos } from '../../../domain/money';
 import { readableFields, type ResourceDefinition } from '../../../domain/resource';
 import { documentTotals } from '../../../domain/resources/document-fields';
 import { ADJUSTMENT_REASONS } from '../../../domain/resources/stock-adjustments';
@@ -109,7 +109,7 @@ export function DocumentPrintout({ definition, record }: { definition: ResourceD
       {amount !== undefined && (
         <p className="mt-3 ml-auto flex w-[85mm] justify-between gap-4 border-t border-black pt-1 font-bold tabular-nums receipt:w-full">
           <span className="uppercase">Amount</span>
-          <span>{formatPesosFixed(amount)}</span>
+          <span>{formatPesos(amount)}</span>
         </p>
       )}
       {words && (
@@ -225,7 +225,7 @@ function PaidWith({ record }: { record: ApiRecord }) {
                   <span className="min-w-0 break-words">
                     {tender.method === 'check' && trace ? trace : [methodLabel(tender.method), trace].filter(Boolean).join(' · ')}
                   </span>
-                  <span className="shrink-0 whitespace-nowrap">{formatPesosFixed(Number(tender.amount))}</span>
+                  <span className="shrink-0 whitespace-nowrap">{formatPesos(Number(tender.amount))}</span>
                 </li>
               );
             })}
@@ -235,7 +235,7 @@ function PaidWith({ record }: { record: ApiRecord }) {
       {balance !== undefined && balance > 0 && (
         <p className="mt-0.5 flex justify-between gap-4 border-t border-black/40 font-bold receipt:gap-2">
           <span>Balance due</span>
-          <span className="whitespace-nowrap">{formatPesosFixed(balance)}</span>
+          <span className="whitespace-nowrap">{formatPesos(balance)}</span>
         </p>
       )}
     </section>
@@ -310,8 +310,8 @@ function PrintedLines({
   record: ApiRecord;
 }) {
   const quantity = (line: ShownLine) => `${adjusts && line.quantity > 0 ? '+' : ''}${quantityFormat.format(line.quantity)}`;
-  const price = (line: ShownLine) => formatPesosFixed(Number(line.unit_price));
-  const amount = (line: ShownLine) => formatPesosFixed(lineAmount(line, record.prices_include_vat));
+  const price = (line: ShownLine) => formatPesos(Number(line.unit_price));
+  const amount = (line: ShownLine) => formatPesos(lineAmount(line, record.prices_include_vat));
   const discount = (line: ShownLine) => (line.discount_percent ? `${line.discount_percent}%` : '');
   const tagged = priced && lines.some((line) => line.vat_category);
   const name = (line: ShownLine) => (
