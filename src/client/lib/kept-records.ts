@@ -148,6 +148,16 @@ export async function pageRanges(db: PagesDatabase, businessId: number, resource
   return keys.map(([, , after, last]) => ({ after, last }));
 }
 
+/** The ids of a resource's rows kept for the business (not its pages'), ascending (read from their keys, not their records). */
+export async function rowIds(db: PagesDatabase, businessId: number, resource: string): Promise<number[]> {
+  const keys = await db.records.where('[businessId+resource]').equals([businessId, resource]).primaryKeys();
+  const prefix = `${businessId}|${resource}|`.length;
+  return keys
+    .map((key) => Number(String(key).slice(prefix)))
+    .filter(Number.isInteger)
+    .sort((a, b) => a - b);
+}
+
 /**
  * Keeps a page of the working set as the server sent it: every record of the resource with an id
  * after `after`, up to `last` (Infinity: every one after), in id order. Call it inside a
@@ -238,12 +248,10 @@ export async function mergeIntoPages(
     byPage.set(key, held);
   }
   const ranges = await pageRanges(db, businessId, resource);
-  const rowIds = (await db.records.where('[businessId+resource]').equals([businessId, resource]).primaryKeys())
-    .map((key) => Number(String(key).slice(`${businessId}|${resource}|`.length)))
-    .filter(Number.isInteger);
+  const ids = await rowIds(db, businessId, resource);
   for (const { page, records: changed } of byPage.values()) {
     const merged = new Map(page.records.map((record) => [Number(record.id), { record, savedAt: page.savedAt }]));
-    const inRange = rowIds.filter((id) => id > page.after && id <= page.last);
+    const inRange = ids.filter((id) => id > page.after && id <= page.last);
     const rows = await db.records.bulkGet(inRange.map((id) => `${businessId}|${resource}|${id}`));
     for (const row of rows) {
       if (!row || !belongsToWorkingSet(resource, row.record)) continue;

@@ -6,7 +6,17 @@ import { inWorkingSet, WORKING_SET } from '../../domain/working-set';
 import { activeBusinessId, api, ApiError, subscribeToBusiness } from './api';
 import { USER_RETRIEVED } from './kept-access';
 import { warmKeptIndex } from './kept-index';
-import { deletePages, keepPage, keptRow, mergeIntoPages, PAGE_ROWS, pageRanges, removeFromPages, type PageRange } from './kept-records';
+import {
+  deletePages,
+  keepPage,
+  keptRow,
+  mergeIntoPages,
+  PAGE_ROWS,
+  pageRanges,
+  removeFromPages,
+  rowIds,
+  type PageRange,
+} from './kept-records';
 import {
   isQuotaError,
   offlineDatabase,
@@ -468,8 +478,8 @@ function createEngine(
     while (state.pending.length > 0) {
       const [{ resource, after }, ...rest] = state.pending;
       if (current?.resource !== resource) {
-        const [ranges, rowIds] = await Promise.all([pageRanges(db, businessId, resource), keptIds(db, businessId, resource)]);
-        current = { resource, ranges, rowIds, coming: null };
+        const [ranges, ids] = await Promise.all([pageRanges(db, businessId, resource), rowIds(db, businessId, resource)]);
+        current = { resource, ranges, rowIds: ids, coming: null };
       }
       const page = await (current.coming ?? ask(resource, after));
       current.coming = page.next === null ? null : ask(resource, page.next);
@@ -480,9 +490,9 @@ function createEngine(
         done: state.done + page.data.length,
       };
       const kept = { businessId, resource, after, last: page.next ?? Number.POSITIVE_INFINITY, records: page.data, savedAt: Date.now() };
-      const { ranges, rowIds } = current;
+      const { ranges, rowIds: candidates } = current;
       await db.transaction('rw', [db.pages, db.records, db.syncState], async () => {
-        await keepPage(db, kept, ranges, rowIds);
+        await keepPage(db, kept, ranges, candidates);
         await db.syncState.put(state);
       });
       syncStateChanged(businessId);
@@ -497,16 +507,6 @@ function createEngine(
     // The catalogue's index built now, while the page is idle, not at the first scan offline.
     whenIdle(() => warmKeptIndex(businessId, getResource('items')));
     return state;
-  }
-
-  /** The ids of a resource's rows kept for the business (not its pages'), in order (read from their keys, not their records). */
-  async function keptIds(db: OfflineDatabase, businessId: number, resource: string): Promise<number[]> {
-    const keys = await db.records.where('[businessId+resource]').equals([businessId, resource]).primaryKeys();
-    const prefix = `${businessId}|${resource}|`.length;
-    return keys
-      .map((key) => Number(String(key).slice(prefix)))
-      .filter(Number.isInteger)
-      .sort((a, b) => a - b);
   }
 
   /** The change log from the state's cursor, an answer at a time, each in one transaction with the cursor it moves to. */
