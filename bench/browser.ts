@@ -60,6 +60,7 @@ export const FIRST_SCREENS = [
   { path: '/login', modules: ['src/client/features/auth/login-screen.tsx'] },
   { path: '/items', modules: ['src/client/screen-parts.tsx', 'src/client/components/crud/list-screen.tsx'] },
   { path: '/', modules: ['src/client/features/overview/overview-screen.tsx'] },
+  { path: '/counter', modules: ['src/client/features/counter/counter-screen.tsx'] },
 ] as const;
 
 /** The most first-screen JS, gzipped, a screen may load. */

@@ -49,6 +49,12 @@ const PAGES: AuditedPage[] = [
     answers: { '/api/auth/user': 200, '/api/overview/sales-purchases': 200 },
     reportFile: 'lighthouse-overview.json',
   },
+  {
+    path: '/counter',
+    signedIn: true,
+    answers: { '/api/auth/user': 200, '/api/places': 200 },
+    reportFile: 'lighthouse-counter.json',
+  },
 ];
 
 /** An audit that cost its category points: scored below 1 with a weight. */

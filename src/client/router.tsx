@@ -81,6 +81,13 @@ const importsRoute = createRoute({
   component: screen(() => import('./features/imports/import-screen'), 'ImportScreen'),
 });
 
+/** Selling at a branch: the sale, its payment and its receipt on one screen. */
+const counterRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/counter',
+  component: screen(() => import('./features/counter/counter-screen'), 'CounterScreen'),
+});
+
 const listRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/$resource',
@@ -166,6 +173,7 @@ const routeTree = rootRoute.addChildren([
   pendingChangesRoute,
   activityRoute,
   importsRoute,
+  counterRoute,
   listRoute,
   createRouteForResource,
   transferFromRequestRoute,

@@ -9,6 +9,7 @@ import { DetailRow } from './components/crud/detail-row';
 import { PrintButton } from './components/crud/print-button';
 import { slots, type ActionProps, type CellProps, type FormSection, type RecordProps, type ScreenProps } from './components/crud/slots';
 import { emptyLine, linesBody, rowsOf, type DocumentLine, type LineRow } from './components/documents/line-rows';
+import { countsOnArrival, receiveSection } from './components/documents/receive-rows';
 import { emptyTender, paymentFieldsOf, tenderRowsOf, tendersBody, type TenderRow } from './components/documents/tender-rows';
 import { StatusBadge } from './components/documents/status-badge';
 import { UserPlacesDetails } from './features/users/user-places-details';
@@ -93,6 +94,9 @@ function DocumentCell({ name, record, text }: CellProps) {
 
 slots.register({ kind: 'document' }, 'create', DocumentCreateScreen);
 slots.register({ kind: 'document' }, 'form.section', documentLines);
+// A receive of a transfer also says what became of what did not arrive, sent with its lines.
+for (const receives of registry.filter(countsOnArrival))
+  slots.register({ resource: receives.name }, 'form.section', receiveSection(documentLines));
 slots.register({ kind: 'document' }, 'list.cell', DocumentCell);
 slots.register({ kind: 'document' }, 'view.badge', StatusBadge);
 slots.register({ kind: 'document' }, 'view.actions', DocumentActions);

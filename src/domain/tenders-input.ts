@@ -10,6 +10,7 @@ import {
   needsOf,
   PAYMENT_METHODS,
   paymentMethodOf,
+  receivedNotTaken,
   SPLIT_TENDER,
   TENDER_DETAILS,
   TENDER_METHODS,
@@ -54,7 +55,22 @@ const tenderAmount = z.preprocess(
     .refine((pesos) => pesos <= TENDER_AMOUNT_MAX, `The amount field must not be greater than ${TENDER_AMOUNT_MAX}.`),
 );
 
-/** One tender: its method, its amount (pesos, more than 0), and what its method needs and nothing more. */
+/** What a customer handed over in cash (pesos): blank is not told. */
+const receivedAmount = z
+  .preprocess(
+    (input) => (typeof input === 'string' && /^\s*-?\d+(\.\d+)?\s*$/.test(input) ? Number(input) : isBlank(input) ? null : input),
+    z
+      .number({ error: 'The cash received field must be a number.' })
+      .refine(Number.isFinite, 'The cash received field must be a number.')
+      .refine((pesos) => pesos <= TENDER_AMOUNT_MAX, `The cash received field must not be greater than ${TENDER_AMOUNT_MAX}.`)
+      .nullable(),
+  )
+  .optional();
+
+/**
+ * One tender: its method, its amount (pesos, more than 0), what its method needs and nothing
+ * more, and of cash perhaps what was received — at least the amount, the change being the rest.
+ */
 export const tenderInput = z
   .object({
     method: z.enum(methodValues, {
@@ -67,6 +83,7 @@ export const tenderInput = z
     check_date: z
       .preprocess((input) => (isBlank(input) ? null : input), (valueOf(date('Check date')) as z.ZodType<string>).nullable())
       .optional(),
+    received: receivedAmount,
   })
   .superRefine((tender, context) => {
     const needs = needsOf(tender.method);
@@ -76,6 +93,12 @@ export const tenderInput = z
         context.addIssue({ code: 'custom', path: [detail], message: detailRequired(tender.method, detail) });
       if (!needs.includes(detail) && given)
         context.addIssue({ code: 'custom', path: [detail], message: detailNotTaken(tender.method, detail) });
+    }
+    if (tender.received === null || tender.received === undefined) return;
+    if (tender.method !== 'cash') context.addIssue({ code: 'custom', path: ['received'], message: receivedNotTaken(tender.method) });
+    else if (pesosToCentavos(tender.received) < pesosToCentavos(tender.amount)) {
+      const amount = formatPesos(centavosToPesos(pesosToCentavos(tender.amount)));
+      context.addIssue({ code: 'custom', path: ['received'], message: `The cash received must be at least the amount, ${amount}.` });
     }
   });
 
@@ -99,8 +122,9 @@ export const paymentCreateFields = {
     .nullish()
     .describe(
       "How it was paid, in order: each tender's method, amount (pesos) and what the method needs — reference (GCash, Maya, " +
-        "other QR Ph, bank transfer; a card's approval code), or a check's bank, check_number and check_date. The payment's " +
-        'amount is what they come to. Without it, amount and payment_method (with payment_reference) make one tender.',
+        "other QR Ph, bank transfer; a card's approval code), or a check's bank, check_number and check_date; cash may say " +
+        "what the customer handed over, received (pesos, at least its amount). The payment's amount is what they come to. " +
+        'Without it, amount and payment_method (with payment_reference) make one tender.',
     ),
   amount: z.preprocess((input) => (isBlank(input) ? null : input), valueOf(money('Amount')).nullable()).optional(),
   payment_method: z
@@ -120,6 +144,7 @@ function kept(tender: z.infer<typeof tenderInput>): Tender {
     bank: tender.bank ?? null,
     check_number: tender.check_number ?? null,
     check_date: tender.check_date ?? null,
+    received: tender.received === null || tender.received === undefined ? null : pesosToCentavos(tender.received),
   };
 }
 
@@ -155,6 +180,7 @@ function singleTender(body: Record<string, unknown>): PaymentTenders {
         bank: null,
         check_number: needed === 'check_number' ? traced : null,
         check_date: null,
+        received: null,
       },
     ],
   };

@@ -5,7 +5,8 @@ import type { ResourceDefinition } from './resource';
  * How people pay: a payment of a bill or an invoice is made of one or more tenders, each a
  * method with its amount and what that method is traced by — an e-wallet's, a QR Ph payment's or
  * a bank transfer's reference number, a card's approval code, a check's bank, number and date;
- * cash by nothing. The server checks and keeps them (`tenders-input.ts` holds the checks); the
+ * cash by nothing, though it may say what the customer handed over (the change is what is over
+ * its amount). The server checks and keeps them (`tenders-input.ts` holds the checks); the
  * payment form asks for what each method needs. Plain data: no zod.
  */
 
@@ -104,7 +105,13 @@ export const detailRequired = (method: unknown, detail: TenderDetail) =>
 export const detailNotTaken = (method: unknown, detail: TenderDetail) =>
   `${capitalized(methodWords(method))} takes no ${detailWords(method, detail)}.`;
 
-/** A tender as it is kept: its amount in centavos, each detail text or null. */
+/** "GCash takes no cash received.", "A check takes no cash received." */
+export const receivedNotTaken = (method: unknown) => `${capitalized(methodWords(method))} takes no cash received.`;
+
+/**
+ * A tender as it is kept: its amount in centavos, each detail text or null, and of cash what the
+ * customer handed over (`received`, centavos, at least the amount; null when not told).
+ */
 export interface Tender {
   method: TenderMethod;
   amount: number;
@@ -113,12 +120,18 @@ export interface Tender {
   check_number: string | null;
   /** `YYYY-MM-DD`. */
   check_date: string | null;
+  received: number | null;
 }
 
-/** A tender as the API reads it back: its amount in pesos. */
-export interface TenderRead extends Omit<Tender, 'amount'> {
+/** A tender as the API reads it back: its amount and the cash received in pesos. */
+export interface TenderRead extends Omit<Tender, 'amount' | 'received'> {
   amount: number;
+  received: number | null;
 }
+
+/** The change a cash tender gives back, in centavos: what was received beyond its amount; none when nothing was told received. */
+export const changeDue = (tender: Pick<Tender, 'amount' | 'received'>): number =>
+  tender.received === null ? 0 : Math.max(0, tender.received - tender.amount);
 
 /** The method a payment of these tenders records: the one tender's, or split. */
 export const paymentMethodOf = (tenders: readonly { method: string }[]): string =>

@@ -9,6 +9,7 @@ import {
 } from '../domain/permissions';
 import { getResource } from '../domain/resources/registry';
 import { jobPermissions } from '../domain/role-needs';
+import { WALK_IN_NAME } from '../domain/walk-in';
 import { hashSecret, temporaryPassword } from './auth/secrets';
 import { composeEngine } from './composition';
 import { isPostgres, nowIso } from './db/dialect';
@@ -489,8 +490,14 @@ async function seedCatalogue(trx: Trx, businessId: number, catalogue: Catalogue)
       await create('sale-item-prices', { item_id: id, unit_of_measurement_id: unitIds[0], price: sale, effective_date: today });
       counterItems.push({ id, unitId: unitIds[0], cost, price: sale, supplierId: supplierIds[0] });
     }
-    const walkInId = await create('contacts', { contact_type_id: typeId('Customer'), name: 'Walk-in customer' });
-    await seedCounterSale(record, branchIds[0], counterItems, walkInId);
+    // The walk-in customer every business is given when it is made.
+    const walkIn = await trx
+      .selectFrom('contacts')
+      .select('id')
+      .where('business_id', '=', businessId)
+      .where('name', '=', WALK_IN_NAME)
+      .executeTakeFirstOrThrow();
+    await seedCounterSale(record, branchIds[0], counterItems, walkIn.id);
   }
   for (const [code, name, price] of catalogue.services) {
     const serviceId = await create('services', { code, name });

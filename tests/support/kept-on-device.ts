@@ -15,6 +15,16 @@ export interface Kept {
   records: KeptRecord[];
   /** The working set's state per business (offline-store.ts `SyncState`), as far as a test reads it. */
   syncStates: { businessId: number; phase: string }[];
+  /** The blocks of document numbers the device holds (src/client/lib/number-blocks.ts). */
+  numberBlocks: {
+    id: number;
+    businessId: number;
+    resource: string;
+    location: { type: 'branch' | 'warehouse'; id: number };
+    first: number;
+    last: number;
+    next: number;
+  }[];
 }
 
 /** What the user's database on the device holds, read with IndexedDB itself (not the app's code). */
@@ -48,6 +58,7 @@ export function keptOnDevice(page: Page, userId: number): Promise<Kept> {
         [] as { businessId: number; resource: string; records: Row[]; savedAt: number }[],
       );
       const syncStates = await all('syncState', (store) => store.getAll(), [] as Kept['syncStates']);
+      const numberBlocks = await all('numberBlocks', (store) => store.getAll(), [] as Kept['numberBlocks']);
       const kept = new Map<string, KeptRecord & { savedAt: number }>();
       const version = (record: Row) => (typeof record.version === 'number' ? record.version : Number.NEGATIVE_INFINITY);
       const take = (copy: KeptRecord & { savedAt: number }) => {
@@ -69,6 +80,7 @@ export function keptOnDevice(page: Page, userId: number): Promise<Kept> {
         answers,
         records: [...kept.values()].map(({ key, businessId, resource, record }) => ({ key, businessId, resource, record })),
         syncStates,
+        numberBlocks,
       };
     } finally {
       database.close();

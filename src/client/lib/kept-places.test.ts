@@ -271,6 +271,33 @@ describe('the outbox and the user’s places', () => {
     expect(await db.records.get('1|invoices|13')).toBeUndefined();
   });
 
+  it('sends a transfer’s rest closed as lost by its receivers, where it arrives, though they do not work where it left', async () => {
+    const { database, db, name, user } = await freshStore();
+    await followUserPlaces(name, database, { id: user, business_id: BUSINESS, places: AT_MAKATI });
+    const transfer = {
+      id: 61,
+      number: 'ST-61',
+      from_location_type: 'warehouse',
+      from_location_id: VALENZUELA,
+      to_location_type: 'branch',
+      to_location_id: MAKATI,
+      status: 'partially_received',
+      version: 1,
+      deleted_at: null,
+    };
+    await saveAnswer(`${BUSINESS}|stock-transfers|list|`, BUSINESS, 'stock-transfers', { data: [transfer] }, [transfer]);
+    const closing = { ...change('void', 'stock-transfers', 61), action: 'close' as const, path: '/api/stock-transfers/61/close' };
+    await enqueue(db, { ...closing, body: { reason: 'damaged', note: null } }, KEYS[0], true);
+    // Voiding it is the sender's, at the warehouse.
+    await enqueue(db, change('void', 'stock-transfers', 61), KEYS[1], true);
+
+    engine = createReplayEngine(database, name, { sent: vi.fn(), signInNeeded: vi.fn() });
+    engine.kick();
+    await until(async () => (await queuedEntries(db)).every((entry) => entry.state === 'needs-attention'));
+    expect(sent.map(({ method, path }) => `${method} ${path}`)).toEqual(['PATCH /api/stock-transfers/61/close']);
+    expect((await queuedEntries(db)).map((entry) => [entry.key, entry.status])).toEqual([[KEYS[1], 403]]);
+  });
+
   it('parks changes offline too, from the places the device keeps', async () => {
     const { database, db, name, user } = await freshStore();
     await followUserPlaces(name, database, { id: user, business_id: BUSINESS, places: AT_MAKATI });

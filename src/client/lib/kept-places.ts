@@ -60,13 +60,22 @@ const operatingPlace = (rule: PlaceRule, record: Row | undefined): Place | null 
   record ? placeAtEnd(rule.ends[rule.operates], record) : null;
 
 /**
- * Where the device knows a change's record to be: the kept record it changes, or the queued
- * create that makes it; for a new document made from another (a payment of an invoice, whose
- * place the server copies from it), the kept document it comes from. None when nothing says.
+ * The rule of places a change is made by: its resource's; for a transition taken as another kind
+ * is made (a transfer's rest closed as lost, by its receivers), that kind's, at the record's ends.
+ */
+const ruleOfChange = (definition: ResourceDefinition, entry: OutboxEntry): PlaceRule | undefined => {
+  const asKind = definition.document?.lifecycle.transitions.find((transition) => transition.name === entry.action)?.asKind;
+  return asKind ? findResource(asKind)?.places : definition.places;
+};
+
+/**
+ * Where the device knows a change's record to be made or changed: the kept record it changes, or
+ * the queued create that makes it; for a new document made from another (a payment of an invoice,
+ * whose place the server copies from it), the kept document it comes from. None when nothing says.
  */
 export async function knownPlace(db: Pick<OfflineDatabase, 'records' | 'pages' | 'outbox'>, entry: OutboxEntry): Promise<Place | null> {
   const definition = findResource(entry.resource);
-  const rule = definition?.places;
+  const rule = definition && ruleOfChange(definition, entry);
   if (!rule || entry.businessId === null) return null;
   if (entry.action === 'create') {
     const source = definition.document?.source;

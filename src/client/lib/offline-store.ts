@@ -59,6 +59,19 @@ export interface KeptNumberBlock {
   expiresOn: string;
 }
 
+/**
+ * A form being filled, kept on the device as it is typed (drafts.ts): restored when its screen
+ * opens again. Keyed `{businessId}|{screen key}`: one business's draft never shows in another.
+ */
+export interface KeptDraft {
+  key: string;
+  businessId: number | null;
+  value: unknown;
+  savedAt: number;
+  /** What the draft is of, in words: "Create Invoice". */
+  label?: string;
+}
+
 /** A change waiting to reach the server (see outbox.ts). */
 export interface OutboxEntry {
   /** Replay order. */
@@ -115,6 +128,8 @@ export type OutboxAction =
   | 'assign'
   | 'void'
   | 'cancel'
+  /** A transfer's rest closed as lost. */
+  | 'close'
   /** An entry added to a stock count, and a count's posting. */
   | 'count'
   | 'post';
@@ -171,6 +186,7 @@ export type OfflineDatabase = Dexie & {
   syncState: Table<SyncState, number>;
   pages: Table<KeptPage, [number, string, number, number]>;
   numberBlocks: Table<KeptNumberBlock, number>;
+  drafts: Table<KeptDraft, string>;
 };
 
 /** Each user's own database on the device. */
@@ -209,6 +225,8 @@ export function openOfflineStore(userId: number): void {
       .upgrade((transaction) => transaction.table('syncState').clear());
     // The blocks of document numbers the device holds (number-blocks.ts).
     database.version(6).stores({ numberBlocks: 'id, businessId' });
+    // The drafts of forms being filled (drafts.ts).
+    database.version(7).stores({ drafts: 'key, businessId' });
     return database;
   });
   void navigator.storage?.persist?.().catch(() => undefined);

@@ -31,6 +31,7 @@ export const PENDING_WORDS: Record<OutboxAction, string> = {
   assign: 'Pending assignment',
   void: 'Pending void',
   cancel: 'Pending cancel',
+  close: 'Pending close',
   count: 'Pending count',
   post: 'Pending post',
 };

@@ -1,5 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_EMAIL, databaseKinds, startDemo, userWithPermissions, type Session, type TestApp } from '../../../tests/support/test-app';
+import {
+  ADMIN_EMAIL,
+  contactOfType,
+  databaseKinds,
+  startDemo,
+  userWithPermissions,
+  type Session,
+  type TestApp,
+} from '../../../tests/support/test-app';
 import type { ActivityEntry } from '../../domain/activity';
 import { todayInManila } from '../../domain/documents';
 import type { Db } from '../db/scope';
@@ -106,7 +114,7 @@ describe.each(databaseKinds)('activity log on %s', (kind) => {
   });
 
   it('logs document lines as counts, cancels and voids', async () => {
-    const supplier = (await admin.send('GET', '/api/contacts?limit=1&order_by=asc')).body.data[0].id;
+    const supplier = await contactOfType(admin, 'Supplier');
     const warehouse = (await admin.send('GET', '/api/warehouses?limit=1&order_by=asc')).body.data[0].id;
     const line = (quantity: number) => ({ item_id: 1, unit_of_measurement_id: 1, quantity, unit_price: 10 });
     const order = await admin.send('POST', '/api/purchase-orders', {

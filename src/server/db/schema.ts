@@ -438,6 +438,8 @@ export interface PaymentTendersTable {
   bank: string | null;
   check_number: string | null;
   check_date: Day | null;
+  /** Of cash: what the customer handed over, in centavos (at least the amount); null when not told. */
+  received: number | null;
 }
 
 export interface CreditMemorandaTable extends DocumentHeader {

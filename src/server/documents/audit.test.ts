@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Insertable } from 'kysely';
 import { buildApp } from '../app';
-import { ADMIN_EMAIL, databaseKinds, startDemo, type Session, type TestApp } from '../../../tests/support/test-app';
+import { ADMIN_EMAIL, contactOfType, databaseKinds, startDemo, type Session, type TestApp } from '../../../tests/support/test-app';
 import { centavosToPesos, formatPesos } from '../../domain/money';
 import { nowIso, openDatabase } from '../db/dialect';
 import { seed } from '../seed';
@@ -64,7 +64,7 @@ describe.each(databaseKinds)('the database audit on %s', (kind) => {
     db = test.app.db;
     warehouse = (await admin.send('GET', '/api/warehouses?limit=1&order_by=asc')).body.data[0];
     branch = (await admin.send('GET', '/api/branches?limit=1&order_by=asc')).body.data[0];
-    const supplierId = (await admin.send('GET', '/api/contacts?limit=1&order_by=asc')).body.data[0].id;
+    const supplierId = await contactOfType(admin, 'Supplier');
     const customerId = (await admin.send('GET', '/api/contacts?limit=1&order_by=desc')).body.data[0].id;
     item.id = (await created('/api/items', { sku: item.sku, name: item.name, unit_of_measurement_id: 1, vat_category: 'vatable' })).id;
 

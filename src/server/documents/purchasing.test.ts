@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { databaseKinds, startDemo, type Session, type TestApp } from '../../../tests/support/test-app';
+import { contactOfType, databaseKinds, startDemo, type Session, type TestApp } from '../../../tests/support/test-app';
 import type { Db } from '../db/scope';
 import { todayInManila } from '../../domain/documents';
 import { ledgerDiscrepancies } from './ledger';
@@ -22,7 +22,7 @@ describe.each(databaseKinds)('purchasing on %s', (kind) => {
   beforeAll(async () => {
     ({ test, admin } = await startDemo(kind));
     db = test.app.db;
-    supplierId = (await admin.send('GET', '/api/contacts?limit=1&order_by=asc')).body.data[0].id;
+    supplierId = await contactOfType(admin, 'Supplier');
     warehouseId = (await admin.send('GET', '/api/warehouses?limit=1&order_by=asc')).body.data[0].id;
     // One VATable item and one VAT-exempt (made here: every demo grocery is VATable), for the VAT arithmetic below.
     tuna = (await admin.send('GET', '/api/items?limit=1&order_by=asc')).body.data[0];

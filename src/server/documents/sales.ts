@@ -1,13 +1,17 @@
 import { sql } from 'kysely';
+import { z } from 'zod';
 import { centavosToPesos, formatPesos } from '../../domain/money';
 import type { LineInput } from '../../domain/document-lines';
+import { holdsAny, permissionName } from '../../domain/permissions';
+import { createSchema } from '../../domain/resource-schemas';
 import { invoicePayments } from '../../domain/resources/invoice-payments';
 import { invoices } from '../../domain/resources/invoices';
 import { quotations } from '../../domain/resources/quotations';
+import { tendersInput } from '../../domain/tenders-input';
 import { nowIso, toIsoTimestamp } from '../db/dialect';
-import { validationError } from '../errors';
+import { forbidden, HttpError, validationError } from '../errors';
 import type { ApiRecord } from '../resources/codec';
-import type { ResourceStore } from '../resources/store';
+import type { CreateAnother, ResourceStore } from '../resources/store';
 import { untyped, type Db, type Scope, type Trx } from '../db/scope';
 import { documentStore, liveSource, moveBack, viewedSource, type Reversals } from './document-store';
 import { priceLines } from './lines';
@@ -137,8 +141,65 @@ async function decorateIssue(db: Db, scope: Scope, records: ApiRecord[]): Promis
   }
 }
 
+/**
+ * A sale at the counter is one change: the invoice and its payment, made together in the
+ * invoice's create (`payment` in its body, as the outbox sends it once under one Idempotency-Key).
+ */
+const counterPayment = z
+  .object({
+    tenders: tendersInput.describe(
+      "As an invoice payment's create takes them: each tender's method, amount (pesos) and what the method needs; cash may say what was received",
+    ),
+    payment_reference: createSchema(invoicePayments).shape.payment_reference,
+  })
+  .nullish()
+  .describe(
+    'The payment taken with the invoice (a sale at the counter): made in the same transaction, once the invoice is, as an ' +
+      'invoice payment of it dated as it is, numbered from its own series; its tenders may come to at most the total. ' +
+      'Needs create-invoice-payments as well; a refusal of it (under payment.…) makes nothing.',
+  );
+
+type CounterPayment = z.infer<typeof counterPayment>;
+
+/** A refusal of the payment, its field messages under `payment.`, where the body named what they are about. */
+function asPaymentRefusal(error: unknown): unknown {
+  if (!(error instanceof HttpError) || error.statusCode !== 422 || !error.errors) return error;
+  return validationError(Object.fromEntries(Object.entries(error.errors).map(([field, messages]) => [`payment.${field}`, messages])));
+}
+
+/**
+ * The payment of a sale at the counter, once its invoice is made: an invoice payment of it, made by
+ * the engine's create as `POST /api/invoice-payments` makes one — its number from its series, its
+ * tenders kept, the invoice's balance following (so its tenders come to at most the new invoice's
+ * total), its own history entry — dated as the invoice is.
+ */
+async function payAtTheCounter(invoice: ApiRecord, payment: NonNullable<CounterPayment>, create: CreateAnother): Promise<void> {
+  try {
+    await create(invoicePayments, {
+      invoice_id: invoice.id,
+      date: invoice.date,
+      payment_reference: payment.payment_reference ?? null,
+      tenders: payment.tenders,
+    });
+  } catch (error) {
+    throw asPaymentRefusal(error);
+  }
+}
+
 export const invoicesStore: ResourceStore = {
   ...invoicesBase,
+  createFields: { ...invoicesBase.createFields, payment: counterPayment },
+  async insert(trx, scope, columns, input) {
+    // Refused before anything is made: taking the payment is making an invoice payment.
+    if (input.payment && !holdsAny(scope.permissions, [permissionName('create', invoicePayments.permission)])) {
+      throw forbidden('Taking the payment with the invoice needs permission to create invoice payments as well as invoices.');
+    }
+    return invoicesBase.insert(trx, scope, columns, input);
+  },
+  async afterCreate(_trx, _scope, invoice, input, create) {
+    const payment = input.payment as CounterPayment;
+    if (payment) await payAtTheCounter(invoice, payment, create);
+  },
   async decorate(db, scope, records) {
     await invoicesBase.decorate?.(db, scope, records);
     await decorateIssue(db, scope, records);

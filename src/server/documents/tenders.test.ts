@@ -76,7 +76,7 @@ describe.each(databaseKinds)('payment tenders on %s', (kind) => {
   });
   /** Pesos to the centavo. */
   const pesos = (value: number) => Math.round(value * 100) / 100;
-  const none = { reference: null, bank: null, check_number: null, check_date: null };
+  const none = { reference: null, bank: null, check_number: null, check_date: null, received: null };
 
   it('settles an invoice in two tenders, cash and GCash, and reads them back with the payment', async () => {
     const sold = await invoice();
@@ -346,7 +346,7 @@ describe.each(databaseKinds)('payment tenders on %s', (kind) => {
       invoice_id: a.id,
       date: '2031-03-01',
       tenders: [
-        { method: 'cash', amount: 10 },
+        { method: 'cash', amount: 10, received: 20 },
         { method: 'gcash', amount: 5.5, reference: '9012345678904' },
       ],
     });
@@ -370,12 +370,12 @@ describe.each(databaseKinds)('payment tenders on %s', (kind) => {
     expect(csv.body).toBe(
       BYTE_ORDER_MARK +
         [
-          'Date,Payment number,Invoice number,Customer,Method,Reference,Bank,Check number,Check date,Amount',
-          `2031-03-01,${first.number},${a.number},${party},Cash,,,,,10.00`,
-          `2031-03-01,${first.number},${a.number},${party},GCash,9012345678904,,,,5.50`,
-          `2031-03-01,${second.number},${b.number},${party},Check,,"Metrobank, Quezon Ave.",0000456,2031-02-28,20.00`,
+          'Date,Payment number,Invoice number,Customer,Method,Reference,Bank,Check number,Check date,Amount,Cash received',
+          `2031-03-01,${first.number},${a.number},${party},Cash,,,,,10.00,20.00`,
+          `2031-03-01,${first.number},${a.number},${party},GCash,9012345678904,,,,5.50,`,
+          `2031-03-01,${second.number},${b.number},${party},Check,,"Metrobank, Quezon Ave.",0000456,2031-02-28,20.00,`,
           // What a spreadsheet would run as a formula is kept as text.
-          `2031-03-02,${third.number},${c.number},${party},Maya,'=1+1,,,,7.00`,
+          `2031-03-02,${third.number},${c.number},${party},Maya,'=1+1,,,,7.00,`,
           '',
         ].join('\r\n'),
     );
@@ -395,7 +395,7 @@ describe.each(databaseKinds)('payment tenders on %s', (kind) => {
     );
     const bills = await admin.send('GET', '/api/bill-payments/tenders.csv?from=2031-03-01&to=2031-03-02');
     expect(bills.body).toBe(
-      `${BYTE_ORDER_MARK}Date,Payment number,Bill number,Supplier,Method,Reference,Bank,Check number,Check date,Amount\r\n`,
+      `${BYTE_ORDER_MARK}Date,Payment number,Bill number,Supplier,Method,Reference,Bank,Check number,Check date,Amount,Cash received\r\n`,
     );
     // Another business sees none of them.
     const elsewhere = await admin
@@ -427,7 +427,7 @@ describe.each(databaseKinds)('payment tenders on %s', (kind) => {
       await pay({
         invoice_id: sold.id,
         tenders: [
-          { method: 'cash', amount: 1.25 },
+          { method: 'cash', amount: 1.25, received: 2 },
           { method: 'check', amount: 2, bank: 'Landbank', check_number: '0099', check_date: '2026-11-09' },
         ],
       })
@@ -444,10 +444,10 @@ describe.each(databaseKinds)('payment tenders on %s', (kind) => {
       .replace(/^\uFEFF/, '')
       .trimEnd()
       .split('\r\n');
-    expect(lines[0]).toBe('Payment ID,Payment number,Tender,Method,Amount,Reference,Bank,Check number,Check date');
+    expect(lines[0]).toBe('Payment ID,Payment number,Tender,Method,Amount,Reference,Bank,Check number,Check date,Cash received');
     expect(lines.filter((line) => line.startsWith(`${paid.id},`))).toEqual([
-      `${paid.id},${paid.number},1,Cash,1.25,,,,`,
-      `${paid.id},${paid.number},2,Check,2.00,,Landbank,0099,2026-11-09`,
+      `${paid.id},${paid.number},1,Cash,1.25,,,,,2.00`,
+      `${paid.id},${paid.number},2,Check,2.00,,Landbank,0099,2026-11-09,`,
     ]);
     const kept = Number(
       (

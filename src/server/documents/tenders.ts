@@ -31,6 +31,7 @@ export async function insertTenders(trx: Trx, scope: Scope, paymentType: string,
         bank: tender.bank,
         check_number: tender.check_number,
         check_date: tender.check_date,
+        received: tender.received,
       })),
     )
     .execute();
@@ -46,13 +47,13 @@ export async function removeTenders(trx: Trx, scope: Scope, paymentType: string,
     .execute();
 }
 
-/** The tenders of these payments of a kind, in order, amounts in pesos, by payment: one query for the lot. */
+/** The tenders of these payments of a kind, in order, amounts (and cash received) in pesos, by payment: one query for the lot. */
 export async function tendersOfPayments(db: Db, paymentType: string, ids: readonly number[]): Promise<Map<number, TenderRead[]>> {
   const byPayment = new Map<number, TenderRead[]>();
   if (ids.length === 0) return byPayment;
   const rows = await db
     .selectFrom('payment_tenders')
-    .select(['payment_id', 'method', 'amount', 'reference', 'bank', 'check_number', 'check_date'])
+    .select(['payment_id', 'method', 'amount', 'reference', 'bank', 'check_number', 'check_date', 'received'])
     .where('payment_type', '=', paymentType)
     .where('payment_id', 'in', ids)
     .orderBy('payment_id')
@@ -67,6 +68,7 @@ export async function tendersOfPayments(db: Db, paymentType: string, ids: readon
       bank: row.bank,
       check_number: row.check_number,
       check_date: row.check_date,
+      received: row.received === null ? null : centavosToPesos(Number(row.received)),
     });
     byPayment.set(row.payment_id, list);
   }
@@ -130,6 +132,7 @@ export function tenderColumns(definition: ResourceDefinition): string[] {
     'Check number',
     'Check date',
     'Amount',
+    'Cash received',
   ];
 }
 
@@ -146,6 +149,7 @@ interface TenderRow {
   check_number: string | null;
   check_date: string | null;
   amount: number;
+  received: number | null;
 }
 
 /**
@@ -175,6 +179,7 @@ export async function* tenderLines(db: Db, scope: Scope, definition: ResourceDef
         'tender.check_number',
         'tender.check_date',
         'tender.amount',
+        'tender.received',
       ]);
     if (last) {
       batch = batch.where(sql<boolean>`(payment.date, payment.id, tender.position) > (${last.date}, ${last.id}, ${last.position})`);
@@ -199,6 +204,7 @@ export async function* tenderLines(db: Db, scope: Scope, definition: ResourceDef
             text(row.check_number),
             row.check_date ?? '',
             centavosToPesos(Number(row.amount)).toFixed(2),
+            row.received === null ? '' : centavosToPesos(Number(row.received)).toFixed(2),
           ]),
         )
         .join('');

@@ -219,12 +219,23 @@ async function* documentLines(db: Db, scope: Scope, definition: ResourceDefiniti
   }
 }
 
-const TENDER_HEADINGS = ['Payment ID', 'Payment number', 'Tender', 'Method', 'Amount', 'Reference', 'Bank', 'Check number', 'Check date'];
+const TENDER_HEADINGS = [
+  'Payment ID',
+  'Payment number',
+  'Tender',
+  'Method',
+  'Amount',
+  'Reference',
+  'Bank',
+  'Check number',
+  'Check date',
+  'Cash received',
+];
 
 function tendersNote(definition: ResourceDefinition): string {
   return (
     `How the ${definition.plural.toLowerCase()} were paid, one tender a row: the payment's ID and number, the tender's place ` +
-    "in it, method, amount, reference (a card's approval code), and a check's bank, number and date."
+    "in it, method, amount, reference (a card's approval code), a check's bank, number and date, and the cash received."
   );
 }
 
@@ -248,6 +259,7 @@ async function* tenders(db: Db, scope: Scope, definition: ResourceDefinition, ba
     text(row.bank),
     text(row.check_number),
     text(row.check_date),
+    row.received === null || row.received === undefined ? '' : centavosToPesos(Number(row.received)).toFixed(2),
   ];
   let last: { paymentId: number; position: number } | undefined;
   for (;;) {
@@ -255,7 +267,7 @@ async function* tenders(db: Db, scope: Scope, definition: ResourceDefinition, ba
       .selectFrom('payment_tenders as tender')
       .innerJoin(`${definition.table} as payment`, 'payment.id', 'tender.payment_id')
       .select(['tender.payment_id', 'payment.number', 'tender.position', 'tender.method', 'tender.amount', 'tender.reference'])
-      .select(['tender.bank', 'tender.check_number', 'tender.check_date'])
+      .select(['tender.bank', 'tender.check_number', 'tender.check_date', 'tender.received'])
       .where('tender.business_id', '=', businessId)
       .where('tender.payment_type', '=', definition.document!.type)
       .where('payment.business_id', '=', businessId);

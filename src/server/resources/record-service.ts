@@ -475,7 +475,9 @@ export async function createRecord(
     action: 'created',
     changes: initialValues(definition, created),
   });
-  return created;
+  if (!store.afterCreate) return created;
+  await store.afterCreate(trx, scope, created, values, (other, otherValues) => createRecord(trx, scope, other, otherValues));
+  return findOrFail(trx, scope, definition, store, id);
 }
 
 /**

@@ -7,6 +7,12 @@ import type { ApiRecord } from './codec';
 
 export type Query = SelectQueryBuilder<any, any, any>;
 
+/**
+ * The engine's create, handed to a store's `afterCreate`: makes a record of another resource in
+ * the same transaction and scope, checked, numbered, counted and in the history as any create.
+ */
+export type CreateAnother = (definition: ResourceDefinition, values: Record<string, unknown>) => Promise<ApiRecord>;
+
 /** What a force delete would orphan: `{ label, count }` pairs, empty when nothing uses it. */
 export interface Usage {
   label: string;
@@ -56,6 +62,13 @@ export interface ResourceStore {
   beforeForceDelete?(trx: Trx, scope: Scope, id: number): Promise<void>;
   /** Uses of a record beyond the reference fields of other resources. */
   extraUsage?(db: Db, scope: Scope, id: number): Promise<Usage[]>;
+  /**
+   * What a create makes with the record, once it and its history entry are written, in the same
+   * transaction: other records, made through `create` (the engine's own create, handed in, so
+   * the store needs no import of the engine) — an invoice's payment taken at the counter with it. A
+   * refusal here undoes the whole create. The record is read again after, as they left it.
+   */
+  afterCreate?(trx: Trx, scope: Scope, record: ApiRecord, input: Record<string, unknown>, create: CreateAnother): Promise<void>;
   /** Adds derived read-only values (role names, permission ids …) to records being returned. */
   decorate?(db: Db, scope: Scope, records: ApiRecord[]): Promise<void>;
 }

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_EMAIL, databaseKinds, startTestApp, type Session, type TestApp } from '../../../tests/support/test-app';
+import { ADMIN_EMAIL, contactOfType, databaseKinds, startTestApp, type Session, type TestApp } from '../../../tests/support/test-app';
 
 /** Whatever a client sends, the answer is a 4xx with a message — never a 500. */
 describe.each(databaseKinds)('hostile input on %s', (kind) => {
@@ -129,11 +129,11 @@ describe.each(databaseKinds)('hostile input on %s', (kind) => {
 
   it('refuses amounts and quantities beyond what a document or a balance may hold with 422, and writes nothing', async () => {
     const [item] = (await admin.send('GET', '/api/items?per_page=15&order_by=asc')).body.data;
-    const [supplier] = (await admin.send('GET', '/api/contacts?per_page=15&order_by=asc')).body.data;
+    const supplierId = await contactOfType(admin, 'Supplier');
     const [warehouse] = (await admin.send('GET', '/api/warehouses?per_page=15&order_by=asc')).body.data;
     const order = (line: Record<string, unknown>) =>
       admin.send('POST', '/api/purchase-orders', {
-        contact_id: supplier.id,
+        contact_id: supplierId,
         warehouse_id: warehouse.id,
         date: '2026-11-03',
         lines: [{ item_id: item.id, unit_of_measurement_id: item.unit_of_measurement_id, ...line }],

@@ -181,6 +181,7 @@ const tender = z.looseObject({
   bank: z.string().nullable().describe("A check's bank"),
   check_number: z.string().nullable(),
   check_date: z.string().nullable().describe('YYYY-MM-DD'),
+  received: z.number().nullable().describe('Of cash: what the customer handed over, in pesos (the change is what is over the amount)'),
 });
 const tenders = { tenders: z.array(tender).describe('How it was paid, in order: its amount is what they come to') };
 

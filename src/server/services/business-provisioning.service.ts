@@ -1,4 +1,5 @@
 import { MASTER_PERMISSION } from '../../domain/permissions';
+import { WALK_IN_NAME } from '../../domain/walk-in';
 import { nowIso } from '../db/dialect';
 import { adjustCount } from '../resources/resource-counts';
 import type { Trx } from '../db/scope';
@@ -9,7 +10,8 @@ export const ADMINISTRATOR_ROLE = 'Administrator';
 
 /**
  * What every new business starts with: its owner as a member holding an Administrator role
- * (the master permission), and the seeded contact types and item types.
+ * (the master permission), the seeded contact types and item types, and the walk-in customer
+ * the counter sells to unless the cashier names a buyer (`domain/walk-in.ts`).
  */
 export async function provisionBusiness(trx: Trx, businessId: number, ownerId: number): Promise<{ administratorRoleId: number }> {
   const now = nowIso();
@@ -39,5 +41,16 @@ export async function provisionBusiness(trx: Trx, businessId: number, ownerId: n
       .execute();
     await adjustCount(trx, businessId, resource, names.length, 0);
   }
+  const customer = await trx
+    .selectFrom('contact_types')
+    .select('id')
+    .where('business_id', '=', businessId)
+    .where('name', '=', 'Customer')
+    .executeTakeFirstOrThrow();
+  await trx
+    .insertInto('contacts')
+    .values({ business_id: businessId, contact_type_id: customer.id, name: WALK_IN_NAME, ...stamps })
+    .execute();
+  await adjustCount(trx, businessId, 'contacts', 1, 0);
   return { administratorRoleId };
 }

@@ -1,5 +1,6 @@
 import { sql, type Insertable } from 'kysely';
 import { registry } from '../../domain/resources/registry';
+import { WALK_IN_NAME } from '../../domain/walk-in';
 import { forUpdate } from '../db/dialect';
 import { conflict } from '../errors';
 import type { ResourceStore } from '../resources/store';
@@ -8,7 +9,7 @@ import { provisionBusiness } from './business-provisioning.service';
 import { untyped } from '../db/scope';
 import type { BusinessesTable } from '../db/schema';
 
-/** Tables a new business is provisioned with (see business-provisioning.service.ts). */
+/** Tables a new business is provisioned with (see business-provisioning.service.ts); of its contacts, the walk-in customer. */
 const PROVISIONED = ['roles', 'contact_types', 'item_types'] as const;
 
 /**
@@ -69,11 +70,12 @@ export const businessesStore: ResourceStore = {
     const usage = [];
     for (const definition of registry) {
       if (definition.tenancy !== 'business' || (PROVISIONED as readonly string[]).includes(definition.table)) continue;
-      const row = await untyped(db)
+      let query = untyped(db)
         .selectFrom(definition.table)
         .select(sql<number>`count(*)`.as('count'))
-        .where('business_id', '=', id)
-        .executeTakeFirstOrThrow();
+        .where('business_id', '=', id);
+      if (definition.table === 'contacts') query = query.where('name', '<>', WALK_IN_NAME);
+      const row = await query.executeTakeFirstOrThrow();
       usage.push({ label: definition.plural.toLowerCase(), count: Number(row.count) });
     }
     return usage;
@@ -85,6 +87,8 @@ export const businessesStore: ResourceStore = {
     const roles = trx.selectFrom('roles').select('id').where('business_id', '=', id);
     await trx.deleteFrom('user_roles').where('role_id', 'in', roles).execute();
     await trx.deleteFrom('role_permissions').where('role_id', 'in', roles).execute();
+    // Before the contact types it is of.
+    await trx.deleteFrom('contacts').where('business_id', '=', id).where('name', '=', WALK_IN_NAME).execute();
     for (const table of PROVISIONED) await trx.deleteFrom(table).where('business_id', '=', id).execute();
     for (const table of ['memberships', 'resource_counts', 'idempotency_keys', 'activity_log'] as const)
       await trx.deleteFrom(table).where('business_id', '=', id).execute();

@@ -79,6 +79,9 @@ function CopyOrCreate({ definition }: { definition: ResourceDefinition }) {
   const fromId = from && /^\d+$/.test(from) ? Number(from) : undefined;
   const source = useQuery({ ...recordQuery(businessId, definition, fromId ?? 0), enabled: fromId !== undefined });
 
+  // A copy of each record, and each start a link gives (a memo of one document), has a draft of its own.
+  const draftKey = `${definition.name}/create${fromId ? `/from/${fromId}` : ''}${search.values ? `?values=${JSON.stringify(search.values)}` : ''}`;
+
   if (!allowed('create')) return <Navigate to="/$resource" params={{ resource: definition.name }} replace />;
   if (fromId && !source.data && !source.error) return <ProgressBar active />;
   return (
@@ -91,6 +94,7 @@ function CopyOrCreate({ definition }: { definition: ResourceDefinition }) {
         key={fromId ?? 'new'}
         definition={definition}
         initial={{ ...startingValues(definition, source.data, true), ...start.values }}
+        draftKey={draftKey}
         known={start.known}
         onSaved={afterCreate}
       />

@@ -58,6 +58,7 @@ function EditRecord({ definition, id }: { definition: NonNullable<ReturnType<typ
           definition={definition}
           record={record}
           initial={startingValues(definition, record)}
+          draftKey={`${definition.name}/${record.id}/edit`}
           onSaved={(saved) => void navigate({ to: '/$resource/$id', params: { resource: definition.name, id: String(saved.id) } })}
         />
       )}

@@ -12,7 +12,7 @@ import { Input } from '../ui/input';
 import { Label } from '../ui/label';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '../ui/select';
 import { Textarea } from '../ui/textarea';
-import { ReferencePicker } from './reference-picker';
+import { displayOf, ReferencePicker } from './reference-picker';
 
 export type FormValues = Record<string, unknown>;
 
@@ -134,7 +134,8 @@ export function FieldInput({
   values: FormValues;
   record?: Record<string, unknown>;
   errors: string[];
-  onChange: (name: string, value: unknown) => void;
+  /** `shown`: a picked record's name, as its picker shows it. */
+  onChange: (name: string, value: unknown, shown?: string) => void;
   editing: boolean;
   place?: PlaceInput;
 }) {
@@ -166,7 +167,7 @@ export function FieldInput({
         target={target}
         value={(value as number | null) || null}
         display={known ?? choices?.find((choice) => choice.id === value)?.name}
-        onChange={(picked) => onChange(name, picked)}
+        onChange={(picked, chosen) => onChange(name, picked, chosen && displayOf(target, chosen))}
         required={required}
         invalid={invalid}
         describedBy={invalid ? errorId : undefined}

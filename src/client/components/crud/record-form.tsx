@@ -19,6 +19,7 @@ import { Label } from '../ui/label';
 import { ProgressBar } from '../ui/progress-bar';
 import { FieldInput, initialValue, type FormValues } from './field-input';
 import { formButtons, type FormButton } from './form-buttons';
+import { DraftNotice, LeaveFormDialog, useFormDraft, withNames, type PickedNames } from './form-draft';
 import { reportFailure, reportSettled } from './record-actions';
 import { slots } from './slots';
 
@@ -71,7 +72,8 @@ async function save(
   if (!navigator.onLine) {
     const checked = (record ? updateSchema(definition) : createSchema(definition)).safeParse(sent);
     const section = slots.resolve(definition, 'form.section');
-    const sectionErrors = section?.check && section.holds(definition, record !== undefined) ? await section.check(sent[section.name]) : {};
+    const sectionErrors =
+      section?.check && section.holds(definition, record !== undefined) ? await section.check(sent[section.name], sent) : {};
     const errors = { ...(checked.success ? {} : fieldErrors(checked.error.issues)), ...sectionErrors };
     if (Object.keys(errors).length > 0) throw new ApiError(422, validationSummary(errors), errors);
   }
@@ -117,11 +119,14 @@ export function messagesByField(errors: Record<string, string[]>): Record<string
  * (a document's lines), Back and "Save {singular}" / "Update {singular}", a progress bar while
  * busy. On success a toast, then `onSaved`; with "Return here" checked a create clears the form
  * instead. A refusal keeps what was typed and shows the server's messages under their fields.
+ * What is typed is kept on the device as the draft of screen `draftKey` until it is saved, and
+ * leaving the form with changes not saved asks first (form-draft.tsx).
  */
 export function RecordForm({
   definition,
   record,
   initial,
+  draftKey,
   known,
   onSaved,
   preface,
@@ -131,6 +136,8 @@ export function RecordForm({
   /** The record being edited; none when creating. */
   record?: ApiRecord;
   initial: FormValues;
+  /** The screen's draft, in the active business: `invoices/create`, `invoices/create/from/12`, `invoices/7/edit`. */
+  draftKey: string;
   /** Names for the references `initial` starts with (a form made from a source document). */
   known?: Record<string, unknown>;
   /** After the server took it, or it was queued on this device: the record's id (a client key until it syncs), and what the form held. */
@@ -146,6 +153,22 @@ export function RecordForm({
   const router = useRouter();
   const businessId = useActiveBusinessId();
   const [values, setValues] = useState<FormValues>(initial);
+  // What the form started with, or was cleared to: what it holds differs from it, it has changes.
+  const [start, setStart] = useState<FormValues>(initial);
+  const [names, setNames] = useState<PickedNames>({});
+  const { draft, stale, leaving, saved } = useFormDraft({
+    draftKey,
+    values,
+    start,
+    names,
+    version: base?.version,
+    label: `${editing ? 'Edit' : 'Create'} ${definition.singular}`,
+    // Over what the form starts with: a field added since the draft was kept starts as it would.
+    take: (held) => {
+      setValues((current) => ({ ...current, ...held.values }));
+      setNames(held.names);
+    },
+  });
   const [errors, setErrors] = useState<Record<string, string[]>>({});
   const [busy, setBusy] = useState(false);
   const [returnHere, setReturnHere] = useState(false);
@@ -171,12 +194,19 @@ export function RecordForm({
     field.required ||
     placeInput(name) !== undefined ||
     holdsAny(permissions, [permissionName('view', getResource(field.references).permission)]);
-  const change = (name: string, value: unknown) =>
+  const change = (name: string, value: unknown, shown?: string) => {
+    if (shown !== undefined) setNames((current) => ({ ...current, [name]: { id: value, display: shown } }));
     setValues((current) => {
       // Another type of place: the place picked of the type before goes.
       const pairedId = placeFields[name]?.idField;
       return pairedId && current[name] !== value ? { ...current, [name]: value, [pairedId]: null } : { ...current, [name]: value };
     });
+  };
+  const startAgain = (fresh: FormValues) => {
+    setStart(fresh);
+    setValues(fresh);
+    setNames({});
+  };
   // A type whose records the user may not search (a kind of document a memo is about) is not
   // offered: its picker would find nothing. The type the record holds stays, so an edit shows it.
   const offered = (name: string, field: Field): Field => {
@@ -202,9 +232,14 @@ export function RecordForm({
     try {
       const sent = formBody(definition, values, editing);
       const settled = await save(definition, businessId, sent, base);
+      // Sent or queued, it is saved: its draft goes.
+      void draft.discard();
       reportSettled(settled, `${definition.singular} ${editing ? 'updated' : 'created'} successfully.`);
-      if (!editing && returnHere) setValues(startingValues(definition));
-      else onSaved({ id: settled.sent ? settled.data.id : (base?.id ?? settled.key) }, values);
+      if (!editing && returnHere) startAgain(startingValues(definition));
+      else {
+        saved();
+        onSaved({ id: settled.sent ? settled.data.id : (base?.id ?? settled.key) }, values);
+      }
     } catch (error) {
       if (error instanceof ApiError && error.status === 422) setErrors(error.errors);
       else if (error instanceof ApiError && error.status === 412) setErrors({ _: [error.message] });
@@ -215,84 +250,106 @@ export function RecordForm({
   };
 
   return (
-    <form
-      ref={formRef}
-      noValidate
-      aria-busy={busy}
-      className="space-y-6"
-      onSubmit={(event) => {
-        event.preventDefault();
-        void submit();
-      }}
-      onKeyDown={(event) => {
-        // Ctrl+Enter (⌘+Enter) saves from any field, as in most forms people type into all day.
-        if (event.key !== 'Enter' || !(event.ctrlKey || event.metaKey) || busy) return;
-        event.preventDefault();
-        formRef.current?.requestSubmit();
-      }}
-    >
-      <ProgressBar active={busy} />
-      {(unplaced.length > 0 || Object.keys(fieldErrors).length > 0) && (
-        <div role="alert" className="rounded-md border border-destructive/40 bg-destructive/10 p-3 text-sm text-destructive">
-          {unplaced.length > 0 ? unplaced.flatMap(([, messages]) => messages).join(' ') : 'Please correct the fields marked below.'}
-        </div>
-      )}
-      {preface?.(values, (name, value) => setValues((current) => ({ ...current, [name]: value })))}
-      <div className="grid gap-x-6 gap-y-5 md:grid-cols-2">
-        {(editing ? updatableFields(definition) : writableFields(definition))
-          // A place field left out still shows when the server said something of it.
-          .filter(
-            ([name, field]) => usable(name, field) && isShown(field, values) && (placeInput(name)?.as !== 'hidden' || name in fieldErrors),
-          )
-          .map(([name, field]) => (
-            <div key={name} className={field.kind === 'textarea' || field.kind === 'discounts' ? 'md:col-span-2' : undefined}>
-              <FieldInput
-                name={name}
-                field={offered(name, field)}
-                values={values}
-                record={record ?? known}
-                errors={fieldErrors[name] ?? []}
-                editing={editing}
-                onChange={change}
-                place={placeInput(name)}
-              />
-            </div>
-          ))}
-      </div>
-      {section && (
-        <section.Editor
-          definition={definition}
-          value={values[section.name]}
-          onChange={(value) => setValues((current) => ({ ...current, [section.name]: value }))}
-          errors={errors}
-          values={values}
+    <>
+      <form
+        ref={formRef}
+        noValidate
+        aria-busy={busy}
+        className="space-y-6"
+        onSubmit={(event) => {
+          event.preventDefault();
+          void submit();
+        }}
+        onKeyDown={(event) => {
+          // Ctrl+Enter (⌘+Enter) saves from any field, as in most forms people type into all day.
+          if (event.key !== 'Enter' || !(event.ctrlKey || event.metaKey) || busy) return;
+          event.preventDefault();
+          formRef.current?.requestSubmit();
+        }}
+      >
+        <ProgressBar active={busy} />
+        <DraftNotice
+          savedAt={draft.savedAt}
+          stale={stale}
+          singular={definition.singular}
+          onDiscard={() => {
+            startAgain(start);
+            void draft.discard();
+          }}
         />
-      )}
-      <div className="flex flex-wrap items-center gap-3 border-t pt-4">
-        {buttons.includes('back') && (
-          <Button type="button" variant="outline" onClick={() => router.history.back()} disabled={busy}>
-            <ArrowLeft aria-hidden /> Back
-          </Button>
-        )}
-        {buttons.includes('save') && (
-          <Button type="submit" disabled={busy}>
-            {busy ? 'Saving…' : `${editing ? 'Update' : 'Save'} ${definition.singular}`}
-          </Button>
-        )}
-        {buttons.includes('save') && (
-          <span className="hidden text-xs text-muted-foreground md:inline">
-            or <kbd className="rounded border px-1 font-sans">Ctrl</kbd>+<kbd className="rounded border px-1 font-sans">Enter</kbd>
-          </span>
-        )}
-        {buttons.includes('return-here') && (
-          <div className="flex min-h-11 items-center gap-2">
-            <Checkbox id="return-here" checked={returnHere} onCheckedChange={(checked) => setReturnHere(checked === true)} />
-            <Label htmlFor="return-here" className="font-normal">
-              Return here to add another
-            </Label>
+        {(unplaced.length > 0 || Object.keys(fieldErrors).length > 0) && (
+          <div role="alert" className="rounded-md border border-destructive/40 bg-destructive/10 p-3 text-sm text-destructive">
+            {unplaced.length > 0 ? unplaced.flatMap(([, messages]) => messages).join(' ') : 'Please correct the fields marked below.'}
           </div>
         )}
-      </div>
-    </form>
+        {preface?.(values, (name, value) => setValues((current) => ({ ...current, [name]: value })))}
+        <div className="grid gap-x-6 gap-y-5 md:grid-cols-2">
+          {(editing ? updatableFields(definition) : writableFields(definition))
+            // A place field left out still shows when the server said something of it.
+            .filter(
+              ([name, field]) =>
+                usable(name, field) && isShown(field, values) && (placeInput(name)?.as !== 'hidden' || name in fieldErrors),
+            )
+            .map(([name, field]) => (
+              <div key={name} className={field.kind === 'textarea' || field.kind === 'discounts' ? 'md:col-span-2' : undefined}>
+                <FieldInput
+                  name={name}
+                  field={offered(name, field)}
+                  values={values}
+                  record={withNames(record ?? known, names, values)}
+                  errors={fieldErrors[name] ?? []}
+                  editing={editing}
+                  onChange={change}
+                  place={placeInput(name)}
+                />
+              </div>
+            ))}
+        </div>
+        {section && (
+          <section.Editor
+            definition={definition}
+            value={values[section.name]}
+            onChange={(value) => setValues((current) => ({ ...current, [section.name]: value }))}
+            errors={errors}
+            values={values}
+          />
+        )}
+        <div className="flex flex-wrap items-center gap-3 border-t pt-4">
+          {buttons.includes('back') && (
+            <Button type="button" variant="outline" onClick={() => router.history.back()} disabled={busy}>
+              <ArrowLeft aria-hidden /> Back
+            </Button>
+          )}
+          {buttons.includes('save') && (
+            <Button type="submit" disabled={busy}>
+              {busy ? 'Saving…' : `${editing ? 'Update' : 'Save'} ${definition.singular}`}
+            </Button>
+          )}
+          {buttons.includes('save') && (
+            <span className="hidden text-xs text-muted-foreground md:inline">
+              or <kbd className="rounded border px-1 font-sans">Ctrl</kbd>+<kbd className="rounded border px-1 font-sans">Enter</kbd>
+            </span>
+          )}
+          {buttons.includes('return-here') && (
+            <div className="flex min-h-11 items-center gap-2">
+              <Checkbox id="return-here" checked={returnHere} onCheckedChange={(checked) => setReturnHere(checked === true)} />
+              <Label htmlFor="return-here" className="font-normal">
+                Return here to add another
+              </Label>
+            </div>
+          )}
+        </div>
+      </form>
+      {/* Outside the form: its keys (Ctrl+Enter) are not the form's. */}
+      <LeaveFormDialog
+        open={leaving.status === 'blocked'}
+        onStay={() => leaving.reset?.()}
+        onDiscard={() => {
+          void draft.discard();
+          leaving.proceed?.();
+        }}
+        onLeave={() => leaving.proceed?.()}
+      />
+    </>
   );
 }

@@ -16,7 +16,8 @@ const DEBOUNCE_MS = 350;
 /** After leaving the box, the results stay long enough to be clicked. */
 const CLOSE_AFTER_BLUR_MS = 250;
 
-function displayOf(target: ResourceDefinition, record: ApiRecord): string {
+/** A record as a picker of `target` shows it: by its display field. */
+export function displayOf(target: ResourceDefinition, record: ApiRecord): string {
   return String(record[target.display] ?? `#${record.id}`);
 }
 

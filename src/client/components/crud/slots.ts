@@ -49,8 +49,11 @@ export interface FormSection {
   body: (value: unknown) => unknown;
   /** Fields of the body its value decides, sent beside it (a payment's amount and method, from its tenders). */
   fields?: (value: unknown) => Record<string, unknown>;
-  /** What the server would refuse in it as sent, by full key (`tenders.0.reference`): said before queuing offline. */
-  check?: (sent: unknown) => Promise<Record<string, string[]>>;
+  /**
+   * What the server would refuse in it as sent (`sent`; `body`, the whole body, with what its
+   * `fields` put beside it), by full key (`tenders.0.reference`): said before queuing offline.
+   */
+  check?: (sent: unknown, body: Record<string, unknown>) => Promise<Record<string, string[]>>;
   Editor: ComponentType<{
     definition: ResourceDefinition;
     value: unknown;

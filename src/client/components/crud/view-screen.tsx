@@ -160,8 +160,8 @@ function RecordView({ definition, id }: { definition: ResourceDefinition; id: st
             </Button>
           </>
         )}
-        {/* A record still on this device has no number nor figures of the server's to print. */}
-        {!local && (renderSlot(definition, 'view.print', { record }) ?? <PrintButton />)}
+        {/* A record still on this device prints only with the final number it took from the device's block. */}
+        {(!local || Boolean(record.number)) && (renderSlot(definition, 'view.print', { record }) ?? <PrintButton />)}
         {/* What cannot be undone stands apart, at the far end, not beside Back. */}
         {canDelete && !trashed && deletable(definition, record) && (
           <Button variant="destructive" className="sm:ml-auto" onClick={() => actions.ask('delete', record.id, display)}>

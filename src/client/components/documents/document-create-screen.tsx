@@ -75,6 +75,8 @@ export function DocumentCreateScreen({ definition, sourceLink }: { definition: R
   if (places.loading) return <ProgressBar active />;
   if (restocking && !stock.data && !stock.error) return <ProgressBar active />;
   const restocked = restocking ? stock.data : undefined;
+  // Each source document, and each low stock, has a draft of its own.
+  const madeFrom = fromId ? `/from/${sourceLink ? `${sourceLink.resource}/` : ''}${fromId}` : restocked ? `/restock/${restock}` : '';
   const started = restocked
     ? { values: restockValues(definition, restocked), known: restockDisplays(definition, restocked) }
     : fromId
@@ -101,6 +103,7 @@ export function DocumentCreateScreen({ definition, sourceLink }: { definition: R
         definition={definition}
         known={started.known}
         initial={started.values}
+        draftKey={`${definition.name}/create${madeFrom}`}
         onSaved={afterCreate}
         preface={(values, fill) => (
           <>

@@ -1,20 +1,24 @@
+import { useQuery } from '@tanstack/react-query';
 import { Printer, ReceiptText } from 'lucide-react';
 import { amountInWords } from '../../../domain/amount-in-words';
 import { MAX_DOCUMENT_AMOUNT, todayInManila } from '../../../domain/documents';
 import { isShown, type FieldKind } from '../../../domain/fields';
 import { statusLabel } from '../../../domain/lifecycle';
-import { formatPesos, pesosToCentavos } from '../../../domain/money';
+import { centavosToPesos, formatPesos, pesosToCentavos } from '../../../domain/money';
 import { readableFields, type ResourceDefinition } from '../../../domain/resource';
 import { documentTotals } from '../../../domain/resources/document-fields';
 import { ADJUSTMENT_REASONS } from '../../../domain/resources/stock-adjustments';
 import { methodLabel, tenderTrace, type TenderMethod } from '../../../domain/tenders';
+import { isWalkInName } from '../../../domain/walk-in';
 import { displayValue, formatDate, formatTimestamp } from '../../lib/format';
 import { isClientKey } from '../../lib/outbox-queue';
 import { printAs } from '../../lib/print';
+import { useActiveBusinessId, userQuery } from '../../lib/session';
 import type { ApiRecord } from '../../lib/resource-queries';
 import { Button } from '../ui/button';
 import type { ShownLine } from './document-view';
 import { DocumentTotals } from './document-totals';
+import { usePendingDocument } from './pending-lines';
 import { PartyParticulars, SellerParticulars, useParticulars, type Particulars } from './document-particulars';
 import { buyerDiscountOf, figure, lineAmount, printedTitle, vatLegend, vatTag } from './printed-figures';
 import type { TenderAnswer } from './tender-rows';
@@ -29,13 +33,15 @@ import type { TenderAnswer } from './tender-rows';
  * "official receipt", no permit or accreditation numbers. A sales invoice also answers what its
  * buyer asks at the counter: the time it was issued and by which cashier, how it was paid (each
  * tender with what traces it) and, for a walk-in buyer, blank lines to write their name, address
- * and TIN. A document still queued on this device is not printed: it has no number yet.
+ * and TIN. A document still queued on this device is printed only once it has its final number
+ * (a sale numbered from the device's block, lib/number-blocks.ts).
  */
-export function DocumentPrintout({ definition, record }: { definition: ResourceDefinition; record: ApiRecord }) {
+export function DocumentPrintout({ definition, record: given }: { definition: ResourceDefinition; record: ApiRecord }) {
+  const record = usePrintedRecord(definition, given);
   const particulars = useParticulars(definition, record);
   const spec = definition.document;
-  // A record still on this device has no number nor figures of the server's to print.
-  if (!spec || isClientKey(record.id)) return null;
+  // A record still on this device is printed only with the final number it took from the device's block, and its figures.
+  if (!spec || (isClientKey(record.id) && (!record.number || record.unpriced))) return null;
   const lines = (record.lines as ShownLine[] | undefined) ?? [];
   const priced = spec.lines === 'priced';
   const sale = spec.type === 'invoice';
@@ -139,6 +145,34 @@ export function DocumentPrintout({ definition, record }: { definition: ResourceD
   );
 }
 
+interface QueuedTender extends TenderAnswer {
+  amount: number;
+}
+
+/**
+ * The record as its paper prints it. One still on this device (a sale numbered from the device's
+ * block) is read as the server will save it: its lines priced here by the same rules, issued when
+ * it was made by who is signed in, paid by the tenders it sends (a counter sale's `payment`) — as
+ * the server's read of it will say once it syncs, under the same number.
+ */
+function usePrintedRecord(definition: ResourceDefinition, record: ApiRecord): ApiRecord & { unpriced?: boolean } {
+  const priced = usePendingDocument(definition, record);
+  const user = useQuery(userQuery(useActiveBusinessId())).data;
+  if (!isClientKey(record.id)) return record;
+  const tenders = ((record.payment as { tenders?: QueuedTender[] } | undefined)?.tenders ?? []).filter((tender) => tender.amount > 0);
+  const paid = tenders.reduce((sum, tender) => sum + pesosToCentavos(Number(tender.amount)), 0);
+  const total = pesosToCentavos(Number(priced.total ?? 0));
+  return {
+    ...priced,
+    issued_at: record.created_at,
+    issued_by: user ? { id: user.id, display: user.name } : null,
+    ...(tenders.length > 0 && {
+      balance: centavosToPesos(Math.max(0, total - paid)),
+      payments: [{ id: -1, number: '', date: record.date, amount: centavosToPesos(paid), tenders }],
+    }),
+  };
+}
+
 /**
  * When and by whom a sales invoice was issued, as the server says (`issued_at`, `issued_by`): the
  * time on Manila's clock after its date when it was issued that day, else the day and time in
@@ -162,7 +196,7 @@ const manilaClock = new Intl.DateTimeFormat(undefined, { timeZone: 'Asia/Manila'
  * customer" — Bodega keeps no mark for it, so its name says it), or has no name.
  */
 function walkIn({ party }: Pick<Particulars, 'party'>): boolean {
-  return !party || party.name.trim() === '' || /^walk[\s-]*in\b/i.test(party.name.trim());
+  return !party || party.name.trim() === '' || isWalkInName(party.name);
 }
 
 /** A walk-in sale's buyer: blank lines to write their name, address and TIN, as a Philippine invoice leaves them. */
@@ -207,7 +241,8 @@ function PaidWith({ record }: { record: ApiRecord }) {
       {payments.map((payment) => (
         <div key={payment.id} className="mt-0.5">
           <p className="text-[8pt] receipt:text-[7.5pt]">
-            Payment {payment.number}
+            {/* A payment still on this device has its number once it syncs. */}
+            {payment.number && `Payment ${payment.number}`}
             {payment.date !== record.date && `, ${formatDate(payment.date)}`}
           </p>
           <ul>
@@ -220,12 +255,18 @@ function PaidWith({ record }: { record: ApiRecord }) {
                 check_date: tender.check_date ?? null,
               });
               return (
-                <li key={index} className="flex justify-between gap-4 receipt:gap-2">
+                <li key={index} className="flex flex-wrap justify-between gap-x-4 receipt:gap-x-2">
                   {/* A check's trace names it already: "BPI check 004512 of 2026-12-03". */}
                   <span className="min-w-0 break-words">
                     {tender.method === 'check' && trace ? trace : [methodLabel(tender.method), trace].filter(Boolean).join(' · ')}
                   </span>
                   <span className="shrink-0 whitespace-nowrap">{formatPesos(Number(tender.amount))}</span>
+                  {cashHandedOver(tender) && (
+                    <span className="basis-full text-[8pt] receipt:text-[7.5pt]">
+                      Cash received {formatPesos(Number(tender.received))} · Change{' '}
+                      {formatPesos(centavosToPesos(pesosToCentavos(Number(tender.received)) - pesosToCentavos(Number(tender.amount))))}
+                    </span>
+                  )}
                 </li>
               );
             })}
@@ -241,6 +282,10 @@ function PaidWith({ record }: { record: ApiRecord }) {
     </section>
   );
 }
+
+/** A cash tender that was handed over in more than its amount: the receipt says what was received and the change. */
+const cashHandedOver = (tender: TenderAnswer) =>
+  tender.method === 'cash' && tender.received !== null && tender.received !== undefined && Number(tender.received) > Number(tender.amount);
 
 /** What the printed copy says of the document beside its party: its due date, its source, its reference … */
 function Facts({ definition, record, placeShown }: { definition: ResourceDefinition; record: ApiRecord; placeShown: boolean }) {

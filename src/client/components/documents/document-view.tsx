@@ -1,23 +1,27 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
-import { Ban, CreditCard, FileMinus, FileText, PackageCheck, Truck, Undo2, type LucideIcon } from 'lucide-react';
+import { Ban, CreditCard, FileMinus, FileText, PackageCheck, PackageX, Truck, Undo2, type LucideIcon } from 'lucide-react';
 import { useState } from 'react';
 import type { VatCategory } from '../../../domain/documents';
 import { formatPesos } from '../../../domain/money';
-import { followOnsFrom, madeTodayBy, pastTense, statusLabel, transitionsFrom, type Transition } from '../../../domain/lifecycle';
-import { holdsAny, permissionName } from '../../../domain/permissions';
+import { followOnsFrom, pastTense, statusLabel, transitionsFrom, type Transition } from '../../../domain/lifecycle';
+import { permissionName } from '../../../domain/permissions';
 import type { ResourceDefinition } from '../../../domain/resource';
 import { getResource, registry } from '../../../domain/resources/registry';
 import { ADJUSTMENT_REASONS } from '../../../domain/resources/stock-adjustments';
+import { mayMake, mayTake } from '../../../domain/where-made';
+import { useActor } from '../../lib/actor';
 import { displayValue } from '../../lib/format';
 import { isClientKey, submitChange } from '../../lib/outbox';
 import { listQuery, type ApiRecord } from '../../lib/resource-queries';
-import { useActiveBusinessId, useCan, usePermissions, userQuery } from '../../lib/session';
+import { useActiveBusinessId, useCan } from '../../lib/session';
 import { ConfirmDialog, type Confirmation } from '../crud/confirm-dialog';
 import { reportFailure, reportSettled } from '../crud/record-actions';
 import { Badge } from '../ui/badge';
 import { Button } from '../ui/button';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '../ui/table';
+import { deferred } from '../ui/deferred';
+import type { Closing } from './close-rest-dialog';
 import { DocumentTotals } from './document-totals';
 import type { DocumentLine } from './line-rows';
 import { usePendingDocument } from './pending-lines';
@@ -158,10 +162,20 @@ export type ShownLine = Omit<DocumentLine, 'vat_category' | 'sc_pwd'> & { vat_ca
 const reasonLabel = (reason: string | null | undefined) =>
   ADJUSTMENT_REASONS.find((option) => option.value === reason)?.label ?? reason ?? '—';
 
-/** The icon of the action that makes a document of this kind from another. */
-/** A transition this view's confirmation takes: a void or a cancel (a close asks why, which it cannot). */
-type Undoing = Transition & { name: 'void' | 'cancel' };
+/** Closing a transfer's rest as lost, asked in its dialog (loaded when first asked). */
+const CloseRestDialog = deferred<{ closing: Closing | null; onClose: () => void }>(
+  () => import('./close-rest-dialog').then(({ CloseRestDialog: Dialog }) => Dialog),
+  ({ closing }) => closing !== null,
+);
 
+/** A transition this view's confirmation takes: a void or a cancel (a close asks why, in its own dialog). */
+type Undoing = Transition & { name: 'void' | 'cancel' };
+/** A transition that asks why: a transfer's rest closed as lost. */
+type Asking = Closing['transition'];
+
+const asksWhy = (transition: Transition): transition is Asking => transition.reasons !== undefined;
+
+/** The icon of the action that makes a document of this kind from another. */
 const FOLLOW_ON_ICONS: Record<string, LucideIcon> = {
   'receive-orders': PackageCheck,
   'stock-receives': PackageCheck,
@@ -173,29 +187,41 @@ const FOLLOW_ON_ICONS: Record<string, LucideIcon> = {
   'debit-memoranda': FileMinus,
 };
 
-/** What comes next for a document — receive, bill, invoice, pay — and void or cancel, which undo it, as its lifecycle allows. */
+/**
+ * What comes next for a document — receive, bill, invoice, pay — and what undoes or closes it
+ * (void, cancel, the rest of a transfer closed as lost), as its lifecycle allows: each offered to
+ * whom the server would let take it (domain/where-made.ts), with the permission it needs and
+ * where they operate — a receive at the transfer's destination, a return where the goods go back
+ * from, a transfer where the request asks its goods from.
+ */
 export function DocumentActions({ definition, record }: { definition: ResourceDefinition; record: ApiRecord }) {
   const businessId = useActiveBusinessId();
-  const held = usePermissions();
+  const actor = useActor();
   const [confirmation, setConfirmation] = useState<Confirmation | null>(null);
+  const [closing, setClosing] = useState<Closing | null>(null);
   const [busy, setBusy] = useState(false);
   const lifecycle = definition.document!.lifecycle;
   const status = String(record.status ?? '');
   const live = !isClientKey(record.id) && !record.deleted_at;
   const id = String(record.id);
-  const next = followOnsFrom(lifecycle, status).filter((followOn) =>
-    holdsAny(held, [permissionName('create', getResource(followOn.resource).permission)]),
-  );
-  // A void its maker may take on the day they made it is offered to them that day, with the create permission.
-  const userId = useQuery(userQuery(businessId)).data?.id;
-  const undoing = transitionsFrom(lifecycle, status).filter(
-    (transition): transition is Undoing =>
-      transition.name !== 'close' &&
-      (holdsAny(held, [permissionName(transition.permission, definition.permission)]) ||
-        (transition.byMakerSameDay === true &&
-          holdsAny(held, [permissionName('create', definition.permission)]) &&
-          madeTodayBy(record, userId))),
-  );
+  const next = followOnsFrom(lifecycle, status).filter((followOn) => mayMake(actor, getResource(followOn.resource), record));
+  const open = transitionsFrom(lifecycle, status).filter((transition) => mayTake(actor, definition, transition, record));
+  const named = `${definition.singular} ${String(record.number)}`;
+
+  /** Queues the transition and waits for it, as every change goes (lib/outbox.ts). */
+  const send = async (transition: Transition, label: string, body?: { reason: string; note: string | null }) => {
+    const settled = await submitChange({
+      businessId,
+      resource: definition.name,
+      action: transition.name,
+      recordId: record.id,
+      method: 'PATCH',
+      path: `/api/${definition.name}/${id}/${transition.name}`,
+      body,
+      label,
+    });
+    reportSettled(settled, `${definition.singular} ${pastTense(transition.name)} successfully.`);
+  };
 
   const take = (transition: Undoing) => {
     const verb = statusLabel(transition.name);
@@ -207,16 +233,7 @@ export function DocumentActions({ definition, record }: { definition: ResourceDe
       run: async () => {
         setBusy(true);
         try {
-          const settled = await submitChange({
-            businessId,
-            resource: definition.name,
-            action: transition.name,
-            recordId: record.id,
-            method: 'PATCH',
-            path: `/api/${definition.name}/${id}/${transition.name}`,
-            label: `${verb} ${definition.singular} ${String(record.number)}`,
-          });
-          reportSettled(settled, `${definition.singular} ${pastTense(transition.name)} successfully.`);
+          await send(transition, `${verb} ${named}`);
           setConfirmation(null);
         } catch (error) {
           reportFailure(error);
@@ -226,6 +243,13 @@ export function DocumentActions({ definition, record }: { definition: ResourceDe
       },
     });
   };
+
+  const ask = (transition: Asking) =>
+    setClosing({
+      transition,
+      document: named,
+      send: (body) => send(transition, `${transition.label ?? statusLabel(transition.name)}: ${named}`, body),
+    });
 
   return (
     <>
@@ -246,11 +270,17 @@ export function DocumentActions({ definition, record }: { definition: ResourceDe
           );
         })}
       {live &&
-        undoing.map((transition) => (
-          <Button key={transition.name} variant="outline" onClick={() => take(transition)}>
-            <Ban aria-hidden /> {statusLabel(transition.name)} {definition.singular}
-          </Button>
-        ))}
+        open.map((transition) =>
+          asksWhy(transition) ? (
+            <Button key={transition.name} variant="outline" onClick={() => ask(transition)}>
+              <PackageX aria-hidden /> {transition.label ?? statusLabel(transition.name)}
+            </Button>
+          ) : (
+            <Button key={transition.name} variant="outline" onClick={() => take(transition as Undoing)}>
+              <Ban aria-hidden /> {transition.label ?? `${statusLabel(transition.name)} ${definition.singular}`}
+            </Button>
+          ),
+        )}
       <ConfirmDialog
         confirmation={confirmation}
         singular={definition.singular}
@@ -258,6 +288,7 @@ export function DocumentActions({ definition, record }: { definition: ResourceDe
         busy={busy}
         onClose={() => setConfirmation(null)}
       />
+      <CloseRestDialog closing={closing} onClose={() => setClosing(null)} />
     </>
   );
 }

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { getResource } from '../../../domain/resources/registry';
-import type { DocumentLine, LineRow } from './line-rows';
+import type { DocumentLine } from './line-rows';
 import type { Place } from '../../lib/places';
-import { atOwnPlace, documentStartingValues, leavesRest, receivedAll, type Workplace } from './prefill';
+import { atOwnPlace, documentStartingValues, type Workplace } from './prefill';
+import { leavesRest, receivedAll, UNANSWERED, type ReceiveRows } from './receive-rows';
 
 const line = (id: number, quantity: number, done: number): DocumentLine => ({
   id,
@@ -34,8 +35,10 @@ describe('a document made from another starts with what the source kind’s life
 
   it('a stock receive starts at zero beside what is in transit, to be counted; "Receive all" fills every line with it', () => {
     const values = documentStartingValues(getResource('stock-receives'), source({ lines: [line(1, 42, 0), line(2, 5, 2), line(3, 4, 4)] }));
-    const rows = values.lines as LineRow[];
+    const { rows, answer } = values.lines as ReceiveRows;
     expect(values.stock_transfer_id).toBe(7);
+    // Nothing said yet of what may not arrive.
+    expect(answer).toEqual(UNANSWERED);
     expect(rows.map((row) => [row.quantity, row.open, row.source_line_id])).toEqual([
       ['', 42, 1],
       ['', 3, 2],
@@ -43,14 +46,20 @@ describe('a document made from another starts with what the source kind’s life
     expect(quantities({ lines: receivedAll(rows) })).toEqual(['42', '3']);
   });
 
-  it('a receive counted short of what is in transit leaves a rest to answer for; one that took it all does not', () => {
-    const rows = documentStartingValues(getResource('stock-receives'), source({ lines: [line(1, 42, 0), line(2, 5, 0)] }))
-      .lines as LineRow[];
-    const counted = (...typed: string[]) => rows.map((row, index) => ({ ...row, quantity: typed[index] }));
+  it('a receive counted short of what is in transit, or with a line taken off, leaves a rest to answer for', () => {
+    const value = documentStartingValues(getResource('stock-receives'), source({ lines: [line(1, 42, 0), line(2, 5, 0)] }))
+      .lines as ReceiveRows;
+    expect(value.due).toEqual([
+      { line: 1, open: 42, name: 'Item 1' },
+      { line: 2, open: 5, name: 'Item 2' },
+    ]);
+    const counted = (...typed: string[]) => ({ ...value, rows: value.rows.map((row, index) => ({ ...row, quantity: typed[index] })) });
     expect(leavesRest(counted('40', '5'))).toBe(true);
     expect(leavesRest(counted('', '5'))).toBe(true);
     expect(leavesRest(counted('42', '5'))).toBe(false);
-    expect(leavesRest(receivedAll(rows))).toBe(false);
+    expect(leavesRest({ ...value, rows: receivedAll(value.rows) })).toBe(false);
+    // None of the second line came: the clerk took it off the receive.
+    expect(leavesRest({ ...value, rows: receivedAll(value.rows).slice(0, 1) })).toBe(true);
   });
 
   it('a bill takes every line of its order as it is', () => {

@@ -6,6 +6,7 @@ import { placesAt, soleOperatingPlace, type Place } from '../../lib/places';
 import { startingValues } from '../crud/record-form';
 import type { FormValues } from '../crud/field-input';
 import { emptyLine, rowsOf, type DocumentLine, type LineRow } from './line-rows';
+import { countsOnArrival, receiving } from './receive-rows';
 import { emptyTender } from './tender-rows';
 
 /** The document a form is made from, and the field that names it (`stock_return_id` of `stock-returns`). */
@@ -29,7 +30,7 @@ const today = () => {
 
 /**
  * A source line still open, to be fulfilled by this document (a purchase order line being
- * received); `counted`: its quantity starts blank, to be counted (see `countsOnArrival`).
+ * received); `counted`: its quantity starts blank, to be counted (see `countsOnArrival` in receive-rows.ts).
  */
 const openLine = (line: DocumentLine, open: number, counted = false): LineRow => ({
   ...rowsOf([line])[0],
@@ -37,24 +38,6 @@ const openLine = (line: DocumentLine, open: number, counted = false): LineRow =>
   source_line_id: line.id,
   open,
 });
-
-/**
- * Whether a document made from its source counts what arrives, its lines starting blank beside
- * what is on its way, rather than taking what is open as it is: a receive of a transfer. Filled in,
- * a receive is saved without counting, and a short delivery passes unseen ("Receive all" fills it
- * in one tap when everything came).
- */
-export const countsOnArrival = (definition: ResourceDefinition): boolean =>
-  definition.document?.stock === 'in' && definition.document.twoLocations === true;
-
-/** Every line filled with what is still on its way: all of it arrived. */
-export const receivedAll = (rows: readonly LineRow[]): LineRow[] =>
-  rows.map((row) => (row.open === undefined ? row : { ...row, quantity: String(row.open) }));
-
-/** Whether a receive leaves some of its transfer on its way: a line counted short of what is open. */
-export function leavesRest(rows: readonly LineRow[]): boolean {
-  return rows.some((row) => row.open !== undefined && (Number(row.quantity) || 0) < row.open);
-}
 
 /** What a document made from its source starts with, as the source's lifecycle declares it. */
 function prefillOf(definition: ResourceDefinition, link: SourceLink): Prefill | undefined {
@@ -86,7 +69,9 @@ export function documentStartingValues(
   const prefill = prefillOf(definition, link);
   if (prefill === 'open-lines' || prefill === 'done-lines') {
     const counted = prefill === 'open-lines' && countsOnArrival(definition);
-    values.lines = lines.filter((line) => remaining(line, prefill) > 0).map((line) => openLine(line, remaining(line, prefill), counted));
+    const rows = lines.filter((line) => remaining(line, prefill) > 0).map((line) => openLine(line, remaining(line, prefill), counted));
+    // A receive's lines go with its answer about what did not arrive (receive-rows.ts).
+    values.lines = countsOnArrival(definition) ? receiving(rows) : rows;
   } else if (prefill === 'all-lines') {
     values.lines = rowsOf(lines);
   } else if (prefill === 'balance' && typeof source.balance === 'number') {

@@ -39,7 +39,10 @@ vi.mock('../../lib/resource-queries', () => ({
 vi.mock('../crud/record-actions', () => ({ reportFailure: vi.fn(), reportSettled: vi.fn() }));
 vi.mock('../scan/camera-scanner', () => ({ CameraScanButton: () => null }));
 vi.mock('../scan/barcode-reader', () => ({ signalRead: () => undefined }));
-vi.mock('../scan/item-by-code', () => ({ useItemByCode: () => async () => undefined }));
+// Scanned, the soy sauce's SKU finds it; any other code, nothing.
+vi.mock('../scan/item-by-code', () => ({
+  useItemByCode: () => async (code: string) => (code === 'DP-SOY' ? { id: 11, name: 'Datu Puti Soy Sauce 1L', sku: 'DP-SOY' } : undefined),
+}));
 
 const { StockCountSheet } = await import('./stock-count-sheet');
 
@@ -143,5 +146,25 @@ describe('StockCountSheet', () => {
     expect(headings()).toEqual(['Item', 'Expected', 'Moved since', 'On hand', 'Counted', 'Difference', 'Value', 'Take off']);
     expect(screen.getByRole('button', { name: /Post count/ })).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'Finish counting' })).toBeNull();
+  });
+
+  it('takes how many on the numeric keypad, its ± key making an entry that takes back a miscount', async () => {
+    server.lines = [line({ ...FIGURES })];
+    showSheet(count({}));
+    await screen.findByText('Datu Puti Soy Sauce 1L');
+    const howMany = screen.getByLabelText<HTMLInputElement>('How many');
+    expect(howMany.getAttribute('inputmode')).toBe('decimal');
+    fireEvent.change(howMany, { target: { value: '2' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Change sign' }));
+    expect(howMany.value).toBe('2');
+    const item = screen.getByRole('combobox', { name: 'Scan or search an item' });
+    fireEvent.change(item, { target: { value: 'DP-SOY' } });
+    await act(async () => fireEvent.keyDown(item, { key: 'Enter' }));
+    expect(outbox.submitChange).toHaveBeenCalledWith(
+      expect.objectContaining({ method: 'POST', path: '/api/stock-counts/7/entries', body: { item_id: 11, quantity: -2 } }),
+    );
+    // The next read counts one again, above zero.
+    expect(howMany.value).toBe('1');
+    expect(screen.getByText('Above zero')).toBeTruthy();
   });
 });

@@ -44,6 +44,7 @@ import { Button } from '../ui/button';
 import { Input } from '../ui/input';
 import { Label } from '../ui/label';
 import { NativeSelect } from '../ui/native-select';
+import { SignedQuantityInput } from '../ui/signed-quantity-input';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '../ui/table';
 
 /**
@@ -858,17 +859,16 @@ function CountEntry({
   }, []);
 
   return (
-    <div className="grid gap-3 rounded-lg border bg-card p-3 sm:grid-cols-[8rem_1fr]">
+    <div className="grid gap-3 rounded-lg border bg-card p-3 sm:grid-cols-[11rem_1fr]">
       <div>
         <Label htmlFor={quantityId} className="mb-1 block text-xs text-muted-foreground">
           How many
         </Label>
-        <Input
+        {/* A negative figure takes back a miscount: a phone's numeric keypad, and the ± key for its sign. */}
+        <SignedQuantityInput
           id={quantityId}
-          inputMode="text"
-          className="h-11 text-right tabular-nums"
           value={quantity}
-          onChange={(event) => setQuantity(event.target.value)}
+          onChange={setQuantity}
           onKeyDown={(event) => {
             if (event.key === 'Enter') {
               event.preventDefault();

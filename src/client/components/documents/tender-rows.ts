@@ -27,6 +27,8 @@ export interface TenderAnswer {
   bank?: string | null;
   check_number?: string | null;
   check_date?: string | null;
+  /** Of cash: what the customer handed over (the change is what is over the amount). */
+  received?: number | string | null;
 }
 
 /** Tenders read back (a queued create's, to edit and retry) as rows of the editor. */

@@ -21,7 +21,7 @@ describe('navigation', () => {
         ],
       ],
       ['Purchasing', ['Purchase Item Prices', 'Purchase Orders', 'Receive Orders', 'Bills', 'Bill Payments']],
-      ['Sales & Services', ['Sale Item Prices', 'Invoices', 'Invoice Payments']],
+      ['Sales & Services', ['Counter', 'Sale Item Prices', 'Invoices', 'Invoice Payments']],
       ['Logistics', ['Stock Requests', 'Stock Transfers', 'Stock Receives', 'Stock Returns']],
       ['Management', ['Warehouses', 'Branches', 'Contacts', 'Users', 'Roles', 'Permissions', 'Activity', 'Import']],
     ]);

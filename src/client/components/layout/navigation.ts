@@ -20,6 +20,7 @@ import {
   Scale,
   ShieldCheck,
   ShoppingCart,
+  Store,
   SlidersHorizontal,
   Tag,
   Tags,
@@ -85,7 +86,13 @@ export const NAVIGATION: NavigationGroup[] = [
   },
   {
     label: 'Sales & Services',
-    links: [resource('sale-item-prices', Tags), resource('invoices', ReceiptText), resource('invoice-payments', Banknote)],
+    links: [
+      // Not a resource: `/counter` sells at a branch, making an invoice and its payment at once.
+      { label: 'Counter', resource: 'counter', icon: Store, permission: permissionName('create', getResource('invoices').permission) },
+      resource('sale-item-prices', Tags),
+      resource('invoices', ReceiptText),
+      resource('invoice-payments', Banknote),
+    ],
   },
   {
     label: 'Logistics',

@@ -4,9 +4,9 @@ import { Fragment, Suspense, useEffect, useRef, type ComponentProps } from 'reac
 import { formatPesos } from '../../../domain/money';
 import { findResource, getResource } from '../../../domain/resources/registry';
 import { formatDate } from '../../lib/format';
-import { usePlaces } from '../../lib/places';
+import { useActor } from '../../lib/actor';
 import { usePendingChanges } from '../../lib/pending';
-import { useActiveBusinessId, usePermissions } from '../../lib/session';
+import { useActiveBusinessId } from '../../lib/session';
 import { cn } from '../../lib/utils';
 import { StatusBadge } from '../../components/documents/status-badge';
 import { Button } from '../../components/ui/button';
@@ -238,9 +238,8 @@ export function StockValueCard({ query, className }: { query: UseQueryResult<Sto
  * Saving what it starts opens the new request or order, with its number.
  */
 export function LowStockCard({ query, className }: { query: UseQueryResult<LowStock>; className?: string }) {
-  // The places the user operates at, as the forms offer them: asked for only where this card shows.
-  const { places, all } = usePlaces();
-  const holder = { permissions: usePermissions(), places, all };
+  // Who may start what where (domain/where-made.ts): their places are asked for only where this card shows.
+  const actor = useActor();
   const businessId = useActiveBusinessId();
   const queued = usePendingChanges(businessId, getResource('stock-requests')).filter((entry) => entry.action === 'create');
   // A request made on this device reached the server and left the outbox: the card asks again, to name it by its number.
@@ -272,7 +271,7 @@ export function LowStockCard({ query, className }: { query: UseQueryResult<LowSt
         <div className="space-y-2">
           <ul className="-mx-2 divide-y">
             {answer.data.map((stock) => {
-              const restock = restockOf(stock, holder, queued);
+              const restock = restockOf(stock, actor, queued);
               return (
                 <li key={stock.stock_id} className="flex items-center gap-2 py-1">
                   <Link

@@ -1,37 +1,42 @@
 import { describe, expect, it } from 'vitest';
 import { MASTER_PERMISSION } from '../../../domain/permissions';
 import type { OutboxEntry } from '../../lib/outbox-queue';
+import type { PlaceLevel } from '../../../domain/places';
+import type { Actor } from '../../../domain/where-made';
+import { placeAccessFrom } from '../../lib/actor';
 import type { Place } from '../../lib/places';
-import { restockOf, type Holder } from './restock';
+import { restockOf } from './restock';
 
 const makati: Place = { type: 'branch', id: 1, code: 'MK', name: 'Makati', level: 'operate' };
 const pasig: Place = { type: 'branch', id: 2, code: 'PS', name: 'Pasig', level: null };
 const central: Place = { type: 'warehouse', id: 1, code: 'VC', name: 'Valenzuela Central', level: null };
 
-const branchStaff: Holder = {
-  permissions: ['view-stocks', 'create-stock-requests', 'view-stock-requests'],
-  places: [makati, pasig, central],
-  all: null,
-};
+/** The signed-in user as the overview reads them: their permissions, and the places listed with their level at each (or none known). */
+const holding = (permissions: string[], places: Place[] | undefined, all: PlaceLevel | null): Actor => ({
+  permissions,
+  places: placeAccessFrom(permissions, places, all),
+});
+
+const branchStaff = holding(['view-stocks', 'create-stock-requests', 'view-stock-requests'], [makati, pasig, central], null);
 /** The demo's warehouse staff: they may make requests (to their warehouse), operate at it, and view the branches. */
-const warehouseStaff: Holder = {
-  permissions: ['view-stocks', 'create-stock-requests', 'view-stock-requests', 'create-stock-transfers'],
-  places: [
+const warehouseStaff = holding(
+  ['view-stocks', 'create-stock-requests', 'view-stock-requests', 'create-stock-transfers'],
+  [
     { ...makati, level: 'view' },
     { ...pasig, level: 'view' },
     { ...central, level: 'operate' },
   ],
-  all: null,
-};
-const purchasing: Holder = {
-  permissions: ['view-stocks', 'create-purchase-orders'],
-  places: [
+  null,
+);
+const purchasing = holding(
+  ['view-stocks', 'create-purchase-orders'],
+  [
     { ...makati, level: 'view' },
     { ...pasig, level: 'view' },
     { ...central, level: 'operate' },
   ],
-  all: 'view',
-};
+  'view',
+);
 
 const MILO = 5;
 const at = (place: Place, open_request: { id: number; number: string } | null = null) => ({
@@ -107,10 +112,12 @@ describe('restockOf', () => {
   });
 
   it('decides by the all-places level when the places are not known, and offers everything to a master', () => {
-    const master: Holder = { permissions: [MASTER_PERMISSION], places: undefined, all: 'operate' };
+    // A master operates everywhere, whatever the places say.
+    const master = holding([MASTER_PERMISSION], [{ ...makati, level: 'view' }], null);
     expect(restockOf(at(pasig), master)).toMatchObject({ kind: 'start', label: 'Request stock' });
     expect(restockOf(at(central), master)).toMatchObject({ kind: 'start', label: 'Order' });
-    const viewer: Holder = { permissions: ['create-stock-requests'], places: undefined, all: 'view' };
+    const viewer = holding(['create-stock-requests'], undefined, 'view');
+    expect(restockOf(at(makati), holding(['create-stock-requests'], undefined, 'operate'))).toMatchObject({ kind: 'start' });
     expect(restockOf(at(makati), viewer)).toBeNull();
   });
 });

@@ -1,9 +1,7 @@
 import type { LocationType } from '../../../domain/documents';
-import { holdsAny, permissionName } from '../../../domain/permissions';
-import { reaches, type PlaceLevel } from '../../../domain/places';
 import { getResource } from '../../../domain/resources/registry';
+import { mayMake, type Actor } from '../../../domain/where-made';
 import type { OutboxEntry } from '../../lib/outbox-queue';
-import { placesAt, type Place } from '../../lib/places';
 
 /**
  * What the overview's low stock card offers for one stock: the request already asking for it (one
@@ -43,39 +41,35 @@ function queuedRequestFor(stock: LowStockRow, queued: readonly OutboxEntry[]): O
   });
 }
 
-/** What the signed-in user holds: their permissions, and their places (`usePlaces`: the list with a level at each, or none known). */
-export interface Holder {
-  permissions: ReadonlySet<string> | readonly string[];
-  places: readonly Place[] | undefined;
-  /** What they hold at every place; what decides when their places are not known. */
-  all: PlaceLevel | null;
-}
-
-/** A branch restocks by asking for stock (a stock request, made at its requesting end); a warehouse by ordering from a supplier. */
+/**
+ * A branch restocks by asking for stock (a stock request, asking for goods for it); a warehouse by
+ * ordering from a supplier (a purchase order into it): each with the place it would be made at.
+ */
 const RESTOCKED_BY = {
-  branch: { resource: 'stock-requests', label: 'Request stock' },
-  warehouse: { resource: 'purchase-orders', label: 'Order' },
+  branch: {
+    resource: 'stock-requests',
+    label: 'Request stock',
+    at: (stock: LowStockRow) => ({ to_location_type: 'branch', to_location_id: stock.location_id }),
+  },
+  warehouse: {
+    resource: 'purchase-orders',
+    label: 'Order',
+    at: (stock: LowStockRow) => ({ branch_id: null, warehouse_id: stock.location_id }),
+  },
 } as const;
-
-/** Whether the user operates at the place: they make documents there (domain/places.ts). */
-function operatesAt(holder: Holder, type: LocationType, id: number): boolean {
-  if (!holder.places) return reaches(holder.all, 'operate');
-  return placesAt(holder.places, 'operate', type).some((place) => place.id === id);
-}
 
 /**
  * How a low stock is restocked from the overview. A stock already asked for by an open request
  * from its place shows that request, not a second "Request stock": one the server names (only to
  * those who may view requests), else one made on this device and still `queued` in its outbox.
  * Otherwise the way to restock it, to a user who may create that document and operates at the
- * stock's place, where the document is made — so someone who only views a branch (the warehouse
- * that supplies it) is never offered to ask for its stock.
+ * stock's place, where the document is made (domain/where-made.ts) — so someone who only views a
+ * branch (the warehouse that supplies it) is never offered to ask for its stock.
  */
-export function restockOf(stock: LowStockRow, holder: Holder, queued: readonly OutboxEntry[] = []): Restock {
-  const { resource, label } = RESTOCKED_BY[stock.location_type];
+export function restockOf(stock: LowStockRow, actor: Actor, queued: readonly OutboxEntry[] = []): Restock {
+  const { resource, label, at } = RESTOCKED_BY[stock.location_type];
   if (stock.open_request) return { kind: 'requested', ...stock.open_request };
   const onDevice = queuedRequestFor(stock, queued);
   if (onDevice) return { kind: 'requested', id: onDevice.key, number: null };
-  const mayCreate = holdsAny(holder.permissions, [permissionName('create', getResource(resource).permission)]);
-  return mayCreate && operatesAt(holder, stock.location_type, stock.location_id) ? { kind: 'start', resource, label } : null;
+  return mayMake(actor, getResource(resource), at(stock)) ? { kind: 'start', resource, label } : null;
 }
