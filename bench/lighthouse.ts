@@ -222,11 +222,30 @@ function runFigures(lhr: Result): RunFigures {
 
 // ---- The benchmark ---------------------------------------------------------------------------
 
+/** How many times a run whose trace Lighthouse failed to record is tried, in all. */
+const TRACE_TRIES = 3;
+
+/**
+ * One run, tried again when Lighthouse could not record its trace (NO_NAVSTART, NO_FCP…: it says
+ * "Please run Lighthouse again"): a failure of the recording, which says nothing of the page.
+ */
+async function auditAgainOnTraceFailure(url: string, cookie: string | undefined): Promise<Result> {
+  for (let tried = 1; ; tried += 1) {
+    try {
+      return await audit(url, cookie);
+    } catch (error) {
+      const again = error instanceof Error && /Please run Lighthouse again/.test(error.message);
+      if (!again || tried >= TRACE_TRIES) throw error;
+      console.log(`  ${new URL(url).pathname}: ${error.message.replace(/^Lighthouse on \S+: /, '')} — trying again`);
+    }
+  }
+}
+
 /** RUNS runs of one page; the median by performance score is kept, its report written to bench/.data/. */
 async function auditPage(page: AuditedPage, baseUrl: string, cookie: string): Promise<{ figures: PageFigures; lhr: Result }> {
   const runs: { lhr: Result; figures: RunFigures }[] = [];
   for (let run = 1; run <= RUNS; run += 1) {
-    const lhr = await audit(`${baseUrl}${page.path}`, page.signedIn ? cookie : undefined);
+    const lhr = await auditAgainOnTraceFailure(`${baseUrl}${page.path}`, page.signedIn ? cookie : undefined);
     const problem = stateProblem(page, lhr);
     if (problem) throw new Error(`Lighthouse on ${page.path} (${page.signedIn ? 'signed in' : 'signed out'}): ${problem}.`);
     const figures = runFigures(lhr);

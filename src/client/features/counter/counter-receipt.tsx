@@ -1,16 +1,14 @@
 import { CheckCircle2, Printer } from 'lucide-react';
 import { useEffect, useRef } from 'react';
-import { centavosToPesos, formatPesos } from '../../../domain/money';
 import { getResource } from '../../../domain/resources/registry';
 import { DocumentPrintout } from '../../components/documents/document-printout';
 import { usePendingDocument } from '../../components/documents/pending-lines';
 import { Button } from '../../components/ui/button';
 import { printAs } from '../../lib/print';
-import { cn } from '../../lib/utils';
+import { ChangeDue } from './change-due';
 import type { ApiRecord } from '../../lib/resource-queries';
 
 const invoices = getResource('invoices');
-const pesos = (centavos: number) => formatPesos(centavosToPesos(centavos));
 
 /** A sale just completed: the invoice (as the server answered it, or as queued on this device) and the cash figures. */
 export interface SaleDone {
@@ -75,17 +73,5 @@ export function CounterReceipt({ done, onNext }: { done: SaleDone; onNext: () =>
       {/* Paper only: outside the panel, whose colours are the screen's. */}
       <DocumentPrintout definition={invoices} record={record} />
     </>
-  );
-}
-
-/** The change to hand back, in large type: while paying, and once the sale is made. */
-export function ChangeDue({ centavos, testId, className }: { centavos: number; testId: string; className: string }) {
-  return (
-    <p className="flex items-baseline justify-between text-lg">
-      <span>Change</span>
-      <span data-testid={testId} className={cn('font-bold tabular-nums', className)}>
-        {pesos(centavos)}
-      </span>
-    </p>
   );
 }

@@ -1,19 +1,18 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
-import { Minus, Plus, Printer, ScanBarcode, Trash2, UserRound, X } from 'lucide-react';
-import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { Camera, Minus, Plus, Printer, ScanBarcode, Trash2, UserRound, X } from 'lucide-react';
+import { Suspense, useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { documentTotals, todayInManila } from '../../../domain/documents';
 import { centavosToPesos, formatPesos } from '../../../domain/money';
 import { permissionName } from '../../../domain/permissions';
 import { getResource } from '../../../domain/resources/registry';
 import { methodLabel } from '../../../domain/tenders';
 import { isWalkInName } from '../../../domain/walk-in';
-import { ReferencePicker } from '../../components/crud/reference-picker';
 import { lineContext, useLinePricing } from '../../components/documents/line-pricing';
-import { CameraScanButton } from '../../components/scan/camera-scanner';
 import { signalRead } from '../../components/scan/barcode-reader';
 import { useItemByCode } from '../../components/scan/item-by-code';
 import { Button } from '../../components/ui/button';
+import { lazyAhead, lazyComponent } from '../../components/ui/deferred';
 import { Input } from '../../components/ui/input';
 import { Label } from '../../components/ui/label';
 import { NativeSelect } from '../../components/ui/native-select';
@@ -26,7 +25,8 @@ import { placesAt, usePlaces } from '../../lib/places';
 import { listQuery, resourceKey, type ApiRecord } from '../../lib/resource-queries';
 import { useActiveBusinessId, useCan, useWorkplace } from '../../lib/session';
 import { cn } from '../../lib/utils';
-import { ChangeDue, CounterReceipt, type SaleDone } from './counter-receipt';
+import { ChangeDue } from './change-due';
+import type { SaleDone } from './counter-receipt';
 import {
   addOne,
   basketRows,
@@ -44,6 +44,12 @@ import {
 } from './sale';
 
 const invoices = getResource('invoices');
+
+// What a sale opens only when asked for loads then, not with the screen: the receipt (and its
+// printed copy) once a sale is made, the customer picker, the camera.
+const CounterReceipt = lazyComponent(() => import('./counter-receipt').then((module) => module.CounterReceipt));
+const ReferencePicker = lazyComponent(() => import('../../components/crud/reference-picker').then((module) => module.ReferencePicker));
+const CameraScanButton = lazyAhead(() => import('../../components/scan/camera-scanner').then((module) => module.CameraScanButton));
 const pesos = (centavos: number) => formatPesos(centavosToPesos(centavos));
 
 /** What the counter keeps of a sale being made, as a draft on the device: a reload or a crash loses none of it. */
@@ -390,7 +396,7 @@ function ScanBox({
           <Input
             ref={inputRef}
             aria-label="Scan or search items"
-            aria-controls={listId}
+            aria-controls={found.length > 0 ? listId : undefined}
             placeholder={waiting ? 'Scan to start the next sale' : 'Scan a barcode, or type a name'}
             className="h-12 pl-10 text-base"
             value={text}
@@ -402,12 +408,20 @@ function ScanBox({
             }}
           />
         </div>
-        <CameraScanButton
-          label="Scan with the camera"
-          onRead={(code) => {
-            void itemByCode(code).then((item) => (item ? pick(item) : setProblem(`No item has the barcode or SKU “${code}”.`)));
-          }}
-        />
+        <Suspense
+          fallback={
+            <Button type="button" variant="outline" size="icon" disabled aria-label="Scan with the camera">
+              <Camera aria-hidden />
+            </Button>
+          }
+        >
+          <CameraScanButton
+            label="Scan with the camera"
+            onRead={(code) => {
+              void itemByCode(code).then((item) => (item ? pick(item) : setProblem(`No item has the barcode or SKU “${code}”.`)));
+            }}
+          />
+        </Suspense>
       </form>
       {problem && (
         <p role="alert" className="text-sm text-destructive">
