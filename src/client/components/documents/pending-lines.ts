@@ -39,7 +39,8 @@ export function usePendingDocument(definition: ResourceDefinition, record: ApiRe
     unit_price: text(line.unit_price),
     discount_percent: text(line.discount_percent),
   }));
-  const pricing = useLinePricing(rows, lineContext(definition.document, record));
+  // A synced document is read as it is: nothing of the price lists or the stock is asked for it.
+  const pricing = useLinePricing(rows, lineContext(pending ? definition.document : undefined, record));
   const units = useQuery({
     ...listQuery(businessId, getResource('unit-of-measurements'), { per_page: 100, order_by: 'asc', order_by_field_name: 'name' }),
     enabled: pending,

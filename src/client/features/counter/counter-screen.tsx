@@ -169,7 +169,7 @@ export function CounterScreen() {
         },
         key,
       );
-      const record = settled.sent ? settled.data.data : queuedSale(key);
+      const record = settled.sent ? settled.data.data : queuedSale(key, body);
       setDone({ record, change: settlement.change, received: settlement.received, total, sent: settled.sent });
       // A scan now starts the next sale.
       focusScan();
@@ -286,11 +286,16 @@ export function CounterScreen() {
   );
 }
 
-/** A queued sale as it will be printed: the body it sends, with the number it took from the device's block. */
-function queuedSale(key: string): ApiRecord {
+/**
+ * A queued sale as it will be printed: the body it sends, with the number it took from the device's
+ * block. Should the list of queued changes not show it yet, it is the body alone, numbered on sync:
+ * the sale is queued either way, and must never look refused (it would be made twice).
+ */
+function queuedSale(key: string, body: Record<string, unknown>): ApiRecord {
   const entry = outboxSnapshot().entries.find((each) => each.key === key);
-  if (!entry) throw new Error('The sale is not in the outbox.');
-  return pendingCreateRecord(entry);
+  if (entry) return pendingCreateRecord(entry);
+  const now = new Date().toISOString();
+  return { ...body, id: key, deleted_at: null, version: 0, created_at: now, updated_at: now } as ApiRecord;
 }
 
 function CounterMessage({ children }: { children: React.ReactNode }) {
