@@ -2,7 +2,8 @@ import 'fake-indexeddb/auto';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { documentNumber, todayInManila } from '../../domain/documents';
 import { getResource } from '../../domain/resources/registry';
-import { keepNumberBlocks, numbered, numberOfQueued, returnNumberBlocks } from './number-blocks';
+import { keepNumberBlocks, numbered, returnNumberBlocks } from './number-blocks';
+import { numberOfQueued } from './queued-number';
 import { offlineDatabase, openOfflineStore, type OfflineDatabase } from './offline-store';
 import { enqueue, foldIntoCreate, type Change } from './outbox-queue';
 

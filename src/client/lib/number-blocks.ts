@@ -1,9 +1,10 @@
-import { documentNumber, todayInManila, type Location } from '../../domain/documents';
-import { holdsAny, permissionName } from '../../domain/permissions';
+import { todayInManila, type Location } from '../../domain/documents';
 import { findResource } from '../../domain/resources/registry';
+import { holdsAny, permissionName } from '../../domain/permissions';
 import { api } from './api';
 import { offlineDatabase, type KeptNumberBlock, type OfflineDatabase } from './offline-store';
 import type { Change } from './outbox-queue';
+import { locationIn } from './queued-number';
 
 /**
  * The device's blocks of document numbers (the server's documents/number-blocks.ts), so that what
@@ -22,24 +23,7 @@ const LOW = 10;
 
 type Body = Record<string, unknown>;
 
-/** The place a document at one place is made at, by its body. */
-function locationIn(body: Body): Location | null {
-  if (typeof body.branch_id === 'number') return { type: 'branch', id: body.branch_id };
-  if (typeof body.warehouse_id === 'number') return { type: 'warehouse', id: body.warehouse_id };
-  return null;
-}
-
 const sameLocation = (a: Location, b: Location) => a.type === b.type && a.id === b.id;
-
-/** The number a queued create took from a block, as it will be printed; none when it numbers on sync. */
-export function numberOfQueued(resource: string, body: unknown): string | null {
-  const spec = findResource(resource)?.document;
-  const sent = (body ?? {}) as Body;
-  const numbered = sent.numbered as { sequence?: unknown } | undefined;
-  const location = locationIn(sent);
-  if (!spec || !location || typeof numbered?.sequence !== 'number' || typeof sent.date !== 'string') return null;
-  return documentNumber(spec.prefix, sent.date, location, numbered.sequence);
-}
 
 /**
  * `change` with a number of the device's blocks when it creates a document of a series the

@@ -1,4 +1,4 @@
-import { numberOfQueued } from './number-blocks';
+import { numberOfQueued } from './queued-number';
 import { useSyncExternalStore } from 'react';
 import type { ResourceDefinition } from '../../domain/resource';
 import { referenceKey } from '../../domain/resource';
