@@ -9,6 +9,46 @@ const boundary = (message, ...groups) => ({
   'no-restricted-imports': ['error', { patterns: groups.map((group) => ({ group, message })) }],
 });
 
+/**
+ * Inside a room, imports run down its floors: a folder or file imports only what stands on a
+ * lower floor (or on its own), so no arrow runs back up. `floors` lists the room's folders and
+ * top-level files from the top floor down; a new one takes its floor here. Tests stand above
+ * every floor and are left out.
+ */
+const downFloors = (room, floors) => {
+  const path = (name) => `./${room}/${name}`;
+  const picture = floors.map((floor) => floor.join(' ')).join(' > ');
+  return floors.slice(1).map((floor, below) => ({
+    target: floor.map(path),
+    from: floors
+      .slice(0, below + 1)
+      .flat()
+      .map(path),
+    message: `Imports in ${room} run down its floors, never back up: ${picture}.`,
+  }));
+};
+
+/**
+ * The server from the top floor down. main.ts alone seeds (the app's start loads no demo data);
+ * the generic record engine (`resources`) knows no document, service or file: what they add,
+ * composition.ts registers; the engine writes the activity log, which knows no engine.
+ */
+const SERVER_FLOORS = [
+  ['main.ts'],
+  ['app.ts', 'seed.ts'],
+  ['routes'],
+  ['plugins', 'idempotency.ts', 'config.ts'],
+  ['operations'],
+  ['composition.ts', 'overview', 'imports'],
+  ['documents', 'services', 'files'],
+  ['resources'],
+  ['activity', 'sync'],
+  ['db', 'errors.ts', 'yielding.ts', 'auth', 'shutdown.ts'],
+];
+
+/** The client from the top floor down: features use components, components use lib, never the other way. */
+const CLIENT_FLOORS = [['main.tsx'], ['app.tsx'], ['router.tsx'], ['screen-parts.tsx'], ['features'], ['components'], ['lib']];
+
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'bench/.data/**', 'coverage/**', 'src/client/components/ui/**'] },
   js.configs.recommended,
@@ -37,17 +77,21 @@ export default tseslint.config(
   },
   { files: ['src/server/**'], rules: boundary('The server never imports the client.', ['**/client/**', '**/sw/**', 'react', 'react-dom']) },
   {
-    // The generic record engine knows no resource by name: the app's composition registers what it adds.
-    files: ['src/server/resources/**'],
+    files: ['src/server/**/*.ts'],
+    ignores: ['**/*.test.ts'],
     rules: {
       'import-x/no-restricted-paths': [
         'error',
         {
-          zones: ['src/server/documents', 'src/server/services', 'src/server/files'].map((from) => ({
-            target: './src/server/resources',
-            from: `./${from}`,
-            message: 'The record engine imports no documents, services or files: register stores and hooks in src/server/composition.ts.',
-          })),
+          zones: [
+            ...downFloors('src/server', SERVER_FLOORS),
+            {
+              target: './src/server/app.ts',
+              from: './src/server/seed.ts',
+              message:
+                "The app's start loads no demo data: main.ts seeds once the app is built (permissions: services/permission-catalogue.service.ts).",
+            },
+          ],
         },
       ],
     },
@@ -65,16 +109,18 @@ export default tseslint.config(
     ]),
   },
   {
-    // The generic screens read what documents, files and features put into their slots, and never import them.
-    files: ['src/client/components/crud/**'],
+    files: ['src/client/**/*.ts', 'src/client/**/*.tsx'],
+    ignores: ['**/*.test.ts', '**/*.test.tsx'],
     rules: {
       'import-x/no-restricted-paths': [
         'error',
         {
           zones: [
+            ...downFloors('src/client', CLIENT_FLOORS),
             {
+              // The generic screens read what documents and files (and features, a floor up) put into their slots, and never import them.
               target: './src/client/components/crud',
-              from: ['./src/client/components/documents', './src/client/components/files', './src/client/features'],
+              from: ['./src/client/components/documents', './src/client/components/files'],
               message: 'The generic screens take what is particular to a resource from slots (src/client/screen-parts.tsx registers them).',
             },
           ],

@@ -48,6 +48,8 @@ const adjustmentLine = z
           : `The reason must be one of: ${ADJUSTMENT_REASONS.map((option) => option.label.toLowerCase()).join(', ')}.`,
     }),
     note: z.string().trim().max(500, 'The note must not be greater than 500 characters.').nullish(),
+    // What the goods cost (an opening balance's unit cost): kept on the line, moving no money.
+    unit_price: lineFields.unit_price,
   })
   .superRefine((line, context) => {
     if (line.reason === OTHER_REASON && !line.note)

@@ -163,6 +163,35 @@ export const IMPORT_KINDS: readonly ImportKind[] = [
  */
 export const OPENING_AGAIN_NOTE = 'Opening stock imported again: the difference.';
 
+/** What to do with a row naming a record already there. */
+export type OnExisting = 'update' | 'skip';
+
+/** A row of the file the import refuses, and why, in words. */
+export type RowProblem = {
+  /** The row of the file, counting the header as row 1. */
+  row: number;
+  messages: string[];
+};
+
+/** What an import did, or its check would do (`POST /api/imports/{kind}`). */
+export type ImportOutcome = {
+  total: number;
+  created: number;
+  updated: number;
+  /** Rows naming a record already here, to update, that would change nothing. */
+  unchanged: number;
+  skipped: number;
+  /** How many rows have a problem; `problems` lists the first ones. */
+  problem_rows: number;
+  problems: RowProblem[];
+  /** Units, brands, item types and classifications made for names the rows use ("Unit pcs — did you mean pc?"). */
+  made: string[];
+  /** Updates: how many records each field changes in. */
+  changes: { field: string; records: number }[];
+  /** The stock adjustments opening stock was posted in. */
+  adjustments: { id: number; number: string }[];
+};
+
 export const importKind = (name: string): ImportKind | undefined => IMPORT_KINDS.find((kind) => kind.name === name);
 
 /** The most rows one import takes. */

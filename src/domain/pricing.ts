@@ -31,8 +31,12 @@ export interface DocumentPricing {
 /** A priced document buys from a supplier or sells to a customer; goods moved between places are not priced. */
 export function pricingOf(spec: DocumentSpec | undefined): DocumentPricing | null {
   if (!spec || spec.lines !== 'priced') return null;
-  return spec.contact === 'Supplier' ? { list: 'purchase', party: 'contact_id' } : { list: 'sale', party: 'branch_id' };
+  const list = spec.contact === 'Supplier' ? 'purchase' : 'sale';
+  return { list, party: PRICE_LIST_PARTY[list] };
 }
+
+/** The field of a price list's rows naming whose own price a row is: a supplier's purchase price, a branch's sale price. */
+export const PRICE_LIST_PARTY: Readonly<Record<PriceList, DocumentPricing['party']>> = { purchase: 'contact_id', sale: 'branch_id' };
 
 /** A row of a price list: a price for an item in a unit, from a date, for one party or (null) every one. */
 export interface ListedPriceRow {
@@ -42,6 +46,22 @@ export interface ListedPriceRow {
   effectiveDate: string;
   /** In centavos. */
   price: number;
+}
+
+/**
+ * A row of a price list as the rules take it, whichever end read it: the server its table's row,
+ * the line editor the list's record. `price` is the row's price in centavos (the table keeps
+ * centavos, the API speaks pesos).
+ */
+export function listedPriceRow(row: Readonly<Record<string, unknown>>, list: PriceList, price: number): ListedPriceRow {
+  const party = row[PRICE_LIST_PARTY[list]];
+  return {
+    id: Number(row.id),
+    unitId: Number(row.unit_of_measurement_id),
+    party: party === null || party === undefined ? null : Number(party),
+    effectiveDate: String(row.effective_date),
+    price,
+  };
 }
 
 /**

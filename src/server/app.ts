@@ -24,6 +24,7 @@ import { activityRoutes } from './routes/activity.routes';
 import { authRoutes } from './routes/auth.routes';
 import { businessRoutes } from './routes/business.routes';
 import { documentRoutes } from './routes/documents.routes';
+import { documentPrintRoutes } from './routes/document-prints.routes';
 import { filesRoutes } from './routes/files.routes';
 import { healthRoutes } from './routes/health.routes';
 import { importRoutes } from './routes/imports.routes';
@@ -36,7 +37,7 @@ import { numberBlocksRoutes } from './routes/number-blocks.routes';
 import { placesRoutes } from './routes/places.routes';
 import { resourceRoutes } from './routes/resource.routes';
 import { stockCountRoutes } from './routes/stock-counts.routes';
-import { ensurePermissions } from './seed';
+import { ensurePermissions } from './services/permission-catalogue.service';
 
 /**
  * Builds the API (and, when built, the web app) on a migrated database. Tests call it and use
@@ -135,6 +136,7 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
   await app.register(syncRoutes);
   await app.register(syncEventsRoutes);
   await app.register(documentRoutes);
+  await app.register(documentPrintRoutes);
   await app.register(paymentTenderRoutes);
   await app.register(stockCountRoutes);
   await app.register(importRoutes);

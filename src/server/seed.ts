@@ -1,6 +1,5 @@
 import { sql, type Kysely } from 'kysely';
 import {
-  allPermissions,
   MASTER_PERMISSION,
   PERMISSION_PREFIXES,
   permissionName,
@@ -19,19 +18,6 @@ import { createRecord } from './resources/record-service';
 import type { Scope, Trx } from './db/scope';
 import { provisionBusiness } from './services/business-provisioning.service';
 import type { PlaceLevel } from '../domain/places';
-
-/** Adds any permission of the domain's list that the database lacks; safe to run on every start. */
-export async function ensurePermissions(db: Kysely<Database>): Promise<void> {
-  const existing = new Set((await db.selectFrom('permissions').select('name').execute()).map((row) => row.name));
-  const missing = allPermissions().filter((permission) => !existing.has(permission.name));
-  if (missing.length === 0) return;
-  const now = nowIso();
-  await db
-    .insertInto('permissions')
-    .values(missing.map((permission) => ({ name: permission.name, group: permission.group, created_at: now, updated_at: now, version: 1 })))
-    .onConflict((conflict) => conflict.column('name').doNothing())
-    .execute();
-}
 
 export interface SeedOptions {
   adminEmail: string;
@@ -188,7 +174,8 @@ const SEED_LOCK = 4_206_001;
 /**
  * On an empty database: the admin (a member of every seeded business), and with demo data two
  * businesses with their catalogue and the demo roles, each held by a demo user who signs in
- * with the admin's password.
+ * with the admin's password. The database is one `buildApp` has started on: migrated, and with
+ * the permissions its roles are given (`ensurePermissions`).
  */
 export async function seed(db: Kysely<Database>, options: SeedOptions): Promise<SeedResult> {
   composeEngine();

@@ -60,9 +60,12 @@ describe.skipIf(!chromiumAvailable)('printed documents in Chromium', { timeout: 
     await page.emulateMedia({ media: 'screen' });
     await page.evaluate(() => {
       window.dispatchEvent(new Event('afterprint'));
-      window.print = () => {};
+      document.documentElement.removeAttribute('data-printed');
+      window.print = () => document.documentElement.setAttribute('data-printed', '');
     });
     await page.getByRole('button', { name: button }).click();
+    // The print is counted by the server first (a reprint says so): the paper comes once it answers.
+    await page.locator('html[data-printed]').waitFor({ state: 'attached' });
     await page.emulateMedia({ media: 'print' });
   }
 
@@ -133,6 +136,8 @@ describe.skipIf(!chromiumAvailable)('printed documents in Chromium', { timeout: 
     expect(await page.locator('#print-page').textContent()).toContain('size: A4');
     const printout = page.locator('[data-printout]');
     await printout.waitFor();
+    // The first print of it is the original; the server counted it.
+    expect(await printout.locator('[data-reprint]').count()).toBe(0);
     // Only the copy prints: not the title, the buttons, the details or the screen's lines.
     expect(await page.getByRole('heading', { name: /^Invoice I-/ }).isVisible()).toBe(false);
     expect(await page.getByRole('toolbar', { name: 'Actions' }).isVisible()).toBe(false);
@@ -166,6 +171,9 @@ describe.skipIf(!chromiumAvailable)('printed documents in Chromium', { timeout: 
     await page.setViewportSize({ width: 1024, height: 768 });
     await printAs(page, 'Print receipt (80 mm)');
     expect(await page.evaluate(() => document.documentElement.dataset.print)).toBe('receipt');
+    // A second print is a reprint, and says so.
+    expect(await printout.locator('[data-reprint]').innerText()).toMatch(/^REPRINT\nReprinted /);
+    expect((await rest.get(`/api/invoices/${invoice.id}`)).prints).toBe(2);
     const rule = await page.locator('#print-page').textContent();
     const length = Number(rule?.match(/size: 80mm (\d+)mm/)?.[1]);
     expect(length).toBeGreaterThan(60);

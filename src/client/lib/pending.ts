@@ -34,6 +34,7 @@ export const PENDING_WORDS: Record<OutboxAction, string> = {
   close: 'Pending close',
   count: 'Pending count',
   post: 'Pending post',
+  print: 'Pending print',
 };
 
 /** A record created on this device, as a row: its client key is its id until it syncs. */

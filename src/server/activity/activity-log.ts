@@ -1,9 +1,8 @@
-import type { Kysely } from 'kysely';
+import type { Kysely, RawBuilder } from 'kysely';
 import { nowIso, toIsoTimestamp } from '../db/dialect';
 import type { Database } from '../db/schema';
 import type { ActivityEntry, FieldChanges } from '../../domain/activity';
 import type { Scope, Trx } from '../db/scope';
-import { entriesViewed } from './activity-places';
 
 /**
  * The activity log: who did what to which record, and when. Every write of the API records one
@@ -34,22 +33,35 @@ export function historyBusinessId(scope: Scope, resource: string, recordId: numb
   return resource === 'businesses' ? recordId : scope.businessId;
 }
 
+function entryRow(scope: Scope, entry: NewActivity, happenedAt: string) {
+  return {
+    business_id: historyBusinessId(scope, entry.resource, entry.recordId),
+    user_id: scope.userId,
+    resource: entry.resource,
+    record_id: entry.recordId,
+    action: entry.action,
+    changes: entry.changes && Object.keys(entry.changes).length > 0 ? JSON.stringify(entry.changes) : null,
+    summary: entry.summary ?? null,
+    happened_at: happenedAt,
+    made_at: scope.origin?.madeAt ?? null,
+    made_offline: scope.origin?.offline ? 1 : 0,
+  };
+}
+
 export async function recordActivity(trx: Trx, scope: Scope, entry: NewActivity): Promise<void> {
-  const changes = entry.changes && Object.keys(entry.changes).length > 0 ? JSON.stringify(entry.changes) : null;
   await trx
     .insertInto('activity_log')
-    .values({
-      business_id: historyBusinessId(scope, entry.resource, entry.recordId),
-      user_id: scope.userId,
-      resource: entry.resource,
-      record_id: entry.recordId,
-      action: entry.action,
-      changes,
-      summary: entry.summary ?? null,
-      happened_at: nowIso(),
-      made_at: scope.origin?.madeAt ?? null,
-      made_offline: scope.origin?.offline ? 1 : 0,
-    })
+    .values(entryRow(scope, entry, nowIso()))
+    .execute();
+}
+
+/** The entries of many changes made together (an import's records), in one statement: each as `recordActivity` writes it. */
+export async function recordActivities(trx: Trx, scope: Scope, entries: readonly NewActivity[]): Promise<void> {
+  if (entries.length === 0) return;
+  const now = nowIso();
+  await trx
+    .insertInto('activity_log')
+    .values(entries.map((entry) => entryRow(scope, entry, now)))
     .execute();
 }
 
@@ -63,10 +75,15 @@ export interface ActivityFilters {
   until?: string;
 }
 
-/** A page of the business's entries the scope views (`activity-places.ts`), newest first, and how many match. */
+/**
+ * A page of the business's entries, newest first, and how many match. `viewed`: the condition
+ * keeping them to the records the scope views (`entriesViewed`, `resources/activity-places.ts`),
+ * null for every entry.
+ */
 export async function listActivity(
   db: Kysely<Database>,
   scope: Scope,
+  viewed: RawBuilder<boolean> | null,
   filters: ActivityFilters,
   page: number,
   perPage: number,
@@ -78,7 +95,6 @@ export async function listActivity(
   if (filters.action !== undefined) query = query.where('activity_log.action', '=', filters.action);
   if (filters.since !== undefined) query = query.where('activity_log.happened_at', '>=', filters.since);
   if (filters.until !== undefined) query = query.where('activity_log.happened_at', '<', filters.until);
-  const viewed = entriesViewed(db, scope, filters.resource);
   if (viewed) query = query.where(viewed);
   const rows = await query
     .leftJoin('users', 'users.id', 'activity_log.user_id')

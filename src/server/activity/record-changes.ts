@@ -1,5 +1,4 @@
 import { readableFields, referenceKey, type ResourceDefinition } from '../../domain/resource';
-import type { ApiRecord } from '../resources/codec';
 import type { FieldChanges } from '../../domain/activity';
 
 /**
@@ -7,6 +6,9 @@ import type { FieldChanges } from '../../domain/activity';
  * centavos, references as `{ id, display }` (the name they had then), never a write-only field
  * (passwords, pins) since a read never returns one. A document's lines are told as a count.
  */
+
+/** A record as the API reads it (the engine's `ApiRecord`), seen only by its values. */
+type ReadRecord = Readonly<Record<string, unknown>>;
 
 interface DocumentLine {
   item_id: unknown;
@@ -17,7 +19,7 @@ interface DocumentLine {
   vat_category: unknown;
 }
 
-function fieldValue(definition: ResourceDefinition, record: ApiRecord, name: string): unknown {
+function fieldValue(definition: ResourceDefinition, record: ReadRecord, name: string): unknown {
   const value = record[name];
   const field = definition.fields[name];
   // A reference, or a place named by its type and id (a transfer's from location), by its name then.
@@ -50,7 +52,7 @@ function isBlank(value: unknown): boolean {
 }
 
 /** A new record's values, blanks left out. */
-export function initialValues(definition: ResourceDefinition, record: ApiRecord): FieldChanges {
+export function initialValues(definition: ResourceDefinition, record: ReadRecord): FieldChanges {
   const changes: FieldChanges = {};
   for (const [name] of readableFields(definition)) {
     const value = fieldValue(definition, record, name);
@@ -61,7 +63,7 @@ export function initialValues(definition: ResourceDefinition, record: ApiRecord)
 }
 
 /** The fields whose value differs between two reads of a record. */
-export function changedValues(definition: ResourceDefinition, before: ApiRecord, after: ApiRecord): FieldChanges {
+export function changedValues(definition: ResourceDefinition, before: ReadRecord, after: ReadRecord): FieldChanges {
   const changes: FieldChanges = {};
   for (const [name] of readableFields(definition)) {
     if (JSON.stringify(before[name] ?? null) === JSON.stringify(after[name] ?? null)) continue;

@@ -350,6 +350,35 @@ export interface DocumentLinesTable {
   note: string | null;
 }
 
+/**
+ * What a document was issued with (`documents/particulars.ts`), by document type and id: the
+ * seller, its place and its customer or supplier as they were when it was made; and its prints.
+ */
+export interface DocumentParticularsTable {
+  business_id: number;
+  document_type: string;
+  document_id: number;
+  /** The registered name, or the business's name when it had none. */
+  seller_name: string;
+  seller_trade_name: string | null;
+  seller_address: string | null;
+  seller_tin: string | null;
+  seller_vat_registered: Generated<Flag>;
+  /** `branch` or `warehouse`; null for a document at no place. */
+  place_type: string | null;
+  place_name: string | null;
+  place_address: string | null;
+  place_branch_code: string | null;
+  /** The contact; null for a document without one. */
+  party_name: string | null;
+  party_address: string | null;
+  party_tin: string | null;
+  /** How many times it was printed: the first is the original, every later one a reprint. */
+  prints: Generated<number>;
+  first_printed_at: Timestamp | null;
+  last_printed_at: Timestamp | null;
+}
+
 /** The columns every purchasing and sales document has. */
 interface DocumentHeader extends BusinessRecordColumns {
   number: string;
@@ -597,6 +626,7 @@ export interface Database {
   stocks: StocksTable;
   stock_movements: StockMovementsTable;
   document_lines: DocumentLinesTable;
+  document_particulars: DocumentParticularsTable;
   purchase_orders: PurchaseOrdersTable;
   receive_orders: ReceiveOrdersTable;
   bills: BillsTable;

@@ -264,19 +264,31 @@ async function balances(db: Db): Promise<Pending[]> {
   });
 }
 
+/** A row about an item's stock at a place. */
+interface ItemAtPlace {
+  business_id: number;
+  item_id: number;
+  location_type: LocationType;
+  location_id: number;
+}
+
+/** A finding about an item's stock at a place: `{item} at {place} (business {id}): {what}`. */
+function itemAtPlaceFinding(check: AuditCheck, row: ItemAtPlace, what: string): Pending {
+  const place = { type: row.location_type, id: Number(row.location_id) };
+  return {
+    check,
+    items: [Number(row.item_id)],
+    places: [place],
+    message: (names) => `${names.item(Number(row.item_id))} at ${names.place(place)} (business ${Number(row.business_id)}): ${what}`,
+  };
+}
+
 /**
  * For each item and destination, what is in transit against what the open transfers carry: sent
  * less received. A transfer closed short carries nothing: what did not arrive was written off.
  */
 async function inTransit(db: Db): Promise<Pending[]> {
-  const { rows } = await sql<{
-    business_id: number;
-    item_id: number;
-    location_type: LocationType;
-    location_id: number;
-    in_transit: number;
-    carried: number;
-  }>`
+  const { rows } = await sql<ItemAtPlace & { in_transit: number; carried: number }>`
     select business_id, item_id, location_type, location_id, sum(in_transit) as in_transit, sum(carried) as carried
     from (
       select business_id, item_id, location_type, location_id, quantity_in_transit as in_transit, 0 as carried
@@ -295,17 +307,13 @@ async function inTransit(db: Db): Promise<Pending[]> {
     group by business_id, item_id, location_type, location_id
     having sum(in_transit) <> sum(carried)
     order by business_id, item_id, location_type, location_id`.execute(db);
-  return rows.map((row) => {
-    const place = { type: row.location_type, id: Number(row.location_id) };
-    return {
-      check: 'in-transit',
-      items: [Number(row.item_id)],
-      places: [place],
-      message: (names) =>
-        `${names.item(Number(row.item_id))} at ${names.place(place)} (business ${Number(row.business_id)}): ` +
-        `${quantity(row.in_transit)} in transit, but the open stock transfers there carry ${quantity(row.carried)}.`,
-    };
-  });
+  return rows.map((row) =>
+    itemAtPlaceFinding(
+      'in-transit',
+      row,
+      `${quantity(row.in_transit)} in transit, but the open stock transfers there carry ${quantity(row.carried)}.`,
+    ),
+  );
 }
 
 /**
@@ -320,18 +328,16 @@ async function baseUnits(db: Db): Promise<Pending[]> {
     where conversions.business_id = lines.business_id and conversions.deleted_at is null
       and conversions.from_unit_id = lines.unit_of_measurement_id and conversions.to_unit_id = items.unit_of_measurement_id
       and ${own ? sql`conversions.item_id = lines.item_id` : sql`conversions.item_id is null`}`;
-  const { rows } = await sql<{
-    business_id: number;
-    document_type: string;
-    document_id: number;
-    position: number;
-    item_id: number;
-    unit_id: number;
-    base_unit_id: number;
-    quantity: number;
-    base_quantity: number;
-    factor: number | null;
-  }>`
+  const { rows } = await sql<
+    LineRow & {
+      item_id: number;
+      unit_id: number;
+      base_unit_id: number;
+      quantity: number;
+      base_quantity: number;
+      factor: number | null;
+    }
+  >`
     select * from (
       select lines.business_id, lines.document_type, lines.document_id, lines.position, lines.item_id,
         lines.unit_of_measurement_id as unit_id, items.unit_of_measurement_id as base_unit_id, lines.quantity, lines.base_quantity,
@@ -344,10 +350,7 @@ async function baseUnits(db: Db): Promise<Pending[]> {
       or abs(abs(base_quantity) - round(abs(quantity) * cast(factor as double precision) / 1000000)) > 1
     order by business_id, document_type, document_id, position`.execute(db);
   if (rows.length === 0) return [];
-  const numbers = await documentNumbers(
-    db,
-    rows.map((row) => ({ type: row.document_type, id: Number(row.document_id) })),
-  );
+  const lineName = await lineNames(db, rows);
   const units = new Map(
     (
       await db
@@ -359,8 +362,7 @@ async function baseUnits(db: Db): Promise<Pending[]> {
   );
   const unit = (id: unknown) => units.get(Number(id)) ?? `unit ${Number(id)}`;
   return rows.map((row) => {
-    const document = documentName(row.document_type, numbers.get(`${row.document_type}:${Number(row.document_id)}`));
-    const line = `${document} (business ${Number(row.business_id)}) line ${Number(row.position) + 1}`;
+    const line = lineName(row);
     const kept = `${quantity(row.quantity)} ${unit(row.unit_id)} kept as ${quantity(row.base_quantity)} in its base unit`;
     const now =
       row.factor === null
@@ -383,13 +385,7 @@ async function baseUnits(db: Db): Promise<Pending[]> {
  * (`OPENING_AGAIN_NOTE`) is the difference to the opening before it, a correction, and not counted.
  */
 async function openings(db: Db): Promise<Pending[]> {
-  const { rows } = await sql<{
-    business_id: number;
-    item_id: number;
-    location_type: LocationType;
-    location_id: number;
-    number: string;
-  }>`
+  const { rows } = await sql<ItemAtPlace & { number: string }>`
     select distinct adjustments.business_id, lines.item_id,
       case when adjustments.branch_id is not null then 'branch' else 'warehouse' end as location_type,
       coalesce(adjustments.branch_id, adjustments.warehouse_id) as location_id, adjustments.number
@@ -407,16 +403,12 @@ async function openings(db: Db): Promise<Pending[]> {
   return [...opened.values()]
     .filter((entry) => entry.numbers.length > 1)
     .map(({ row, numbers }) => {
-      const place = { type: row.location_type, id: Number(row.location_id) };
       const listed = `${numbers.slice(0, -1).join(', ')} and ${numbers[numbers.length - 1]}`;
-      return {
-        check: 'openings',
-        items: [Number(row.item_id)],
-        places: [place],
-        message: (names) =>
-          `${names.item(Number(row.item_id))} at ${names.place(place)} (business ${Number(row.business_id)}): ` +
-          `${numbers.length} opening balances, in Stock Adjustments ${listed}; an item opens at a place once, and is corrected after.`,
-      };
+      return itemAtPlaceFinding(
+        'openings',
+        row,
+        `${numbers.length} opening balances, in Stock Adjustments ${listed}; an item opens at a place once, and is corrected after.`,
+      );
     });
 }
 
@@ -431,16 +423,14 @@ async function fulfilled(db: Db): Promise<Pending[]> {
     select lines.source_line_id, lines.quantity
     from document_lines lines inner join ${sql.table(table)} documents on documents.id = lines.document_id
     where lines.document_type = ${type} and documents.status <> 'void' and lines.source_line_id is not null`;
-  const { rows } = await sql<{
-    business_id: number;
-    document_type: string;
-    document_id: number;
-    position: number;
-    item_id: number;
-    quantity: number;
-    quantity_done: number;
-    done: number;
-  }>`
+  const { rows } = await sql<
+    LineRow & {
+      item_id: number;
+      quantity: number;
+      quantity_done: number;
+      done: number;
+    }
+  >`
     select sources.business_id, sources.document_type, sources.document_id, sources.position, sources.item_id, sources.quantity, sources.quantity_done,
       coalesce(fulfilled.done, 0) as done
     from document_lines sources
@@ -456,14 +446,10 @@ async function fulfilled(db: Db): Promise<Pending[]> {
     where sources.document_type in ('purchase-order', 'stock-request', 'stock-return', 'stock-transfer')
       and (sources.quantity_done <> coalesce(fulfilled.done, 0) or sources.quantity_done > sources.quantity or sources.quantity_done < 0)
     order by sources.document_type, sources.document_id, sources.position`.execute(db);
-  const numbers = await documentNumbers(
-    db,
-    rows.map((row) => ({ type: row.document_type, id: Number(row.document_id) })),
-  );
+  const lineName = await lineNames(db, rows);
   return rows.map((row) => {
     const done = Number(row.quantity_done);
-    const document = documentName(row.document_type, numbers.get(`${row.document_type}:${Number(row.document_id)}`));
-    const line = `${document} (business ${Number(row.business_id)}) line ${Number(row.position) + 1}`;
+    const line = lineName(row);
     return {
       check: 'fulfilled',
       items: [Number(row.item_id)],
@@ -475,6 +461,25 @@ async function fulfilled(db: Db): Promise<Pending[]> {
             `but the unvoided lines naming it hold ${quantity(row.done)}.`,
     };
   });
+}
+
+interface LineRow {
+  business_id: number;
+  document_type: string;
+  document_id: number;
+  position: number;
+}
+
+/** How a finding names a document's line (`Receive Order RO-… (business 1) line 2`), the documents' numbers read first. */
+async function lineNames(db: Db, rows: readonly LineRow[]): Promise<(row: LineRow) => string> {
+  const numbers = await documentNumbers(
+    db,
+    rows.map((row) => ({ type: row.document_type, id: Number(row.document_id) })),
+  );
+  return (row) => {
+    const document = documentName(row.document_type, numbers.get(`${row.document_type}:${Number(row.document_id)}`));
+    return `${document} (business ${Number(row.business_id)}) line ${Number(row.position) + 1}`;
+  };
 }
 
 /** The numbers of documents, by `type:id`, one query per kind of document. */
@@ -496,6 +501,12 @@ async function documentNumbers(db: Db, documents: { type: string; id: number }[]
   }
   return numbers;
 }
+
+/** A settlement finding for each of a document's figures that disagrees (`false` for one that agrees). */
+const settlementFindings = (name: string, figures: readonly (string | false)[]): Pending[] =>
+  figures
+    .filter((text): text is string => text !== false)
+    .map((text) => ({ check: 'settlement', items: [], places: [], message: () => `${name}: ${text}.` }));
 
 /** Bills and invoices, and what settles them: payments (`amount_paid`) and memoranda (`amount_adjusted`). */
 const SETTLED = [
@@ -546,25 +557,26 @@ async function settlement(db: Db): Promise<Pending[]> {
       order by business_id, number`.execute(db);
     for (const row of rows) {
       const name = `${documentName(kind.type, row.number)} (business ${Number(row.business_id)})`;
-      const wrong = [
-        Number(row.amount_paid) !== Number(row.paid) &&
-          `${pesos(row.amount_paid)} paid, but its unvoided payments sum to ${pesos(row.paid)}`,
-        Number(row.amount_adjusted) !== Number(row.adjusted) &&
-          `${pesos(row.amount_adjusted)} adjusted, but its unvoided memoranda sum to ${pesos(row.adjusted)}`,
-        Number(row.balance) !== Number(row.owed) &&
-          (row.status === 'void'
-            ? `a balance of ${pesos(row.balance)}, but it is void`
-            : `a balance of ${pesos(row.balance)}, but ${pesos(row.total)} total less ${pesos(row.amount_paid)} paid and ` +
-              `${pesos(row.amount_adjusted)} adjusted leaves ${pesos(row.owed)}`),
-        row.status !== row.settled_status && `status ${row.status}, but its figures make it ${row.settled_status}`,
-        row.status === 'void' &&
-          Number(row.amount_paid) + Number(row.amount_adjusted) !== 0 &&
-          `void, but still ${pesos(row.amount_paid)} paid and ${pesos(row.amount_adjusted)} adjusted`,
-        Number(row.balance) < 0 && `a balance below zero (${pesos(row.balance)})`,
-        (Number(row.amount_paid) < 0 || Number(row.amount_adjusted) < 0) &&
-          `paid or adjusted below zero (${pesos(row.amount_paid)} paid, ${pesos(row.amount_adjusted)} adjusted)`,
-      ].filter((text): text is string => Boolean(text));
-      for (const text of wrong) findings.push({ check: 'settlement', items: [], places: [], message: () => `${name}: ${text}.` });
+      findings.push(
+        ...settlementFindings(name, [
+          Number(row.amount_paid) !== Number(row.paid) &&
+            `${pesos(row.amount_paid)} paid, but its unvoided payments sum to ${pesos(row.paid)}`,
+          Number(row.amount_adjusted) !== Number(row.adjusted) &&
+            `${pesos(row.amount_adjusted)} adjusted, but its unvoided memoranda sum to ${pesos(row.adjusted)}`,
+          Number(row.balance) !== Number(row.owed) &&
+            (row.status === 'void'
+              ? `a balance of ${pesos(row.balance)}, but it is void`
+              : `a balance of ${pesos(row.balance)}, but ${pesos(row.total)} total less ${pesos(row.amount_paid)} paid and ` +
+                `${pesos(row.amount_adjusted)} adjusted leaves ${pesos(row.owed)}`),
+          row.status !== row.settled_status && `status ${row.status}, but its figures make it ${row.settled_status}`,
+          row.status === 'void' &&
+            Number(row.amount_paid) + Number(row.amount_adjusted) !== 0 &&
+            `void, but still ${pesos(row.amount_paid)} paid and ${pesos(row.amount_adjusted)} adjusted`,
+          Number(row.balance) < 0 && `a balance below zero (${pesos(row.balance)})`,
+          (Number(row.amount_paid) < 0 || Number(row.amount_adjusted) < 0) &&
+            `paid or adjusted below zero (${pesos(row.amount_paid)} paid, ${pesos(row.amount_adjusted)} adjusted)`,
+        ]),
+      );
     }
   }
   return findings;
@@ -600,11 +612,12 @@ async function tendered(db: Db): Promise<Pending[]> {
       order by business_id, number`.execute(db);
     for (const row of rows) {
       const name = `${documentName(type, row.number)} (business ${Number(row.business_id)})`;
-      const wrong = [
-        Number(row.amount) !== Number(row.tendered) && `${pesos(row.amount)}, but its tenders come to ${pesos(row.tendered)}`,
-        row.payment_method !== row.method && `paid by ${row.payment_method}, but its tenders make it ${row.method}`,
-      ].filter((text): text is string => Boolean(text));
-      for (const text of wrong) findings.push({ check: 'settlement', items: [], places: [], message: () => `${name}: ${text}.` });
+      findings.push(
+        ...settlementFindings(name, [
+          Number(row.amount) !== Number(row.tendered) && `${pesos(row.amount)}, but its tenders come to ${pesos(row.tendered)}`,
+          row.payment_method !== row.method && `paid by ${row.payment_method}, but its tenders make it ${row.method}`,
+        ]),
+      );
     }
   }
   return findings;

@@ -1,4 +1,5 @@
 import { sql, type RawBuilder } from 'kysely';
+import { countDifference, differenceValue } from '../../domain/count-figures';
 import { todayInManila, type Location } from '../../domain/documents';
 import { listMeta } from '../../domain/list-params';
 import { viewsRecord } from '../../domain/places';
@@ -17,14 +18,14 @@ import {
 import { recordActivity } from '../activity/activity-log';
 import { containsIgnoringCase, forUpdate, nowIso } from '../db/dialect';
 import { conflict, HttpError, notFound, validationError } from '../errors';
-import { itemCosts } from '../overview/stock-value';
 import type { ApiRecord } from '../resources/codec';
 import { assertOperates, placeAccessOf } from '../resources/places';
 import { createRecord, findRecordOrFail } from '../resources/record-service';
 import type { ResourceStore } from '../resources/store';
 import { untyped, type Db, type Scope, type Trx } from '../db/scope';
 import { documentStore, locationOf, viewedSource } from './document-store';
-import { openBalances } from './ledger';
+import { itemCosts } from './item-costs';
+import { balancesAt, openBalances } from './ledger';
 import { priceLines } from './lines';
 
 /**
@@ -238,8 +239,9 @@ async function readLines(
   return rows.map((row) => {
     const onHand = Number(row.posted_on_hand ?? row.on_hand ?? 0);
     const counted = Number(row.entries) > 0 ? Number(row.counted) : null;
-    const difference = counted === null ? null : counted - onHand;
+    const difference = counted === null ? null : countDifference(counted, onHand);
     const cost = row.cost === null ? null : Number(row.cost);
+    const value = difference === null ? null : differenceValue(difference, cost);
     const line = {
       id: Number(row.id),
       item_id: Number(row.item_id),
@@ -257,7 +259,7 @@ async function readLines(
       on_hand: fromThousandths(onHand),
       moved: fromThousandths(onHand - Number(row.expected)),
       difference: difference === null ? null : fromThousandths(difference),
-      difference_value: difference === null || cost === null ? null : centavosToPesos(Math.round((difference * cost) / 1000)),
+      difference_value: value === null ? null : centavosToPesos(value),
     };
   });
 }
@@ -476,14 +478,7 @@ async function makeBalances(trx: Trx, scope: Scope, countId: number, location: L
 }
 
 async function onHandAt(db: Db, scope: Scope, itemId: number, location: Location): Promise<number> {
-  const row = await db
-    .selectFrom('stocks')
-    .select('quantity_on_hand')
-    .where('business_id', '=', scope.businessId)
-    .where('item_id', '=', itemId)
-    .where('location_type', '=', location.type)
-    .where('location_id', '=', location.id)
-    .executeTakeFirst();
+  const row = await balancesAt(db, scope, location).select('quantity_on_hand').where('item_id', '=', itemId).executeTakeFirst();
   return Number(row?.quantity_on_hand ?? 0);
 }
 
@@ -509,12 +504,8 @@ export async function postCount(trx: Trx, scope: Scope, countId: number): Promis
   await makeBalances(trx, scope, countId, location);
   await forUpdate(
     trx,
-    trx
-      .selectFrom('stocks')
+    balancesAt(trx, scope, location)
       .select('id')
-      .where('business_id', '=', scope.businessId)
-      .where('location_type', '=', location.type)
-      .where('location_id', '=', location.id)
       .where('item_id', 'in', (eb) =>
         eb.selectFrom('stock_count_lines').select('item_id').where('stock_count_id', '=', countId).where('entries', '>', 0),
       )
@@ -545,7 +536,7 @@ export async function postCount(trx: Trx, scope: Scope, countId: number): Promis
       lines: differences.map((line) => ({
         item_id: line.item_id,
         unit_of_measurement_id: line.unit_of_measurement_id,
-        quantity: fromThousandths(Number(line.counted) - Number(line.posted_on_hand)),
+        quantity: fromThousandths(countDifference(Number(line.counted), Number(line.posted_on_hand))),
         reason: 'count_correction',
       })),
     });

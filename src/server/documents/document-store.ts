@@ -17,6 +17,7 @@ import { move, type DocumentRef } from './ledger';
 import { insertLines, storedLines, type PricedLines, type StoredLine } from './lines';
 import { numberedInput, sequenceFromBlock } from './number-blocks';
 import { nextDocumentNumber, nextReferenceNumber } from './numbering';
+import { decorateParticulars, keepParticulars } from './particulars';
 
 /**
  * The store of a document resource: the generic business table, plus what every document does —
@@ -263,6 +264,8 @@ export function documentStore(definition: ResourceDefinition, hooks: DocumentHoo
   const madeFrom = sourcesOf(definition);
   return {
     ...base,
+    // Each document is numbered, lined and moves its stock as it is inserted: one at a time.
+    insertMany: undefined,
     createFields: {
       ...(spec.lines === 'none' ? {} : { lines: linesInputOf(spec) }),
       numbered: numberedInput,
@@ -321,6 +324,8 @@ export function documentStore(definition: ResourceDefinition, hooks: DocumentHoo
       const reference = 'contact_id' in definition.fields ? { reference_number: referenceNumber } : {};
       const id = await base.insert(trx, scope, { ...row, ...money, ...reference, number, created_by: scope.userId || null }, input);
       if (prepared.lines) await insertLines(trx, scope, spec.type, id, prepared.lines.lines);
+      // What it is issued with, as its business, place and contact are now: what every print of it shows.
+      await keepParticulars(trx, scope, { type: spec.type, id, location, contactId: row.contact_id });
       const document = { type: spec.type, id, number, date };
       // A document at one place moves its goods there as its spec says: in (a receipt), out (a sale),
       // or by each line's sign (an adjustment).
@@ -358,8 +363,9 @@ export function documentStore(definition: ResourceDefinition, hooks: DocumentHoo
       const count = Number(row.count);
       return count > 0 ? [{ label: 'stock movements (the stock ledger keeps them)', count }] : [];
     },
-    async decorate(db, _scope, records) {
+    async decorate(db, scope, records) {
       if (spec.lines !== 'none') await decorateLines(db, definition, records);
+      await decorateParticulars(db, scope, spec.type, records);
       if (spec.twoLocations) {
         const ends = records.flatMap((record) => [
           { type: record.from_location_type, id: record.from_location_id },

@@ -65,6 +65,15 @@ export async function openBalances(trx: Trx, scope: Scope, itemIds: readonly num
   }
 }
 
+/** The balances of the business at one location (its rows of `stocks`), to narrow to items and select from. */
+export function balancesAt(db: Db, scope: Scope, location: Location) {
+  return db
+    .selectFrom('stocks')
+    .where('business_id', '=', scope.businessId)
+    .where('location_type', '=', location.type)
+    .where('location_id', '=', location.id);
+}
+
 /** The stock row of an item at a location, made at zero when it is the first movement there. */
 async function stockRow(trx: Trx, scope: Scope, itemId: number, location: Location): Promise<number> {
   const created = await trx
@@ -77,14 +86,7 @@ async function stockRow(trx: Trx, scope: Scope, itemId: number, location: Locati
     await adjustCount(trx, scope.businessId, 'stocks', 1, 0);
     return created.id;
   }
-  const row = await trx
-    .selectFrom('stocks')
-    .select('id')
-    .where('business_id', '=', scope.businessId)
-    .where('item_id', '=', itemId)
-    .where('location_type', '=', location.type)
-    .where('location_id', '=', location.id)
-    .executeTakeFirstOrThrow();
+  const row = await balancesAt(trx, scope, location).select('id').where('item_id', '=', itemId).executeTakeFirstOrThrow();
   return row.id;
 }
 

@@ -7,7 +7,9 @@ import {
   documentTotalRefusal,
   isRefusal,
   listedPrice,
+  listedPriceRow,
   priceLine,
+  PRICE_LIST_PARTY,
   type ConversionRow,
   type ListedPriceRow,
   type PriceList,
@@ -80,10 +82,10 @@ async function priceRows(
   partyId: number | null,
 ): Promise<ListedPriceRow[]> {
   const table = list === 'purchase' ? 'purchase_item_prices' : 'sale_item_prices';
-  const party = list === 'purchase' ? 'contact_id' : 'branch_id';
+  const party = PRICE_LIST_PARTY[list];
   const rows = await untyped(db)
     .selectFrom(table)
-    .select(['id', 'unit_of_measurement_id', `${party} as party`, 'effective_date', 'price'])
+    .select(['id', 'unit_of_measurement_id', party, 'effective_date', 'price'])
     .where('business_id', '=', scope.businessId)
     .where('deleted_at', 'is', null)
     .where('item_id', '=', itemId)
@@ -91,13 +93,7 @@ async function priceRows(
     .where('effective_date', '<=', date)
     .where((eb) => (partyId === null ? eb(party, 'is', null) : eb.or([eb(party, '=', partyId), eb(party, 'is', null)])))
     .execute();
-  return rows.map((row) => ({
-    id: Number(row.id),
-    unitId: Number(row.unit_of_measurement_id),
-    party: row.party === null ? null : Number(row.party),
-    effectiveDate: String(row.effective_date),
-    price: Number(row.price),
-  }));
+  return rows.map((row) => listedPriceRow(row, list, Number(row.price)));
 }
 
 export interface LinesContext {
@@ -194,6 +190,8 @@ export async function priceLines(db: Db, scope: Scope, inputs: readonly LineInpu
       unitId,
       sourceLineId: context.fulfils ? (input.source_line_id ?? null) : null,
       ...priced,
+      // An adjustment's line is not priced: it keeps what the goods cost, when given (an opening balance's).
+      unitPrice: context.adjusts ? (typedPrice ?? 0) : priced.unitPrice,
       quantity: sign * priced.quantity,
       baseQuantity: sign * priced.baseQuantity,
       reason: context.adjusts ? (input.reason ?? null) : null,

@@ -109,7 +109,7 @@ describe.each(databaseKinds)('import safety on %s', (kind) => {
     expect(checked.body.data.problems).toEqual([
       { row: 2, messages: ['Unit cost: “1e308” is not an amount.'] },
       { row: 3, messages: [expect.stringMatching(/^Unit cost: “9{57}…” is not an amount\.$/)] },
-      { row: 4, messages: ['Unit cost: “10000000000000”: The unit cost field must not be greater than 1000000000000.'] },
+      { row: 4, messages: ['Unit cost: “10000000000000”: The unit price field must not be greater than 1000000000.'] },
     ]);
     const imported = await send('opening-stock', rows);
     expect(imported.status).toBe(422);

@@ -1,12 +1,17 @@
 import { sql } from 'kysely';
 import type { z } from 'zod';
-import type { FieldChanges } from '../../domain/activity';
 import { adjustmentLinesInput } from '../../domain/document-lines';
 import { todayInManila, type VatCategory } from '../../domain/documents';
-import { valueOf } from '../../domain/field-values';
-import { attributeName, money } from '../../domain/fields';
-import { importKind, OPENING_AGAIN_NOTE, type ImportKind, type ImportKindName } from '../../domain/imports';
-import { pesosToCentavos } from '../../domain/money';
+import { attributeName } from '../../domain/fields';
+import {
+  importKind,
+  OPENING_AGAIN_NOTE,
+  type ImportKind,
+  type ImportKindName,
+  type ImportOutcome,
+  type OnExisting,
+  type RowProblem,
+} from '../../domain/imports';
 import { holdsAny, permissionName } from '../../domain/permissions';
 import { operatesRecord, viewsRecord } from '../../domain/places';
 import { baseFactor, type ConversionRow } from '../../domain/pricing';
@@ -15,11 +20,10 @@ import type { ResourceDefinition } from '../../domain/resource';
 import { createSchema } from '../../domain/resource-schemas';
 import { getResource } from '../../domain/resources/registry';
 import { stockAdjustments } from '../../domain/resources/stock-adjustments';
-import { nowIso } from '../db/dialect';
 import { untyped, type Db, type Scope, type Trx } from '../db/scope';
 import { HttpError } from '../errors';
-import { fromStorage, toStorage } from '../resources/codec';
-import { createRecord } from '../resources/record-service';
+import { fromStorage } from '../resources/codec';
+import { createRecord, createRecords, RefusedRecords, updateRecord } from '../resources/record-service';
 import { contactsOfOtherKind, type ContactKind } from '../resources/contact-kinds';
 import { baseUnitLocks } from '../resources/items-store';
 import { placeAccessOf } from '../resources/places';
@@ -39,49 +43,28 @@ import { giveWay } from '../yielding';
  * A row writing at a place (opening stock at a warehouse or branch, a sale price for a branch)
  * needs the user to operate there, and a price for every branch to operate at every place; a row
  * naming a place they do not even view is told only that it is not one of theirs.
- * Otherwise every row is written: new rows by hundreds per statement with their history, updates
- * of only the fields the file gives (each change in the history, as a form's edit writes it),
- * opening stock through the stock adjustments' own store.
+ * Otherwise every row is written through the record engine, as a form writes it: new records by
+ * the engine's `createRecords` (by hundreds, each checked, counted and in the history as one
+ * made by its form), updates of only the fields the file gives by `updateRecord` (guarded by the
+ * version the plan read), opening stock as stock adjustments made by `createRecord`, each line
+ * with its unit cost. Whatever the engine still refuses is told as the rows' problems.
  *
  * A check is the same run, rolled back (`checkImport`): whatever the import would refuse, the
  * check refuses first, row by row.
  */
-
-export type OnExisting = 'update' | 'skip';
-
-export type RowProblem = {
-  /** The row of the file, counting the header as row 1. */
-  row: number;
-  messages: string[];
-};
-
-export type ImportOutcome = {
-  total: number;
-  created: number;
-  updated: number;
-  /** Rows naming a record already here, to update, that would change nothing. */
-  unchanged: number;
-  skipped: number;
-  problem_rows: number;
-  problems: RowProblem[];
-  /** Units, brands, item types and classifications made for names the rows use ("Unit pcs — did you mean pc?"). */
-  made: string[];
-  /** Updates: how many records each field changes in. */
-  changes: { field: string; records: number }[];
-  /** The stock adjustments opening stock was posted in. */
-  adjustments: { id: number; number: string }[];
-};
 
 type Row = Record<string, unknown>;
 type Values = Record<string, unknown>;
 
 interface Plan {
   creates: { row: number; values: Values }[];
-  /** Records changed: only the fields that change, with the record as it was (API form) for the history. */
-  updates: { row: number; id: number; version: number; before: Values; values: Values }[];
+  /** Records changed: only the fields that change, and the version read. */
+  updates: { row: number; id: number; version: number; values: Values }[];
   unchanged: number;
   skipped: number;
   problems: RowProblem[];
+  /** Each field's column, as a refusal of the engine names it on its row ("Unit: …"). */
+  labels: Record<string, string>;
   /** Named records to make first, by table: each name as first written, and its note ("did you mean pc?"). */
   makes: Map<string, Map<string, { name: string; note: string }>>;
   /** Opening stock: per place, its lines and the file's row of each. */
@@ -90,7 +73,6 @@ interface Plan {
 
 /** Shown problems stop here: a file with more says how many more. */
 const PROBLEMS_SHOWN = 200;
-const INSERT_BATCH = 500;
 
 const text = (value: unknown) => (value === null || value === undefined ? '' : String(value).trim());
 const key = (value: unknown) => text(value).toLowerCase();
@@ -168,6 +150,8 @@ interface Reader {
   label(column: string): string;
   /** The id of a required or optional name, or a problem. */
   named(column: string, ids: Map<string, number>, what: string, required?: boolean): number | null | undefined;
+  /** The item the row's SKU names, or a problem (none when the SKU is blank: `require` says so). */
+  item<T>(items: Map<string, T>): T | undefined;
 }
 
 function reader(kind: ImportKind, raw: Row, row: number): Reader {
@@ -191,7 +175,21 @@ function reader(kind: ImportKind, raw: Row, row: number): Reader {
       if (id === undefined) problems.push(`${label(column)}: no ${what} is named ${quoted(name)}.`);
       return id;
     },
+    item(items) {
+      const sku = text(raw.sku);
+      const item = items.get(sku);
+      if (sku && !item) problems.push(`Item SKU: no item has the SKU ${quoted(sku)}.`);
+      return item;
+    },
   };
+}
+
+/** Each row of the file with its reader, giving way to other requests between rows. */
+async function* eachRow(kind: ImportKind, rows: Row[]): AsyncGenerator<{ raw: Row; read: Reader }> {
+  for (const [index, raw] of rows.entries()) {
+    await giveWay();
+    yield { raw, read: reader(kind, raw, index + 2) };
+  }
 }
 
 /** Adds a row's problems to the plan's. */
@@ -225,7 +223,15 @@ function refusedPlace(scope: Scope, definition: ResourceDefinition, read: Reader
   return true;
 }
 
-const newPlan = (): Plan => ({ creates: [], updates: [], unchanged: 0, skipped: 0, problems: [], makes: new Map() });
+const newPlan = (labels: Record<string, string>): Plan => ({
+  creates: [],
+  updates: [],
+  unchanged: 0,
+  skipped: 0,
+  problems: [],
+  labels,
+  makes: new Map(),
+});
 
 const schemas = new Map<ResourceDefinition, z.ZodType>();
 /** A resource's create body, built once. */
@@ -310,7 +316,7 @@ interface KeptItem {
  * the file gives and whose cell is not blank — a column the file lacks never resets a field.
  */
 async function planItems(db: Db, scope: Scope, kind: ImportKind, rows: Row[], onExisting: OnExisting): Promise<Plan> {
-  const plan = newPlan();
+  const plan = newPlan(ITEM_LABELS);
   const definition = getResource('items');
   const lists = new Map<string, Map<string, number>>();
   for (const list of NAMED_LISTS)
@@ -336,9 +342,7 @@ async function planItems(db: Db, scope: Scope, kind: ImportKind, rows: Row[], on
   const schema = schemaOf(definition);
   const seen = new Map<string, number>();
   const seenBarcodes = new Map<string, number>();
-  for (const [index, raw] of rows.entries()) {
-    await giveWay();
-    const read = reader(kind, raw, index + 2);
+  for await (const { raw, read } of eachRow(kind, rows)) {
     const sku = read.text('sku');
     const known = existing.get(sku);
     if (sku && seen.has(sku)) read.problems.push(`SKU ${sku} is on row ${seen.get(sku)} too.`);
@@ -415,7 +419,7 @@ function addUpdate(plan: Plan, row: number, known: { id: number; version: number
     ),
   );
   if (Object.keys(changing).length === 0) plan.unchanged += 1;
-  else plan.updates.push({ row, id: known.id, version: known.version, before: known.record, values: changing });
+  else plan.updates.push({ row, id: known.id, version: known.version, values: changing });
 }
 
 /** An item's base unit is fixed once stock or documents use it: a row changing it is refused, as the item's form refuses it. */
@@ -435,8 +439,10 @@ async function refuseFixedUnits(db: Db, scope: Scope, plan: Plan): Promise<void>
 
 /** Reads every row of a contacts file into a plan. */
 async function planContacts(db: Db, scope: Scope, kind: ImportKind, rows: Row[], onExisting: OnExisting): Promise<Plan> {
-  const plan = newPlan();
   const definition = getResource('contacts');
+  const labels = Object.fromEntries(kind.columns.map((column) => [column.key, column.label]));
+  Object.assign(labels, { contact_type_id: 'Type' });
+  const plan = newPlan(labels);
   const types = await idsByName(db, scope, 'contact_types');
   const existing = new Map<string, { id: number; version: number; record: Values }>();
   const fields = [
@@ -462,12 +468,8 @@ async function planContacts(db: Db, scope: Scope, kind: ImportKind, rows: Row[],
     existing.set(`${contact.contact_type_id}|${key(contact.name)}`, { id: Number(contact.id), version: Number(contact.version), record });
   }
   const schema = schemaOf(definition);
-  const labels = Object.fromEntries(kind.columns.map((column) => [column.key, column.label]));
-  Object.assign(labels, { contact_type_id: 'Type' });
   const seen = new Map<string, number>();
-  for (const [index, raw] of rows.entries()) {
-    await giveWay();
-    const read = reader(kind, raw, index + 2);
+  for await (const { raw, read } of eachRow(kind, rows)) {
     const typeId = read.named('type', types, 'contact type', true);
     const same = `${typeId}|${key(read.text('name'))}`;
     if (typeId && seen.has(same)) read.problems.push(`${read.text('name')} is on row ${seen.get(same)} too.`);
@@ -542,7 +544,6 @@ async function planPrices(
   onExisting: OnExisting,
   party: { column: string; field: string; table: string; what: string; kind?: ContactKind },
 ): Promise<Plan> {
-  const plan = newPlan();
   const definition = getResource(kind.resource);
   const items = await itemsBySku(db, scope);
   const units = await idsByName(db, scope, 'unit_of_measurements', 'abbreviation');
@@ -569,17 +570,14 @@ async function planPrices(
     unit_of_measurement_id: 'Unit',
     [party.field]: party.what[0].toUpperCase() + party.what.slice(1),
   };
+  const plan = newPlan(labels);
   // No customer as a supplier's price, as the price's form refuses it: the contacts the rows name, asked at once.
   const named = new Set(rows.flatMap((raw) => parties.get(key(raw[party.column])) ?? []));
   const otherKind = party.kind ? await contactsOfOtherKind(db, scope, party.kind, [...named]) : new Map<number, string>();
   const seen = new Map<string, number>();
-  for (const [index, raw] of rows.entries()) {
-    await giveWay();
-    const read = reader(kind, raw, index + 2);
+  for await (const { raw, read } of eachRow(kind, rows)) {
     read.require();
-    const sku = read.text('sku');
-    const item = items.get(sku);
-    if (sku && !item) read.problems.push(`Item SKU: no item has the SKU ${quoted(sku)}.`);
+    const item = read.item(items);
     const unitId = read.named('unit', units, 'unit (by name or abbreviation)', true);
     const partyId = read.named(party.column, parties, party.what);
     const refused = partyId ? otherKind.get(partyId) : undefined;
@@ -625,8 +623,6 @@ async function conversionRows(db: Db, scope: Scope): Promise<ConversionRow[]> {
   return rows.map((row) => ({ itemId: row.item_id, fromUnitId: row.from_unit_id, toUnitId: row.to_unit_id, factor: row.factor }));
 }
 
-const unitCostRule = valueOf(money('Unit cost'));
-
 /**
  * Reads an opening stock file into a plan: per place, the adjustment lines (reason: opening
  * balance) that bring each item to the row's quantity there. An item whose opening balance at the
@@ -635,7 +631,7 @@ const unitCostRule = valueOf(money('Unit cost'));
  * decrease), so the adjustment the import posts takes it.
  */
 async function planOpening(db: Db, scope: Scope, kind: ImportKind, rows: Row[], onExisting: OnExisting): Promise<Plan> {
-  const plan = newPlan();
+  const plan = newPlan({});
   plan.openings = new Map();
   const items = await itemsBySku(db, scope);
   const units = await idsByName(db, scope, 'unit_of_measurements', 'abbreviation');
@@ -676,13 +672,9 @@ async function planOpening(db: Db, scope: Scope, kind: ImportKind, rows: Row[], 
     onHand.set(`${row.item_id}|${row.location_type}:${row.location_id}`, Number(row.quantity_on_hand));
   }
   const seen = new Map<string, number>();
-  for (const [index, raw] of rows.entries()) {
-    await giveWay();
-    const read = reader(kind, raw, index + 2);
+  for await (const { raw, read } of eachRow(kind, rows)) {
     read.require();
-    const sku = read.text('sku');
-    const item = items.get(sku);
-    if (sku && !item) read.problems.push(`Item SKU: no item has the SKU ${quoted(sku)}.`);
+    const item = read.item(items);
     const name = read.text('place').toLowerCase();
     const warehouseId = warehouses.get(name);
     const branchId = branches.get(name);
@@ -706,24 +698,25 @@ async function planOpening(db: Db, scope: Scope, kind: ImportKind, rows: Row[], 
         `Unit: ${item.name} is counted in ${names.get(item.unitId)}, and no conversion takes ${quoted(read.text('unit'))} to it; add the conversion, or give the quantity in ${names.get(item.unitId)}.`,
       );
     const quantity = amount(raw.quantity);
-    if (Number.isNaN(quantity) || (quantity !== undefined && quantity <= 0))
-      read.problems.push(`Quantity: ${quoted(read.text('quantity'))} is not a quantity above 0.`);
-    else if (quantity !== undefined) {
-      // As a stock adjustment's line takes it: within its limits and not rounding to nothing.
-      const line = adjustmentLinesInput.safeParse([
-        { item_id: item?.id ?? 1, unit_of_measurement_id: unitId ?? 1, quantity, reason: 'opening_balance' },
-      ]);
-      if (!line.success)
-        for (const issue of line.error.issues)
-          if (issue.path.includes('quantity')) read.problems.push(`Quantity: ${quoted(read.text('quantity'))}: ${issue.message}`);
-      if (factor !== undefined && Math.abs(toThousandths(quantity * factor)) > MAX_LINE_THOUSANDTHS)
-        read.problems.push(`Quantity: ${quoted(read.text('quantity'))} is more than one line may hold.`);
-    }
+    const aboveZero = quantity !== undefined && quantity > 0;
+    if (quantity !== undefined && !aboveZero) read.problems.push(`Quantity: ${quoted(read.text('quantity'))} is not a quantity above 0.`);
+    if (aboveZero && factor !== undefined && Math.abs(toThousandths(quantity * factor)) > MAX_LINE_THOUSANDTHS)
+      read.problems.push(`Quantity: ${quoted(read.text('quantity'))} is more than one line may hold.`);
     const cost = amount(raw.unit_cost);
     if (Number.isNaN(cost)) read.problems.push(`Unit cost: ${quoted(read.text('unit_cost'))} is not an amount.`);
-    else if (cost !== undefined) {
-      const rule = unitCostRule.safeParse(cost);
-      if (!rule.success) read.problems.push(`Unit cost: ${quoted(read.text('unit_cost'))}: ${rule.error.issues[0].message}`);
+    // As a stock adjustment's line takes them: its quantity within its limits and not rounding to nothing, its cost as a price.
+    const line = adjustmentLinesInput.safeParse([
+      {
+        item_id: item?.id ?? 1,
+        unit_of_measurement_id: unitId ?? 1,
+        quantity: aboveZero ? quantity : 1,
+        reason: 'opening_balance',
+        unit_price: Number.isNaN(cost) ? null : (cost ?? null),
+      },
+    ]);
+    for (const issue of line.success ? [] : line.error.issues) {
+      if (issue.path.includes('quantity')) read.problems.push(`Quantity: ${quoted(read.text('quantity'))}: ${issue.message}`);
+      if (issue.path.includes('unit_price')) read.problems.push(`Unit cost: ${quoted(read.text('unit_cost'))}: ${issue.message}`);
     }
     const place = branchId && !warehouseId ? `branch:${branchId}` : `warehouse:${warehouseId}`;
     const same = `${item?.id}|${place}`;
@@ -764,7 +757,7 @@ async function planOpening(db: Db, scope: Scope, kind: ImportKind, rows: Row[], 
       quantity: change,
       reason: 'opening_balance',
       note: before === undefined ? null : OPENING_AGAIN_NOTE,
-      unit_cost: cost ?? null,
+      unit_price: cost ?? null,
     });
   }
   return plan;
@@ -792,118 +785,49 @@ async function makeNamed(trx: Trx, scope: Scope, plan: Plan): Promise<void> {
 /** The lists an items import may add to, by table. */
 const MADE_BY_IMPORT = new Map(NAMED_LISTS.map((list) => [getResource(list.resource).table, getResource(list.resource)]));
 
-/** Inserts the new records by hundreds, their history and counts with them. */
-async function insertAll(trx: Trx, scope: Scope, definition: ResourceDefinition, creates: Plan['creates']): Promise<void> {
-  const now = nowIso();
-  for (let start = 0; start < creates.length; start += INSERT_BATCH) {
-    await giveWay();
-    const batch = creates.slice(start, start + INSERT_BATCH).map(({ values }) => ({
-      ...Object.fromEntries(Object.entries(values).map(([name, value]) => [name, toStorage(definition.fields[name], value)])),
-      business_id: scope.businessId,
-      created_at: now,
-      updated_at: now,
-      version: 1,
-    }));
-    const ids = await untyped(trx).insertInto(definition.table).values(batch).returning('id').execute();
-    await trx
-      .insertInto('activity_log')
-      .values(
-        ids.map((row) => ({
-          business_id: scope.businessId,
-          user_id: scope.userId,
-          resource: definition.name,
-          record_id: Number(row.id),
-          action: 'created',
-          changes: null,
-          summary: 'Imported from a file',
-          happened_at: now,
-          made_at: null,
-          made_offline: 0,
-        })),
-      )
-      .execute();
-  }
-  await adjustCount(trx, scope.businessId, definition.name, creates.length, 0);
+/** A refusal of the engine, told as a row's problems: each field's message under its column. */
+function refusalMessages(error: HttpError, labels: Record<string, string>): string[] {
+  const messages = Object.entries(error.errors ?? {}).flatMap(([field, said]) =>
+    said.map((message) => (labels[field] ? `${labels[field]}: ${message}` : message)),
+  );
+  return messages.length > 0 ? messages : [error.message];
 }
 
-/** A value as the history tells it: a reference by its id and name, as a form's edit records it. */
-function historyValue(definition: ResourceDefinition, name: string, value: unknown, names: Map<string, string>): unknown {
-  const field = definition.fields[name];
-  if (value === null || value === undefined || field?.kind !== 'reference') return value ?? null;
-  return { id: value, display: names.get(`${field.references}|${String(value)}`) ?? String(value) };
-}
-
-/** The names of the records an update's references point at, before and after, for its history. */
-async function referenceNames(
-  trx: Trx,
-  scope: Scope,
-  definition: ResourceDefinition,
-  updates: Plan['updates'],
-): Promise<Map<string, string>> {
-  const names = new Map<string, string>();
-  for (const [name, field] of Object.entries(definition.fields)) {
-    if (field.kind !== 'reference' || !field.references) continue;
-    const ids = new Set<number>();
-    for (const update of updates)
-      if (update.values[name] !== undefined)
-        for (const value of [update.values[name], update.before[name]]) if (typeof value === 'number') ids.add(value);
-    if (ids.size === 0) continue;
-    const target = getResource(field.references);
-    const rows = await untyped(trx)
-      .selectFrom(target.table)
-      .select(['id', target.display])
-      .where('business_id', '=', scope.businessId)
-      .where('id', 'in', [...ids])
-      .execute();
-    for (const row of rows) names.set(`${field.references}|${String(row.id)}`, String(row[target.display]));
+/** Creates the new records through the engine's own create, by hundreds; what it refuses becomes the rows' problems. */
+async function createAll(trx: Trx, scope: Scope, definition: ResourceDefinition, plan: Plan): Promise<void> {
+  try {
+    await createRecords(
+      trx,
+      scope,
+      definition,
+      plan.creates.map(({ values }) => values),
+    );
+  } catch (error) {
+    if (!(error instanceof RefusedRecords)) throw error;
+    for (const { index, error: refusal } of error.refusals)
+      plan.problems.push({ row: plan.creates[index].row, messages: refusalMessages(refusal, plan.labels) });
   }
-  return names;
 }
 
 /**
- * Writes each update: only the fields that change, guarded by the version the plan read (a
- * record changed meanwhile by someone's form is refused, naming its row, rather than overwritten),
- * each with its field changes in the history as a form's edit records them.
+ * Writes each update through the engine's own update, as a form's edit: only the fields that
+ * change, guarded by the version the plan read (a record changed meanwhile by someone's form is
+ * refused, naming its row, rather than overwritten). What it refuses becomes the rows' problems.
  */
-async function updateAll(trx: Trx, scope: Scope, definition: ResourceDefinition, plan: Plan): Promise<RowProblem[]> {
-  const now = nowIso();
-  const names = await referenceNames(trx, scope, definition, plan.updates);
-  const problems: RowProblem[] = [];
-  for (const { row, id, version, before, values } of plan.updates) {
+async function updateAll(trx: Trx, scope: Scope, definition: ResourceDefinition, plan: Plan): Promise<void> {
+  for (const { row, id, version, values } of plan.updates) {
     await giveWay();
-    const columns = Object.fromEntries(Object.entries(values).map(([name, value]) => [name, toStorage(definition.fields[name], value)]));
-    const result = await untyped(trx)
-      .updateTable(definition.table)
-      .set({ ...columns, updated_at: now, version: sql`version + 1` })
-      .where('id', '=', id)
-      .where('business_id', '=', scope.businessId)
-      .where('version', '=', version)
-      .executeTakeFirst();
-    if (Number(result.numUpdatedRows) !== 1) {
-      problems.push({ row, messages: ['This record was changed by someone else while the file was imported; check the file again.'] });
-      continue;
+    try {
+      await updateRecord(trx, scope, definition, id, values, version);
+    } catch (error) {
+      if (!(error instanceof HttpError) || error.statusCode >= 500) throw error;
+      const messages =
+        error.statusCode === 412
+          ? ['This record was changed by someone else while the file was imported; check the file again.']
+          : refusalMessages(error, plan.labels);
+      plan.problems.push({ row, messages });
     }
-    const changes: FieldChanges = {};
-    for (const [name, value] of Object.entries(values)) {
-      changes[name] = { from: historyValue(definition, name, before[name], names), to: historyValue(definition, name, value, names) };
-    }
-    await trx
-      .insertInto('activity_log')
-      .values({
-        business_id: scope.businessId,
-        user_id: scope.userId,
-        resource: definition.name,
-        record_id: id,
-        action: 'updated',
-        changes: JSON.stringify(changes),
-        summary: 'Updated from an imported file',
-        happened_at: now,
-        made_at: null,
-        made_offline: 0,
-      })
-      .execute();
   }
-  return problems;
 }
 
 /**
@@ -921,36 +845,23 @@ function asRowProblems(error: HttpError, rows: number[]): RowProblem[] {
   return [...problems].map(([row, messages]) => ({ row, messages }));
 }
 
-/** Posts the opening stock: one adjustment per place, its lines reason "opening balance", each at its unit cost. */
+/** Posts the opening stock: one adjustment per place, its lines reason "opening balance", each with its unit cost. */
 async function postOpenings(trx: Trx, scope: Scope, plan: Plan): Promise<{ id: number; number: string }[]> {
   const posted: { id: number; number: string }[] = [];
   for (const { place, lines, rows } of plan.openings!.values()) {
     await giveWay();
-    let adjustment;
     try {
-      adjustment = await createRecord(trx, scope, stockAdjustments, {
+      const adjustment = await createRecord(trx, scope, stockAdjustments, {
         ...place,
         date: todayInManila(),
         notes: 'Opening stock, imported from a file.',
-        lines: lines.map(({ unit_cost: _cost, ...line }) => line),
+        lines,
       });
+      posted.push({ id: Number(adjustment.id), number: String(adjustment.number) });
     } catch (error) {
       if (!(error instanceof HttpError) || error.statusCode >= 500) throw error;
       plan.problems.push(...asRowProblems(error, rows));
-      return posted;
     }
-    // Each line keeps what the goods cost, as the file says.
-    for (const [position, line] of lines.entries()) {
-      if (line.unit_cost === null) continue;
-      await trx
-        .updateTable('document_lines')
-        .set({ unit_price: pesosToCentavos(Number(line.unit_cost)) })
-        .where('document_type', '=', 'stock-adjustment')
-        .where('document_id', '=', Number(adjustment.id))
-        .where('position', '=', position)
-        .execute();
-    }
-    posted.push({ id: Number(adjustment.id), number: String(adjustment.number) });
   }
   return posted;
 }
@@ -1023,8 +934,8 @@ export async function runImport(trx: Trx, scope: Scope, name: ImportKindName, ro
     return outcomeOf(name, rows, plan, plan.problems.length > 0 ? [] : posted);
   }
   await makeNamed(trx, scope, plan);
-  await insertAll(trx, scope, definition, plan.creates);
-  plan.problems.push(...(await updateAll(trx, scope, definition, plan)));
+  await createAll(trx, scope, definition, plan);
+  await updateAll(trx, scope, definition, plan);
   return outcomeOf(name, rows, plan);
 }
 

@@ -7,7 +7,7 @@ describe.each(databaseKinds)('imports on %s', (kind) => {
   let test: TestApp;
   let admin: Session;
   let businesses: [number, number];
-  let unit: { name: string; abbreviation: string };
+  let unit: { id: number; name: string; abbreviation: string };
   let warehouse: { id: number; name: string };
 
   beforeAll(async () => {
@@ -136,9 +136,10 @@ describe.each(databaseKinds)('imports on %s', (kind) => {
     expect(await onHand('OPN-1')).toBe(48);
     expect(await onHand('OPN-2')).toBe(12.5);
     const adjustment = (await admin.send('GET', `/api/stock-adjustments/${posted.body.data.adjustments[0].id}`)).body.data;
-    expect(adjustment.lines.map((line: Record<string, unknown>) => [line.quantity, line.reason, line.unit_price])).toEqual([
-      [48, 'opening_balance', 8.5],
-      [12.5, 'opening_balance', 8.5],
+    // Each line takes its unit cost as the adjustment's input, and moves no money.
+    expect(adjustment.lines.map((line: Record<string, unknown>) => [line.quantity, line.reason, line.unit_price, line.amount])).toEqual([
+      [48, 'opening_balance', 8.5, 0],
+      [12.5, 'opening_balance', 8.5, 0],
     ]);
 
     expect((await send('opening-stock', [row('OPN-1', '48')])).body.data).toMatchObject({ created: 0, skipped: 1, adjustments: [] });
@@ -150,6 +151,58 @@ describe.each(databaseKinds)('imports on %s', (kind) => {
       'Warehouse or branch: none is named “Nowhere”.',
       'Quantity: “0” is not a quantity above 0.',
     ]);
+  });
+
+  it('makes and changes an item as its form does: the same history, the same counts', async () => {
+    const brand = (await admin.send('POST', '/api/brands', { name: 'Form Or File Brand' })).body.data;
+    const history = async (id: number) =>
+      (await admin.send('GET', `/api/activity?resource=items&record_id=${id}`)).body.data.map(
+        ({ action, summary, changes }: Record<string, unknown>) => ({
+          action,
+          summary,
+          changes: { ...(changes as object), sku: undefined },
+        }),
+      );
+    const before = await total('items');
+    const form = await admin.send('POST', '/api/items', {
+      sku: 'HIS-FORM',
+      name: 'Same either way',
+      unit_of_measurement_id: unit.id,
+      brand_id: brand.id,
+      vat_category: 'exempt',
+      sc_pwd_discount: true,
+      reorder_level: 6,
+    });
+    expect(form.status, JSON.stringify(form.body)).toBe(201);
+    const row = { sku: 'HIS-FILE', name: 'Same either way', unit: unit.abbreviation, brand: brand.name, vat_category: 'exempt' };
+    expect((await send('items', [{ ...row, sc_pwd_discount: 'yes', reorder_level: '6' }])).status).toBe(200);
+    const file = (await admin.send('GET', '/api/items?sku=HIS-FILE&is_strict=1')).body.data[0];
+    expect(await total('items')).toBe(before + 2);
+    expect(await history(file.id)).toEqual(await history(form.body.data.id));
+
+    expect((await admin.send('PATCH', `/api/items/${form.body.data.id}`, { name: 'Renamed either way', reorder_level: 12 })).status).toBe(
+      200,
+    );
+    const renamed = await send('items', [{ sku: 'HIS-FILE', name: 'Renamed either way', reorder_level: '12' }], { on_existing: 'update' });
+    expect(renamed.body.data).toMatchObject({ updated: 1 });
+    const changed = await history(file.id);
+    expect(changed).toEqual(await history(form.body.data.id));
+    expect(changed[0]).toMatchObject({
+      action: 'updated',
+      changes: { name: { to: 'Renamed either way' }, reorder_level: { from: 6, to: 12 } },
+    });
+    expect(await total('items')).toBe(before + 2);
+  });
+
+  it('rolls the whole import back for one refused row: no record, brand, history entry or count of it stays', async () => {
+    const activity = async () => (await admin.send('GET', '/api/activity')).body.meta.total;
+    const [itemsBefore, brandsBefore, activityBefore] = [await total('items'), await total('brands'), await activity()];
+    const rows = [...items('RBK', 1200), { sku: 'RBK-1', name: 'The first SKU again', unit: unit.abbreviation }];
+    const refused = await send('items', rows);
+    expect(refused.status).toBe(422);
+    expect(refused.body.errors).toEqual({ 'rows.1202': ['SKU RBK-1 is on row 2 too.'] });
+    expect([await total('items'), await total('brands'), await activity()]).toEqual([itemsBefore, brandsBefore, activityBefore]);
+    expect((await admin.send('GET', '/api/items?sku=RBK-1200&is_strict=1')).body.meta.total).toBe(0);
   });
 
   it('needs the permission to create what it imports, and to update it when it updates', async () => {

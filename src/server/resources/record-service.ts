@@ -6,7 +6,7 @@ import { placeAtEnd } from '../../domain/places';
 import { writableFields, type ResourceDefinition } from '../../domain/resource';
 import { getResource, registry } from '../../domain/resources/registry';
 import { workingStatuses } from '../../domain/working-set';
-import { recordActivity } from '../activity/activity-log';
+import { recordActivities, recordActivity } from '../activity/activity-log';
 import { changedValues, initialValues, secretsChanged } from '../activity/record-changes';
 import { containsIgnoringCase, fullTextContains, fullTextIndex, fullTextQuery, isPostgres, nowIso } from '../db/dialect';
 import { conflict, HttpError, notFound, validationError } from '../errors';
@@ -16,6 +16,7 @@ import { assertOperates, confinedToPlaces, seesEveryRecord } from './places';
 import { adjustCount, readCount, type TrashFilter } from './resource-counts';
 import type { Query, ResourceStore, Usage } from './store';
 import type { Db, Scope, Trx } from '../db/scope';
+import { giveWay } from '../yielding';
 import { storeFor } from './stores';
 
 /**
@@ -410,8 +411,17 @@ export async function changeableRecord(trx: Trx, scope: Scope, definition: Resou
 }
 
 /**
+ * What the checks of a batch of new records (`createRecords`) look up for all of them at once, by
+ * field: the referenced ids that are live records the scope reads, and the unique values taken.
+ */
+interface Lookups {
+  found: Map<string, Set<unknown>>;
+  taken: Map<string, Set<unknown>>;
+}
+
+/**
  * Field messages for references that are not live records of this business, and duplicates.
- * `current`: the record an update changes.
+ * `current`: the record an update changes; `lookups`: a batch's answers, asked once for all.
  */
 async function checkValues(
   db: Db,
@@ -420,6 +430,7 @@ async function checkValues(
   store: ResourceStore,
   values: Record<string, unknown>,
   current?: ApiRecord,
+  lookups?: Lookups,
 ) {
   const exceptId = current?.id;
   const errors: Record<string, string[]> = await referencesByErrors(db, scope, definition, values, current);
@@ -427,13 +438,16 @@ async function checkValues(
     const field = definition.fields[name];
     if (!field || value === null || value === undefined) continue;
     if (field.kind === 'reference' && field.references) {
-      const target = getResource(field.references);
-      const found = await findRecord(db, scope, target, value as number, 'active');
+      const found = lookups
+        ? lookups.found.get(name)!.has(value)
+        : (await findRecord(db, scope, getResource(field.references), value as number, 'active')) !== undefined;
       if (!found) errors[name] = [`The selected ${attributeName(field.label)} is invalid.`];
     }
-    if (field.unique && (await store.findDuplicate(db, scope, name, toStorage(field, value), exceptId)) !== undefined) {
-      errors[name] = [`The ${attributeName(field.label)} has already been taken.`];
-    }
+    const stored = field.unique ? toStorage(field, value) : undefined;
+    const taken = lookups
+      ? lookups.taken.get(name)?.has(stored)
+      : field.unique && (await store.findDuplicate(db, scope, name, stored, exceptId)) !== undefined;
+    if (taken) errors[name] = [`The ${attributeName(field.label)} has already been taken.`];
   }
   const ruleErrors = store.validate ? await store.validate(db, scope, values, exceptId) : {};
   Object.assign(errors, ruleErrors);
@@ -449,6 +463,13 @@ function toColumns(definition: ResourceDefinition, values: Record<string, unknow
   return columns;
 }
 
+/** A new record's row: every writable field (null when not given), its author, its timestamps and version 1. */
+function newRow(definition: ResourceDefinition, scope: Scope, values: Record<string, unknown>, now: string): Record<string, unknown> {
+  const complete = Object.fromEntries(writableFields(definition).map(([name]) => [name, values[name] ?? null]));
+  const authored = Object.entries(definition.fields).flatMap(([name, field]) => (field.author ? [[name, scope.userId || null]] : []));
+  return { ...toColumns(definition, complete), ...Object.fromEntries(authored), created_at: now, updated_at: now, version: 1 };
+}
+
 export async function createRecord(
   trx: Trx,
   scope: Scope,
@@ -461,11 +482,7 @@ export async function createRecord(
   const rule = definition.places;
   if (rule && placeAtEnd(rule.ends[rule.operates], values)) await assertOperates(trx, scope, definition, values);
   await checkValues(trx, scope, definition, store, values);
-  const now = nowIso();
-  const complete = Object.fromEntries(writableFields(definition).map(([name]) => [name, values[name] ?? null]));
-  const authored = Object.entries(definition.fields).flatMap(([name, field]) => (field.author ? [[name, scope.userId || null]] : []));
-  const columns = { ...toColumns(definition, complete), ...Object.fromEntries(authored), created_at: now, updated_at: now, version: 1 };
-  const id = await store.insert(trx, scope, columns, values);
+  const id = await store.insert(trx, scope, newRow(definition, scope, values, nowIso()), values);
   await assertWrittenWhereOperating(trx, scope, definition, store, id);
   if (store.countsMaintained) await adjustCount(trx, scope.businessId, definition.name, 1, 0);
   const created = await findOrFail(trx, scope, definition, store, id);
@@ -478,6 +495,137 @@ export async function createRecord(
   if (!store.afterCreate) return created;
   await store.afterCreate(trx, scope, created, values, (other, otherValues) => createRecord(trx, scope, other, otherValues));
   return findOrFail(trx, scope, definition, store, id);
+}
+
+/**
+ * Records refused by `createRecords`, each by its place among the values given, with what
+ * `createRecord` would have thrown for it. The caller rolls the whole batch back.
+ */
+export class RefusedRecords extends Error {
+  constructor(readonly refusals: readonly { index: number; error: HttpError }[]) {
+    super(`${refusals.length} of the records were refused.`);
+  }
+}
+
+/** How many records `createRecords` checks, writes and reads back at a time. */
+const BATCH_SIZE = 500;
+
+/** The lookups of a batch of new records: each reference's live ids the scope reads, each unique field's values taken. */
+async function lookupsOf(
+  db: Db,
+  scope: Scope,
+  definition: ResourceDefinition,
+  store: ResourceStore,
+  batch: readonly Record<string, unknown>[],
+): Promise<Lookups> {
+  const lookups: Lookups = { found: new Map(), taken: new Map() };
+  const given = (name: string) => [
+    ...new Set(batch.map((values) => values[name]).filter((value) => value !== null && value !== undefined)),
+  ];
+  for (const [name, field] of Object.entries(definition.fields)) {
+    if (field.kind === 'reference' && field.references) {
+      const ids = given(name);
+      const target = getResource(field.references);
+      const targetStore = storeFor(target);
+      const rows =
+        ids.length === 0
+          ? []
+          : await whereTrashed(targetStore, readable(db, scope, target, targetStore), 'active')
+              .where(targetStore.column('id'), 'in', ids)
+              .select(`${targetStore.column('id')} as found_id`)
+              .execute();
+      lookups.found.set(name, new Set(rows.map((row) => Number(row.found_id))));
+    }
+    if (field.unique) {
+      const stored = given(name).map((value) => toStorage(field, value));
+      let taken = new Set<unknown>();
+      if (store.findDuplicates) taken = await store.findDuplicates(db, scope, name, stored);
+      else for (const value of stored) if ((await store.findDuplicate(db, scope, name, value)) !== undefined) taken.add(value);
+      lookups.taken.set(name, taken);
+    }
+  }
+  return lookups;
+}
+
+/**
+ * Creates many records of one resource (an import's) as `createRecord` creates each: the same
+ * checks and refusals, the same row, count, history entry and `afterCreate`. A store that inserts
+ * many at once (`insertMany`) gets them by hundreds: each batch's references and unique values
+ * looked up in one query a field, its records checked one after another (a value taken by one
+ * is taken for the next), then written, counted, read back and entered in the history together.
+ * Any other store gets them one by one through `createRecord`. Every record is checked even after
+ * one is refused (by hundreds, none is written after a refusal); the refusals are thrown together
+ * at the end (`RefusedRecords`), for the caller to roll back. Answers the new ids, in the order given.
+ */
+export async function createRecords(
+  trx: Trx,
+  scope: Scope,
+  definition: ResourceDefinition,
+  all: readonly Record<string, unknown>[],
+): Promise<number[]> {
+  const store = storeFor(definition);
+  const ids: number[] = [];
+  const refusals: { index: number; error: HttpError }[] = [];
+  const refuse = (index: number, error: unknown) => {
+    if (!(error instanceof HttpError) || error.statusCode >= 500) throw error;
+    refusals.push({ index, error });
+  };
+  for (let start = 0; start < all.length; start += BATCH_SIZE) {
+    await giveWay();
+    const batch = all.slice(start, start + BATCH_SIZE);
+    if (!store.insertMany) {
+      for (const [offset, values] of batch.entries()) {
+        try {
+          ids.push(Number((await createRecord(trx, scope, definition, values)).id));
+        } catch (error) {
+          refuse(start + offset, error);
+        }
+      }
+      continue;
+    }
+    const lookups = await lookupsOf(trx, scope, definition, store, batch);
+    const now = nowIso();
+    const rows: Record<string, unknown>[] = [];
+    for (const [offset, values] of batch.entries()) {
+      const row = newRow(definition, scope, values, now);
+      try {
+        // The row as written names its place: a store that inserts many fills none in.
+        if (definition.places) await assertOperates(trx, scope, definition, serializeRow(definition, row));
+        await checkValues(trx, scope, definition, store, values, undefined, lookups);
+      } catch (error) {
+        refuse(start + offset, error);
+        continue;
+      }
+      for (const [name, taken] of lookups.taken) if (values[name] !== null && values[name] !== undefined) taken.add(row[name]);
+      rows.push(row);
+    }
+    if (refusals.length > 0) continue;
+    // Heavy work gives way between its steps, each a few milliseconds for a batch.
+    await giveWay();
+    const created = await store.insertMany(trx, scope, rows);
+    if (store.countsMaintained) await adjustCount(trx, scope.businessId, definition.name, created.length, 0);
+    await giveWay();
+    const records = await recordsWithIds(trx, scope, definition, store, created);
+    if (records.length !== created.length) throw notFound(attributeName(definition.singular));
+    await recordActivities(
+      trx,
+      scope,
+      records.map((record) => ({
+        resource: definition.name,
+        recordId: record.id,
+        action: 'created',
+        changes: initialValues(definition, record),
+      })),
+    );
+    if (store.afterCreate) {
+      for (const [offset, record] of records.entries()) {
+        await store.afterCreate(trx, scope, record, batch[offset], (other, otherValues) => createRecord(trx, scope, other, otherValues));
+      }
+    }
+    ids.push(...created);
+  }
+  if (refusals.length > 0) throw new RefusedRecords(refusals);
+  return ids;
 }
 
 /**

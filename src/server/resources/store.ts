@@ -41,11 +41,20 @@ export interface ResourceStore {
   lock(trx: Trx, scope: Scope, id: number): Promise<void>;
   /** The id of another record holding `value` in unique `field`, if any. */
   findDuplicate(db: Db, scope: Scope, field: string, value: unknown, exceptId?: number): Promise<number | undefined>;
+  /** Which of `values` (as stored) records already hold in unique `field`: `findDuplicate` for many new records at once. */
+  findDuplicates?(db: Db, scope: Scope, field: string, values: unknown[]): Promise<Set<unknown>>;
   /**
    * `columns` are the fields as stored (plus timestamps and version); `input` is the validated
    * API body, for stores that take more than columns (a user's password and role_ids).
    */
   insert(trx: Trx, scope: Scope, columns: Record<string, unknown>, input: Record<string, unknown>): Promise<number>;
+  /**
+   * Inserts many records' columns in one statement, answering their ids in the order given: what
+   * `createRecords` writes an import's records by hundreds with. Only for a store whose `insert`
+   * writes the columns as given and nothing else (the generic one); a store whose `insert` does
+   * more (a document's number, lines and stock) leaves it out, and its records are made one by one.
+   */
+  insertMany?(trx: Trx, scope: Scope, rows: Record<string, unknown>[]): Promise<number[]>;
   update(trx: Trx, scope: Scope, id: number, columns: Record<string, unknown>, input: Record<string, unknown>): Promise<void>;
   /** Sets or clears the trashed mark (and bumps the version). */
   setTrashed(trx: Trx, scope: Scope, id: number, deletedAt: string | null): Promise<void>;
@@ -93,6 +102,16 @@ export function businessTableStore(definition: ResourceDefinition): ResourceStor
       const row = await query.executeTakeFirst();
       return row?.id as number | undefined;
     },
+    async findDuplicates(db, scope, field, values) {
+      if (values.length === 0) return new Set();
+      const rows = await untyped(db)
+        .selectFrom(table)
+        .select(field)
+        .where('business_id', '=', scope.businessId)
+        .where(field, 'in', values)
+        .execute();
+      return new Set(rows.map((row) => row[field]));
+    },
     async insert(trx, scope, columns) {
       const row = await untyped(trx)
         .insertInto(table)
@@ -100,6 +119,15 @@ export function businessTableStore(definition: ResourceDefinition): ResourceStor
         .returning('id')
         .executeTakeFirstOrThrow();
       return Number(row.id);
+    },
+    async insertMany(trx, scope, rows) {
+      const inserted = await untyped(trx)
+        .insertInto(table)
+        .values(rows.map((columns) => ({ ...columns, business_id: scope.businessId })))
+        .returning('id')
+        .execute();
+      // Ids are handed out in the order the rows are written; RETURNING alone does not promise that order.
+      return inserted.map((row) => Number(row.id)).sort((a, b) => a - b);
     },
     async update(trx, scope, id, columns) {
       await untyped(trx)

@@ -7,6 +7,7 @@ import { permissionName, VIEW_ACTIVITY_PERMISSION } from '../../domain/permissio
 import { registry } from '../../domain/resources/registry';
 import { historyBusinessId, listActivity } from '../activity/activity-log';
 import { scopeOf } from '../plugins/auth';
+import { entriesViewed } from '../resources/activity-places';
 import { findRecordOrFail } from '../resources/record-service';
 import { pageOf, refusals } from './responses';
 
@@ -18,7 +19,7 @@ import { pageOf, refusals } from './responses';
  * place they view (404 otherwise); a force-deleted record's history is found through the second.
  * The second shows a user confined to some places only the entries of records they view, and
  * those of a force-deleted record of a place only to someone who views every place
- * (`activity/activity-places.ts`). `from` and `to` are days in Manila, both included.
+ * (`resources/activity-places.ts`). `from` and `to` are days in Manila, both included.
  */
 
 const idParams = z.object({ id: z.string().regex(/^\d{1,9}$/, 'The id must be a whole number.') });
@@ -112,7 +113,8 @@ export async function activityRoutes(app: FastifyInstance): Promise<void> {
         since: from ? startOfManilaDay(from) : undefined,
         until: to ? new Date(Date.parse(startOfManilaDay(to)) + DAY_MS).toISOString() : undefined,
       };
-      const { entries, total } = await listActivity(app.db, scopeOf(request), filters, page, perPage);
+      const scope = scopeOf(request);
+      const { entries, total } = await listActivity(app.db, scope, entriesViewed(app.db, scope, resource), filters, page, perPage);
       return { data: entries, meta: listMeta(total, page, perPage, entries.length) };
     },
   );
@@ -135,7 +137,8 @@ export async function activityRoutes(app: FastifyInstance): Promise<void> {
         const record = await findRecordOrFail(app.db, scope, definition, Number(request.params.id));
         const { page, per_page: perPage } = request.query;
         const kept = { ...scope, businessId: historyBusinessId(scope, definition.name, record.id) };
-        const { entries, total } = await listActivity(app.db, kept, { resource: definition.name, recordId: record.id }, page, perPage);
+        const filters = { resource: definition.name, recordId: record.id };
+        const { entries, total } = await listActivity(app.db, kept, entriesViewed(app.db, kept, definition.name), filters, page, perPage);
         return { data: entries, meta: listMeta(total, page, perPage, entries.length) };
       },
     );

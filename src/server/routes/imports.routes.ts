@@ -1,12 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { IMPORT_KINDS, IMPORT_MAX_BYTES, IMPORT_MAX_ROWS, importKind, type ImportKindName } from '../../domain/imports';
+import { IMPORT_KINDS, IMPORT_MAX_BYTES, IMPORT_MAX_ROWS, importKind, type ImportKindName, type OnExisting } from '../../domain/imports';
 import { holdsAny, permissionName } from '../../domain/permissions';
 import { getResource } from '../../domain/resources/registry';
 import { forbidden, HttpError } from '../errors';
 import { runWrite } from '../idempotency';
-import { checkImport, runImport, type OnExisting } from '../imports/import-service';
+import { checkImport, runImport } from '../imports/import-service';
 import { scopeOf } from '../plugins/auth';
 import { dataOf, refusals } from './responses';
 

@@ -142,13 +142,42 @@ const documentLine = z.looseObject({
   note: z.string().nullable().optional().describe("A stock adjustment line's note"),
 });
 
-/** What a document adds to its fields: its lines, and the two places goods move between. */
+/** What a document was issued with (`documents/particulars.ts`): what its every print shows, whatever changed since. */
+const issuedParticulars = z
+  .looseObject({
+    seller: z.looseObject({
+      name: z.string().describe("The business's registered name (its name when it had none)"),
+      trade_name: z.string().nullable(),
+      address: z.string().nullable(),
+      tin: z.string().nullable(),
+      vat_registered: z.boolean(),
+    }),
+    place: z
+      .looseObject({
+        type: z.enum(['branch', 'warehouse']),
+        name: z.string(),
+        address: z.string().nullable(),
+        branch_code: z.string().nullable().describe('Its BIR branch code, printed after the TIN'),
+      })
+      .nullable()
+      .describe('Where it was issued; goods between two places, where they leave'),
+    party: z
+      .looseObject({ name: z.string(), address: z.string().nullable(), tin: z.string().nullable() })
+      .nullable()
+      .describe('Its customer or supplier; null for a document without one'),
+  })
+  .nullable()
+  .describe('The particulars it was issued with: the seller, its place and its customer or supplier as they were when it was made');
+
+/** What a document adds to its fields: its lines, the two places goods move between, its particulars and prints. */
 function documentShape(definition: ResourceDefinition): z.ZodRawShape {
   const spec = definition.document;
   if (!spec) return {};
   return {
     ...(spec.lines !== 'none' && { lines: z.array(documentLine) }),
     ...(spec.twoLocations && { from_location: location, to_location: location }),
+    particulars: issuedParticulars,
+    prints: z.number().int().describe('How many times it was printed: the first print is the original, every later one a reprint'),
   };
 }
 

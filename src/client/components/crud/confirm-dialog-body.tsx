@@ -1,14 +1,4 @@
-import {
-  AlertDialog,
-  AlertDialogAction,
-  AlertDialogCancel,
-  AlertDialogContent,
-  AlertDialogDescription,
-  AlertDialogFooter,
-  AlertDialogHeader,
-  AlertDialogTitle,
-} from '../ui/alert-dialog';
-import { buttonVariants } from '../ui/button';
+import { AskDialog } from '../ui/ask-dialog';
 
 export interface Confirmation {
   /** Spoken in the sentence: "delete", "restore", "permanently delete", "reset the password of". */
@@ -36,29 +26,25 @@ export function ConfirmDialogBody({
   onClose: () => void;
 }) {
   return (
-    <AlertDialog open={confirmation !== null} onOpenChange={(open) => !open && !busy && onClose()}>
-      <AlertDialogContent>
-        <AlertDialogHeader>
-          <AlertDialogTitle>You&apos;re about to {confirmation?.action} this.</AlertDialogTitle>
-          <AlertDialogDescription>
-            Are you sure you want to {confirmation?.action} {singular} {display}?
-            {confirmation?.consequence && <span className="mt-2 block">{confirmation.consequence}</span>}
-          </AlertDialogDescription>
-        </AlertDialogHeader>
-        <AlertDialogFooter>
-          <AlertDialogCancel disabled={busy}>Close</AlertDialogCancel>
-          <AlertDialogAction
-            disabled={busy}
-            className={confirmation?.destructive ? buttonVariants({ variant: 'destructive' }) : undefined}
-            onClick={(event) => {
-              event.preventDefault();
-              void confirmation?.run();
-            }}
-          >
-            {busy ? 'Working…' : confirmation?.confirmLabel}
-          </AlertDialogAction>
-        </AlertDialogFooter>
-      </AlertDialogContent>
-    </AlertDialog>
+    <AskDialog
+      open={confirmation !== null}
+      busy={busy}
+      onStay={onClose}
+      title={<>You&apos;re about to {confirmation?.action} this.</>}
+      description={
+        <>
+          Are you sure you want to {confirmation?.action} {singular} {display}?
+          {confirmation?.consequence && <span className="mt-2 block">{confirmation.consequence}</span>}
+        </>
+      }
+      stay="Close"
+      answers={[
+        {
+          label: confirmation?.confirmLabel ?? '',
+          destructive: confirmation?.destructive,
+          choose: () => void confirmation?.run(),
+        },
+      ]}
+    />
   );
 }

@@ -1,14 +1,4 @@
-import {
-  AlertDialog,
-  AlertDialogAction,
-  AlertDialogCancel,
-  AlertDialogContent,
-  AlertDialogDescription,
-  AlertDialogFooter,
-  AlertDialogHeader,
-  AlertDialogTitle,
-} from '../ui/alert-dialog';
-import { buttonVariants } from '../ui/button';
+import { AskDialog } from '../ui/ask-dialog';
 
 export interface LeaveFormDialogProps {
   open: boolean;
@@ -23,37 +13,20 @@ export interface LeaveFormDialogProps {
 /**
  * Asked when a form with changes not saved is left by a link or Back: "Leave this form?" with Stay,
  * Discard changes, and Leave (keep draft). Focus starts on Stay, so a stray Enter loses nothing.
+ * The dialog closes once the way is chosen, not before: the choice is the form's to carry out.
  */
 export function LeaveFormDialogBody({ open, onStay, onDiscard, onLeave }: LeaveFormDialogProps) {
   return (
-    <AlertDialog open={open} onOpenChange={(next) => !next && onStay()}>
-      <AlertDialogContent>
-        <AlertDialogHeader>
-          <AlertDialogTitle>Leave this form?</AlertDialogTitle>
-          <AlertDialogDescription>Your changes are kept as a draft on this device.</AlertDialogDescription>
-        </AlertDialogHeader>
-        <AlertDialogFooter>
-          <AlertDialogCancel>Stay</AlertDialogCancel>
-          {/* The dialog closes once the way is chosen, not before: the choice is the form's to carry out. */}
-          <AlertDialogAction
-            className={buttonVariants({ variant: 'destructive' })}
-            onClick={(event) => {
-              event.preventDefault();
-              onDiscard();
-            }}
-          >
-            Discard changes
-          </AlertDialogAction>
-          <AlertDialogAction
-            onClick={(event) => {
-              event.preventDefault();
-              onLeave();
-            }}
-          >
-            Leave (keep draft)
-          </AlertDialogAction>
-        </AlertDialogFooter>
-      </AlertDialogContent>
-    </AlertDialog>
+    <AskDialog
+      open={open}
+      onStay={onStay}
+      title="Leave this form?"
+      description="Your changes are kept as a draft on this device."
+      stay="Stay"
+      answers={[
+        { label: 'Discard changes', destructive: true, choose: onDiscard },
+        { label: 'Leave (keep draft)', choose: onLeave },
+      ]}
+    />
   );
 }

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { toast } from '../../lib/notify';
 import type { ResourceDefinition } from '../../../domain/resource';
 import { ApiError, describeError } from '../../lib/api';
-import { discard, isClientKey, submitChange, type Settled } from '../../lib/outbox';
+import { discard, isClientKey, submitChange, type OutboxAction, type Settled } from '../../lib/outbox';
 import { useActiveBusinessId } from '../../lib/session';
 import type { Confirmation } from './confirm-dialog';
 
@@ -36,6 +36,54 @@ export function reportFailure(error: unknown): void {
 export function reportSettled(settled: Settled<unknown>, success: string): void {
   if (settled.sent) toast.success(success);
   else toast.info(settled.message);
+}
+
+/**
+ * What a confirmed change runs: busy while `work` goes, and a failure reported with the dialog
+ * left open to try again. `work` closes the dialog itself, once the change is taken.
+ */
+export const whileBusy =
+  (setBusy: (busy: boolean) => void, work: () => Promise<void>): (() => Promise<void>) =>
+  async () => {
+    setBusy(true);
+    try {
+      await work();
+    } catch (error) {
+      reportFailure(error);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+/** A step taken on a record (`PATCH /api/{resource}/{id}/{step}`): void, cancel, a count's finish or post … */
+export interface RecordStep {
+  /** The kind of change the outbox keeps it as: the transition, or `count` for what goes in order with a count's entries. */
+  action: OutboxAction;
+  step: string;
+  body?: unknown;
+  /** How Pending changes names it. */
+  label: string;
+}
+
+/** Takes a step through the outbox and waits for it, then says what became of it (`success` once the server took it). */
+export async function takeStep(
+  businessId: number | null,
+  definition: ResourceDefinition,
+  recordId: number | string,
+  { action, step, body, label }: RecordStep,
+  success: string,
+): Promise<void> {
+  const settled = await submitChange({
+    businessId,
+    resource: definition.name,
+    action,
+    recordId,
+    method: 'PATCH',
+    path: `/api/${definition.name}/${String(recordId)}/${step}`,
+    body,
+    label,
+  });
+  reportSettled(settled, success);
 }
 
 /**
@@ -74,18 +122,11 @@ export function useRecordActions(definition: ResourceDefinition, onDone: (action
       action: words.action,
       confirmLabel: words.confirmLabel,
       destructive: words.destructive,
-      run: async () => {
-        setBusy(true);
-        try {
-          await run(action, id, display);
-          setConfirmation(null);
-          onDone(action);
-        } catch (error) {
-          reportFailure(error);
-        } finally {
-          setBusy(false);
-        }
-      },
+      run: whileBusy(setBusy, async () => {
+        await run(action, id, display);
+        setConfirmation(null);
+        onDone(action);
+      }),
     });
   };
 

@@ -6,10 +6,10 @@ import type { ResourceDefinition } from '../../../domain/resource';
 import { describeError } from '../../lib/api';
 import { listQuery, type ApiRecord } from '../../lib/resource-queries';
 import { useActiveBusinessId } from '../../lib/session';
-import { cn } from '../../lib/utils';
 import { Input } from '../ui/input';
 import { Spinner } from '../ui/spinner';
 import { quickSearchField } from './list-state';
+import { PickerList, PickerNote, PickerOption } from './picker-list';
 
 /** The typed text reaches the server after this pause, not on every keystroke. */
 const DEBOUNCE_MS = 350;
@@ -215,36 +215,25 @@ export function ReferencePicker({
         )}
       </div>
       {open && term !== null && (
-        <ul
-          id={listId}
-          role="listbox"
-          className="absolute z-50 mt-1 max-h-72 w-full overflow-y-auto rounded-md border bg-popover p-1 text-popover-foreground shadow-md"
-        >
+        <PickerList id={listId}>
           {results.error ? (
-            <li className="p-3 text-sm text-destructive">{describeError(results.error)}</li>
+            <PickerNote failed>{describeError(results.error)}</PickerNote>
           ) : (results.isSuccess || choices) && rows.length === 0 ? (
-            <li className="p-3 text-sm text-muted-foreground">No Result</li>
+            <PickerNote>No Result</PickerNote>
           ) : (
             rows.map((record, index) => (
-              <li
+              <PickerOption
                 key={record.id}
                 id={`${listId}-${record.id}`}
-                role="option"
-                aria-selected={index === active}
-                className={cn(
-                  'flex min-h-11 cursor-pointer flex-col justify-center rounded-sm px-3 py-1 text-sm',
-                  index === active && 'bg-accent text-accent-foreground',
-                )}
-                onMouseEnter={() => setActive(index)}
-                onMouseDown={(event) => event.preventDefault()}
-                onClick={() => choose(record)}
-              >
-                <span>{displayOf(target, record)}</span>
-                {describe && <span className="text-xs text-muted-foreground">{describe(record)}</span>}
-              </li>
+                active={index === active}
+                name={displayOf(target, record)}
+                detail={describe?.(record)}
+                onHover={() => setActive(index)}
+                onChoose={() => choose(record)}
+              />
             ))
           )}
-        </ul>
+        </PickerList>
       )}
     </div>
   );

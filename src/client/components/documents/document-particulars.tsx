@@ -35,11 +35,59 @@ export interface Particulars {
   party: { label: string; name: string; address: string | null; tin: string | null } | null;
 }
 
+/** The particulars a document was issued with, as the server keeps them with it (`particulars` in its read). */
+interface IssuedParticulars {
+  seller: { name: string; trade_name: string | null; address: string | null; tin: string | null; vat_registered: boolean };
+  place: { type: 'branch' | 'warehouse'; name: string; address: string | null; branch_code: string | null } | null;
+  party: { name: string; address: string | null; tin: string | null } | null;
+}
+
+/** Who the document's contact is, as its copy labels them: its contact field's kind ("Customer") or label. */
+const partyLabel = (definition: ResourceDefinition) =>
+  definition.fields.contact_id?.contactType ?? definition.fields.contact_id?.label ?? 'Contact';
+
+/** What the seller's TIN line says: "VAT Reg. TIN: 123-456-789-00012", or "Non-VAT Reg. TIN: …". */
+const tinLine = (tin: string | null, vatRegistered: boolean) => (tin ? `${vatRegistered ? 'VAT Reg.' : 'Non-VAT Reg.'} TIN: ${tin}` : null);
+
+/** The particulars a document was issued with, as its copy prints them. */
+export function issuedParticulars(definition: ResourceDefinition, issued: IssuedParticulars): Particulars {
+  const { seller, place, party } = issued;
+  return {
+    seller: {
+      name: seller.name,
+      tradeName: presentOrNull(seller.trade_name),
+      address: presentOrNull(seller.address),
+      tin: tinLine(tinAt(seller.tin, place?.branch_code), seller.vat_registered),
+      vatRegistered: seller.vat_registered,
+    },
+    place: place && {
+      kind: place.type === 'branch' ? 'Branch' : 'Warehouse',
+      name: place.name,
+      address: presentOrNull(place.address),
+    },
+    party: party && {
+      label: partyLabel(definition),
+      name: party.name,
+      address: presentOrNull(party.address),
+      tin: presentOrNull(party.tin),
+    },
+  };
+}
+
 /**
- * The particulars of a document: the user's businesses are the session's, with their particulars;
- * the place and the contact are read when the user may read them, else named as the document names them.
+ * The particulars of a document: those it was issued with, which its read carries whoever reads
+ * it. A document still on this device (not synced) has none yet: it is read from what the device
+ * holds now — the session's business, and the place and the contact when the user may read them,
+ * else named as the document names them — as the server will keep them when it syncs.
  */
 export function useParticulars(definition: ResourceDefinition, record: ApiRecord): Particulars {
+  const issued = (record.particulars as IssuedParticulars | null | undefined) ?? null;
+  const current = useCurrentParticulars(definition, record, issued === null);
+  return issued ? issuedParticulars(definition, issued) : current;
+}
+
+/** The particulars as the device reads them now (`enabled`: whether to read the place and the contact at all). */
+function useCurrentParticulars(definition: ResourceDefinition, record: ApiRecord, enabled: boolean): Particulars {
   const businessId = useActiveBusinessId();
   const held = usePermissions();
   const businesses = useQuery(businessesQuery());
@@ -49,12 +97,12 @@ export function useParticulars(definition: ResourceDefinition, record: ApiRecord
   const placeId = Number(record.branch_id ?? record.warehouse_id ?? record.from_location_id ?? 0);
   const place = useQuery({
     ...recordQuery(businessId, getResource(placeResource ?? 'branches'), placeId),
-    enabled: placeResource !== null && holdsAny(held, [`view-${placeResource}`]),
+    enabled: enabled && placeResource !== null && holdsAny(held, [`view-${placeResource}`]),
   });
   const contactId = Number(record.contact_id ?? 0);
   const contact = useQuery({
     ...recordQuery(businessId, getResource('contacts'), contactId),
-    enabled: contactId > 0 && holdsAny(held, ['view-contacts']),
+    enabled: enabled && contactId > 0 && holdsAny(held, ['view-contacts']),
   });
   const business = businesses.data?.find((candidate) => candidate.id === businessId) as Record<string, unknown> | undefined;
   const named = (reference: unknown) => (reference as { display?: string } | null)?.display;
@@ -67,7 +115,7 @@ export function useParticulars(definition: ResourceDefinition, record: ApiRecord
           name: present(business.registered_name) ? business.registered_name : String(business.name),
           tradeName: presentOrNull(business.trade_name),
           address: presentOrNull(business.address),
-          tin: tin ? `${business.vat_registered ? 'VAT Reg.' : 'Non-VAT Reg.'} TIN: ${tin}` : null,
+          tin: tinLine(tin ?? null, Boolean(business.vat_registered)),
           vatRegistered: Boolean(business.vat_registered),
         }
       : null,
@@ -77,7 +125,7 @@ export function useParticulars(definition: ResourceDefinition, record: ApiRecord
         : null,
     party: party
       ? {
-          label: definition.fields.contact_id?.contactType ?? definition.fields.contact_id?.label ?? 'Contact',
+          label: partyLabel(definition),
           name: String(party.name ?? ''),
           address: presentOrNull(party.address),
           tin: presentOrNull(party.tin),

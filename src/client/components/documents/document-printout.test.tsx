@@ -1,10 +1,16 @@
 // @vitest-environment jsdom
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, render, screen, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { act } from 'react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { getResource } from '../../../domain/resources/registry';
 import type { ApiRecord } from '../../lib/resource-queries';
+import { printDocument } from './document-print';
 import { DocumentPrintout } from './document-printout';
+
+/** The outbox as a print reaches it: what the server answers a print's count is each test's to say. */
+const outbox = vi.hoisted(() => ({ submitChange: vi.fn() }));
+vi.mock('../../lib/outbox', async (importOriginal) => ({ ...(await importOriginal<object>()), submitChange: outbox.submitChange }));
 
 /**
  * A sales invoice's printed copy answers what its buyer asks at the counter: how it was paid,
@@ -15,10 +21,14 @@ const BUSINESS = 1;
 const invoices = getResource('invoices');
 
 /** The session and the records the copy reads, as this device holds them: no request is made. */
-function renderCopy(record: Partial<ApiRecord>, contact: Record<string, unknown>) {
+function renderCopy(
+  record: Partial<ApiRecord>,
+  contact: Record<string, unknown>,
+  permissions: string[] = ['view-contacts', 'view-branches'],
+) {
   localStorage.setItem('business_id', String(BUSINESS));
   const client = new QueryClient({ defaultOptions: { queries: { staleTime: Infinity, retry: false } } });
-  client.setQueryData(['session', 'user', BUSINESS], { id: 9, permission_names: ['view-contacts', 'view-branches'] });
+  client.setQueryData(['session', 'user', BUSINESS], { id: 9, permission_names: permissions });
   client.setQueryData(
     ['session', 'businesses'],
     [
@@ -61,7 +71,7 @@ function renderCopy(record: Partial<ApiRecord>, contact: Record<string, unknown>
       <DocumentPrintout definition={invoices} record={invoice} />
     </QueryClientProvider>,
   );
-  return screen.getByRole('article', { name: 'Printed copy', hidden: true });
+  return Object.assign(screen.getByRole('article', { name: 'Printed copy', hidden: true }), { invoice });
 }
 
 const walkInCustomer = { id: 7, name: 'Walk-in customer', address: null, tin: null };
@@ -189,5 +199,91 @@ describe('the printed sales invoice', () => {
       </QueryClientProvider>,
     );
     expect(container.innerHTML).toBe('');
+  });
+});
+
+/** The particulars an invoice was issued with, as its read carries them: not what the session and the contact say today. */
+const issued = {
+  seller: {
+    name: 'Aling Nena Trading Corp.',
+    trade_name: 'Tindahan ni Aling Nena',
+    address: '1 Old Address St, Quezon City',
+    tin: '123-456-789',
+    vat_registered: true,
+  },
+  place: { type: 'branch', name: 'Makati (old name)', address: 'Old Branch Road', branch_code: '00007' },
+  party: { name: 'Dela Cruz Sari-Sari Store', address: 'Old Mabini St', tin: '111-222-333-000' },
+};
+
+describe('a printed document’s particulars and reprints', () => {
+  beforeEach(() => {
+    localStorage.clear();
+    outbox.submitChange.mockReset();
+  });
+  afterEach(cleanup);
+
+  it('prints the particulars it was issued with, not today’s, also for a user who may not view contacts', () => {
+    for (const permissions of [['view-contacts', 'view-branches'], []]) {
+      const copy = renderCopy({ particulars: issued, prints: 0 }, namedBuyer, permissions);
+      const text = copy.textContent ?? '';
+      expect(text).toContain('Business name: Tindahan ni Aling Nena');
+      expect(text).toContain('1 Old Address St, Quezon City');
+      expect(text).toContain('VAT Reg. TIN: 123-456-789-00007');
+      expect(text).toContain('Branch: Makati (old name), Old Branch Road');
+      expect(text).toContain('Customer: Dela Cruz Sari-Sari Store');
+      expect(text).toContain('Address: Old Mabini St');
+      expect(text).toContain('TIN: 111-222-333-000');
+      // Today's contact and branch, in the device's cache, are not what it was issued with.
+      expect(text).not.toContain('12 Mabini St');
+      expect(text).not.toContain('222-333-444-000');
+      expect(text).not.toContain('-00001');
+      cleanup();
+    }
+  });
+
+  it('says REPRINT on a document printed before, and nothing on one never printed', () => {
+    const original = renderCopy({ particulars: issued, prints: 0 }, namedBuyer);
+    expect(original.querySelector('[data-reprint]')).toBeNull();
+    cleanup();
+    const reprint = renderCopy({ particulars: issued, prints: 1 }, namedBuyer);
+    expect(reprint.querySelector('[data-reprint]')?.textContent).toBe('REPRINT');
+  });
+
+  it('counts a print before it goes to paper: the copy the server answers is on the page as the browser prints it', async () => {
+    const copy = renderCopy({ particulars: issued, prints: 0 }, namedBuyer);
+    const onPaper: (string | null)[] = [];
+    const print = vi.spyOn(window, 'print').mockImplementation(() => {
+      onPaper.push(copy.querySelector('[data-reprint]')?.textContent ?? null);
+      window.dispatchEvent(new Event('afterprint'));
+    });
+    // The server says it is the original, then a reprint (another device printed it meanwhile).
+    outbox.submitChange
+      .mockResolvedValueOnce({ sent: true, data: { data: { copy: 1, printed_at: '2026-11-27T06:40:00.000Z' } } })
+      .mockResolvedValueOnce({ sent: true, data: { data: { copy: 3, printed_at: '2026-11-28T01:10:00.000Z' } } });
+    await act(() => printDocument(BUSINESS, invoices, copy.invoice, 'a4'));
+    await act(() => printDocument(BUSINESS, invoices, copy.invoice, 'a4'));
+    expect(onPaper[0]).toBeNull();
+    expect(onPaper[1]).toMatch(/^REPRINTReprinted Nov 28, 2026, 9:10\sAM$/);
+    expect(outbox.submitChange).toHaveBeenCalledWith(
+      expect.objectContaining({ action: 'print', method: 'POST', path: '/api/invoices/41/prints', recordId: 41 }),
+    );
+    // Once printed, a print from the browser's own menu is a reprint too.
+    expect(copy.querySelector('[data-reprint]')?.textContent).toBe('REPRINT');
+    print.mockRestore();
+  });
+
+  it('prints offline with what the device knows: the first print here the original, the next a reprint', async () => {
+    const copy = renderCopy({ id: 42, particulars: issued, prints: 0 }, namedBuyer);
+    const onPaper: (string | null)[] = [];
+    const print = vi.spyOn(window, 'print').mockImplementation(() => {
+      onPaper.push(copy.querySelector('[data-reprint]')?.textContent ?? null);
+      window.dispatchEvent(new Event('afterprint'));
+    });
+    outbox.submitChange.mockResolvedValue({ sent: false, message: 'Saved on this device.' });
+    await act(() => printDocument(BUSINESS, invoices, copy.invoice, 'receipt'));
+    await act(() => printDocument(BUSINESS, invoices, copy.invoice, 'receipt'));
+    expect(onPaper[0]).toBeNull();
+    expect(onPaper[1]).toMatch(/^REPRINTReprinted /);
+    print.mockRestore();
   });
 });

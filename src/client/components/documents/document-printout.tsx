@@ -12,11 +12,12 @@ import { methodLabel, tenderTrace, type TenderMethod } from '../../../domain/ten
 import { isWalkInName } from '../../../domain/walk-in';
 import { displayValue, formatDate, formatTimestamp } from '../../lib/format';
 import { isClientKey } from '../../lib/outbox-queue';
-import { printAs } from '../../lib/print';
 import { useActiveBusinessId, userQuery } from '../../lib/session';
+import type { RecordProps } from '../crud/slots';
 import type { ApiRecord } from '../../lib/resource-queries';
 import { Button } from '../ui/button';
 import type { ShownLine } from './document-view';
+import { printDocument, usePrintedCopy } from './document-print';
 import { DocumentTotals } from './document-totals';
 import { usePendingDocument } from './pending-lines';
 import { PartyParticulars, SellerParticulars, useParticulars, type Particulars } from './document-particulars';
@@ -34,11 +35,14 @@ import type { TenderAnswer } from './tender-rows';
  * buyer asks at the counter: the time it was issued and by which cashier, how it was paid (each
  * tender with what traces it) and, for a walk-in buyer, blank lines to write their name, address
  * and TIN. A document still queued on this device is printed only once it has its final number
- * (a sale numbered from the device's block, lib/number-blocks.ts).
+ * (a sale numbered from the device's block, lib/number-blocks.ts). Who issues it and to whom are
+ * the particulars it was issued with (`useParticulars`); every copy after the first says REPRINT,
+ * and when it was printed (`usePrintedCopy`).
  */
 export function DocumentPrintout({ definition, record: given }: { definition: ResourceDefinition; record: ApiRecord }) {
   const record = usePrintedRecord(definition, given);
   const particulars = useParticulars(definition, record);
+  const copy = usePrintedCopy(definition, given);
   const spec = definition.document;
   // A record still on this device is printed only with the final number it took from the device's block, and its figures.
   if (!spec || (isClientKey(record.id) && (!record.number || record.unpriced))) return null;
@@ -94,6 +98,12 @@ export function DocumentPrintout({ definition, record: given }: { definition: Re
           {issue?.cashier && <p>Cashier: {issue.cashier}</p>}
           {/* In solid type too: a receipt printer may not print the mark's grey. */}
           {undone && <p className="mt-1 text-[12pt] font-bold tracking-widest receipt:text-[10pt]">*** {undone} ***</p>}
+          {copy.reprint && (
+            <p data-reprint className="mt-1 border border-black px-1 text-center font-bold tracking-widest">
+              REPRINT
+              {copy.at && <span className="block font-normal tracking-normal">Reprinted {formatTimestamp(copy.at)}</span>}
+            </p>
+          )}
         </div>
       </header>
 
@@ -445,9 +455,12 @@ function inWords(pesos: number | undefined): string | null {
 
 /**
  * The document's Print action: the paper is chosen as it prints, an A4 page or an 80 mm receipt —
- * two joined buttons, narrow enough to keep a tablet's action bar on one row.
+ * two joined buttons, narrow enough to keep a tablet's action bar on one row. Each print is
+ * counted first (`printDocument`), so a reprint says so.
  */
-export function DocumentPrintButtons() {
+export function DocumentPrintButtons({ definition, record }: RecordProps) {
+  const businessId = useActiveBusinessId();
+  const printAs = (layout: 'a4' | 'receipt') => void printDocument(businessId, definition, record, layout);
   return (
     <div role="group" aria-label="Print" className="flex">
       <Button variant="outline" className="rounded-r-none focus-visible:z-10" onClick={() => printAs('a4')}>

@@ -15,7 +15,7 @@ vi.mock('../../lib/actor', () => ({ useActor: () => signedIn.actor }));
 vi.mock('../../lib/session', () => ({ useActiveBusinessId: () => 1, useCan: () => true }));
 const outbox = vi.hoisted(() => ({ submitChange: vi.fn(async (_change: unknown) => ({ sent: true, data: {} })) }));
 vi.mock('../../lib/outbox', () => ({ isClientKey: (id: unknown) => typeof id === 'string', submitChange: outbox.submitChange }));
-vi.mock('../crud/record-actions', () => ({ reportFailure: vi.fn(), reportSettled: vi.fn() }));
+vi.mock('../../lib/notify', () => ({ toast: { success: vi.fn(), info: vi.fn(), error: vi.fn() } }));
 // A follow-on's link, by its words and where it leads.
 vi.mock('@tanstack/react-router', () => ({
   Link: ({ children, to, params }: { children: ReactNode; to: string; params: Record<string, string> }) => (

@@ -12,11 +12,11 @@ import { ADJUSTMENT_REASONS } from '../../../domain/resources/stock-adjustments'
 import { mayMake, mayTake } from '../../../domain/where-made';
 import { useActor } from '../../lib/actor';
 import { displayValue } from '../../lib/format';
-import { isClientKey, submitChange } from '../../lib/outbox';
+import { isClientKey } from '../../lib/outbox';
 import { listQuery, type ApiRecord } from '../../lib/resource-queries';
 import { useActiveBusinessId, useCan } from '../../lib/session';
 import { ConfirmDialog, type Confirmation } from '../crud/confirm-dialog';
-import { reportFailure, reportSettled } from '../crud/record-actions';
+import { takeStep, whileBusy } from '../crud/record-actions';
 import { Badge } from '../ui/badge';
 import { Button } from '../ui/button';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '../ui/table';
@@ -209,19 +209,14 @@ export function DocumentActions({ definition, record }: { definition: ResourceDe
   const named = `${definition.singular} ${String(record.number)}`;
 
   /** Queues the transition and waits for it, as every change goes (lib/outbox.ts). */
-  const send = async (transition: Transition, label: string, body?: { reason: string; note: string | null }) => {
-    const settled = await submitChange({
+  const send = (transition: Transition, label: string, body?: { reason: string; note: string | null }) =>
+    takeStep(
       businessId,
-      resource: definition.name,
-      action: transition.name,
-      recordId: record.id,
-      method: 'PATCH',
-      path: `/api/${definition.name}/${id}/${transition.name}`,
-      body,
-      label,
-    });
-    reportSettled(settled, `${definition.singular} ${pastTense(transition.name)} successfully.`);
-  };
+      definition,
+      record.id,
+      { action: transition.name, step: transition.name, body, label },
+      `${definition.singular} ${pastTense(transition.name)} successfully.`,
+    );
 
   const take = (transition: Undoing) => {
     const verb = statusLabel(transition.name);
@@ -230,17 +225,10 @@ export function DocumentActions({ definition, record }: { definition: ResourceDe
       confirmLabel: `${verb} ${definition.singular}`,
       destructive: true,
       consequence: transition.reverses,
-      run: async () => {
-        setBusy(true);
-        try {
-          await send(transition, `${verb} ${named}`);
-          setConfirmation(null);
-        } catch (error) {
-          reportFailure(error);
-        } finally {
-          setBusy(false);
-        }
-      },
+      run: whileBusy(setBusy, async () => {
+        await send(transition, `${verb} ${named}`);
+        setConfirmation(null);
+      }),
     });
   };
 

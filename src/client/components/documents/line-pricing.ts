@@ -6,6 +6,7 @@ import {
   baseFactor,
   isRefusal,
   listedPrice,
+  listedPriceRow,
   priceLine,
   pricingOf,
   unitsOfItem,
@@ -100,18 +101,13 @@ export function useLinePricing(rows: readonly LineRow[], context: LineContext) {
   const sellerNotVatRegistered = business?.vat_registered === false;
   const conversionRows = (conversions.data?.data ?? []).filter((record) => !record.deleted_at).map(conversionRow);
   const priceList = pricing ? getResource(pricing.list === 'purchase' ? 'purchase-item-prices' : 'sale-item-prices') : undefined;
-  const partyColumn = pricing?.list === 'purchase' ? 'contact_id' : 'branch_id';
-  /** A price list's live records as the pricing rules take them: centavos, the party whose price it is. */
+  /** A price list's live records as the pricing rules take them (none without a list: nothing is read then). */
   const priceRows = (records: readonly ApiRecord[]): ListedPriceRow[] =>
-    records
-      .filter((record) => !record.deleted_at)
-      .map((record) => ({
-        id: Number(record.id),
-        unitId: Number(record.unit_of_measurement_id),
-        party: record[partyColumn] === null || record[partyColumn] === undefined ? null : Number(record[partyColumn]),
-        effectiveDate: String(record.effective_date),
-        price: pesosToCentavos(Number(record.price)),
-      }));
+    pricing
+      ? records
+          .filter((record) => !record.deleted_at)
+          .map((record) => listedPriceRow(record, pricing.list, pesosToCentavos(Number(record.price))))
+      : [];
   const prices = useQueries({
     queries: (priceList ? itemIds : []).map((id) =>
       listQuery(businessId, priceList!, { item_id: id, is_strict: 1, per_page: 100, order_by_field_name: 'effective_date' }),

@@ -36,7 +36,7 @@ vi.mock('../../lib/resource-queries', () => ({
   listQuery: () => ({ queryKey: ['items'], queryFn: async () => ({ data: [] }) }),
   recordQuery: () => ({ queryKey: ['item'], queryFn: async () => ({}) }),
 }));
-vi.mock('../crud/record-actions', () => ({ reportFailure: vi.fn(), reportSettled: vi.fn() }));
+vi.mock('../../lib/notify', () => ({ toast: { success: vi.fn(), info: vi.fn(), error: vi.fn() } }));
 vi.mock('../scan/camera-scanner', () => ({ CameraScanButton: () => null }));
 vi.mock('../scan/barcode-reader', () => ({ signalRead: () => undefined }));
 // Scanned, the soy sauce's SKU finds it; any other code, nothing.

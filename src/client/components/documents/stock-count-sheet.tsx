@@ -3,9 +3,10 @@ import { CheckCheck, ClipboardCheck, X } from 'lucide-react';
 import { useEffect, useId, useRef, useState } from 'react';
 import type { ListMeta } from '../../../domain/list-params';
 import { PICKER_LIMIT } from '../../../domain/list-params';
-import { formatPesos } from '../../../domain/money';
+import { countDifference, differenceValue } from '../../../domain/count-figures';
+import { centavosToPesos, formatPesos, pesosToCentavos } from '../../../domain/money';
 import { holdsAny, permissionName } from '../../../domain/permissions';
-import { roundsToNothing } from '../../../domain/quantity';
+import { fromThousandths, roundsToNothing, toThousandths } from '../../../domain/quantity';
 import { referenceKey, type ResourceDefinition } from '../../../domain/resource';
 import { getResource } from '../../../domain/resources/registry';
 import {
@@ -25,20 +26,12 @@ import { listQuery, recordQuery, type ApiRecord } from '../../lib/resource-queri
 import { useActiveBusinessId, usePermissions } from '../../lib/session';
 import { cn } from '../../lib/utils';
 import { ConfirmDialog, type Confirmation } from '../crud/confirm-dialog';
-import { reportFailure, reportSettled } from '../crud/record-actions';
+import { PickerList, PickerNote, PickerOption } from '../crud/picker-list';
+import { takeStep, whileBusy } from '../crud/record-actions';
 import { CameraScanButton } from '../scan/camera-scanner';
 import { signalRead } from '../scan/barcode-reader';
 import { useItemByCode } from '../scan/item-by-code';
-import {
-  AlertDialog,
-  AlertDialogAction,
-  AlertDialogCancel,
-  AlertDialogContent,
-  AlertDialogDescription,
-  AlertDialogFooter,
-  AlertDialogHeader,
-  AlertDialogTitle,
-} from '../ui/alert-dialog';
+import { AskDialog } from '../ui/ask-dialog';
 import { Badge } from '../ui/badge';
 import { Button } from '../ui/button';
 import { Input } from '../ui/input';
@@ -140,7 +133,10 @@ function countedWith(serverCounted: number | null, unsent: Unsent | undefined): 
 
 function shownLine(line: CountLine, unsent: Unsent | undefined): ShownLine {
   const counted = countedWith(line.counted, unsent);
-  const difference = counted === null || line.on_hand === undefined ? null : sum(counted, -line.on_hand);
+  // Worked out as the server works out its own lines, in thousandths and centavos.
+  const difference =
+    counted === null || line.on_hand === undefined ? null : countDifference(toThousandths(counted), toThousandths(line.on_hand));
+  const value = difference === null ? null : differenceValue(difference, line.unit_cost === null ? null : pesosToCentavos(line.unit_cost));
   return {
     itemId: line.item_id,
     name: line.item.display,
@@ -151,8 +147,8 @@ function shownLine(line: CountLine, unsent: Unsent | undefined): ShownLine {
     moved: line.moved ?? null,
     counted,
     unsent,
-    difference,
-    value: difference === null || line.unit_cost === null ? null : Math.round(difference * line.unit_cost * 100) / 100,
+    difference: difference === null ? null : fromThousandths(difference),
+    value: value === null ? null : centavosToPesos(value),
   };
 }
 
@@ -275,6 +271,13 @@ export function StockCountSheet({ definition, record }: { definition: ResourceDe
   const [posting, setPosting] = useState(false);
   const [busy, setBusy] = useState(false);
 
+  /** Finishing and taking off go out as counting (action `count`): in order after the entries queued before them. */
+  const countStep = (step: 'finish' | 'uncount', label: string, success: string, body?: { item_id: number }) =>
+    whileBusy(setBusy, async () => {
+      await takeStep(businessId, definition, countId, { action: 'count', step, body, label }, success);
+      setConfirmation(null);
+    });
+
   const finish = () =>
     setConfirmation({
       action: 'finish counting',
@@ -283,26 +286,11 @@ export function StockCountSheet({ definition, record }: { definition: ResourceDe
       consequence:
         'Nothing more can be counted on it or taken off it. Then what was expected of each item and what it differs by show, ' +
         'to be seen before it is posted.',
-      run: async () => {
-        setBusy(true);
-        try {
-          const settled = await submitChange({
-            businessId,
-            resource: definition.name,
-            action: 'count',
-            recordId: countId,
-            method: 'PATCH',
-            path: `/api/${definition.name}/${String(countId)}/finish`,
-            label: `Finish counting ${definition.singular} ${String(record.number ?? '')}`.trim(),
-          });
-          reportSettled(settled, 'Counting finished: its differences show, and it can be posted.');
-          setConfirmation(null);
-        } catch (error) {
-          reportFailure(error);
-        } finally {
-          setBusy(false);
-        }
-      },
+      run: countStep(
+        'finish',
+        `Finish counting ${definition.singular} ${String(record.number ?? '')}`.trim(),
+        'Counting finished: its differences show, and it can be posted.',
+      ),
     });
 
   const takeOff = (line: ShownLine) =>
@@ -313,27 +301,12 @@ export function StockCountSheet({ definition, record }: { definition: ResourceDe
       consequence:
         `What was counted of it${line.counted === null ? '' : ` (${line.counted}${line.unit ? ` ${line.unit}` : ''})`} is taken away: ` +
         'it is not counted, and posting leaves its stock as it is. It can be counted again.',
-      run: async () => {
-        setBusy(true);
-        try {
-          const settled = await submitChange({
-            businessId,
-            resource: definition.name,
-            action: 'count',
-            recordId: countId,
-            method: 'PATCH',
-            path: `/api/${definition.name}/${String(countId)}/uncount`,
-            body: { item_id: line.itemId },
-            label: `Take ${line.name} off ${definition.singular} ${String(record.number ?? '')}`.trim(),
-          });
-          reportSettled(settled, `${line.name} is not counted any more.`);
-          setConfirmation(null);
-        } catch (error) {
-          reportFailure(error);
-        } finally {
-          setBusy(false);
-        }
-      },
+      run: countStep(
+        'uncount',
+        `Take ${line.name} off ${definition.singular} ${String(record.number ?? '')}`.trim(),
+        `${line.name} is not counted any more.`,
+        { item_id: line.itemId },
+      ),
     });
 
   const countedShown = lines.filter((line) => line.counted !== null);
@@ -566,96 +539,79 @@ function PostDialog({
   // What this device counted and has not sent, of items the server's differences do not list yet.
   const unsentElsewhere = [...unsent.keys()].filter((itemId) => !listed.some((line) => line.itemId === itemId));
 
-  const post = async () => {
-    setBusy(true);
-    try {
-      const settled = await submitChange({
-        businessId,
-        resource: definition.name,
-        action: 'post',
-        recordId: countId,
-        method: 'PATCH',
-        path: `/api/${definition.name}/${String(countId)}/post`,
-        label: `Post ${definition.singular} ${String(record.number ?? '')}`.trim(),
-      });
-      reportSettled(settled, 'Stock count posted: its differences are in a stock adjustment.');
-      onClose();
-    } catch (error) {
-      reportFailure(error);
-    } finally {
-      setBusy(false);
-    }
-  };
+  const post = whileBusy(setBusy, async () => {
+    const label = `Post ${definition.singular} ${String(record.number ?? '')}`.trim();
+    await takeStep(
+      businessId,
+      definition,
+      countId,
+      { action: 'post', step: 'post', label },
+      'Stock count posted: its differences are in a stock adjustment.',
+    );
+    onClose();
+  });
 
   return (
-    <AlertDialog open onOpenChange={(isOpen) => !isOpen && !busy && onClose()}>
-      <AlertDialogContent>
-        <AlertDialogHeader>
-          <AlertDialogTitle>You&apos;re about to post this.</AlertDialogTitle>
-          <AlertDialogDescription>
-            Are you sure you want to post {definition.singular} {String(record.number ?? '')}? A stock adjustment brings the{' '}
-            {plural(counted, 'counted item')} to what was counted; {total - counted} not counted are left as they are. Nothing can be
-            counted on it afterwards.
-          </AlertDialogDescription>
-        </AlertDialogHeader>
-        <div className="space-y-2 text-sm">
-          <h3 className="font-medium">Stock it changes</h3>
-          {differences.isPending ? (
-            <p className="text-muted-foreground">Listing the differences…</p>
-          ) : differences.isError ? (
-            <p className="text-muted-foreground">The differences cannot be listed now ({describeError(differences.error)}).</p>
-          ) : listed.length === 0 ? (
-            <p className="text-muted-foreground">None: every counted item is what is on hand.</p>
-          ) : (
-            <ul aria-label="Stock it changes" className="max-h-64 space-y-1 overflow-y-auto rounded-md border p-2">
-              {listed.map((line) => (
-                <li key={line.itemId} className="flex justify-between gap-3">
-                  <span>{line.name}</span>
-                  <span className="shrink-0 text-right tabular-nums">
-                    {line.onHand} → {line.counted ?? line.onHand}
-                    {line.unit ? ` ${line.unit}` : ''} ({line.difference === null ? 'not counted' : signed(line.difference)}
-                    {line.value !== null && `, ${formatPesos(line.value)}`})
-                  </span>
-                </li>
-              ))}
-            </ul>
-          )}
-          {more > 0 && <p>And {plural(more, 'more item')} (shown under Differences).</p>}
-          {Number(record.lines_differing ?? 0) > 0 && (
-            <p>
-              {formatPesos(Number(record.difference_value ?? 0))} net at the items’ costs
-              {differences.data?.savedOffline ? ', as last read' : ''}.
-            </p>
-          )}
-          {unsentElsewhere.length > 0 && (
-            <p>
-              Sent first, from this device:{' '}
-              {unsentElsewhere
-                .map((itemId) => {
-                  const line = shown.get(itemId);
-                  const mine = unsent.get(itemId)!;
-                  const name = line?.name ?? `Item #${itemId}`;
-                  return mine.cleared && mine.adds === 0 ? `${name} taken off` : `${signed(mine.added)} ${name}`;
-                })
-                .join(', ')}
-              .
-            </p>
-          )}
-        </div>
-        <AlertDialogFooter>
-          <AlertDialogCancel disabled={busy}>Close</AlertDialogCancel>
-          <AlertDialogAction
-            disabled={busy}
-            onClick={(event) => {
-              event.preventDefault();
-              void post();
-            }}
-          >
-            {busy ? 'Working…' : 'Post Stock Count'}
-          </AlertDialogAction>
-        </AlertDialogFooter>
-      </AlertDialogContent>
-    </AlertDialog>
+    <AskDialog
+      open
+      busy={busy}
+      onStay={onClose}
+      title="You're about to post this."
+      description={
+        <>
+          Are you sure you want to post {definition.singular} {String(record.number ?? '')}? A stock adjustment brings the{' '}
+          {plural(counted, 'counted item')} to what was counted; {total - counted} not counted are left as they are. Nothing can be counted
+          on it afterwards.
+        </>
+      }
+      stay="Close"
+      answers={[{ label: 'Post Stock Count', choose: () => void post() }]}
+    >
+      <div className="space-y-2 text-sm">
+        <h3 className="font-medium">Stock it changes</h3>
+        {differences.isPending ? (
+          <p className="text-muted-foreground">Listing the differences…</p>
+        ) : differences.isError ? (
+          <p className="text-muted-foreground">The differences cannot be listed now ({describeError(differences.error)}).</p>
+        ) : listed.length === 0 ? (
+          <p className="text-muted-foreground">None: every counted item is what is on hand.</p>
+        ) : (
+          <ul aria-label="Stock it changes" className="max-h-64 space-y-1 overflow-y-auto rounded-md border p-2">
+            {listed.map((line) => (
+              <li key={line.itemId} className="flex justify-between gap-3">
+                <span>{line.name}</span>
+                <span className="shrink-0 text-right tabular-nums">
+                  {line.onHand} → {line.counted ?? line.onHand}
+                  {line.unit ? ` ${line.unit}` : ''} ({line.difference === null ? 'not counted' : signed(line.difference)}
+                  {line.value !== null && `, ${formatPesos(line.value)}`})
+                </span>
+              </li>
+            ))}
+          </ul>
+        )}
+        {more > 0 && <p>And {plural(more, 'more item')} (shown under Differences).</p>}
+        {Number(record.lines_differing ?? 0) > 0 && (
+          <p>
+            {formatPesos(Number(record.difference_value ?? 0))} net at the items’ costs
+            {differences.data?.savedOffline ? ', as last read' : ''}.
+          </p>
+        )}
+        {unsentElsewhere.length > 0 && (
+          <p>
+            Sent first, from this device:{' '}
+            {unsentElsewhere
+              .map((itemId) => {
+                const line = shown.get(itemId);
+                const mine = unsent.get(itemId)!;
+                const name = line?.name ?? `Item #${itemId}`;
+                return mine.cleared && mine.adds === 0 ? `${name} taken off` : `${signed(mine.added)} ${name}`;
+              })
+              .join(', ')}
+            .
+          </p>
+        )}
+      </div>
+    </AskDialog>
   );
 }
 
@@ -917,43 +873,27 @@ function CountEntry({
               }}
             />
             {listOpen && (
-              <ul
-                id={listId}
-                role="listbox"
-                aria-label="Items found"
-                className="absolute z-50 mt-1 max-h-72 w-full overflow-y-auto rounded-md border bg-popover p-1 text-popover-foreground shadow-md"
-              >
+              <PickerList id={listId} label="Items found">
                 {offered.length === 0 ? (
-                  <li className="p-3 text-sm text-muted-foreground">No Result</li>
+                  <PickerNote>No Result</PickerNote>
                 ) : (
                   offered.map((item, index) => (
-                    <li
+                    <PickerOption
                       key={item.id}
                       id={`${listId}-${item.id}`}
-                      role="option"
-                      aria-selected={index === active}
-                      className={cn(
-                        'flex min-h-11 cursor-pointer flex-col justify-center rounded-sm px-3 py-1 text-sm',
-                        index === active && 'bg-accent text-accent-foreground',
-                      )}
-                      onMouseEnter={() => setActive(index)}
-                      // The box keeps the focus: the next scan types into it.
-                      onMouseDown={(event) => event.preventDefault()}
-                      onClick={() => {
+                      active={index === active}
+                      name={String(item.name)}
+                      detail={`${String(item.sku)}${item.barcode ? ` · ${String(item.barcode)}` : ''}`}
+                      onHover={() => setActive(index)}
+                      onChoose={() => {
                         take({ item });
                         setText('');
                         setActive(null);
                       }}
-                    >
-                      <span>{String(item.name)}</span>
-                      <span className="text-xs text-muted-foreground">
-                        {String(item.sku)}
-                        {item.barcode ? ` · ${String(item.barcode)}` : ''}
-                      </span>
-                    </li>
+                    />
                   ))
                 )}
-              </ul>
+              </PickerList>
             )}
           </div>
           <CameraScanButton continuous onRead={(code) => take({ code }, true)} />

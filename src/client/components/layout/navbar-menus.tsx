@@ -8,17 +8,7 @@ import { toast } from '../../lib/notify';
 import { useOutbox } from '../../lib/pending';
 import { useLogout, useSwitchBusiness, type Business, type CurrentUser } from '../../lib/session';
 import { chooseTheme, storedTheme, type Theme } from '../../lib/theme';
-import {
-  AlertDialog,
-  AlertDialogAction,
-  AlertDialogCancel,
-  AlertDialogContent,
-  AlertDialogDescription,
-  AlertDialogFooter,
-  AlertDialogHeader,
-  AlertDialogTitle,
-} from '../ui/alert-dialog';
-import { buttonVariants } from '../ui/button';
+import { AskDialog } from '../ui/ask-dialog';
 import {
   DropdownMenu,
   DropdownMenuContent,
@@ -139,25 +129,17 @@ export function AccountMenu({ user, trigger }: { user: CurrentUser; trigger: Rea
           <LogOut className="size-4" aria-hidden /> Logout
         </DropdownMenuItem>
       </DropdownMenuContent>
-      <AlertDialog open={confirming} onOpenChange={setConfirming}>
-        <AlertDialogContent>
-          <AlertDialogHeader>
-            <AlertDialogTitle>
-              {entries.length === 1 ? '1 change has' : `${entries.length} changes have`} not reached the server yet.
-            </AlertDialogTitle>
-            <AlertDialogDescription>
-              Logging out deletes them from this device, and they will be lost. Stay signed in until they are sent (see Pending changes), or
-              log out anyway.
-            </AlertDialogDescription>
-          </AlertDialogHeader>
-          <AlertDialogFooter>
-            <AlertDialogCancel>Stay signed in</AlertDialogCancel>
-            <AlertDialogAction className={buttonVariants({ variant: 'destructive' })} onClick={() => void logout()}>
-              Log out anyway
-            </AlertDialogAction>
-          </AlertDialogFooter>
-        </AlertDialogContent>
-      </AlertDialog>
+      <AskDialog
+        open={confirming}
+        onStay={() => setConfirming(false)}
+        title={<>{entries.length === 1 ? '1 change has' : `${entries.length} changes have`} not reached the server yet.</>}
+        description={
+          'Logging out deletes them from this device, and they will be lost. Stay signed in until they are sent (see Pending changes), ' +
+          'or log out anyway.'
+        }
+        stay="Stay signed in"
+        answers={[{ label: 'Log out anyway', destructive: true, closes: true, choose: () => void logout() }]}
+      />
     </DropdownMenu>
   );
 }

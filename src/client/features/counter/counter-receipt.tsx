@@ -1,10 +1,11 @@
 import { CheckCircle2, Printer } from 'lucide-react';
 import { useEffect, useRef } from 'react';
 import { getResource } from '../../../domain/resources/registry';
+import { printDocument } from '../../components/documents/document-print';
 import { DocumentPrintout } from '../../components/documents/document-printout';
 import { usePendingDocument } from '../../components/documents/pending-lines';
 import { Button } from '../../components/ui/button';
-import { printAs } from '../../lib/print';
+import { useActiveBusinessId } from '../../lib/session';
 import { ChangeDue } from './change-due';
 import type { ApiRecord } from '../../lib/resource-queries';
 
@@ -33,12 +34,15 @@ export function CounterReceipt({ done, onNext }: { done: SaleDone; onNext: () =>
   // A queued sale prints once its lines are priced here, as its printed copy shows them.
   const { unpriced } = usePendingDocument(invoices, record);
   const printable = number !== null && !unpriced;
+  const businessId = useActiveBusinessId();
+  // Each print counted first: the receipt printed at once is the original, "Print again" a reprint.
+  const printReceipt = () => void printDocument(businessId, invoices, record, 'receipt');
   const printed = useRef(false);
   useEffect(() => {
     if (!printable || printed.current) return;
     printed.current = true;
-    printAs('receipt');
-  }, [printable]);
+    printReceipt();
+  });
   return (
     <>
       <section
@@ -62,7 +66,7 @@ export function CounterReceipt({ done, onNext }: { done: SaleDone; onNext: () =>
         </p>
         {done.received > 0 && <ChangeDue centavos={done.change} testId="counter-change-due" className="text-3xl" />}
         <div className="flex gap-2">
-          <Button variant="outline" className="h-14" disabled={!printable} onClick={() => printAs('receipt')}>
+          <Button variant="outline" className="h-14" disabled={!printable} onClick={printReceipt}>
             <Printer aria-hidden /> Print again
           </Button>
           <Button className="h-14 flex-1 text-lg" onClick={onNext}>

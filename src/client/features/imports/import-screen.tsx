@@ -1,7 +1,7 @@
 import { Link, useNavigate, useSearch } from '@tanstack/react-router';
 import { Download, FileUp } from 'lucide-react';
 import { useId, useState } from 'react';
-import { IMPORT_KINDS, importKind, matchColumns, type ImportKind, type ImportKindName } from '../../../domain/imports';
+import { IMPORT_KINDS, importKind, matchColumns, type ImportKind, type ImportKindName, type ImportOutcome } from '../../../domain/imports';
 import { holdsAny, permissionName } from '../../../domain/permissions';
 import { getResource } from '../../../domain/resources/registry';
 import { NotFoundScreen } from '../../components/layout/not-found-screen';
@@ -16,27 +16,13 @@ import { usePermissions } from '../../lib/session';
 import { count, importedWords, newRecords } from './import-words';
 import { readSheet, SheetProblem, templateCsv, type Cell } from './read-sheet';
 
-/** What the server answers an import or its check (`POST /api/imports/{kind}`). */
-interface Outcome {
-  total: number;
-  created: number;
-  updated: number;
-  unchanged: number;
-  skipped: number;
-  problem_rows: number;
-  problems: { row: number; messages: string[] }[];
-  made: string[];
-  changes: { field: string; records: number }[];
-  adjustments: { id: number; number: string }[];
-}
-
 type Stage =
   | { step: 'choose' }
   | { step: 'checking' }
   /** Checked: the import of exactly these rows goes with one Idempotency-Key, however often Import is pressed. */
-  | { step: 'checked'; outcome: Outcome; key: string }
+  | { step: 'checked'; outcome: ImportOutcome; key: string }
   | { step: 'importing'; sent: number; key: string }
-  | { step: 'done'; outcome: Outcome };
+  | { step: 'done'; outcome: ImportOutcome };
 
 const NOT_IN_FILE = '';
 
@@ -117,7 +103,7 @@ function Importer({ importable }: { importable: ImportKind[] }) {
       setStage({ step: 'choose' });
     }
   };
-  const run = async (checked: { outcome: Outcome; key: string }) => {
+  const run = async (checked: { outcome: ImportOutcome; key: string }) => {
     setProblem(null);
     setStage({ step: 'importing', sent: 0, key: checked.key });
     try {
@@ -310,7 +296,7 @@ function Preview({ headers, rows }: { headers: string[]; rows: Cell[][] }) {
   );
 }
 
-function CheckOutcome({ outcome, kind }: { outcome: Outcome; kind: ImportKind }) {
+function CheckOutcome({ outcome, kind }: { outcome: ImportOutcome; kind: ImportKind }) {
   if (outcome.problem_rows > 0) {
     return (
       <section aria-labelledby="problems-heading" className="space-y-2">
@@ -346,7 +332,7 @@ function CheckOutcome({ outcome, kind }: { outcome: Outcome; kind: ImportKind })
   );
 }
 
-function ProblemTable({ outcome }: { outcome: Outcome }) {
+function ProblemTable({ outcome }: { outcome: ImportOutcome }) {
   return (
     <>
       <div className="overflow-x-auto rounded-lg border">
@@ -374,7 +360,7 @@ function ProblemTable({ outcome }: { outcome: Outcome }) {
   );
 }
 
-function DoneOutcome({ outcome, kind }: { outcome: Outcome; kind: ImportKind }) {
+function DoneOutcome({ outcome, kind }: { outcome: ImportOutcome; kind: ImportKind }) {
   const list = kind.name === 'opening-stock' ? '/stocks' : `/${kind.resource}`;
   return (
     <section aria-labelledby="done-heading" className="space-y-2 rounded-lg border p-4">
@@ -402,8 +388,8 @@ function DoneOutcome({ outcome, kind }: { outcome: Outcome; kind: ImportKind }) 
 }
 
 /** Sends the rows, reporting the share sent (0 to 1); an import needs the connection. */
-function send(kind: ImportKindName, body: object, idempotencyKey: string, onSent: (share: number) => void): Promise<Outcome> {
-  return postWithProgress<Outcome>(`/api/imports/${kind}`, JSON.stringify(body), {
+function send(kind: ImportKindName, body: object, idempotencyKey: string, onSent: (share: number) => void): Promise<ImportOutcome> {
+  return postWithProgress<ImportOutcome>(`/api/imports/${kind}`, JSON.stringify(body), {
     expected: 200,
     contentType: 'application/json',
     idempotencyKey,

@@ -2,8 +2,8 @@ import { sql, type RawBuilder } from 'kysely';
 import type { ResourceDefinition } from '../../domain/resource';
 import { getResource, registry } from '../../domain/resources/registry';
 import { untyped, type Db, type Scope } from '../db/scope';
-import { holdsEveryPlace, placeAccessOf, placeCondition } from '../resources/places';
-import { storeFor } from '../resources/stores';
+import { holdsEveryPlace, placeAccessOf, placeCondition } from './places';
+import { storeFor } from './stores';
 
 /**
  * Which entries of the activity log a user confined to some places sees. An entry about a record
@@ -46,7 +46,8 @@ function recordReadable(db: Db, scope: Scope, definition: ResourceDefinition): R
 
 /**
  * The condition that keeps entries to the records the scope views, or null when it views every
- * place. `resource`: the one resource the entries are already kept to, if any.
+ * place. `resource`: the one resource the entries are already kept to, if any. The activity log
+ * knows no places or stores: whoever lists it hands this to `listActivity`.
  */
 export function entriesViewed(db: Db, scope: Scope, resource?: string): RawBuilder<boolean> | null {
   if (holdsEveryPlace(scope, 'view')) return null;
