@@ -14,7 +14,8 @@ import { goalsTable, type Goal } from './report';
  * Lighthouse 12 on three pages of the production build: `/login` signed out, `/items` and `/`
  * signed in. Its default (mobile) config, a fresh headless Chromium for every run, RUNS runs per
  * page; the median run by performance score is reported and its whole report kept under
- * bench/.data/ for the trace details. `npm run bench -- --lighthouse-only` runs it alone.
+ * bench/.data/ for the trace details. `npm run bench -- --lighthouse-only` runs it alone;
+ * `npm run bench -- --lighthouse-page=/counter` audits one page and prints it, writing nothing.
  */
 
 /** chrome-launcher's own variable first, then the browser benchmark's Chromium. */
@@ -279,8 +280,10 @@ function throttlingOf({ configSettings: settings }: Result): string {
   );
 }
 
-/** Serves a copy of the build over a fresh demo database and audits each page RUNS times. */
-export async function runLighthouseBench(): Promise<LighthouseFigures> {
+/** Serves a copy of the build over a fresh demo database and audits each page (or the one named) RUNS times. */
+export async function runLighthouseBench(only?: string): Promise<LighthouseFigures> {
+  const audited = PAGES.filter((page) => only === undefined || page.path === only);
+  if (audited.length === 0) throw new Error(`No audited page ${only}: ${PAGES.map((page) => page.path).join(', ')}`);
   mkdirSync(DATA_DIR, { recursive: true });
   const build = copyBuild();
   const { app, url } = await startServer(DATABASE_PATH, CLIENT_COPY);
@@ -288,7 +291,7 @@ export async function runLighthouseBench(): Promise<LighthouseFigures> {
     const cookie = await sessionCookie(url);
     const pages: PageFigures[] = [];
     const medians: Result[] = [];
-    for (const page of PAGES) {
+    for (const page of audited) {
       const { figures, lhr } = await auditPage(page, url, cookie);
       pages.push(figures);
       medians.push(lhr);

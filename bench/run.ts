@@ -47,7 +47,7 @@ import {
  * overview's cards on a million stock movements and a hundred thousand invoices (bench/overview.ts),
  * alone with `--overview-only` (`npm run bench -- --overview-only`). Then the browser benchmark
  * (bench/browser.ts), alone with `--browser-only` (`npm run bench:browser`). Then Lighthouse on three
- * pages (bench/lighthouse.ts), alone with `--lighthouse-only`. `--api-only` runs the lists and the
+ * pages (bench/lighthouse.ts), alone with `--lighthouse-only` (one page, printed only: `--lighthouse-page=/counter`). `--api-only` runs the lists and the
  * export alone. `--postgres` runs the lists alone on PostgreSQL (bench/postgres.ts). Then the imports
  * (bench/imports.ts), alone with `--imports-only`. Then heavy work beside the list (bench/heavy.ts): the
  * items list loaded alone, during the import of 100,000 rows (its check, then the import) and during
@@ -62,7 +62,8 @@ const RESULTS_PATH = fileURLToPath(new URL('results.md', import.meta.url));
 const browserOnly = process.argv.includes('--browser-only');
 const overviewOnly = process.argv.includes('--overview-only');
 const apiOnly = process.argv.includes('--api-only');
-const lighthouseOnly = process.argv.includes('--lighthouse-only');
+const lighthousePage = process.argv.find((arg) => arg.startsWith('--lighthouse-page='))?.slice('--lighthouse-page='.length);
+const lighthouseOnly = process.argv.includes('--lighthouse-only') || lighthousePage !== undefined;
 const postgres = process.argv.includes('--postgres');
 const importsOnly = process.argv.includes('--imports-only');
 const heavyOnly = process.argv.includes('--heavy-only');
@@ -191,7 +192,11 @@ async function lighthouseBench(): Promise<void> {
     return;
   }
   console.log('Lighthouse in headless Chromium …');
-  const figures = await runLighthouseBench();
+  const figures = await runLighthouseBench(lighthousePage);
+  if (lighthousePage !== undefined) {
+    console.log(`\n${lighthouseTable(figures)}\n\nOne page audited: bench/results.md left as it was`);
+    return;
+  }
   writeFileSync(RESULTS_PATH, withSection(existingResults(RESULTS_PATH), 'Lighthouse', lighthouseSection(figures)));
   console.log(`\n${lighthouseTable(figures)}\n\n${goalsTable(lighthouseGoals(figures))}\n\nWritten to bench/results.md`);
 }

@@ -36,9 +36,13 @@ export interface DocumentSpec {
 
 export type LocationType = 'branch' | 'warehouse';
 
+/** Made once: a formatter costs far more to make than to use, and screens ask for today on every render. */
+let manilaDate: Intl.DateTimeFormat | undefined;
+
 /** The businesses are in the Philippines: a document's "today" is Manila's, whatever the server's clock zone. */
 export function todayInManila(now = new Date()): string {
-  return new Intl.DateTimeFormat('en-CA', { timeZone: 'Asia/Manila', year: 'numeric', month: '2-digit', day: '2-digit' }).format(now);
+  manilaDate ??= new Intl.DateTimeFormat('en-CA', { timeZone: 'Asia/Manila', year: 'numeric', month: '2-digit', day: '2-digit' });
+  return manilaDate.format(now);
 }
 
 export interface Location {

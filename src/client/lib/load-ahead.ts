@@ -6,12 +6,9 @@
  * each part is loaded as soon as the page is idle after the module that uses it has loaded.
  */
 
-const withoutServiceWorker = typeof navigator !== 'undefined' && !('serviceWorker' in navigator);
+import { whenIdle } from './when-idle';
 
-function whenIdle(work: () => void): void {
-  if (typeof requestIdleCallback === 'function') requestIdleCallback(work, { timeout: 2000 });
-  else setTimeout(work, 200);
-}
+const withoutServiceWorker = typeof navigator !== 'undefined' && !('serviceWorker' in navigator);
 
 /** `load`, run once (again after a failure); without a service worker, run ahead when the page is idle. */
 export function loadAhead<T>(load: () => Promise<T>): () => Promise<T> {

@@ -5,6 +5,7 @@ import { ApiError } from './api';
 import { USER_RETRIEVED } from './kept-access';
 import { followPlaces, type NamedPlaces } from './kept-places';
 import { keptRow, versionOf } from './kept-records';
+import { declareOfflineSchema } from './offline-schema';
 
 /**
  * What this device has seen, for reading back without a network: every successful list and
@@ -132,7 +133,9 @@ export type OutboxAction =
   | 'close'
   /** An entry added to a stock count, and a count's posting. */
   | 'count'
-  | 'post';
+  | 'post'
+  /** A print of a document, counted so that a later copy says it is a reprint. */
+  | 'print';
 
 /** A record created on this device and since synced: its client key leads to its server id. */
 export interface SyncedCreate {
@@ -212,21 +215,7 @@ export function openOfflineStore(userId: number): void {
   opening = loadDexie().then(async (DexieClass) => {
     (await previous)?.close();
     const database = new DexieClass(name) as OfflineDatabase;
-    database.version(1).stores({ answers: 'key, [businessId+resource]', records: 'key, [businessId+resource]' });
-    database.version(2).stores({ outbox: '++seq, &key, target', synced: 'key' });
-    database.version(3).stores({ places: 'businessId' });
-    // Where the working set of each business stands (working-set.ts).
-    database.version(4).stores({ syncState: 'businessId' });
-    // The working set kept a page of records to a row (kept-records.ts): what was kept a record to
-    // a row stays readable, and each working set downloads again into pages, replacing it.
-    database
-      .version(5)
-      .stores({ pages: '[businessId+resource+after+last]' })
-      .upgrade((transaction) => transaction.table('syncState').clear());
-    // The blocks of document numbers the device holds (number-blocks.ts).
-    database.version(6).stores({ numberBlocks: 'id, businessId' });
-    // The drafts of forms being filled (drafts.ts).
-    database.version(7).stores({ drafts: 'key, businessId' });
+    declareOfflineSchema(database);
     return database;
   });
   void navigator.storage?.persist?.().catch(() => undefined);

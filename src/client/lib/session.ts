@@ -4,6 +4,7 @@ import { holdsAny } from '../../domain/permissions';
 import { activeBusinessId, api, ApiError, setActiveBusinessId, subscribeToBusiness } from './api';
 import { forgetKeptAccess, userRetrieved } from './kept-access';
 import { deleteOfflineStore, offlineDatabase, openOfflineStore } from './offline-store';
+import { whenIdle } from './when-idle';
 import type { PlaceGrant, PlaceLevel } from '../../domain/places';
 
 export interface Business {
@@ -115,21 +116,23 @@ export function useSession(): SessionState {
     if (businessId === null || !list.some((business) => business.id === businessId)) setActiveBusinessId(list[0]?.id ?? null);
   }, [list, businessId]);
 
-  // The outbox's code loads after the first screen, once per user signed in; it starts the outbox
-  // of whoever is signed in by then.
+  // The outbox's code loads once the first screen has drawn (whenIdle), once per user signed in; it
+  // starts the outbox of whoever is signed in by then. On a slow phone the screen comes first.
   const userId = user.data?.id;
   useEffect(() => {
-    if (userId !== undefined) void import('./outbox').then(({ startOutbox }) => startOutbox());
+    if (userId !== undefined) whenIdle(() => void import('./outbox').then(({ startOutbox }) => startOutbox()));
   }, [userId]);
   // And the device's blocks of document numbers (lib/number-blocks.ts), kept topped up.
   const fetched = user.data;
   useEffect(() => {
     if (!fetched) return;
-    void import('./number-blocks').then(({ keepNumberBlocks }) => offlineDatabase()?.then((db) => keepNumberBlocks(db, fetched)));
+    whenIdle(
+      () => void import('./number-blocks').then(({ keepNumberBlocks }) => offlineDatabase()?.then((db) => keepNumberBlocks(db, fetched))),
+    );
   }, [fetched]);
   // So does the working set (lib/working-set.ts): what the device keeps of the business to work offline.
   useEffect(() => {
-    if (userId !== undefined) void import('./working-set').then(({ startWorkingSet }) => startWorkingSet(queryClient));
+    if (userId !== undefined) whenIdle(() => void import('./working-set').then(({ startWorkingSet }) => startWorkingSet(queryClient)));
   }, [userId, queryClient]);
 
   if (signedOut) return { status: 'signed-out' };

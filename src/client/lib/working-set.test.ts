@@ -14,7 +14,8 @@ import {
   type OfflineDatabase,
 } from './offline-store';
 import { listQuery } from './resource-queries';
-import { NO_ROOM, PAGE_SIZE, startWorkingSet, stopWorkingSet, syncNow, workingSetIdle, workingSetStatus } from './working-set';
+import { NO_ROOM, startWorkingSet, stopWorkingSet, syncNow, workingSetIdle, workingSetStatus } from './working-set';
+import { PAGE_SIZE } from './working-set-download';
 
 /**
  * The working set on the device (working-set.ts) against an in-memory IndexedDB and a stand-in

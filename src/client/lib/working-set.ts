@@ -6,17 +6,7 @@ import { inWorkingSet, WORKING_SET } from '../../domain/working-set';
 import { activeBusinessId, api, ApiError, subscribeToBusiness } from './api';
 import { USER_RETRIEVED } from './kept-access';
 import { warmKeptIndex } from './kept-index';
-import {
-  deletePages,
-  keepPage,
-  keptRow,
-  mergeIntoPages,
-  PAGE_ROWS,
-  pageRanges,
-  removeFromPages,
-  rowIds,
-  type PageRange,
-} from './kept-records';
+import { deletePages, keptRow, mergeIntoPages, PAGE_ROWS, removeFromPages } from './kept-records';
 import {
   isQuotaError,
   offlineDatabase,
@@ -29,7 +19,10 @@ import {
   type SyncState,
 } from './offline-store';
 import { nextTurn } from './next-turn';
+import { whenIdle } from './when-idle';
 import { onChangeSent } from './outbox-events';
+import { Abandoned, downloadPages, type Get } from './working-set-download';
+import { downloadWorker } from './working-set-downloads';
 
 /**
  * The device's working set (docs/architecture.md, "Offline"; `domain/working-set.ts` says what it
@@ -66,8 +59,6 @@ export interface WorkingSetStatus {
   problem: string | null;
 }
 
-/** Records a page of the first download asks for. */
-export const PAGE_SIZE = 1000;
 /** How often it pulls while online without the event stream, and tries again after a failure. */
 const TICK_MS = 30_000;
 /** The event stream is opened again after this, doubling up to STREAM_CEILING_MS. */
@@ -176,12 +167,6 @@ interface Manifest {
   resources: { name: string; total: number }[];
 }
 
-/** A page of the first download (`GET /api/sync/records/:resource`). */
-interface SyncPage {
-  data: Record<string, unknown>[];
-  next: number | null;
-}
-
 interface Delta {
   reset: boolean;
   cursor: string | null;
@@ -190,19 +175,10 @@ interface Delta {
   removed: Record<string, number[]>;
 }
 
-/** Why a pass stopped without failing: the business changed, or the engine stopped. */
-class Abandoned extends Error {}
-
 const isAbort = (error: unknown) => error instanceof Abandoned || (error as { name?: string } | null)?.name === 'AbortError';
 const hasWindow = () => typeof window !== 'undefined' && typeof window.addEventListener === 'function';
 const hasDocument = () => typeof document !== 'undefined' && typeof document.addEventListener === 'function';
 const browserOnline = () => typeof navigator === 'undefined' || navigator.onLine !== false;
-
-/** Runs `work` once the page is idle (soon, where the browser cannot tell). */
-function whenIdle(work: () => void): void {
-  if (typeof requestIdleCallback === 'function') requestIdleCallback(work, { timeout: 10_000 });
-  else setTimeout(work, 1000);
-}
 
 const sameList = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((name) => b.includes(name));
 
@@ -250,6 +226,8 @@ function createEngine(
   let viewable: { businessId: number; resources: string[]; changed: boolean } | null = null;
   const leadership = new AbortController();
   let letGo: () => void = () => undefined;
+  /** The first download's worker (working-set-downloads.ts), where the browser has one. */
+  const downloads = downloadWorker();
   const cleanups: (() => void)[] = [];
 
   const channel = typeof BroadcastChannel === 'function' ? new BroadcastChannel(`${name}-working-set`) : null;
@@ -411,8 +389,6 @@ function createEngine(
     }
   }
 
-  type Get = <T>(path: string, query?: Record<string, string | number>) => Promise<T>;
-
   /**
    * A download begins: the manifest, the cursor saved before any page, and what the device kept
    * of resources the user may no longer view removed.
@@ -451,61 +427,27 @@ function createEngine(
   }
 
   /**
-   * The pages still to come, each kept as it comes (kept-records.ts `keepPage`), in one transaction
-   * with where the download stands. A page holds every record of the working set in its range of
-   * ids (after the page before, up to its last; the last page, all after), so what the device kept
-   * in that range before is replaced by it: a record it did not bring has left the working set
-   * (deleted, out of the user's places, a document closed) and goes — unless it says so itself (a
-   * closed document the user opened, kept as they saw it). Records the server still sends are
-   * never missing meanwhile: a download again (a reset, other places) puts each over its old copy.
-   * The next page is asked for while one is written.
+   * The pages still to come (working-set-download.ts), in the download's worker where the browser has
+   * workers; each page kept is told here: the lists showing its resource read again, the progress shown.
    */
   async function download(db: OfflineDatabase, start: SyncState, get: Get, signal: AbortSignal): Promise<SyncState> {
-    let state = start;
-    const { businessId } = state;
-    /** The resource downloading in this pass: its pages' ranges, its rows' ids (read once it begins), and the page coming. */
-    let current = null as { resource: string; ranges: PageRange[]; rowIds: number[]; coming: Promise<SyncPage> | null } | null;
-    const ask = (resource: string, after: number) => {
-      const asked = get<SyncPage>('/api/sync/records/' + resource, { after, limit: PAGE_SIZE }).catch((error: unknown) => {
-        // Taken out of the user's working set since the manifest (a permission gone): left for the next download.
-        if (error instanceof ApiError && error.status === 404) return { data: [], next: null };
-        throw error;
-      });
-      // Asked ahead: its failure is told when it is awaited, or by nobody if the pass stops first.
-      asked.catch(() => undefined);
-      return asked;
-    };
-    while (state.pending.length > 0) {
-      const [{ resource, after }, ...rest] = state.pending;
-      if (current?.resource !== resource) {
-        const [ranges, ids] = await Promise.all([pageRanges(db, businessId, resource), rowIds(db, businessId, resource)]);
-        current = { resource, ranges, rowIds: ids, coming: null };
-      }
-      const page = await (current.coming ?? ask(resource, after));
-      current.coming = page.next === null ? null : ask(resource, page.next);
-      if (signal.aborted) throw new Abandoned();
-      state = {
-        ...state,
-        pending: page.next === null ? rest : [{ resource, after: page.next }, ...rest],
-        done: state.done + page.data.length,
-      };
-      const kept = { businessId, resource, after, last: page.next ?? Number.POSITIVE_INFINITY, records: page.data, savedAt: Date.now() };
-      const { ranges, rowIds: candidates } = current;
-      await db.transaction('rw', [db.pages, db.records, db.syncState], async () => {
-        await keepPage(db, kept, ranges, candidates);
-        await db.syncState.put(state);
-      });
+    const { businessId } = start;
+    const kept = (state: SyncState, resource: string) => {
+      wentOnline();
       syncStateChanged(businessId);
       recordsChanged(businessId, resource, 'all');
       show({ progress: progressOf(state) });
-      await nextTurn();
-    }
+    };
+    let state =
+      downloads && !downloads.broken
+        ? await downloads.download(name, start, signal, kept)
+        : await downloadPages(db, start, get, signal, kept);
     state = { ...state, phase: 'ready', pending: [], syncedAt: Date.now() };
     await db.syncState.put(state);
     syncStateChanged(businessId);
     show({ phase: 'following', progress: null, syncedAt: state.syncedAt });
     // The catalogue's index built now, while the page is idle, not at the first scan offline.
-    whenIdle(() => warmKeptIndex(businessId, getResource('items')));
+    whenIdle(() => warmKeptIndex(businessId, getResource('items')), 10_000);
     return state;
   }
 
@@ -769,6 +711,7 @@ function createEngine(
       leadership.abort();
       letGo();
       pass?.abort();
+      downloads?.terminate();
       closeStream();
       clearInterval(tick);
       clearTimeout(sentTimer);

@@ -280,7 +280,7 @@ export function CounterScreen() {
         {!done && discountMissing && basket.length > 0 && (
           <p className="text-sm text-muted-foreground">Enter the ID number and the name on the ID to give the discount.</p>
         )}
-        {!buyer && walkIn === undefined && <WalkInMissing />}
+        {!buyer && walkIn === null && <WalkInMissing />}
       </aside>
     </div>
   );

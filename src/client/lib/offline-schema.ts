@@ -1,0 +1,23 @@
+import type { Dexie } from 'dexie';
+
+/**
+ * The versions of a user's offline database (offline-store.ts): declared once here, where the
+ * working set's download worker (working-set-worker.ts) opens the same database too.
+ */
+export function declareOfflineSchema(database: Dexie): void {
+  database.version(1).stores({ answers: 'key, [businessId+resource]', records: 'key, [businessId+resource]' });
+  database.version(2).stores({ outbox: '++seq, &key, target', synced: 'key' });
+  database.version(3).stores({ places: 'businessId' });
+  // Where the working set of each business stands (working-set.ts).
+  database.version(4).stores({ syncState: 'businessId' });
+  // The working set kept a page of records to a row (kept-records.ts): what was kept a record to
+  // a row stays readable, and each working set downloads again into pages, replacing it.
+  database
+    .version(5)
+    .stores({ pages: '[businessId+resource+after+last]' })
+    .upgrade((transaction) => transaction.table('syncState').clear());
+  // The blocks of document numbers the device holds (number-blocks.ts).
+  database.version(6).stores({ numberBlocks: 'id, businessId' });
+  // The drafts of forms being filled (drafts.ts).
+  database.version(7).stores({ drafts: 'key, businessId' });
+}
