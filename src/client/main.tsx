@@ -1,3 +1,5 @@
+// First: what the first screen waits for is asked for before the rest is evaluated.
+import './first-screen';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app';

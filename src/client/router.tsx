@@ -3,6 +3,7 @@ import type { QueryClient } from '@tanstack/react-query';
 import { RootLayout } from './components/layout/root-layout';
 import { NotFoundScreen } from './components/layout/not-found-screen';
 import { activitySearch } from './features/activity/activity-search';
+import { loadCounterScreen, loadListScreen, loadOverviewScreen, loadScreenParts } from './first-screen';
 import { activeBusinessId } from './lib/api';
 import { redirectTarget } from './lib/route-names';
 import { sessionKept, userQuery } from './lib/session';
@@ -30,7 +31,7 @@ const screen = <T extends Record<string, unknown>, K extends keyof T & string>(l
   lazyRouteComponent(load, name);
 /** A screen that reads slots: what fills them (`screen-parts.tsx`) is loaded with it, and there before it renders. */
 const slotted = <T extends Record<string, unknown>, K extends keyof T & string>(load: () => Promise<T>, name: K) =>
-  screen(() => Promise.all([import('./screen-parts'), load()]).then(([, screen]) => screen), name);
+  screen(() => Promise.all([loadScreenParts(), load()]).then(([, screen]) => screen), name);
 
 const loginRoute = createRoute({
   getParentRoute: () => rootRoute,
@@ -39,7 +40,7 @@ const loginRoute = createRoute({
   component: screen(() => import('./features/auth/login-screen'), 'LoginScreen'),
 });
 
-const overview = screen(() => import('./features/overview/overview-screen'), 'OverviewScreen');
+const overview = screen(loadOverviewScreen, 'OverviewScreen');
 const homeRoute = createRoute({ getParentRoute: () => rootRoute, path: '/', component: overview });
 const overviewRoute = createRoute({ getParentRoute: () => rootRoute, path: '/overview', component: overview });
 
@@ -85,13 +86,13 @@ const importsRoute = createRoute({
 const counterRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/counter',
-  component: screen(() => import('./features/counter/counter-screen'), 'CounterScreen'),
+  component: screen(loadCounterScreen, 'CounterScreen'),
 });
 
 const listRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/$resource',
-  component: slotted(() => import('./components/crud/list-screen'), 'ListScreen'),
+  component: slotted(loadListScreen, 'ListScreen'),
 });
 
 /**

@@ -2,6 +2,7 @@ import { queryOptions, useQuery, useQueryClient, type QueryClient } from '@tanst
 import { useEffect, useSyncExternalStore } from 'react';
 import { holdsAny } from '../../domain/permissions';
 import { activeBusinessId, api, ApiError, setActiveBusinessId, subscribeToBusiness } from './api';
+import { takeEarlyUser } from './early-user';
 import { forgetKeptAccess, userRetrieved } from './kept-access';
 import { deleteOfflineStore, offlineDatabase, openOfflineStore } from './offline-store';
 import { whenIdle } from './when-idle';
@@ -36,18 +37,15 @@ export interface CurrentUser {
 
 /** How long the signed-in user and their businesses are kept for opening the app offline. */
 export const SESSION_CACHE_DAYS = 30;
-/** Where the session's queries are kept in localStorage (app.tsx persists them there). */
-export const KEPT_SESSION_KEY = 'bodega-session';
-
-/** Whether this device keeps a session from before: the app opens from it without waiting for the server. */
-export const sessionKept = () => localStorage.getItem(KEPT_SESSION_KEY) !== null;
+export { KEPT_SESSION_KEY, sessionKept } from './kept-session';
 const SESSION_CACHE_MS = SESSION_CACHE_DAYS * 24 * 60 * 60 * 1000;
 
 export const userQuery = (businessId: number | null) =>
   queryOptions({
     queryKey: ['session', 'user', businessId],
     queryFn: async () => {
-      const user = await api<CurrentUser>('GET', '/api/auth/user');
+      // The first ask was made as the app started (first-screen.ts), before its code was all evaluated.
+      const user = await (takeEarlyUser<CurrentUser>() ?? api<CurrentUser>('GET', '/api/auth/user'));
       window.dispatchEvent(userRetrieved(user));
       return user;
     },

@@ -8,6 +8,7 @@ import { paidInTenders } from '../../domain/tenders';
 import { storeFor } from '../resources/stores';
 import { untyped, type Db } from '../db/scope';
 import { ledgerDiscrepancies } from './ledger';
+import { settledStatus } from './payments';
 
 /**
  * An audit of the whole database: what the documents say against what was written for them —
@@ -544,10 +545,7 @@ async function settlement(db: Db): Promise<Pending[]> {
           documents.amount_adjusted, documents.balance,
           coalesce(payments.amount, 0) as paid, coalesce(memoranda.amount, 0) as adjusted,
           case when documents.status = 'void' then 0 else documents.total - documents.amount_paid - documents.amount_adjusted end as owed,
-          case when documents.status = 'void' then 'void'
-            when documents.amount_paid + documents.amount_adjusted = 0 then 'unpaid'
-            when documents.amount_paid + documents.amount_adjusted >= documents.total then 'paid'
-            else 'partially_paid' end as settled_status
+          case when documents.status = 'void' then 'void' else ${settledStatus('documents')} end as settled_status
         from ${sql.table(kind.table)} documents
           left join (${settling(kind.payments)}) as payments on payments.id = documents.id
           left join (${settling(kind.memoranda)}) as memoranda on memoranda.id = documents.id

@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { sql, type RawBuilder } from 'kysely';
 import { z } from 'zod';
 import { centavosToPesos, formatPesos } from '../../domain/money';
 import { holdsAny, permissionName } from '../../domain/permissions';
@@ -23,12 +23,6 @@ import { decorateTenders, insertTenders, removeTenders, tendersOfPayments } from
 /** What brings a balance down: payments (`amount_paid`) or memoranda (`amount_adjusted`). */
 export type Settlement = 'amount_paid' | 'amount_adjusted';
 
-/**
- * Moves `delta` centavos of a bill's or an invoice's balance into what was paid or adjusted, in
- * one conditional UPDATE: two payments racing for the last pesos cannot both pass, so the balance
- * never goes below zero. Returns false (nothing changed) when it would. Then the status follows:
- * unpaid → partially_paid → paid (settled by payments and memoranda together).
- */
 /** What payments and memoranda settle. */
 export type PaidTable = 'bills' | 'invoices';
 
@@ -37,6 +31,24 @@ const PAID: Readonly<Record<PaidTable, ResourceDefinition>> = { bills, invoices 
 /** A payment's or a memorandum's place is the one of what it settles. */
 const settledPlace = (target: Record<string, unknown>) => ({ branch_id: target.branch_id, warehouse_id: target.warehouse_id });
 
+/**
+ * A bill's or an invoice's status from what was settled of its total, by payments and memoranda
+ * together: unpaid while nothing is, paid once all of it is, partially paid between. SQL, because
+ * both who move a balance (`followBalance`) and the audit (which checks every document's status in
+ * one query) decide it in the database; `table` names the row's alias when the query has several.
+ */
+export function settledStatus(table?: string): RawBuilder<'unpaid' | 'partially_paid' | 'paid'> {
+  const column = (name: string) => sql.ref(table ? `${table}.${name}` : name);
+  const settled = sql`${column('amount_paid')} + ${column('amount_adjusted')}`;
+  return sql`case when ${settled} = 0 then 'unpaid' when ${settled} >= ${column('total')} then 'paid' else 'partially_paid' end`;
+}
+
+/**
+ * Moves `delta` centavos of a bill's or an invoice's balance into what was paid or adjusted, in
+ * one conditional UPDATE: two payments racing for the last pesos cannot both pass, so the balance
+ * never goes below zero. Returns false (nothing changed) when it would. Then the status follows
+ * (`settledStatus`).
+ */
 export async function followBalance(
   trx: Trx,
   table: PaidTable,
@@ -61,7 +73,7 @@ export async function followBalance(
   await trx
     .updateTable(table)
     .set({
-      status: sql`case when amount_paid + amount_adjusted >= total then 'paid' when amount_paid + amount_adjusted > 0 then 'partially_paid' else 'unpaid' end`,
+      status: settledStatus(),
     })
     .where('id', '=', id)
     .execute();

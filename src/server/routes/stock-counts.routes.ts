@@ -6,10 +6,12 @@ import { holdsAny, permissionName } from '../../domain/permissions';
 import { roundsToNothing } from '../../domain/quantity';
 import { stockAdjustments } from '../../domain/resources/stock-adjustments';
 import { COUNT_LINE_FILTERS, COUNT_LINES_PAGE, stockCounts } from '../../domain/resources/stock-counts';
+import type { Scope, Trx } from '../db/scope';
 import { addEntry, countLinesPage, finishCounting, postCount, uncountLine } from '../documents/counts';
 import { forbidden } from '../errors';
 import { runWrite } from '../idempotency';
 import { scopeOf } from '../plugins/auth';
+import type { ApiRecord } from '../resources/codec';
 import { countLine, dataOf, pageOf, recordSchema, refusals } from './responses';
 
 /**
@@ -143,52 +145,63 @@ export async function stockCountRoutes(app: FastifyInstance): Promise<void> {
     },
   );
 
-  routes.patch(
-    '/api/stock-counts/:id/finish',
-    {
-      config: { permission: COUNT_PERMISSION },
-      schema: {
-        tags: [stockCounts.name],
-        summary: 'Finish counting an open stock count',
-        description:
-          'Nothing more is counted on it or taken off it; it waits to be posted or cancelled, and a blind count shows its differences. ' +
-          'Once only: a count not open is 409. Only someone who operates at the count’s place finishes it (403 where they only view).',
-        params: idParams,
-        response: { 200: dataOf(recordSchema(stockCounts)).describe('The count, counted'), ...refusals(401, 403, 404, 409, 422) },
+  /**
+   * A step forward of the count — finishing its counting, posting it — as its own PATCH answering
+   * the count: `take` decides it on the locked row. `alsoNeeds` is a permission beyond counting,
+   * refused (403) before the count is read.
+   */
+  const countStep = (
+    name: 'finish' | 'post',
+    doc: { summary: string; description: string; answered: string },
+    take: (trx: Trx, scope: Scope, countId: number) => Promise<ApiRecord>,
+    alsoNeeds?: string,
+  ) =>
+    routes.patch(
+      `/api/stock-counts/:id/${name}`,
+      {
+        config: { permission: COUNT_PERMISSION },
+        schema: {
+          tags: [stockCounts.name],
+          summary: doc.summary,
+          description: doc.description,
+          params: idParams,
+          response: { 200: dataOf(recordSchema(stockCounts)).describe(doc.answered), ...refusals(401, 403, 404, 409, 422) },
+        },
       },
+      async (request, reply) => {
+        const scope = scopeOf(request);
+        if (alsoNeeds && !holdsAny(scope.permissions, [alsoNeeds])) throw forbidden();
+        return runWrite(request, reply, async (trx) => ({
+          status: 200,
+          body: { data: await take(trx, scope, Number(request.params.id)) },
+        }));
+      },
+    );
+
+  countStep(
+    'finish',
+    {
+      summary: 'Finish counting an open stock count',
+      description:
+        'Nothing more is counted on it or taken off it; it waits to be posted or cancelled, and a blind count shows its differences. ' +
+        'Once only: a count not open is 409. Only someone who operates at the count’s place finishes it (403 where they only view).',
+      answered: 'The count, counted',
     },
-    async (request, reply) => {
-      const scope = scopeOf(request);
-      return runWrite(request, reply, async (trx) => ({
-        status: 200,
-        body: { data: await finishCounting(trx, scope, Number(request.params.id)) },
-      }));
-    },
+    finishCounting,
   );
 
-  routes.patch(
-    '/api/stock-counts/:id/post',
+  // Posting writes an adjustment: only for who may write one.
+  countStep(
+    'post',
     {
-      config: { permission: COUNT_PERMISSION },
-      schema: {
-        tags: [stockCounts.name],
-        summary: 'Post a stock count, open or counted',
-        description:
-          'Writes one stock adjustment (reason: count correction) bringing each counted item to what was counted; uncounted items are left as they are. ' +
-          'An open count, or a counted one; a blind count only once its counting is finished (409 before). Once only: a second post is 409. ' +
-          'Needs create-stock-adjustments too, and to operate at the count’s place (403).',
-        params: idParams,
-        response: { 200: dataOf(recordSchema(stockCounts)).describe('The count, posted'), ...refusals(401, 403, 404, 409, 422) },
-      },
+      summary: 'Post a stock count, open or counted',
+      description:
+        'Writes one stock adjustment (reason: count correction) bringing each counted item to what was counted; uncounted items are left as they are. ' +
+        'An open count, or a counted one; a blind count only once its counting is finished (409 before). Once only: a second post is 409. ' +
+        'Needs create-stock-adjustments too, and to operate at the count’s place (403).',
+      answered: 'The count, posted',
     },
-    async (request, reply) => {
-      const scope = scopeOf(request);
-      // Posting writes an adjustment: only for who may write one.
-      if (!holdsAny(scope.permissions, [ADJUST_PERMISSION])) throw forbidden();
-      return runWrite(request, reply, async (trx) => ({
-        status: 200,
-        body: { data: await postCount(trx, scope, Number(request.params.id)) },
-      }));
-    },
+    postCount,
+    ADJUST_PERMISSION,
   );
 }

@@ -1,4 +1,5 @@
 import { Navigate, Outlet, useLocation } from '@tanstack/react-router';
+import { useDeferredValue } from 'react';
 import { describeError } from '../../lib/api';
 import { useSession } from '../../lib/session';
 import { Button } from '../ui/button';
@@ -7,8 +8,14 @@ import { AppShell } from './app-shell';
 
 /** Signs the visitor in before anything else; the layout shows once the user and permissions are loaded. */
 export function RootLayout() {
-  const session = useSession();
+  const signedIn = useSession();
   const location = useLocation();
+  // The first signed-in screen (the shell and the page in it) is rendered as a transition: React
+  // draws it in slices, yielding to the browser between them, and "Loading" stays until it is
+  // whole — a slow phone is never held for the whole of it at once.
+  // (Not on the sign-in screen, which does not wait for the session: nothing there to draw twice.)
+  const drawn = useDeferredValue(location.pathname === '/login' ? 'signing-in' : signedIn.status);
+  const session = signedIn.status === 'signed-in' && drawn !== 'signed-in' ? ({ status: 'loading' } as const) : signedIn;
   if (location.pathname === '/login') return <Outlet />;
 
   switch (session.status) {

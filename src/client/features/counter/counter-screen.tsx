@@ -365,7 +365,11 @@ function ScanBox({
     enabled: searching,
   });
   const found = searching && text.trim() === term ? (results.data?.data ?? []).filter((record) => !record.deleted_at) : [];
-  useEffect(() => inputRef.current?.focus(), [inputRef]);
+  // Focused once the screen is drawn: focusing while it is being made would lay the page out then, in the same long task.
+  useEffect(() => {
+    const drawn = setTimeout(() => inputRef.current?.focus({ preventScroll: true }));
+    return () => clearTimeout(drawn);
+  }, [inputRef]);
 
   const pick = (item: ApiRecord) => {
     setText('');
