@@ -8,7 +8,7 @@ import { Abandoned, downloadPages } from './working-set-download';
 /**
  * The working set's first download, in a worker (working-set.ts starts it): the pages are fetched,
  * parsed and kept here, in the user's own database opened by name, so the screen never waits on them.
- * One download at a time; the page that tells each page kept, and when it ends or fails.
+ * One download at a time; it tells the page each page kept, and when the download ends or fails.
  */
 
 export type ToWorker = { kind: 'download'; database: string; state: SyncState } | { kind: 'stop' };
