@@ -13,7 +13,7 @@ import {
   type ReplayEngine,
   type ReplayEvents,
 } from './outbox-replay';
-import { startOutbox, stopOutbox } from './outbox';
+import { startOutbox, stopOutbox, submitChange } from './outbox';
 
 /**
  * The outbox against an in-memory IndexedDB and a stand-in for `fetch`: what is queued, what is
@@ -577,5 +577,20 @@ describe('the app’s outbox', () => {
     document.dispatchEvent(new Event('visibilitychange'));
     await aWhile();
     expect(requests).toHaveLength(2);
+  });
+
+  it('starts by itself when a change comes before the app got round to starting it', async () => {
+    stopOutbox();
+    await freshStore();
+    network.onLine = false;
+    const settled = await submitChange(update(7, { name: 'Magnolia' }, 2));
+    expect(settled).toEqual({ sent: false, message: KEPT_OFFLINE });
+    expect(outboxSnapshot().entries).toHaveLength(1);
+
+    network.onLine = true;
+    window.dispatchEvent(new Event('online'));
+    await until(() => outboxSnapshot().loaded && outboxSnapshot().entries.length === 0);
+    expect(requests.map((request) => [request.method, request.path])).toEqual([['PATCH', '/api/brands/7']]);
+    stopOutbox();
   });
 });

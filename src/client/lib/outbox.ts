@@ -70,7 +70,12 @@ export function stopOutbox(): void {
   running = null;
 }
 
+/**
+ * The running outbox. A change made before the app got round to starting it (the start waits for
+ * the first screen to draw, and on a busy device a quick hand can be faster) starts it here.
+ */
 function started(): Running {
+  if (!running) startOutbox();
   if (!running) throw new Error('The outbox is opened once somebody is signed in.');
   return running;
 }
