@@ -38,7 +38,13 @@ export interface CurrentUser {
 /** How long the signed-in user and their businesses are kept for opening the app offline. */
 export const SESSION_CACHE_DAYS = 30;
 export { KEPT_SESSION_KEY, sessionKept } from './kept-session';
-const SESSION_CACHE_MS = SESSION_CACHE_DAYS * 24 * 60 * 60 * 1000;
+/**
+ * The session's queries are never dropped from memory while the app runs (they are a few hundred
+ * bytes). Not "30 days": a gcTime above setTimeout's ceiling (2^31 − 1 ms, about 24.8 days) fires
+ * at once, so a query nobody watched yet (the user asked for as the app starts) was dropped and
+ * asked for again.
+ */
+const KEPT_WHILE_RUNNING = Infinity;
 
 export const userQuery = (businessId: number | null) =>
   queryOptions({
@@ -51,7 +57,7 @@ export const userQuery = (businessId: number | null) =>
     },
     retry: false,
     staleTime: 60_000,
-    gcTime: SESSION_CACHE_MS,
+    gcTime: KEPT_WHILE_RUNNING,
   });
 
 export const businessesQuery = () =>
@@ -60,7 +66,7 @@ export const businessesQuery = () =>
     queryFn: async () => (await api<{ data: Business[] }>('GET', '/api/businesses/get-all-businesses')).data,
     retry: false,
     staleTime: 5 * 60_000,
-    gcTime: SESSION_CACHE_MS,
+    gcTime: KEPT_WHILE_RUNNING,
   });
 
 /**
