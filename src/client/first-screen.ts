@@ -1,4 +1,6 @@
+import { firstScreenModules, type FirstScreenModule } from '../domain/first-screens';
 import { askUserEarly } from './lib/early-user';
+import { warmClassNames } from './lib/utils';
 
 /**
  * What the first screen waits for, asked for before the rest of the app's code is evaluated
@@ -14,24 +16,21 @@ export const loadOverviewScreen = () => import('./features/overview/overview-scr
 export const loadCounterScreen = () => import('./features/counter/counter-screen');
 export const loadListScreen = () => import('./components/crud/list-screen');
 
-/** The single-segment paths the router serves with screens of their own, not a resource's list. */
-const OWN_SCREENS = new Set(['login', 'overview', 'counter', 'imports', 'activity', 'pending-changes']);
+const LOADERS: Readonly<Record<FirstScreenModule, () => Promise<unknown>>> = {
+  'src/client/screen-parts.tsx': loadScreenParts,
+  'src/client/components/crud/list-screen.tsx': loadListScreen,
+  'src/client/features/overview/overview-screen.tsx': loadOverviewScreen,
+  'src/client/features/counter/counter-screen.tsx': loadCounterScreen,
+};
 
 function loadAhead(path: string): void {
-  const segments = path.split('/').filter(Boolean);
-  const loads: (() => Promise<unknown>)[] =
-    segments.length === 0 || path === '/overview'
-      ? [loadOverviewScreen]
-      : path === '/counter'
-        ? [loadCounterScreen]
-        : segments.length === 1 && !OWN_SCREENS.has(segments[0])
-          ? [loadScreenParts, loadListScreen]
-          : [];
   // A failure is the router's to tell, when it loads the same screen.
-  for (const load of loads) void load().catch(() => undefined);
+  for (const module of firstScreenModules(path)) void LOADERS[module]().catch(() => undefined);
 }
 
 if (typeof window !== 'undefined') {
   loadAhead(window.location.pathname);
   askUserEarly(window.location.pathname);
+  // Once the entry is evaluated, while the user is on the way.
+  setTimeout(warmClassNames);
 }

@@ -33,6 +33,8 @@ export function AppShell({
   // The sheet's code loads the first time it is opened.
   const [sheetUsed, setSheetUsed] = useState(false);
   const wide = useMediaQuery('(min-width: 1280px)');
+  // A phone's navigation is the sheet: the sidebar is not made at all there, not only hidden.
+  const tabletUp = useMediaQuery('(min-width: 768px)');
   const toggle = () => {
     localStorage.setItem(EXPANDED_KEY, expanded ? '0' : '1');
     setExpanded(!expanded);
@@ -53,14 +55,16 @@ export function AppShell({
       />
       <div className="flex flex-1">
         {/* Below a wide screen, the expanded sidebar lies over the page instead of pushing a list's last columns off it. */}
-        <div className={`hidden shrink-0 md:block print:hidden ${expanded ? 'w-20 xl:w-64' : 'w-20'}`}>
-          <aside
-            aria-label="Main navigation"
-            className={`sticky top-14 h-[calc(100svh-3.5rem)] overflow-y-auto border-r border-sidebar-border bg-sidebar text-sidebar-foreground ${expanded ? 'relative z-30 w-64 max-xl:shadow-xl' : 'w-20'}`}
-          >
-            <Sidebar collapsed={!expanded} onNavigate={expanded && !wide ? toggle : undefined} />
-          </aside>
-        </div>
+        {tabletUp && (
+          <div className={`hidden shrink-0 md:block print:hidden ${expanded ? 'w-20 xl:w-64' : 'w-20'}`}>
+            <aside
+              aria-label="Main navigation"
+              className={`sticky top-14 h-[calc(100svh-3.5rem)] overflow-y-auto border-r border-sidebar-border bg-sidebar text-sidebar-foreground ${expanded ? 'relative z-30 w-64 max-xl:shadow-xl' : 'w-20'}`}
+            >
+              <Sidebar collapsed={!expanded} onNavigate={expanded && !wide ? toggle : undefined} />
+            </aside>
+          </div>
+        )}
         <main id="main" className="min-w-0 flex-1 p-3 sm:p-4 lg:p-6">
           <InsecureContextNotice />
           {children}

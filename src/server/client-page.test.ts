@@ -1,0 +1,90 @@
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../../tests/support/test-app';
+import { FIRST_SCREEN_MODULES } from '../domain/first-screens';
+
+/** A navigation's page names the files of the screen its address opens, from the build's manifest. */
+describe('the page a navigation gets', () => {
+  let test: TestApp;
+  let clientDir: string;
+  const index = [
+    '<!doctype html><html><head><title>Bodega</title>',
+    '<script type="module" crossorigin src="/assets/index-e1.js"></script>',
+    '<link rel="modulepreload" crossorigin href="/assets/react-r1.js">',
+    '</head><body><div id="root"></div></body></html>',
+  ].join('\n');
+  // As Vite writes it: the entry (index.html) and its imports, the screens as dynamic entries.
+  const manifest = {
+    'index.html': { file: 'assets/index-e1.js', imports: ['_react-r1.js'] },
+    '_react-r1.js': { file: 'assets/react-r1.js' },
+    '_money-m1.js': { file: 'assets/money-m1.js', imports: ['_react-r1.js'] },
+    '_input-i1.js': { file: 'assets/input-i1.js', imports: ['index.html', '_money-m1.js'] },
+    'src/client/features/counter/counter-screen.tsx': {
+      file: 'assets/counter-screen-c1.js',
+      imports: ['index.html', '_react-r1.js', '_input-i1.js', '_money-m1.js'],
+    },
+    'src/client/screen-parts.tsx': { file: 'assets/screen-parts-p1.js', imports: ['index.html'] },
+    'src/client/components/crud/list-screen.tsx': { file: 'assets/list-screen-l1.js', imports: ['_input-i1.js'] },
+  };
+
+  beforeAll(async () => {
+    clientDir = mkdtempSync(join(tmpdir(), 'bodega-client-'));
+    mkdirSync(join(clientDir, '.vite'));
+    writeFileSync(join(clientDir, 'index.html'), index);
+    writeFileSync(join(clientDir, '.vite', 'manifest.json'), JSON.stringify(manifest));
+    test = await startTestApp('sqlite', { clientDir });
+  });
+  afterAll(async () => {
+    await test?.close();
+    rmSync(clientDir, { recursive: true, force: true });
+  });
+
+  const navigate = (url: string, encoding?: string) =>
+    test.app.inject({ method: 'GET', url, headers: { accept: 'text/html', ...(encoding ? { 'accept-encoding': encoding } : {}) } });
+  const preloads = (html: string) => [...html.matchAll(/<link rel="modulepreload" crossorigin href="([^"]+)">/g)].map((match) => match[1]);
+
+  it('knows the first screens by source modules that exist, as the build’s manifest names them', () => {
+    for (const module of FIRST_SCREEN_MODULES) expect(existsSync(module), module).toBe(true);
+  });
+
+  it('names the counter’s chunk and the chunks it imports that the entry does not, once each', async () => {
+    const counter = await navigate('/counter?from=menu');
+    expect(counter.statusCode).toBe(200);
+    expect(counter.headers['content-type']).toMatch(/^text\/html/);
+    expect(counter.headers['cache-control']).toBe('no-cache');
+    expect(preloads(counter.body)).toEqual([
+      '/assets/react-r1.js',
+      '/assets/counter-screen-c1.js',
+      '/assets/input-i1.js',
+      '/assets/money-m1.js',
+    ]);
+  });
+
+  it('names both parts of a list screen, and nothing extra where the address opens no screen of its own', async () => {
+    expect(preloads((await navigate('/brands')).body)).toEqual([
+      '/assets/react-r1.js',
+      '/assets/screen-parts-p1.js',
+      '/assets/list-screen-l1.js',
+      '/assets/input-i1.js',
+      '/assets/money-m1.js',
+    ]);
+    const edit = await navigate('/brands/1/edit');
+    expect(edit.statusCode).toBe(200);
+    expect(edit.body).toBe(index);
+  });
+
+  it('is sent compressed as the browser accepts, and saying it varies by that', async () => {
+    const brotli = await navigate('/counter', 'gzip, deflate, br');
+    expect(brotli.headers['content-encoding']).toBe('br');
+    expect(String(brotli.headers.vary)).toMatch(/accept-encoding/i);
+    const gzip = await navigate('/counter', 'gzip');
+    expect(gzip.headers['content-encoding']).toBe('gzip');
+    const plain = await navigate('/counter');
+    expect(brotliDecompressSync(brotli.rawPayload).toString()).toBe(plain.body);
+    expect(gunzipSync(gzip.rawPayload).toString()).toBe(plain.body);
+    expect(preloads(plain.body)).toContain('/assets/counter-screen-c1.js');
+  });
+});
