@@ -73,5 +73,22 @@ export default defineConfig({
   },
   resolve: { alias: { '@': new URL('./src', import.meta.url).pathname } },
   server: { proxy: { '/api': 'http://127.0.0.1:3000', '/logout': 'http://127.0.0.1:3000' } },
-  build: { outDir: 'dist', sourcemap: true, manifest: true },
+  build: {
+    outDir: 'dist',
+    sourcemap: true,
+    manifest: true,
+    rolldownOptions: {
+      output: {
+        // Fewer, larger files for a first screen: a phone on plain http fetches six at a time, each
+        // costing a round trip. Everything the entry imports goes in one file (instead of ~20 shared
+        // pieces), and the icons in one of their own (a few kB in all, instead of one file each).
+        codeSplitting: {
+          groups: [
+            { name: 'start', tags: ['$initial'], priority: 2 },
+            { name: 'icons', test: /node_modules[\\/]lucide-react[\\/]/, priority: 1 },
+          ],
+        },
+      },
+    },
+  },
 });
