@@ -27,3 +27,9 @@ export function firstScreenModules(path: string): readonly FirstScreenModule[] {
     return ['src/client/screen-parts.tsx', 'src/client/components/crud/list-screen.tsx'];
   return [];
 }
+
+/**
+ * The id of the element in which the page sent to a signed-in navigation carries the user
+ * (server/client-page.ts writes it, client/lib/early-user.ts reads it).
+ */
+export const SIGNED_IN_USER_ELEMENT = 'signed-in-user';

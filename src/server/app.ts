@@ -1,15 +1,12 @@
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import compress from '@fastify/compress';
 import cookie from '@fastify/cookie';
 import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
-import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import Fastify, { type FastifyInstance } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
-import { clientPages, type ClientPage } from './client-page';
+import { serveClient } from './client-page';
 import { composeEngine } from './composition';
 import type { AppConfig } from './config';
 import { openDatabase } from './db/dialect';
@@ -165,35 +162,4 @@ function acceptEmptyJson(app: FastifyInstance): void {
     if (text === '') done(null, undefined);
     else json(request, text, done);
   });
-}
-
-/** Hashed build files never change; everything else must be checked, or updates never arrive. */
-function cacheHeaders(reply: FastifyReply, path: string): void {
-  reply.header('cache-control', /[\\/]assets[\\/]/.test(path) ? 'public, max-age=31536000, immutable' : 'no-cache');
-}
-
-/** The built PWA with index.html for every navigation; unknown /api paths stay JSON 404s. */
-function serveClient(app: FastifyInstance, clientDir: string | undefined): void {
-  const hasClient = clientDir !== undefined && existsSync(join(clientDir, 'index.html'));
-  // The build holds a brotli and a gzip copy of each text file: the one the browser accepts is sent as it is.
-  if (hasClient)
-    void app.register(fastifyStatic, { root: clientDir, wildcard: false, index: false, preCompressed: true, setHeaders: cacheHeaders });
-  const pages = hasClient ? clientPages(clientDir) : null;
-  app.setNotFoundHandler((request, reply) => {
-    if (!pages || request.url.startsWith('/api/') || request.method !== 'GET') {
-      return reply.status(404).send({ message: `No route for ${request.method} ${request.url.split('?')[0]}.` });
-    }
-    reply.header('cache-control', 'no-cache');
-    const page = pages.pageFor(request.url.split('?')[0]);
-    return page ? sendPage(request, reply, page) : reply.sendFile('index.html');
-  });
-}
-
-/** A page made at start, in the encoding the browser accepts (compressed already: @fastify/compress leaves it). */
-function sendPage(request: FastifyRequest, reply: FastifyReply, page: ClientPage): FastifyReply {
-  const accepted = String(request.headers['accept-encoding'] ?? '');
-  const [encoding, body] = /\bbr\b/.test(accepted) ? ['br', page.br] : /\bgzip\b/.test(accepted) ? ['gzip', page.gzip] : [null, page.html];
-  reply.header('vary', 'accept-encoding').type('text/html; charset=utf-8');
-  if (encoding) reply.header('content-encoding', encoding);
-  return reply.send(body);
 }

@@ -3,13 +3,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../../tests/support/test-app';
+import { startTestApp, type Session, type TestApp } from '../../tests/support/test-app';
 import { FIRST_SCREEN_MODULES } from '../domain/first-screens';
 
 /** A navigation's page names the files of the screen its address opens, from the build's manifest. */
 describe('the page a navigation gets', () => {
   let test: TestApp;
   let clientDir: string;
+  let admin: Session;
   const index = [
     '<!doctype html><html><head><title>Bodega</title>',
     '<script type="module" crossorigin src="/assets/index-e1.js"></script>',
@@ -36,6 +37,7 @@ describe('the page a navigation gets', () => {
     writeFileSync(join(clientDir, 'index.html'), index);
     writeFileSync(join(clientDir, '.vite', 'manifest.json'), JSON.stringify(manifest));
     test = await startTestApp('sqlite', { clientDir });
+    admin = await test.signIn('admin@example.com');
   });
   afterAll(async () => {
     await test?.close();
@@ -86,5 +88,49 @@ describe('the page a navigation gets', () => {
     expect(brotliDecompressSync(brotli.rawPayload).toString()).toBe(plain.body);
     expect(gunzipSync(gzip.rawPayload).toString()).toBe(plain.body);
     expect(preloads(plain.body)).toContain('/assets/counter-screen-c1.js');
+  });
+
+  const FETCH_METADATA = { 'sec-fetch-mode': 'navigate', 'sec-fetch-dest': 'document' };
+  const userIn = (html: string) => {
+    const found = /<script type="application\/json" id="signed-in-user">(.*?)<\/script>/.exec(html);
+    return found ? (JSON.parse(found[1]) as Record<string, unknown>) : null;
+  };
+
+  it('carries the signed-in user to a navigation, as /api/auth/user answers, stored by nobody', async () => {
+    const page = await test.app.inject({ method: 'GET', url: '/counter', headers: { ...FETCH_METADATA, cookie: admin.cookie } });
+    expect(page.statusCode).toBe(200);
+    expect(page.headers['cache-control']).toBe('no-store');
+    expect(String(page.headers.vary)).toMatch(/cookie/i);
+    expect(preloads(page.body)).toContain('/assets/counter-screen-c1.js');
+    const answered = await test.app.inject({ method: 'GET', url: '/api/auth/user', headers: { cookie: admin.cookie } });
+    expect(userIn(page.body)).toEqual(answered.json());
+    expect(userIn(page.body)).toMatchObject({ email: 'admin@example.com', business_id: admin.businessId });
+  });
+
+  it('carries nobody to a fetch (the service worker’s copy), to a signed-out or ended session, nor where a name could end the script', async () => {
+    const fetched = await test.app.inject({
+      method: 'GET',
+      url: '/counter',
+      headers: { 'sec-fetch-mode': 'cors', 'sec-fetch-dest': 'empty', cookie: admin.cookie },
+    });
+    expect(userIn(fetched.body)).toBeNull();
+    expect(fetched.headers['cache-control']).toBe('no-cache');
+    const signedOut = await test.app.inject({ method: 'GET', url: '/counter', headers: FETCH_METADATA });
+    expect(userIn(signedOut.body)).toBeNull();
+    const unknown = await test.app.inject({
+      method: 'GET',
+      url: '/counter',
+      headers: { ...FETCH_METADATA, cookie: 'bodega_session=not-a-session' },
+    });
+    expect(userIn(unknown.body)).toBeNull();
+
+    await test.app.db
+      .updateTable('users')
+      .set({ name: 'Ana </script><script>alert(1)</script>' })
+      .where('email', '=', 'admin@example.com')
+      .execute();
+    const page = await test.app.inject({ method: 'GET', url: '/brands/1/edit', headers: { ...FETCH_METADATA, cookie: admin.cookie } });
+    expect(page.body.match(/<\/script>/g)).toHaveLength(2);
+    expect(userIn(page.body)).toMatchObject({ name: 'Ana </script><script>alert(1)</script>' });
   });
 });

@@ -1,14 +1,24 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
-import { firstScreenModules } from '../domain/first-screens';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { firstScreenModules, SIGNED_IN_USER_ELEMENT } from '../domain/first-screens';
+import { SESSION_COOKIE, sessionUserId } from './plugins/auth';
+import { firstBusinessProfile } from './routes/auth.routes';
 
 /**
- * The page a navigation gets: the built index.html, naming the built files of the screen the
- * address opens (domain/first-screens.ts) as module preloads, so the browser fetches them while it
- * fetches the entry rather than once the entry has been evaluated and asks for them — on a phone,
- * most of a second later. Each such page is made once, at start, with its brotli and gzip copies.
- * Without the build's manifest (a client built some other way) the page is index.html as it is.
+ * The built web app: its files, and the page every navigation gets. That page is the built
+ * index.html, naming the built files of the screen the address opens (domain/first-screens.ts) as
+ * module preloads, so the browser fetches them while it fetches the entry rather than once the
+ * entry has been evaluated and asks for them — on a phone, most of a second later. Each such page
+ * is made once, at start, with its brotli and gzip copies. Without the build's manifest (a client
+ * built some other way) the page is index.html as it is.
+ *
+ * To a browser navigating with a live session, the page also carries the signed-in user as
+ * `GET /api/auth/user` would answer (their first business), so the first screen does not wait a
+ * round trip for it (client/lib/early-user.ts). Only a navigation gets it — never a fetch, so the
+ * service worker's copy of index.html holds nobody — and such a page is never stored by anyone.
  */
 
 /** One variant of the page, as sent. */
@@ -55,14 +65,15 @@ const page = (text: string): ClientPage => {
  * The pages of the client built in `clientDir`, by the first screen's modules; `pageFor(path)`
  * answers null where index.html as built is the page (no manifest, or no screen of its own).
  */
-export function clientPages(clientDir: string): { pageFor(path: string): ClientPage | null } {
-  const manifestPath = join(clientDir, '.vite', 'manifest.json');
-  if (!existsSync(manifestPath)) return { pageFor: () => null };
-  const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as Manifest;
+function clientPages(clientDir: string): { index: Buffer; pageFor(path: string): ClientPage | null } {
   const index = readFileSync(join(clientDir, 'index.html'), 'utf8');
+  const manifestPath = join(clientDir, '.vite', 'manifest.json');
+  if (!existsSync(manifestPath)) return { index: Buffer.from(index), pageFor: () => null };
+  const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as Manifest;
   const entry = entryChunks(manifest);
   const made = new Map<string, ClientPage | null>();
   return {
+    index: Buffer.from(index),
     pageFor(path) {
       const modules = firstScreenModules(path);
       const key = modules.join(' ');
@@ -75,4 +86,57 @@ export function clientPages(clientDir: string): { pageFor(path: string): ClientP
       return made.get(key)!;
     },
   };
+}
+
+/** Hashed build files never change; everything else must be checked, or updates never arrive. */
+function cacheHeaders(reply: FastifyReply, path: string): void {
+  reply.header('cache-control', /[\\/]assets[\\/]/.test(path) ? 'public, max-age=31536000, immutable' : 'no-cache');
+}
+
+/** JSON that cannot end the script element it is in, nor a line of it. */
+const scriptSafeJson = (value: unknown) =>
+  JSON.stringify(value)
+    .replace(/</g, '\\u003c')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
+
+/** A browser's top-level navigation (not a fetch, not a frame): only browsers that say so, over Fetch Metadata. */
+const isNavigation = (request: FastifyRequest) =>
+  request.headers['sec-fetch-mode'] === 'navigate' && request.headers['sec-fetch-dest'] === 'document';
+
+/** The built PWA: its files as built, and the page for every navigation; unknown /api paths stay JSON 404s. */
+export function serveClient(app: FastifyInstance, clientDir: string | undefined): void {
+  const hasClient = clientDir !== undefined && existsSync(join(clientDir, 'index.html'));
+  // The build holds a brotli and a gzip copy of each text file: the one the browser accepts is sent as it is.
+  if (hasClient)
+    void app.register(fastifyStatic, { root: clientDir, wildcard: false, index: false, preCompressed: true, setHeaders: cacheHeaders });
+  const pages = hasClient ? clientPages(clientDir) : null;
+  app.setNotFoundHandler(async (request, reply) => {
+    if (!pages || request.url.startsWith('/api/') || request.method !== 'GET') {
+      return reply.status(404).send({ message: `No route for ${request.method} ${request.url.split('?')[0]}.` });
+    }
+    const page = pages.pageFor(request.url.split('?')[0]);
+    const userId = isNavigation(request) ? await sessionUserId(app.db, request.cookies[SESSION_COOKIE]) : null;
+    if (userId !== null) {
+      const html = (page?.html ?? pages.index).toString();
+      const user = `    <script type="application/json" id="${SIGNED_IN_USER_ELEMENT}">${scriptSafeJson(await firstBusinessProfile(app.db, userId))}</script>\n`;
+      // Compressed as it goes (@fastify/compress): it is made for this one answer.
+      return reply
+        .header('cache-control', 'no-store')
+        .header('vary', 'cookie, accept-encoding')
+        .type('text/html; charset=utf-8')
+        .send(html.replace('</head>', `${user}  </head>`));
+    }
+    reply.header('cache-control', 'no-cache');
+    return page ? sendPage(request, reply, page) : reply.sendFile('index.html');
+  });
+}
+
+/** A page made at start, in the encoding the browser accepts (compressed already: @fastify/compress leaves it). */
+function sendPage(request: FastifyRequest, reply: FastifyReply, page: ClientPage): FastifyReply {
+  const accepted = String(request.headers['accept-encoding'] ?? '');
+  const [encoding, body] = /\bbr\b/.test(accepted) ? ['br', page.br] : /\bgzip\b/.test(accepted) ? ['gzip', page.gzip] : [null, page.html];
+  reply.header('vary', 'accept-encoding').type('text/html; charset=utf-8');
+  if (encoding) reply.header('content-encoding', encoding);
+  return reply.send(body);
 }

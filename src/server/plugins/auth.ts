@@ -101,6 +101,20 @@ async function findCaller(db: Kysely<Database>, token: string | undefined, busin
   return { actor, member, permissions, allPlaces: asLevel(first.all_places) };
 }
 
+/** The user a session token is signed in as, while the session lasts: null for none, an ended one or a removed user. */
+export async function sessionUserId(db: Kysely<Database>, token: string | undefined): Promise<number | null> {
+  if (!token) return null;
+  const row = await db
+    .selectFrom('sessions')
+    .innerJoin('users', 'users.id', 'sessions.user_id')
+    .select('users.id')
+    .where('sessions.token_hash', '=', hashToken(token))
+    .where('sessions.expires_at', '>', nowIso())
+    .where('users.deleted_at', 'is', null)
+    .executeTakeFirst();
+  return row ? Number(row.id) : null;
+}
+
 /**
  * The places the user holds in the business: a master, or a member holding every place to
  * operate, needs nothing more read; anyone else's single places are one indexed read.

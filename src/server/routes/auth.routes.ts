@@ -49,6 +49,11 @@ const profile: z.ZodType<Record<string, unknown>> = z
   })
   .describe('The signed-in user');
 
+/** The signed-in user in their first business, as `GET /api/auth/user` answers without a Business-ID. */
+export async function firstBusinessProfile(db: Kysely<Database>, userId: number): Promise<Record<string, unknown>> {
+  return profile.parse(await userProfile(db, userId, undefined));
+}
+
 /** The signed-in user as the web app keeps it, for one of their businesses. */
 export async function userProfile(db: Kysely<Database>, userId: number, requestedBusiness: unknown) {
   const user = await db.selectFrom('users').select(['id', 'name', 'email', 'username']).where('id', '=', userId).executeTakeFirstOrThrow();
