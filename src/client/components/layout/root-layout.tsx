@@ -12,9 +12,12 @@ export function RootLayout() {
   const location = useLocation();
   // The first signed-in screen (the shell and the page in it) is rendered as a transition: React
   // draws it in slices, yielding to the browser between them, and "Loading" stays until it is
-  // whole — a slow phone is never held for the whole of it at once.
+  // whole — a slow phone is never held for the whole of it at once. So too when the session is
+  // known as the app starts (a kept session, or the user in the page): the first render is
+  // "Loading" (useDeferredValue's initial value), the screen follows in slices.
   // (Not on the sign-in screen, which does not wait for the session: nothing there to draw twice.)
-  const drawn = useDeferredValue(location.pathname === '/login' ? 'signing-in' : signedIn.status);
+  const status = location.pathname === '/login' ? 'signing-in' : signedIn.status;
+  const drawn = useDeferredValue(status, status === 'signing-in' ? status : 'loading');
   const session = signedIn.status === 'signed-in' && drawn !== 'signed-in' ? ({ status: 'loading' } as const) : signedIn;
   if (location.pathname === '/login') return <Outlet />;
 
