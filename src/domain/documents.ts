@@ -1,4 +1,5 @@
 import type { DiscountEntry, SelectOption } from './fields';
+import type { DocumentEffects } from './effects';
 import type { Lifecycle } from './lifecycle';
 
 /**
@@ -32,6 +33,8 @@ export interface DocumentSpec {
   updatable?: readonly string[];
   /** Its statuses, transitions, what may be trashed and what follows from it. */
   lifecycle: Lifecycle;
+  /** What it moves in stock, fulfils of other lines and settles of money (`domain/effects.ts`): what the audit checks it by. */
+  effects?: DocumentEffects;
 }
 
 export type LocationType = 'branch' | 'warehouse';

@@ -1,5 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { followOnsFrom, madeTodayBy, manilaDayBounds, statusValues, transitionsFrom, trashableIn, trashRefusal } from './lifecycle';
+import {
+  followOnsFrom,
+  historyAction,
+  madeTodayBy,
+  manilaDayBounds,
+  pastTense,
+  statusValues,
+  transitionLabel,
+  transitionsFrom,
+  transitionsOpen,
+  trashableIn,
+  trashRefusal,
+} from './lifecycle';
 import { getResource, registry } from './resources/registry';
 
 const documents = registry.filter((definition) => definition.document);
@@ -10,12 +22,21 @@ describe('every document kind declares a lifecycle that holds together', () => {
     const statuses = statusValues(lifecycle);
     // The status field offers exactly the declared statuses.
     expect(definition.fields.status.options?.map((option) => option.value)).toEqual(statuses);
+    // A new document starts in one of its statuses; the figures decide only among its statuses.
+    expect(statuses).toContain(lifecycle.start);
+    for (const status of lifecycle.derived?.statuses ?? []) expect(statuses).toContain(status);
     expect(lifecycle.transitions.length).toBeGreaterThan(0);
     for (const transition of lifecycle.transitions) {
       expect(statuses).toContain(transition.to);
       for (const from of transition.from) expect(statuses).toContain(from);
       expect(transition.from).not.toContain(transition.to);
+      // Its confirmation says what it does, or what it reverses.
+      expect(transition.direction === 'forward' ? transition.does : transition.reverses).toMatch(/\.$/);
+      if (transition.alsoNeeds) expect(getResource(transition.alsoNeeds.resource).name).toBe(transition.alsoNeeds.resource);
     }
+    // One name, one route.
+    const names = lifecycle.transitions.map((transition) => transition.name);
+    expect(new Set(names).size).toBe(names.length);
     for (const status of lifecycle.trashable ?? []) expect(statuses).toContain(status);
     for (const followOn of lifecycle.followOns ?? []) {
       for (const from of followOn.from) expect(statuses).toContain(from);
@@ -34,6 +55,46 @@ describe('every document kind declares a lifecycle that holds together', () => {
     expect(trashableIn(orders, 'received')).toBe(false);
     expect(followOnsFrom(orders, 'received').map((followOn) => followOn.resource)).toEqual(['bills']);
     expect(trashableIn(getResource('quotations').document!.lifecycle, 'invoiced')).toBe(true);
+  });
+
+  it('declares a count’s finish and post as steps forward, the post blocked for a blind count until its counting is finished', () => {
+    const counts = getResource('stock-counts').document!.lifecycle;
+    const open = (count: Record<string, unknown>) => transitionsOpen(counts, count).map((transition) => transition.name);
+    expect(open({ status: 'open', blind: false })).toEqual(['finish', 'post', 'cancel']);
+    expect(open({ status: 'open', blind: true })).toEqual(['finish', 'cancel']);
+    expect(open({ status: 'counted', blind: true })).toEqual(['post', 'cancel']);
+    expect(open({ status: 'posted', blind: false })).toEqual([]);
+    const post = counts.transitions.find((transition) => transition.name === 'post')!;
+    expect(post.blocked?.({ status: 'open', blind: 1 })).toMatch(/^is blind: finish counting it first/);
+    expect(counts.transitions.map((transition) => `${transition.name} ${transition.direction}`)).toEqual([
+      'finish forward',
+      'post forward',
+      'cancel undo',
+    ]);
+  });
+
+  it('names what a transition did, and its button, from its name unless it says otherwise', () => {
+    expect(['void', 'cancel', 'close', 'post', 'finish'].map(pastTense)).toEqual(['voided', 'cancelled', 'closed', 'posted', 'finished']);
+    const counts = getResource('stock-counts').document!.lifecycle;
+    const named = (name: string) => counts.transitions.find((transition) => transition.name === name)!;
+    // Its history has always said so.
+    expect(historyAction(named('finish'))).toBe('finished-counting');
+    expect(historyAction(named('post'))).toBe('posted');
+    expect(transitionLabel(named('post'), 'Stock Count')).toBe('Post count');
+    expect(transitionLabel(named('cancel'), 'Stock Count')).toBe('Cancel Stock Count');
+  });
+
+  it('derives a bill’s status from what was settled of its total', () => {
+    const derived = getResource('bills').document!.lifecycle.derived!;
+    const of = (total: number, paid: number, adjusted: number) => derived.of({ total, amount_paid: paid, amount_adjusted: adjusted });
+    expect([of(10_000, 0, 0), of(10_000, 1, 0), of(10_000, 4_000, 6_000), of(10_000, 0, 10_001), of(0, 0, 0)]).toEqual([
+      'unpaid',
+      'partially_paid',
+      'paid',
+      'paid',
+      'unpaid',
+    ]);
+    expect(getResource('bills').document!.lifecycle.start).toBe('unpaid');
   });
 
   it('says why a document cannot be trashed, and what to do when it can be done', () => {

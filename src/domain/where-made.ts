@@ -53,10 +53,18 @@ export function mayMake(actor: Actor, made: ResourceDefinition, source: Readonly
 }
 
 /**
+ * What a transition needs besides its own permission (`Transition.alsoNeeds`): a count's post,
+ * creating stock adjustments. Held by whoever takes it, maker or not.
+ */
+export const alsoNeeded = (transition: Transition): string[] =>
+  transition.alsoNeeds ? [permissionName(transition.alsoNeeds.permission, getResource(transition.alsoNeeds.resource).permission)] : [];
+
+/**
  * Whether `actor` may take `transition` on `record`: with its permission on the kind it is taken
  * as (a void or a cancel the document's own; a transfer's rest closed as lost, the receives'), or
- * as the document's maker on the day they made it where the transition allows it; and where they
- * operate — at the document's operating end, or where the kind it is taken as is made.
+ * as the document's maker on the day they made it where the transition allows it, and what it
+ * also needs; and where they operate — at the document's operating end, or where the kind it is
+ * taken as is made.
  */
 export function mayTake(
   actor: Actor,
@@ -71,5 +79,6 @@ export function mayTake(
     (transition.byMakerSameDay === true &&
       holdsAny(actor.permissions, [permissionName('create', definition.permission)]) &&
       madeTodayBy(record, actor.userId, now));
-  return permitted && (!takenAs.places || operatesRecord(actor.places, takenAs.places, record));
+  const also = alsoNeeded(transition).every((permission) => holdsAny(actor.permissions, [permission]));
+  return permitted && also && (!takenAs.places || operatesRecord(actor.places, takenAs.places, record));
 }

@@ -3,7 +3,7 @@ import { purchaseOrders } from '../domain/resources/purchase-orders';
 import { registry } from '../domain/resources/registry';
 import { users } from '../domain/resources/users';
 import { composeEngine } from './composition';
-import { registerReversals, reversalOf } from './documents/document-store';
+import { registerReversals, registerSteps, workOf } from './documents/document-store';
 import { storeFor } from './resources/stores';
 
 describe('composing the engine', () => {
@@ -35,11 +35,20 @@ describe('composing the engine', () => {
 
   it("registers what each document kind's transitions reverse, and only transitions its lifecycle declares", () => {
     composeEngine();
-    expect(reversalOf('receive-orders', 'void')).toBeTypeOf('function');
-    // A quotation's cancel changes its status only.
-    expect(reversalOf('quotations', 'cancel')).toBeUndefined();
+    expect(workOf('receive-orders', 'void')).toBeTypeOf('function');
+    // A count's post writes its stock adjustment; its finish and a quotation's cancel change the status only.
+    expect(workOf('stock-counts', 'post')).toBeTypeOf('function');
+    expect(workOf('stock-counts', 'finish')).toBeUndefined();
+    expect(workOf('quotations', 'cancel')).toBeUndefined();
     expect(() => registerReversals({ 'purchase-orders': { void: async () => {} } })).toThrow(
       'purchase-orders has a void reversal, but its lifecycle declares no void transition.',
+    );
+    // A step forward is no reversal, nor an undoing a step.
+    expect(() => registerReversals({ 'stock-counts': { post: async () => {} } })).toThrow(
+      'stock-counts has a post reversal, but its post transition is not undo.',
+    );
+    expect(() => registerSteps({ 'stock-counts': { cancel: async () => ({}) } })).toThrow(
+      'stock-counts has a cancel step, but its cancel transition is not forward.',
     );
   });
 });

@@ -26,8 +26,8 @@ import { stocks } from '../domain/resources/stocks';
 import { users } from '../domain/resources/users';
 import type { Scope, Trx } from './db/scope';
 import { adjustmentReversals, stockAdjustmentsStore } from './documents/adjustments';
-import { stockCountsStore } from './documents/counts';
-import { registerReversals } from './documents/document-store';
+import { countSteps, stockCountsStore } from './documents/counts';
+import { registerReversals, registerSteps } from './documents/document-store';
 import { logisticsReversals, stockReceivesStore, stockRequestsStore, stockReturnsStore, stockTransfersStore } from './documents/logistics';
 import { documentMemorandaStore } from './documents/memo-store';
 import { creditMemorandaStore, debitMemorandaStore, memorandaReversals } from './documents/memoranda';
@@ -96,5 +96,6 @@ export function composeEngine(definitions: readonly ResourceDefinition[] = regis
   registerPlainStores(definitions);
   for (const kinds of [purchasingReversals, salesReversals, memorandaReversals, logisticsReversals, adjustmentReversals])
     registerReversals(kinds);
+  registerSteps(countSteps);
   onForceDelete(removeAttachedFiles);
 }

@@ -24,6 +24,7 @@ export const bills = defineResource({
     prefix: 'B',
     lines: 'priced',
     contact: 'Supplier',
+    effects: { owed: true },
     source: { field: 'purchase_order_id', resource: 'purchase-orders' },
     lifecycle,
   },

@@ -42,6 +42,23 @@ export const documentTotals = (): Record<string, Field> => ({
   total: money('Total', { computed: true }),
 });
 
+/** A bill's or an invoice's statuses by what was settled of its total. */
+export const SETTLED = { nothing: 'unpaid', part: 'partially_paid', all: 'paid' } as const;
+
+export type SettledStatus = (typeof SETTLED)[keyof typeof SETTLED];
+
+/**
+ * A bill's or an invoice's status from what was settled of its total (in centavos, as stored), by
+ * payments and memoranda together: unpaid while nothing is, paid once all of it is, partially paid
+ * between. The server decides it in SQL (`settledStatus` in server/documents/payments.ts), which
+ * yields these statuses and is checked against this.
+ */
+export function settledStatusOf(document: Readonly<Record<string, unknown>>): SettledStatus {
+  const settled = Number(document.amount_paid ?? 0) + Number(document.amount_adjusted ?? 0);
+  if (settled === 0) return SETTLED.nothing;
+  return settled >= Number(document.total ?? 0) ? SETTLED.all : SETTLED.part;
+}
+
 /**
  * The lifecycle of a bill or an invoice: owed until its payments and memoranda settle it; voided
  * (only while unpaid: once they are voided) it owes nothing. Payments and memoranda are made from it while
@@ -56,14 +73,17 @@ export function balanceLifecycle({
   field: string;
   voidReverses: string;
 }): Lifecycle {
-  const owing = ['unpaid', 'partially_paid'];
+  const owing = [SETTLED.nothing, SETTLED.part];
   return {
-    statuses: { unpaid: 'outstanding', partially_paid: 'outstanding', paid: 'complete', void: 'undone' },
+    statuses: { [SETTLED.nothing]: 'outstanding', [SETTLED.part]: 'outstanding', [SETTLED.all]: 'complete', void: 'undone' },
+    start: SETTLED.nothing,
+    derived: { statuses: Object.values(SETTLED), of: settledStatusOf },
     transitions: [
       {
         name: 'void',
+        direction: 'undo',
         // Anything paid or adjusted is voided first, which leaves it unpaid again.
-        from: ['unpaid'],
+        from: [SETTLED.nothing],
         to: 'void',
         permission: 'delete',
         reverses: voidReverses,
@@ -88,7 +108,10 @@ export function transferredLifecycle({
 }): Lifecycle {
   return {
     statuses: { pending: 'open', partially_transferred: 'outstanding', transferred: 'complete', cancelled: 'undone' },
-    transitions: [{ name: 'cancel', from: ['pending'], to: 'cancelled', permission: 'update', reverses: cancelReverses }],
+    start: 'pending',
+    transitions: [
+      { name: 'cancel', direction: 'undo', from: ['pending'], to: 'cancelled', permission: 'update', reverses: cancelReverses },
+    ],
     followOns: [{ resource: 'stock-transfers', from: ['pending', 'partially_transferred'], prefill: 'open-lines', ...transfer }],
     linesDone: 'Transferred',
   };
@@ -97,15 +120,24 @@ export function transferredLifecycle({
 /** Goods that arrived (a receive order, a stock receive): received when made; voided, `reverses`. */
 export const receivedLifecycle = (reverses: string): Lifecycle => ({
   statuses: { received: 'complete', void: 'undone' },
-  transitions: [{ name: 'void', from: ['received'], to: 'void', permission: 'delete', reverses }],
+  start: 'received',
+  transitions: [{ name: 'void', direction: 'undo', from: ['received'], to: 'void', permission: 'delete', reverses }],
   trashable: ['void'],
 });
 
 /** A payment or a memorandum: posted when made; voided, what it settled is owed again. */
 const settlementLifecycle = (settled: string): Lifecycle => ({
   statuses: { posted: 'complete', void: 'undone' },
+  start: 'posted',
   transitions: [
-    { name: 'void', from: ['posted'], to: 'void', permission: 'delete', reverses: `What it settled is owed again on its ${settled}.` },
+    {
+      name: 'void',
+      direction: 'undo',
+      from: ['posted'],
+      to: 'void',
+      permission: 'delete',
+      reverses: `What it settled is owed again on its ${settled}.`,
+    },
   ],
   trashable: ['void'],
 });
@@ -168,6 +200,7 @@ export function paymentResource({ name, singular, plural, type, prefix, contact,
       lines: 'none',
       contact,
       source: { field: paid.field, resource: paid.resource },
+      effects: { settles: { resource: paid.resource, field: paid.field, into: 'amount_paid' } },
       lifecycle: settlementLifecycle(paid.label.toLowerCase()),
       updatable: ['notes', 'payment_reference'],
     },
@@ -210,6 +243,7 @@ export function memorandumResource({ name, singular, plural, type, prefix, conta
       lines: 'none',
       contact,
       source: { field: adjusts.field, resource: adjusts.resource },
+      effects: { settles: { resource: adjusts.resource, field: adjusts.field, into: 'amount_adjusted' } },
       lifecycle: settlementLifecycle(adjusts.label.toLowerCase()),
     },
     fields: {

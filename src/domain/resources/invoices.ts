@@ -26,6 +26,7 @@ export const invoices = defineResource({
     lines: 'priced',
     contact: 'Customer',
     stock: 'out',
+    effects: { stock: [{ at: 'own', onHand: -1, inTransit: 0 }], owed: true },
     source: { field: 'quotation_id', resource: 'quotations' },
     updatable: ['notes', 'due_date'],
     lifecycle,

@@ -5,9 +5,11 @@ import { DOCUMENT_SEARCH, documentHeader, documentTotals } from './document-fiel
 
 const lifecycle: Lifecycle = {
   statuses: { open: 'open', partially_received: 'outstanding', received: 'complete', cancelled: 'undone' },
+  start: 'open',
   transitions: [
     {
       name: 'cancel',
+      direction: 'undo',
       from: ['open'],
       to: 'cancelled',
       permission: 'update',

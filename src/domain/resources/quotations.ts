@@ -5,7 +5,10 @@ import { DOCUMENT_SEARCH, documentHeader, documentTotals } from './document-fiel
 
 const lifecycle: Lifecycle = {
   statuses: { open: 'open', invoiced: 'complete', expired: 'neutral', cancelled: 'undone' },
-  transitions: [{ name: 'cancel', from: ['open'], to: 'cancelled', permission: 'update', reverses: 'It can no longer be invoiced.' }],
+  start: 'open',
+  transitions: [
+    { name: 'cancel', direction: 'undo', from: ['open'], to: 'cancelled', permission: 'update', reverses: 'It can no longer be invoiced.' },
+  ],
   followOns: [{ resource: 'invoices', label: 'Invoice', from: ['open'], field: 'quotation_id', prefill: 'all-lines' }],
 };
 

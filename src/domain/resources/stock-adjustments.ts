@@ -49,9 +49,11 @@ export const OTHER_REASON = 'other';
 
 const lifecycle: Lifecycle = {
   statuses: { posted: 'complete', void: 'undone' },
+  start: 'posted',
   transitions: [
     {
       name: 'void',
+      direction: 'undo',
       from: ['posted'],
       to: 'void',
       permission: 'delete',
@@ -77,7 +79,15 @@ export const stockAdjustments = defineResource({
   plural: 'Stock Adjustments',
   display: 'number',
   editable: false,
-  document: { type: 'stock-adjustment', prefix: 'SA', lines: 'adjustments', stock: 'both', lifecycle },
+  document: {
+    type: 'stock-adjustment',
+    prefix: 'SA',
+    lines: 'adjustments',
+    stock: 'both',
+    // Its lines are signed: a negative one takes goods away.
+    effects: { stock: [{ at: 'own', onHand: 1, inTransit: 0 }] },
+    lifecycle,
+  },
   fields: {
     number: text('Number', { computed: true }),
     branch_id: reference('Branch', 'branches'),

@@ -48,9 +48,46 @@ export function outsideScope(count: Record<string, unknown>, item: Record<string
 const lifecycle: Lifecycle = {
   // Counted: counting is finished (a blind count's differences show), and it waits to be posted.
   statuses: { open: 'open', counted: 'outstanding', posted: 'complete', cancelled: 'undone' },
+  start: 'open',
   transitions: [
     {
+      name: 'finish',
+      direction: 'forward',
+      label: 'Finish counting',
+      from: ['open'],
+      to: 'counted',
+      permission: 'update',
+      does:
+        'Nothing more can be counted on it or taken off it. Then what was expected of each item and what it differs by show, ' +
+        'to be seen before it is posted.',
+      over: 'its counting is over',
+      logged: 'finished-counting',
+      onSheet: true,
+    },
+    {
+      // Its differences go into stock as a stock adjustment (server/documents/counts.ts): for who may write one.
+      name: 'post',
+      direction: 'forward',
+      label: 'Post count',
+      from: ['open', 'counted'],
+      to: 'posted',
+      permission: 'update',
+      alsoNeeds: { permission: 'create', resource: 'stock-adjustments' },
+      // A blind count's differences are seen before they go into stock.
+      blocked: (count) =>
+        count.blind && count.status === 'open'
+          ? 'is blind: finish counting it first, so that its differences are seen before they are posted'
+          : undefined,
+      does:
+        'A stock adjustment brings each counted item to what was counted; items not counted are left as they are. ' +
+        'Nothing can be counted on it afterwards.',
+      over: 'nothing can be posted from it any more',
+      // Asked with the differences it posts listed.
+      onSheet: true,
+    },
+    {
       name: 'cancel',
+      direction: 'undo',
       from: ['open', 'counted'],
       to: 'cancelled',
       permission: 'update',
@@ -68,13 +105,6 @@ const lifecycle: Lifecycle = {
  * clerk's job), so an exception for who may post would show every counter what to expect.
  */
 export const expectedHidden = (count: Readonly<Record<string, unknown>>): boolean => Boolean(count.blind) && count.status === 'open';
-
-/**
- * Whether a count may be posted now: a blind one once its counting is finished, so that its
- * differences are seen before they go into stock; any other while it is open too.
- */
-export const postable = (count: Readonly<Record<string, unknown>>): boolean =>
-  count.status === 'counted' || (count.status === 'open' && !count.blind);
 
 /**
  * A stock count at one place. Starting it records, for each item in its scope, what the ledger

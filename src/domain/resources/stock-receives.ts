@@ -19,6 +19,7 @@ export const stockReceives = defineResource({
     lines: 'quantities',
     twoLocations: true,
     stock: 'in',
+    effects: { stock: [{ at: 'to', onHand: 1, inTransit: -1 }], fulfils: true },
     source: { field: 'stock_transfer_id', resource: 'stock-transfers' },
     lifecycle,
   },

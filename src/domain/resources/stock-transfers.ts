@@ -52,9 +52,12 @@ const lifecycle: Lifecycle = {
     closed_short: 'complete',
     void: 'undone',
   },
+  // Sent when made: its goods leave at once.
+  start: 'in_transit',
   transitions: [
     {
       name: 'void',
+      direction: 'undo',
       from: ['in_transit'],
       to: 'void',
       permission: 'delete',
@@ -65,6 +68,7 @@ const lifecycle: Lifecycle = {
       // (the destination), with the permission that lets them receive. Only once something arrived:
       // a transfer nothing of which arrived is voided by its sender instead.
       name: 'close',
+      direction: 'undo',
       label: 'Close the rest as lost',
       from: ['partially_received'],
       to: 'closed_short',
@@ -110,6 +114,15 @@ export const stockTransfers = defineResource({
     lines: 'quantities',
     twoLocations: true,
     stock: 'out',
+    effects: {
+      stock: [
+        { at: 'from', onHand: -1, inTransit: 0 },
+        { at: 'to', onHand: 0, inTransit: 1 },
+        // Closed short, what did not arrive leaves transit as lost.
+        { at: 'to', onHand: 0, inTransit: -1, rest: { status: 'closed_short', takenBy: 'stock-receive' } },
+      ],
+      fulfils: true,
+    },
     source: { field: 'stock_request_id', resource: 'stock-requests' },
     lifecycle,
   },

@@ -20,7 +20,7 @@ const store = documentStore(stockAdjustments, {
       partyId: null,
       adjusts: true,
     });
-    return { columns: { status: 'posted' }, lines };
+    return { lines };
   },
 });
 

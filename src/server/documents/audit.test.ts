@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Insertable } from 'kysely';
+import { sql, type Insertable } from 'kysely';
 import { buildApp } from '../app';
 import { ADMIN_EMAIL, contactOfType, databaseKinds, startDemo, type Session, type TestApp } from '../../../tests/support/test-app';
 import { centavosToPesos, formatPesos } from '../../domain/money';
@@ -13,6 +13,10 @@ import { seed } from '../seed';
 import type { Db } from '../db/scope';
 import type { StockMovementsTable } from '../db/schema';
 import { OPENING_AGAIN_NOTE } from '../../domain/imports';
+import type { ResourceDefinition } from '../../domain/resource';
+import { registry } from '../../domain/resources/registry';
+import { stockAdjustments } from '../../domain/resources/stock-adjustments';
+import { untyped } from '../db/scope';
 import { auditDatabase, type AuditFinding } from './audit';
 
 /**
@@ -144,6 +148,20 @@ describe.each(databaseKinds)('the database audit on %s', (kind) => {
       if (!(error instanceof RolledBack)) throw error;
     }
     return findings;
+  }
+
+  /** What `work` finds, in a transaction that is then rolled back. */
+  async function rolledBack<T>(work: (trx: Db) => Promise<T>): Promise<T> {
+    let found: T | undefined;
+    try {
+      await db.transaction().execute(async (trx) => {
+        found = await work(trx);
+        throw new RolledBack();
+      });
+    } catch (error) {
+      if (!(error instanceof RolledBack)) throw error;
+    }
+    return found!;
   }
 
   /** Writes one more movement for a document, with its balance following, as `move` would. */
@@ -394,6 +412,89 @@ describe.each(databaseKinds)('the database audit on %s', (kind) => {
         message:
           `${sardines.name} (${sardines.sku}) at branch ${branch.name} (business ${main}): 2 opening balances, in Stock Adjustments ` +
           `${opening.number} and ${openingAgain.number}; an item opens at a place once, and is corrected after.`,
+      },
+    ]);
+  });
+
+  it('audits a kind of document it names nowhere by its declared effects: a line of it that moved nothing is found', async () => {
+    // A kind made up here, in a table of its own: goods given away at their place, out on hand by each line.
+    const gifts: ResourceDefinition = {
+      ...stockAdjustments,
+      name: 'audit-gifts',
+      table: 'audit_gifts',
+      singular: 'Audit Gift',
+      document: {
+        ...stockAdjustments.document!,
+        type: 'audit-gift',
+        prefix: 'AG',
+        lines: 'quantities',
+        stock: 'out',
+        effects: { stock: [{ at: 'own', onHand: -1, inTransit: 0 }] },
+      },
+    };
+    const [declared, undeclared] = await rolledBack(async (trx) => {
+      await sql`create table audit_gifts (id integer primary key, business_id integer not null, number text not null,
+        status text not null, branch_id integer, warehouse_id integer)`.execute(trx);
+      const stock = await stockOf(trx, 'branch', branch.id);
+      // AG-1 gave 2 away and moved them; AG-2 gave 1 away and moved nothing.
+      for (const [id, given, moved] of [
+        [1, 2, true],
+        [2, 1, false],
+      ] as const) {
+        const number = `AG-${id}`;
+        await untyped(trx)
+          .insertInto('audit_gifts')
+          .values({ id, business_id: main, number, status: 'posted', branch_id: branch.id, warehouse_id: null })
+          .execute();
+        await trx
+          .insertInto('document_lines')
+          .values({
+            business_id: main,
+            document_type: 'audit-gift',
+            document_id: id,
+            position: 0,
+            item_id: item.id,
+            unit_of_measurement_id: item.unit_of_measurement_id,
+            quantity: given * 1000,
+            base_quantity: given * 1000,
+            unit_price: 0,
+            amount: 0,
+            vat: 0,
+            source_line_id: null,
+            reason: null,
+            note: null,
+          })
+          .execute();
+        if (moved) {
+          await extraMovement(trx, {
+            business_id: main,
+            stock_id: stock.id,
+            item_id: item.id,
+            location_type: 'branch',
+            location_id: branch.id,
+            quantity: -given * 1000,
+            in_transit: 0,
+            document_type: 'audit-gift',
+            document_id: id,
+            document_number: number,
+            document_date: '2026-11-09',
+          });
+        }
+      }
+      return [await auditDatabase(trx, [...registry, gifts]), await auditDatabase(trx)];
+    });
+    const at = `${item.name} (${item.sku}) at branch ${branch.name}`;
+    expect(declared).toEqual([
+      {
+        check: 'movements',
+        message: `Audit Gift AG-2 (business ${main}), ${at}: moved 0 on hand in 0 movements, but its lines call for -1 on hand in 1 movement.`,
+      },
+    ]);
+    // Not declared, the kind's movements are called for by nothing.
+    expect(undeclared).toEqual([
+      {
+        check: 'movements',
+        message: `audit-gift AG-1 (business ${main}), ${at}: moved -2 on hand in 1 movement, but its lines call for 0 on hand in 0 movements.`,
       },
     ]);
   });

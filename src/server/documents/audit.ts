@@ -1,8 +1,10 @@
 import { OPENING_AGAIN_NOTE } from '../../domain/imports';
 import { sql, type RawBuilder } from 'kysely';
 import type { LocationType } from '../../domain/documents';
+import type { Sign, StockEffect } from '../../domain/effects';
 import { centavosToPesos, formatPesos } from '../../domain/money';
 import { fromThousandths } from '../../domain/quantity';
+import type { ResourceDefinition } from '../../domain/resource';
 import { registry } from '../../domain/resources/registry';
 import { paidInTenders } from '../../domain/tenders';
 import { storeFor } from '../resources/stores';
@@ -18,6 +20,11 @@ import { settledStatus } from './payments';
  * kept totals against the rows; each line's base quantity against its item's base unit and
  * conversions as they are now, and one opening balance per item and place. Every check is a few
  * grouped queries over the whole database, read in one snapshot.
+ *
+ * What each kind of document moves, fulfils and settles is read from its declared effects
+ * (`domain/effects.ts`), never named here: a kind that declares them is audited by them. One rule
+ * stays here as one kind's own: an item opens at a place once (`openings`, the opening balance
+ * lines of stock adjustments).
  */
 
 /** The checks, in the order they run and report. */
@@ -31,11 +38,15 @@ export interface AuditFinding {
   message: string;
 }
 
-/** Every disagreement found (none, when the database is sound), in the order of the checks. */
-export async function auditDatabase(db: Db): Promise<AuditFinding[]> {
+/**
+ * Every disagreement found (none, when the database is sound), in the order of the checks: the
+ * documents of `definitions` (the registry's) by what each kind declares.
+ */
+export async function auditDatabase(db: Db, definitions: readonly ResourceDefinition[] = registry): Promise<AuditFinding[]> {
+  const kinds = declaredKinds(definitions);
   const run = async (snapshot: Db) => {
     const findings: Pending[] = [];
-    for (const check of CHECKS) findings.push(...(await check(snapshot)));
+    for (const check of CHECKS) findings.push(...(await check(snapshot, kinds)));
     return resolveNames(snapshot, findings);
   };
   if (db.isTransaction) return run(db);
@@ -63,68 +74,123 @@ interface Names {
 const movementCount = (count: unknown) => (Number(count) === 1 ? '1 movement' : `${Number(count)} movements`);
 const quantity = (thousandths: unknown) => String(fromThousandths(Number(thousandths)));
 const pesos = (centavos: unknown) => formatPesos(centavosToPesos(Number(centavos)));
-const singular = new Map(registry.filter((definition) => definition.document).map((definition) => [definition.document!.type, definition]));
-/** `Receive Order RO-…`, by the document type stored with lines and movements. */
-const documentName = (type: unknown, number: unknown) => `${singular.get(String(type))?.singular ?? String(type)} ${String(number)}`;
+/** A kind of document, by the type stored with its lines and movements, and its table. */
+interface Kind {
+  type: string;
+  table: string;
+}
 
-/** What each kind of document moves, per line: on hand and in transit, at its own place or at one end of a transfer. */
-const MOVING: readonly { type: string; table: string; at: 'own' | 'from' | 'to'; onHand: -1 | 0 | 1; inTransit: -1 | 0 | 1 }[] = [
-  { type: 'receive-order', table: 'receive_orders', at: 'own', onHand: 1, inTransit: 0 },
-  { type: 'invoice', table: 'invoices', at: 'own', onHand: -1, inTransit: 0 },
-  { type: 'stock-transfer', table: 'stock_transfers', at: 'from', onHand: -1, inTransit: 0 },
-  { type: 'stock-transfer', table: 'stock_transfers', at: 'to', onHand: 0, inTransit: 1 },
-  { type: 'stock-receive', table: 'stock_receives', at: 'to', onHand: 1, inTransit: -1 },
-  // Its lines' quantities are signed: a negative one took stock away.
-  { type: 'stock-adjustment', table: 'stock_adjustments', at: 'own', onHand: 1, inTransit: 0 },
-];
+/** The kinds of documents an audit goes through, and what each declares it does (`document.effects`). */
+interface Kinds {
+  /** Every kind, by its document type. */
+  byType: ReadonlyMap<string, ResourceDefinition>;
+  /** Each place and way a kind moves goods at, in the order of the definitions. */
+  moving: readonly (Kind & { effect: StockEffect })[];
+  /** The kinds whose lines fulfil the lines they name. */
+  fulfilling: readonly Kind[];
+  /** The kinds whose lines later documents fulfil (their lifecycle's `linesDone`). */
+  fulfilled: readonly string[];
+  /** The kinds that are owed, each with the kinds settling it into what was paid and what was adjusted. */
+  owed: readonly (Kind & { paid: Settling[]; adjusted: Settling[] })[];
+  /** `Receive Order RO-…`, by the document type stored with lines and movements. */
+  documentName(type: unknown, number: unknown): string;
+}
 
-const signed = (sign: -1 | 0 | 1): RawBuilder<number> =>
-  sign === 0 ? sql<number>`0` : sign === 1 ? sql<number>`lines.base_quantity` : sql<number>`-lines.base_quantity`;
+/** A kind settling another, and its field naming the settled document. */
+interface Settling {
+  table: string;
+  field: string;
+}
+
+/** The kinds of documents among `definitions` and their declared effects, each reference to another kind checked. */
+function declaredKinds(definitions: readonly ResourceDefinition[]): Kinds {
+  const documents = definitions.filter((definition) => definition.document);
+  const byType = new Map(documents.map((definition) => [definition.document!.type, definition]));
+  const kindOf = (definition: ResourceDefinition): Kind => ({ type: definition.document!.type, table: definition.table });
+  const effects = (definition: ResourceDefinition) => definition.document!.effects ?? {};
+  for (const definition of documents) {
+    for (const effect of effects(definition).stock ?? []) {
+      if (effect.rest && !byType.has(effect.rest.takenBy))
+        throw new Error(`${definition.name} writes off what ${effect.rest.takenBy} did not take, but there is no such kind of document.`);
+    }
+    const settles = effects(definition).settles;
+    if (settles && !documents.some((owed) => owed.name === settles.resource && effects(owed).owed))
+      throw new Error(`${definition.name} settles ${settles.resource}, which is not a kind of document that is owed.`);
+  }
+  const settling = (owed: ResourceDefinition, into: 'amount_paid' | 'amount_adjusted'): Settling[] =>
+    documents.flatMap((definition) => {
+      const settles = effects(definition).settles;
+      return settles && settles.resource === owed.name && settles.into === into ? [{ table: definition.table, field: settles.field }] : [];
+    });
+  return {
+    byType,
+    moving: documents.flatMap((definition) => (effects(definition).stock ?? []).map((effect) => ({ ...kindOf(definition), effect }))),
+    fulfilling: documents.filter((definition) => effects(definition).fulfils).map(kindOf),
+    fulfilled: documents
+      .filter((definition) => definition.document!.lifecycle.linesDone !== undefined)
+      .map((definition) => definition.document!.type),
+    owed: documents
+      .filter((definition) => effects(definition).owed)
+      .map((definition) => ({
+        ...kindOf(definition),
+        paid: settling(definition, 'amount_paid'),
+        adjusted: settling(definition, 'amount_adjusted'),
+      })),
+    documentName: (type, number) => `${byType.get(String(type))?.singular ?? String(type)} ${String(number)}`,
+  };
+}
+
+/** The rows of every member, or of `empty` with no rows when there is no member (a query of no kind). */
+const unionAll = (members: readonly RawBuilder<unknown>[], empty: RawBuilder<unknown>): RawBuilder<unknown> =>
+  members.length === 0 ? sql`${empty} where 1 = 0` : sql.join(members, sql` union all `);
+
+/** A quantity moved by a sign: itself, its negative, or nothing. */
+const signed = (sign: Sign, quantity: RawBuilder<number>): RawBuilder<number> =>
+  sign === 0 ? sql<number>`0` : sign === 1 ? quantity : sql<number>`-(${quantity})`;
 
 /**
- * The movements a document's lines call for, one row per line and place: none for a line of no
- * quantity; for a void document nothing net, in twice as many movements (each one and its
- * reversal).
+ * The movements a kind's lines call for at one of its places, one row per line: none for a line
+ * of no quantity; for a void document nothing net, in twice as many movements (each one and its
+ * reversal). A kind that moves the rest of its lines once closed (a transfer closed short writing
+ * off what did not arrive) calls for that rest — each line less what the unvoided lines taking it
+ * hold — in one movement, and for nothing of a line taken whole.
  */
-function expectedMovements(side: (typeof MOVING)[number]) {
+function expectedMovements(side: Kinds['moving'][number], kinds: Kinds): RawBuilder<unknown> {
+  const { effect } = side;
   const [locationType, locationId] =
-    side.at === 'own'
+    effect.at === 'own'
       ? [
           sql`case when documents.branch_id is not null then 'branch' else 'warehouse' end`,
           sql`coalesce(documents.branch_id, documents.warehouse_id)`,
         ]
-      : [sql.ref(`documents.${side.at}_location_type`), sql.ref(`documents.${side.at}_location_id`)];
-  const live = (value: RawBuilder<number>) => sql`case when documents.status = 'void' then 0 else ${value} end`;
-  return sql`
+      : [sql.ref(`documents.${effect.at}_location_type`), sql.ref(`documents.${effect.at}_location_id`)];
+  const head = sql`
     select documents.business_id, lines.document_type, lines.document_id, documents.number, lines.item_id,
       ${locationType} as location_type, ${locationId} as location_id,
-      0 as moved, 0 as moved_in_transit, 0 as movements,
-      ${live(signed(side.onHand))} as expected, ${live(signed(side.inTransit))} as expected_in_transit,
+      0 as moved, 0 as moved_in_transit, 0 as movements`;
+  if (effect.rest) {
+    const rest = sql<number>`lines.base_quantity - coalesce(taken.base, 0)`;
+    return sql`${head},
+      ${signed(effect.onHand, rest)} as expected, ${signed(effect.inTransit, rest)} as expected_in_transit,
+      case when lines.base_quantity = coalesce(taken.base, 0) then 0 else 1 end as expected_movements
+    from document_lines lines
+      inner join ${sql.table(side.table)} documents on documents.id = lines.document_id
+      left join (
+        select taking.source_line_id, sum(taking.base_quantity) as base
+        from document_lines taking inner join ${sql.table(kinds.byType.get(effect.rest.takenBy)!.table)} takers on takers.id = taking.document_id
+        where taking.document_type = ${effect.rest.takenBy} and takers.status <> 'void'
+        group by taking.source_line_id
+      ) taken on taken.source_line_id = lines.id
+    where lines.document_type = ${side.type} and documents.status = ${effect.rest.status}`;
+  }
+  const whole = sql<number>`lines.base_quantity`;
+  const live = (value: RawBuilder<number>) => sql`case when documents.status = 'void' then 0 else ${value} end`;
+  return sql`${head},
+      ${live(signed(effect.onHand, whole))} as expected, ${live(signed(effect.inTransit, whole))} as expected_in_transit,
       case when lines.base_quantity = 0 then 0 when documents.status = 'void' then 2 else 1 end as expected_movements
     from document_lines lines inner join ${sql.table(side.table)} documents on documents.id = lines.document_id
     where lines.document_type = ${side.type}`;
 }
-
-/**
- * What a transfer closed short wrote off at its destination, per line: what the line sent less
- * what its receives (not voided) took, out of transit in one movement; nothing for a line that
- * arrived whole.
- */
-const writtenOff = sql`
-  select documents.business_id, lines.document_type, lines.document_id, documents.number, lines.item_id,
-    documents.to_location_type as location_type, documents.to_location_id as location_id,
-    0 as moved, 0 as moved_in_transit, 0 as movements,
-    0 as expected, coalesce(received.base, 0) - lines.base_quantity as expected_in_transit,
-    case when lines.base_quantity = coalesce(received.base, 0) then 0 else 1 end as expected_movements
-  from document_lines lines
-    inner join stock_transfers documents on documents.id = lines.document_id
-    left join (
-      select receive_lines.source_line_id, sum(receive_lines.base_quantity) as base
-      from document_lines receive_lines inner join stock_receives receives on receives.id = receive_lines.document_id
-      where receive_lines.document_type = 'stock-receive' and receives.status <> 'void'
-      group by receive_lines.source_line_id
-    ) received on received.source_line_id = lines.id
-  where lines.document_type = 'stock-transfer' and documents.status = 'closed_short'`;
 
 interface MovementRow {
   business_id: number;
@@ -146,11 +212,11 @@ interface MovementRow {
  * Each document's movements, per item and place, against what its lines call for; movements of
  * no document, of a document of another business, or counted in another item's or place's balance.
  */
-async function movements(db: Db): Promise<Pending[]> {
+async function movements(db: Db, kinds: Kinds): Promise<Pending[]> {
   const findings: Pending[] = [];
   const misplaced = new Set<string>();
-  for (const type of new Set(MOVING.map((side) => side.type))) {
-    const table = MOVING.find((side) => side.type === type)!.table;
+  const moving = new Map(kinds.moving.map((side) => [side.type, side.table]));
+  for (const [type, table] of moving) {
     const { rows } = await sql<{ document_id: number; number: string; business_id: number; owner: number | null; movements: number }>`
       select movements.document_id, max(movements.document_number) as number, movements.business_id,
         documents.business_id as owner, count(*) as movements
@@ -159,7 +225,7 @@ async function movements(db: Db): Promise<Pending[]> {
       group by movements.document_id, movements.business_id, documents.business_id`.execute(db);
     for (const row of rows) {
       misplaced.add(`${type}:${Number(row.document_id)}`);
-      const name = documentName(type, row.number);
+      const name = kinds.documentName(type, row.number);
       findings.push({
         check: 'movements',
         items: [],
@@ -172,21 +238,15 @@ async function movements(db: Db): Promise<Pending[]> {
     }
   }
 
-  const [first, ...rest] = [...MOVING.map(expectedMovements), writtenOff];
+  const moved = sql`
+    select business_id, document_type, document_id, document_number as number, item_id, location_type, location_id,
+      quantity as moved, in_transit as moved_in_transit, 1 as movements, 0 as expected, 0 as expected_in_transit, 0 as expected_movements
+    from stock_movements`;
   const { rows } = await sql<MovementRow>`
     select max(business_id) as business_id, document_type, document_id, max(number) as number, item_id, location_type, location_id,
       sum(moved) as moved, sum(moved_in_transit) as moved_in_transit, sum(movements) as movements,
       sum(expected) as expected, sum(expected_in_transit) as expected_in_transit, sum(expected_movements) as expected_movements
-    from (
-      select business_id, document_type, document_id, document_number as number, item_id, location_type, location_id,
-        quantity as moved, in_transit as moved_in_transit, 1 as movements, 0 as expected, 0 as expected_in_transit, 0 as expected_movements
-      from stock_movements
-      union all ${first}
-      ${sql.join(
-        rest.map((member) => sql`union all ${member}`),
-        sql` `,
-      )}
-    ) as ledger
+    from (${sql.join([moved, ...kinds.moving.map((side) => expectedMovements(side, kinds))], sql` union all `)}) as ledger
     group by document_type, document_id, item_id, location_type, location_id
     having sum(moved) <> sum(expected) or sum(moved_in_transit) <> sum(expected_in_transit) or sum(movements) <> sum(expected_movements)
     order by document_type, document_id, item_id, location_type, location_id`.execute(db);
@@ -201,7 +261,7 @@ async function movements(db: Db): Promise<Pending[]> {
       items: [Number(row.item_id)],
       places: [place],
       message: (names) =>
-        `${documentName(row.document_type, row.number)} (business ${Number(row.business_id)}), ` +
+        `${kinds.documentName(row.document_type, row.number)} (business ${Number(row.business_id)}), ` +
         `${names.item(Number(row.item_id))} at ${names.place(place)}: ` +
         `moved ${figures(row.moved, row.moved_in_transit, row.movements)}, ` +
         `but its lines call for ${figures(row.expected, row.expected_in_transit, row.expected_movements)}.`,
@@ -220,7 +280,7 @@ async function movements(db: Db): Promise<Pending[]> {
       items: [],
       places: [],
       message: () =>
-        `${documentName(row.document_type, row.number)}: ${movementCount(row.movements)} counted in stock balance ${Number(row.stock_id)}, ` +
+        `${kinds.documentName(row.document_type, row.number)}: ${movementCount(row.movements)} counted in stock balance ${Number(row.stock_id)}, ` +
         `which is not the balance of their business, item and place.`,
     });
   }
@@ -285,26 +345,28 @@ function itemAtPlaceFinding(check: AuditCheck, row: ItemAtPlace, what: string): 
 }
 
 /**
- * For each item and destination, what is in transit against what the open transfers carry: sent
- * less received. A transfer closed short carries nothing: what did not arrive was written off.
+ * For each item and destination, what is in transit against what the documents moving goods in
+ * transit call for there (the open transfers: sent less received). A transfer closed short
+ * carries nothing: what did not arrive was written off. Read from the documents' lines, not from
+ * the movements: a balance the movements agree with is still found when no document carries it.
  */
-async function inTransit(db: Db): Promise<Pending[]> {
+async function inTransit(db: Db, kinds: Kinds): Promise<Pending[]> {
+  const carrying = kinds.moving
+    .filter((side) => side.effect.inTransit !== 0)
+    .map(
+      (side) => sql`
+      select business_id, item_id, location_type, location_id, 0 as in_transit, expected_in_transit as carried
+      from (${expectedMovements(side, kinds)}) as expected`,
+    );
   const { rows } = await sql<ItemAtPlace & { in_transit: number; carried: number }>`
     select business_id, item_id, location_type, location_id, sum(in_transit) as in_transit, sum(carried) as carried
-    from (
-      select business_id, item_id, location_type, location_id, quantity_in_transit as in_transit, 0 as carried
-      from stocks
-      union all
-      select transfers.business_id, lines.item_id, transfers.to_location_type, transfers.to_location_id, 0, lines.base_quantity
-      from document_lines lines inner join stock_transfers transfers on transfers.id = lines.document_id
-      where lines.document_type = 'stock-transfer' and transfers.status not in ('void', 'closed_short')
-      union all
-      select transfers.business_id, lines.item_id, transfers.to_location_type, transfers.to_location_id, 0, -lines.base_quantity
-      from document_lines lines
-        inner join stock_receives receives on receives.id = lines.document_id
-        inner join stock_transfers transfers on transfers.id = receives.stock_transfer_id
-      where lines.document_type = 'stock-receive' and receives.status <> 'void' and transfers.status not in ('void', 'closed_short')
-    ) as transit
+    from (${sql.join(
+      [
+        sql`select business_id, item_id, location_type, location_id, quantity_in_transit as in_transit, 0 as carried from stocks`,
+        ...carrying,
+      ],
+      sql` union all `,
+    )}) as transit
     group by business_id, item_id, location_type, location_id
     having sum(in_transit) <> sum(carried)
     order by business_id, item_id, location_type, location_id`.execute(db);
@@ -323,7 +385,7 @@ async function inTransit(db: Db): Promise<Pending[]> {
  * longer agree on had its item's base unit or a conversion changed under it ("10 pc" kept, the
  * item now counted in cases): the stock it moved is counted in a unit it was not.
  */
-async function baseUnits(db: Db): Promise<Pending[]> {
+async function baseUnits(db: Db, kinds: Kinds): Promise<Pending[]> {
   const conversion = (own: boolean) => sql`
     select min(conversions.factor) from conversions
     where conversions.business_id = lines.business_id and conversions.deleted_at is null
@@ -351,7 +413,7 @@ async function baseUnits(db: Db): Promise<Pending[]> {
       or abs(abs(base_quantity) - round(abs(quantity) * cast(factor as double precision) / 1000000)) > 1
     order by business_id, document_type, document_id, position`.execute(db);
   if (rows.length === 0) return [];
-  const lineName = await lineNames(db, rows);
+  const lineName = await lineNames(db, kinds, rows);
   const units = new Map(
     (
       await db
@@ -415,15 +477,19 @@ async function openings(db: Db): Promise<Pending[]> {
 
 /**
  * What later documents fulfilled of a line (`quantity_done`) against the unvoided lines naming
- * it: a purchase order's by receive orders, a stock request's or a stock return's by stock
- * transfers, a stock transfer's by stock receives. A stock return's lines name the transfer's
- * lines too, but only to say what went back: they fulfil nothing of them.
+ * it, of the kinds declared to fulfil (`effects.fulfils`): a purchase order's by receive orders, a
+ * stock request's or a stock return's by stock transfers, a stock transfer's by stock receives. A
+ * stock return's lines name the transfer's lines too, but only to say what went back: they fulfil
+ * nothing of them.
  */
-async function fulfilled(db: Db): Promise<Pending[]> {
-  const fulfilling = (type: string, table: string) => sql`
+async function fulfilled(db: Db, kinds: Kinds): Promise<Pending[]> {
+  if (kinds.fulfilled.length === 0) return [];
+  const fulfilling = kinds.fulfilling.map(
+    ({ type, table }) => sql`
     select lines.source_line_id, lines.quantity
     from document_lines lines inner join ${sql.table(table)} documents on documents.id = lines.document_id
-    where lines.document_type = ${type} and documents.status <> 'void' and lines.source_line_id is not null`;
+    where lines.document_type = ${type} and documents.status <> 'void' and lines.source_line_id is not null`,
+  );
   const { rows } = await sql<
     LineRow & {
       item_id: number;
@@ -437,17 +503,13 @@ async function fulfilled(db: Db): Promise<Pending[]> {
     from document_lines sources
       left join (
         select source_line_id, sum(quantity) as done
-        from (
-          ${fulfilling('receive-order', 'receive_orders')}
-          union all ${fulfilling('stock-transfer', 'stock_transfers')}
-          union all ${fulfilling('stock-receive', 'stock_receives')}
-        ) as fulfilling
+        from (${unionAll(fulfilling, sql`select cast(null as integer) as source_line_id, 0 as quantity`)}) as fulfilling
         group by source_line_id
       ) as fulfilled on fulfilled.source_line_id = sources.id
-    where sources.document_type in ('purchase-order', 'stock-request', 'stock-return', 'stock-transfer')
+    where sources.document_type in (${sql.join(kinds.fulfilled)})
       and (sources.quantity_done <> coalesce(fulfilled.done, 0) or sources.quantity_done > sources.quantity or sources.quantity_done < 0)
     order by sources.document_type, sources.document_id, sources.position`.execute(db);
-  const lineName = await lineNames(db, rows);
+  const lineName = await lineNames(db, kinds, rows);
   return rows.map((row) => {
     const done = Number(row.quantity_done);
     const line = lineName(row);
@@ -472,22 +534,23 @@ interface LineRow {
 }
 
 /** How a finding names a document's line (`Receive Order RO-… (business 1) line 2`), the documents' numbers read first. */
-async function lineNames(db: Db, rows: readonly LineRow[]): Promise<(row: LineRow) => string> {
+async function lineNames(db: Db, kinds: Kinds, rows: readonly LineRow[]): Promise<(row: LineRow) => string> {
   const numbers = await documentNumbers(
     db,
+    kinds,
     rows.map((row) => ({ type: row.document_type, id: Number(row.document_id) })),
   );
   return (row) => {
-    const document = documentName(row.document_type, numbers.get(`${row.document_type}:${Number(row.document_id)}`));
+    const document = kinds.documentName(row.document_type, numbers.get(`${row.document_type}:${Number(row.document_id)}`));
     return `${document} (business ${Number(row.business_id)}) line ${Number(row.position) + 1}`;
   };
 }
 
 /** The numbers of documents, by `type:id`, one query per kind of document. */
-async function documentNumbers(db: Db, documents: { type: string; id: number }[]): Promise<Map<string, string>> {
+async function documentNumbers(db: Db, kinds: Kinds, documents: { type: string; id: number }[]): Promise<Map<string, string>> {
   const numbers = new Map<string, string>();
   for (const type of new Set(documents.map((document) => document.type))) {
-    const definition = singular.get(type);
+    const definition = kinds.byType.get(type);
     if (!definition) continue;
     const ids = [...new Set(documents.filter((document) => document.type === type).map((document) => document.id))];
     for (let start = 0; start < ids.length; start += 500) {
@@ -509,12 +572,6 @@ const settlementFindings = (name: string, figures: readonly (string | false)[]):
     .filter((text): text is string => text !== false)
     .map((text) => ({ check: 'settlement', items: [], places: [], message: () => `${name}: ${text}.` }));
 
-/** Bills and invoices, and what settles them: payments (`amount_paid`) and memoranda (`amount_adjusted`). */
-const SETTLED = [
-  { type: 'invoice', table: 'invoices', field: 'invoice_id', payments: 'invoice_payments', memoranda: 'credit_memoranda' },
-  { type: 'bill', table: 'bills', field: 'bill_id', payments: 'bill_payments', memoranda: 'debit_memoranda' },
-] as const;
-
 interface SettlementRow {
   business_id: number;
   number: string;
@@ -530,15 +587,21 @@ interface SettlementRow {
 }
 
 /**
- * Each bill's and invoice's paid and adjusted amounts against its unvoided payments and
- * memoranda; its balance against total less both (nothing, once void); its status against those
- * figures; and none of them below zero.
+ * Each owed document's (a bill's, an invoice's) paid and adjusted amounts against the unvoided
+ * documents declared to settle it: payments (`amount_paid`) and memoranda (`amount_adjusted`);
+ * its balance against total less both (nothing, once void); its status against those figures; and
+ * none of them below zero.
  */
-async function settlement(db: Db): Promise<Pending[]> {
+async function settlement(db: Db, kinds: Kinds): Promise<Pending[]> {
   const findings: Pending[] = [];
-  for (const kind of SETTLED) {
-    const settling = (table: string) => sql`
-      select ${sql.ref(kind.field)} as id, sum(amount) as amount from ${sql.table(table)} where status <> 'void' group by ${sql.ref(kind.field)}`;
+  for (const kind of kinds.owed) {
+    const settling = (by: readonly Settling[]) => sql`
+      select id, sum(amount) as amount
+      from (${unionAll(
+        by.map(({ table, field }) => sql`select ${sql.ref(field)} as id, amount from ${sql.table(table)} where status <> 'void'`),
+        sql`select cast(null as integer) as id, 0 as amount`,
+      )}) as settling
+      group by id`;
     const { rows } = await sql<SettlementRow>`
       select * from (
         select documents.business_id, documents.number, documents.status, documents.total, documents.amount_paid,
@@ -547,14 +610,14 @@ async function settlement(db: Db): Promise<Pending[]> {
           case when documents.status = 'void' then 0 else documents.total - documents.amount_paid - documents.amount_adjusted end as owed,
           case when documents.status = 'void' then 'void' else ${settledStatus('documents')} end as settled_status
         from ${sql.table(kind.table)} documents
-          left join (${settling(kind.payments)}) as payments on payments.id = documents.id
-          left join (${settling(kind.memoranda)}) as memoranda on memoranda.id = documents.id
+          left join (${settling(kind.paid)}) as payments on payments.id = documents.id
+          left join (${settling(kind.adjusted)}) as memoranda on memoranda.id = documents.id
       ) as settled
       where amount_paid <> paid or amount_adjusted <> adjusted or balance <> owed or status <> settled_status
         or balance < 0 or amount_paid < 0 or amount_adjusted < 0 or (status = 'void' and amount_paid + amount_adjusted <> 0)
       order by business_id, number`.execute(db);
     for (const row of rows) {
-      const name = `${documentName(kind.type, row.number)} (business ${Number(row.business_id)})`;
+      const name = `${kinds.documentName(kind.type, row.number)} (business ${Number(row.business_id)})`;
       findings.push(
         ...settlementFindings(name, [
           Number(row.amount_paid) !== Number(row.paid) &&
@@ -584,9 +647,9 @@ async function settlement(db: Db): Promise<Pending[]> {
  * Each payment's amount against what its tenders come to, and its method against theirs (the one
  * tender's, or split): a payment is what its tenders say it was, void or not.
  */
-async function tendered(db: Db): Promise<Pending[]> {
+async function tendered(db: Db, kinds: Kinds): Promise<Pending[]> {
   const findings: Pending[] = [];
-  for (const definition of registry.filter((resource) => paidInTenders(resource))) {
+  for (const definition of [...kinds.byType.values()].filter((resource) => paidInTenders(resource))) {
     const type = definition.document!.type;
     const { rows } = await sql<{
       business_id: number;
@@ -609,7 +672,7 @@ async function tendered(db: Db): Promise<Pending[]> {
       where amount <> tendered or payment_method <> method
       order by business_id, number`.execute(db);
     for (const row of rows) {
-      const name = `${documentName(type, row.number)} (business ${Number(row.business_id)})`;
+      const name = `${kinds.documentName(type, row.number)} (business ${Number(row.business_id)})`;
       findings.push(
         ...settlementFindings(name, [
           Number(row.amount) !== Number(row.tendered) && `${pesos(row.amount)}, but its tenders come to ${pesos(row.tendered)}`,
@@ -621,7 +684,10 @@ async function tendered(db: Db): Promise<Pending[]> {
   return findings;
 }
 
-/** The kept active and trashed totals of each business and resource against its rows. */
+/**
+ * The kept active and trashed totals of each business and resource against its rows: of every
+ * resource of the registry, whatever kinds of documents are audited, as the engine's stores keep them.
+ */
 async function counts(db: Db): Promise<Pending[]> {
   const findings: Pending[] = [];
   const kept = new Map<string, { active: number; trashed: number }>();
@@ -659,7 +725,7 @@ async function counts(db: Db): Promise<Pending[]> {
   return findings;
 }
 
-const CHECKS: readonly ((db: Db) => Promise<Pending[]>)[] = [
+const CHECKS: readonly ((db: Db, kinds: Kinds) => Promise<Pending[]>)[] = [
   movements,
   balances,
   inTransit,
@@ -714,8 +780,8 @@ export interface AuditedRecords {
   counts: number;
 }
 
-/** How much an audit goes through, for saying what a sound database was checked for. */
-export async function auditedRecords(db: Db): Promise<AuditedRecords> {
+/** How much an audit goes through, for saying what a sound database was checked for: the documents of `definitions`. */
+export async function auditedRecords(db: Db, definitions: readonly ResourceDefinition[] = registry): Promise<AuditedRecords> {
   const rows = async (table: string) =>
     (
       await untyped(db)
@@ -724,7 +790,7 @@ export async function auditedRecords(db: Db): Promise<AuditedRecords> {
         .executeTakeFirstOrThrow()
     ).count;
   let documents = 0;
-  for (const definition of singular.values()) documents += await rows(definition.table);
+  for (const definition of declaredKinds(definitions).byType.values()) documents += await rows(definition.table);
   return {
     documents,
     lines: await rows('document_lines'),

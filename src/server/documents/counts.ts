@@ -10,7 +10,6 @@ import {
   COUNT_SCOPES,
   expectedHidden,
   outsideScope,
-  postable,
   SCOPE_FIELDS,
   stockCounts,
   type CountLineFilter,
@@ -20,10 +19,10 @@ import { containsIgnoringCase, forUpdate, nowIso } from '../db/dialect';
 import { conflict, HttpError, notFound, validationError } from '../errors';
 import type { ApiRecord } from '../resources/codec';
 import { assertOperates, placeAccessOf } from '../resources/places';
-import { createRecord, findRecordOrFail } from '../resources/record-service';
+import { createRecord } from '../resources/record-service';
 import type { ResourceStore } from '../resources/store';
-import { untyped, type Db, type Scope, type Trx } from '../db/scope';
-import { documentStore, locationOf, viewedSource } from './document-store';
+import type { Db, Scope, Trx } from '../db/scope';
+import { documentStore, locationOf, viewedSource, type Steps, type TransitionDone } from './document-store';
 import { itemCosts } from './item-costs';
 import { balancesAt, openBalances } from './ledger';
 import { priceLines } from './lines';
@@ -41,8 +40,9 @@ import { priceLines } from './lines';
  * A count is at its place like any document: its lines are read by someone who views the place
  * (not found for anyone else), counted, taken off, finished and posted by someone who operates there.
  * A blind count's lines and record say nothing of what is expected, on hand or different while it
- * is open (`expectedHidden`); finishing its counting (`finishCounting`) shows them, and only then
- * is it posted.
+ * is open (`expectedHidden`); finishing its counting shows them, and only then is it posted. Finishing
+ * and posting are transitions its lifecycle declares, taken by the document transition routes
+ * (routes/documents.routes.ts); what posting writes is its step here (`countSteps`).
  */
 
 /** The items a count of this scope covers at the start; none for picked items, added as they are counted. */
@@ -74,7 +74,7 @@ export const stockCountsStore: ResourceStore = (() => {
         if (field !== wanted && columns[field]) errors[field] = [`The ${label} is only for counting ${named}.`];
       }
       if (Object.keys(errors).length > 0) throw validationError(errors);
-      return { columns: { status: 'open' } };
+      return {};
     },
     async apply(trx, scope, document, _prepared, columns) {
       await startLines(trx, scope, document.id, columns);
@@ -271,7 +271,7 @@ async function lineOfItem(db: Db, scope: Scope, count: Record<string, unknown>, 
 }
 
 /**
- * The count, locked, for a change of its lines (an entry, a line taken off, posting): not found
+ * The count, locked, for a change of its lines (an entry, a line taken off): not found
  * where the user does not view its place, refused (403) where they only view. Read as stored
  * rather than as the engine's record, which adds the count's differences: a scan answers at once
  * however many items the count holds.
@@ -423,30 +423,6 @@ export async function uncountLine(trx: Trx, scope: Scope, countId: number, itemI
   return lineOfItem(trx, scope, count, itemId);
 }
 
-/**
- * Finishes counting an open count, once: nothing more is counted on it or taken off it, a blind
- * count's differences show, and it waits to be posted or cancelled. Decided under the count's
- * lock by an UPDATE guarded on its status. Answers the count, without its lines.
- */
-export async function finishCounting(trx: Trx, scope: Scope, countId: number): Promise<ApiRecord> {
-  const count = await countToChange(trx, scope, countId);
-  if (count.status !== 'open') throw conflict(`Stock count ${String(count.number)} is ${String(count.status)}: its counting is over.`);
-  const finished = await untyped(trx)
-    .updateTable('stock_counts')
-    .set({ status: 'counted', updated_at: nowIso(), version: sql`version + 1` })
-    .where('id', '=', countId)
-    .where('status', '=', 'open')
-    .executeTakeFirst();
-  if (Number(finished.numUpdatedRows) !== 1) throw conflict('This stock count changed meanwhile; reload it.');
-  await recordActivity(trx, scope, {
-    resource: stockCounts.name,
-    recordId: countId,
-    action: 'finished-counting',
-    changes: { status: { from: 'open', to: 'counted' } },
-  });
-  return findRecordOrFail(trx, scope, stockCounts, countId);
-}
-
 /** Rows at 0 for the counted items that have no balance at the place yet, in item order, as the ledger makes them. */
 async function makeBalances(trx: Trx, scope: Scope, countId: number, location: Location): Promise<void> {
   const missing = await trx
@@ -483,23 +459,16 @@ async function onHandAt(db: Db, scope: Scope, itemId: number, location: Location
 }
 
 /**
- * Posts a count, once — an open one, or a counted one (a blind count only once counted, so its
- * differences are seen first): its row locked and its status moved by a guarded UPDATE; the
+ * Posting a count, once — an open one, or a counted one (a blind count only once counted: its
+ * lifecycle declares both, and the transition route has checked them on the locked count): the
  * balances of the counted items locked (in the ledger's order) before they are read, so no
  * document moves them between the reading and the adjustment — a balance the item has no row for
  * yet made first, at 0, so that a document making it meanwhile waits for the post (or the post
  * for it) instead of adding to what the post read as none; then one stock adjustment of the
- * differences, dated today, naming the count. Answers the count, without its lines.
+ * differences, dated today, naming the count, which the count names in turn as its status moves.
  */
-export async function postCount(trx: Trx, scope: Scope, countId: number): Promise<ApiRecord> {
-  const count = await countToChange(trx, scope, countId);
-  if (!postable(count)) {
-    throw conflict(
-      count.status === 'open'
-        ? `Stock count ${String(count.number)} is blind: finish counting it first, so that its differences are seen before they are posted.`
-        : `Stock count ${String(count.number)} is ${String(count.status)}: nothing can be posted from it any more.`,
-    );
-  }
+async function postCount(trx: Trx, scope: Scope, count: Record<string, unknown>): Promise<TransitionDone> {
+  const countId = Number(count.id);
   const location = locationOf(count)!;
   await makeBalances(trx, scope, countId, location);
   await forUpdate(
@@ -526,38 +495,23 @@ export async function postCount(trx: Trx, scope: Scope, countId: number): Promis
     .where(sql<boolean>`stock_count_lines.counted <> stock_count_lines.posted_on_hand`)
     .orderBy('stock_count_lines.id')
     .execute();
-  let adjustmentId: number | null = null;
-  if (differences.length > 0) {
-    const place = location.type === 'branch' ? { branch_id: location.id } : { warehouse_id: location.id };
-    const adjustment = await createRecord(trx, scope, stockAdjustments, {
-      ...place,
-      date: todayInManila(),
-      notes: `The differences of stock count ${String(count.number)}.`,
-      lines: differences.map((line) => ({
-        item_id: line.item_id,
-        unit_of_measurement_id: line.unit_of_measurement_id,
-        quantity: fromThousandths(countDifference(Number(line.counted), Number(line.posted_on_hand))),
-        reason: 'count_correction',
-      })),
-    });
-    adjustmentId = Number(adjustment.id);
-    await trx.updateTable('stock_adjustments').set({ stock_count_id: countId }).where('id', '=', adjustmentId).execute();
-  }
-  const posted = await untyped(trx)
-    .updateTable('stock_counts')
-    .set({ status: 'posted', stock_adjustment_id: adjustmentId, updated_at: nowIso(), version: sql`version + 1` })
-    .where('id', '=', countId)
-    .where('status', '=', String(count.status))
-    .executeTakeFirst();
-  if (Number(posted.numUpdatedRows) !== 1) throw conflict('This stock count changed meanwhile; reload it.');
-  await recordActivity(trx, scope, {
-    resource: stockCounts.name,
-    recordId: countId,
-    action: 'posted',
-    changes: {
-      status: { from: count.status, to: 'posted' },
-      ...(adjustmentId !== null && { stock_adjustment_id: { from: null, to: adjustmentId } }),
-    },
+  if (differences.length === 0) return {};
+  const place = location.type === 'branch' ? { branch_id: location.id } : { warehouse_id: location.id };
+  const adjustment = await createRecord(trx, scope, stockAdjustments, {
+    ...place,
+    date: todayInManila(),
+    notes: `The differences of stock count ${String(count.number)}.`,
+    lines: differences.map((line) => ({
+      item_id: line.item_id,
+      unit_of_measurement_id: line.unit_of_measurement_id,
+      quantity: fromThousandths(countDifference(Number(line.counted), Number(line.posted_on_hand))),
+      reason: 'count_correction',
+    })),
   });
-  return findRecordOrFail(trx, scope, stockCounts, countId);
+  const adjustmentId = Number(adjustment.id);
+  await trx.updateTable('stock_adjustments').set({ stock_count_id: countId }).where('id', '=', adjustmentId).execute();
+  return { columns: { stock_adjustment_id: adjustmentId } };
 }
+
+/** A count's own work in its lifecycle's forward steps: posting writes the adjustment (finishing changes the status only). */
+export const countSteps: Steps = { [stockCounts.name]: { post: postCount } };

@@ -27,8 +27,8 @@ import { decorateParticulars, keepParticulars } from './particulars';
  */
 
 export interface Prepared {
-  /** Columns the kind sets itself: status, totals, balance, a payment's contact and location … */
-  columns: Record<string, unknown>;
+  /** Columns the kind sets itself: totals, balance, a payment's contact and location … (its status is its lifecycle's start). */
+  columns?: Record<string, unknown>;
   lines?: PricedLines;
 }
 
@@ -52,7 +52,7 @@ export interface DocumentHooks {
 }
 
 /**
- * What a transition of the kind's lifecycle (void, cancel, close) undoes beyond the status: stock
+ * What an undoing transition of the kind's lifecycle (void, cancel, close) undoes beyond the status: stock
  * moved back, a balance owed again, a source document reopened, what never arrived written off.
  * It refuses (throws) what it cannot undo; the route has checked the status the transition starts
  * from, and sets the one it leaves. `given`: the reason and note of one that asks for them. What
@@ -68,27 +68,73 @@ export type Reversal = (
 /** Each kind's reversals, by resource name and transition name. */
 export type Reversals = Record<string, Partial<Record<Transition['name'], Reversal>>>;
 
-const reversals = new Map<string, Reversal>();
+/** What a transition did beyond its status: columns it set with it (a posted count's stock adjustment), and the history's words. */
+export interface TransitionDone {
+  columns?: Record<string, unknown>;
+  summary?: string;
+}
 
 /**
- * Registers what the kinds' transitions reverse (where the app is composed). Each must be a
- * transition its kind's lifecycle declares; registering one again changes nothing.
+ * What a forward transition of the kind's lifecycle (a count's post) does beyond the status: the
+ * kind's own work, decided on the locked row the route read. It refuses (throws) what it cannot
+ * do; the route has checked the status and whatever else the declaration says blocks it.
  */
-export function registerReversals(kinds: Reversals): void {
+export type StepWork = (trx: Trx, scope: Scope, row: Record<string, unknown>) => Promise<TransitionDone>;
+
+/** Each kind's steps, by resource name and transition name. */
+export type Steps = Record<string, Partial<Record<Transition['name'], StepWork>>>;
+
+/** What any transition does beyond its status, as the route takes it. */
+export type TransitionWork = (
+  trx: Trx,
+  scope: Scope,
+  row: Record<string, unknown>,
+  given?: { reason?: string | null; note?: string | null },
+) => Promise<TransitionDone>;
+
+const works = new Map<string, TransitionWork>();
+
+/** Keeps the kinds' work for their transitions, each of which their lifecycle declares, going that way. */
+function registerWork<Work>(
+  kinds: Record<string, Partial<Record<string, Work>>>,
+  direction: Transition['direction'],
+  asWork: (work: Work) => TransitionWork,
+): void {
+  const what = direction === 'undo' ? 'reversal' : 'step';
   for (const [resource, byTransition] of Object.entries(kinds)) {
     const declared = registry.find((definition) => definition.name === resource)?.document?.lifecycle.transitions ?? [];
-    for (const [name, reversal] of Object.entries(byTransition)) {
-      if (!declared.some((transition) => transition.name === name)) {
-        throw new Error(`${resource} has a ${name} reversal, but its lifecycle declares no ${name} transition.`);
-      }
-      reversals.set(`${resource}/${name}`, reversal!);
+    for (const [name, work] of Object.entries(byTransition)) {
+      const transition = declared.find((each) => each.name === name);
+      if (!transition) throw new Error(`${resource} has a ${name} ${what}, but its lifecycle declares no ${name} transition.`);
+      if (transition.direction !== direction)
+        throw new Error(`${resource} has a ${name} ${what}, but its ${name} transition is not ${direction}.`);
+      works.set(`${resource}/${name}`, asWork(work!));
     }
   }
 }
 
-/** What a transition of a kind reverses beyond its status; none when it only changes the status (a quotation's cancel). */
-export const reversalOf = (resource: string, transition: Transition['name']): Reversal | undefined =>
-  reversals.get(`${resource}/${transition}`);
+/**
+ * Registers what the kinds' transitions reverse (where the app is composed). Each must be an
+ * undoing transition its kind's lifecycle declares; registering one again changes nothing.
+ */
+export function registerReversals(kinds: Reversals): void {
+  registerWork(kinds, 'undo', (reversal) => async (...args) => {
+    const summary = await reversal(...args);
+    return summary ? { summary } : {};
+  });
+}
+
+/**
+ * Registers the kinds' own work for their forward transitions (where the app is composed): a
+ * count's post writes its stock adjustment. Each must be a forward transition its kind declares.
+ */
+export function registerSteps(kinds: Steps): void {
+  registerWork(kinds, 'forward', (step) => step);
+}
+
+/** What a transition of a kind does beyond its status; none when it only changes the status (a quotation's cancel, a count's finish). */
+export const workOf = (resource: string, transition: Transition['name']): TransitionWork | undefined =>
+  works.get(`${resource}/${transition}`);
 
 /**
  * The documents a kind may be made from, as their lifecycles declare it: a receive order from a
@@ -305,7 +351,8 @@ export function documentStore(definition: ResourceDefinition, hooks: DocumentHoo
         }
       }
       const prepared = await hooks.prepare(trx, scope, columns, { ...input, lines: input.lines as LineInput[] | undefined });
-      const row = { ...columns, ...prepared.columns };
+      // A new document starts where its lifecycle says.
+      const row: Record<string, unknown> = { ...columns, ...prepared.columns, status: spec.lifecycle.start };
       // Its places are all known now: refused where the user does not operate before anything is
       // numbered or moved, so no refusal of the ledger tells them what is on hand at a place that
       // is not theirs.

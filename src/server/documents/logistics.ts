@@ -127,7 +127,7 @@ const sameEnds = (columns: Record<string, unknown>, source: Record<string, unkno
 
 export const stockRequestsStore: ResourceStore = documentStore(stockRequests, {
   async prepare(trx, scope, columns, input) {
-    return { columns: { status: 'pending' }, lines: await priceLines(trx, scope, lines(input), counted(columns, false)) };
+    return { lines: await priceLines(trx, scope, lines(input), counted(columns, false)) };
   },
 });
 
@@ -154,7 +154,7 @@ export const stockTransfersStore: ResourceStore = documentStore(stockTransfers, 
       inputs = fulfilling(inputs, await storedLines(trx, 'stock-return', [returnId]), 'transfers');
     }
     const sourced = requestId !== null || returnId !== null;
-    return { columns: { status: 'in_transit' }, lines: await priceLines(trx, scope, inputs, counted(columns, sourced)) };
+    return { lines: await priceLines(trx, scope, inputs, counted(columns, sourced)) };
   },
   async apply(trx, scope, document, prepared, columns) {
     const moved = prepared.lines!.lines;
@@ -239,7 +239,7 @@ const receivesStore = documentStore(stockReceives, {
     if (!transfer) throw validationError({ stock_transfer_id: ['The selected stock transfer is invalid.'] });
     const inputs = fulfilling(lines(input), await storedLines(trx, 'stock-transfer', [Number(transfer.id)]), 'receives');
     return {
-      columns: { status: 'received', ...receivedEnds(transfer) },
+      columns: receivedEnds(transfer),
       lines: await priceLines(trx, scope, inputs, counted(columns, true)),
     };
   },
@@ -328,7 +328,7 @@ export const stockReturnsStore: ResourceStore = documentStore(stockReturns, {
     }));
     const inputs = fulfilling(lines(input), returnable, 'returns');
     return {
-      columns: { status: 'pending', ...returnedEnds(transfer) },
+      columns: returnedEnds(transfer),
       lines: await priceLines(trx, scope, inputs, counted(columns, true)),
     };
   },

@@ -4,6 +4,7 @@ import { centavosToPesos, formatPesos } from '../../domain/money';
 import { holdsAny, permissionName } from '../../domain/permissions';
 import type { ResourceDefinition } from '../../domain/resource';
 import { bills } from '../../domain/resources/bills';
+import { SETTLED, type SettledStatus } from '../../domain/resources/document-fields';
 import { invoices } from '../../domain/resources/invoices';
 import { paidInTenders, paymentMethodOf, tendersTotal, type TenderRead } from '../../domain/tenders';
 import { paymentCreateFields, paymentTenders } from '../../domain/tenders-input';
@@ -32,15 +33,16 @@ const PAID: Readonly<Record<PaidTable, ResourceDefinition>> = { bills, invoices 
 const settledPlace = (target: Record<string, unknown>) => ({ branch_id: target.branch_id, warehouse_id: target.warehouse_id });
 
 /**
- * A bill's or an invoice's status from what was settled of its total, by payments and memoranda
- * together: unpaid while nothing is, paid once all of it is, partially paid between. SQL, because
+ * A bill's or an invoice's status from what was settled of its total, as its lifecycle derives it
+ * (`settledStatusOf` in domain/resources/document-fields.ts, whose statuses it yields). SQL, because
  * both who move a balance (`followBalance`) and the audit (which checks every document's status in
  * one query) decide it in the database; `table` names the row's alias when the query has several.
  */
-export function settledStatus(table?: string): RawBuilder<'unpaid' | 'partially_paid' | 'paid'> {
+export function settledStatus(table?: string): RawBuilder<SettledStatus> {
   const column = (name: string) => sql.ref(table ? `${table}.${name}` : name);
   const settled = sql`${column('amount_paid')} + ${column('amount_adjusted')}`;
-  return sql`case when ${settled} = 0 then 'unpaid' when ${settled} >= ${column('total')} then 'paid' else 'partially_paid' end`;
+  return sql`case when ${settled} = 0 then ${sql.lit(SETTLED.nothing)} when ${settled} >= ${column('total')} then ${sql.lit(SETTLED.all)}
+    else ${sql.lit(SETTLED.part)} end`;
 }
 
 /**
@@ -130,7 +132,6 @@ export function paymentStore(definition: ResourceDefinition, paid: Paid): Resour
       }
       const settling: Settling = {
         columns: {
-          status: 'posted',
           contact_id: target.contact_id,
           ...settledPlace(target),
           ...(tenders && { amount, payment_method: paymentMethodOf(tenders) }),

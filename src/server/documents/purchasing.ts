@@ -42,7 +42,7 @@ export const purchaseOrdersStore: ResourceStore = documentStore(purchaseOrders, 
       date: String(columns.date),
       partyId: Number(columns.contact_id),
     });
-    return { columns: { status: 'open' }, lines: priced };
+    return { lines: priced };
   },
   async relines(trx, scope, row, inputs) {
     if (row.status !== 'open')
@@ -157,7 +157,7 @@ export const receiveOrdersStore: ResourceStore = documentStore(receiveOrders, {
       // Only a receipt against an order fulfils order lines.
       fulfils: orderId !== null,
     });
-    return { columns: { status: 'received' }, lines: priced };
+    return { lines: priced };
   },
   async apply(trx, _scope, _document, prepared, columns) {
     if (columns.purchase_order_id === null) return;
@@ -196,7 +196,7 @@ export const billsStore: ResourceStore = documentStore(bills, {
       // A bill's lines name the order lines they bill, which are counted by what bills name.
       fulfils: orderId !== null,
     });
-    return { columns: { status: 'unpaid', amount_paid: 0, balance: priced.totals.total }, lines: priced };
+    return { columns: { amount_paid: 0, balance: priced.totals.total }, lines: priced };
   },
 });
 

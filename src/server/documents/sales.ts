@@ -40,7 +40,7 @@ async function setStatus(trx: Trx, table: string, id: number, status: string): P
 
 export const quotationsStore: ResourceStore = documentStore(quotations, {
   async prepare(trx, scope, columns, input) {
-    return { columns: { status: 'open' }, lines: await priceLines(trx, scope, lines(input), salePricing(columns)) };
+    return { lines: await priceLines(trx, scope, lines(input), salePricing(columns)) };
   },
 });
 
@@ -94,7 +94,7 @@ const invoicesBase: ResourceStore = documentStore(invoices, {
     const buyerDiscount = buyerDiscountOf(columns);
     const priced = await priceLines(trx, scope, lines(input), { ...salePricing(columns), buyerDiscount: Boolean(columns.buyer_discount) });
     await refuseWithoutBuyerParticulars(trx, scope, Number(columns.contact_id), priced.totals.total);
-    return { columns: { ...buyerDiscount, status: 'unpaid', amount_paid: 0, balance: priced.totals.total }, lines: priced };
+    return { columns: { ...buyerDiscount, amount_paid: 0, balance: priced.totals.total }, lines: priced };
   },
   async apply(trx, _scope, _document, _prepared, columns) {
     if (columns.quotation_id !== null && columns.quotation_id !== undefined) {

@@ -3,6 +3,7 @@ import { sql, type Kysely } from 'kysely';
 import { databaseKinds } from '../../../tests/support/test-app';
 import { openDatabase } from '../db/dialect';
 import type { Database } from '../db/schema';
+import { getResource } from '../../domain/resources/registry';
 import { settledStatus } from './payments';
 
 /**
@@ -40,5 +41,23 @@ describe.each(databaseKinds)('the settled status on %s', (kind) => {
 
   it('leaves a document of no total unpaid until something settles it, as it is made', async () => {
     expect(await statusOf(0, 0, 0)).toBe('unpaid');
+  });
+
+  it('is what the lifecycles of bills and invoices derive from the same figures', async () => {
+    for (const kind of ['bills', 'invoices']) {
+      const derived = getResource(kind).document!.lifecycle.derived!;
+      for (const [total, paid, adjusted] of [
+        [10_000, 0, 0],
+        [10_000, 1, 0],
+        [10_000, 0, 9_999],
+        [10_000, 4_000, 6_000],
+        [10_000, 10_000, 0],
+        [0, 0, 0],
+      ]) {
+        const status = await statusOf(total, paid, adjusted);
+        expect(status).toBe(derived.of({ total, amount_paid: paid, amount_adjusted: adjusted }));
+        expect(derived.statuses).toContain(status);
+      }
+    }
   });
 });

@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { updatableFields, type ResourceDefinition } from '../../domain/resource';
 import { getResource, registry } from '../../domain/resources/registry';
 import { paidInTenders } from '../../domain/tenders';
-import { pastTense, transitionsFrom } from '../../domain/lifecycle';
+import { historyAction, transitionsOpen } from '../../domain/lifecycle';
 import { sampleBody, undoBeforeDelete, unique } from '../../../tests/support/samples';
 import { databaseKinds, startDemo, type Answer, type Session, type TestApp } from '../../../tests/support/test-app';
 import { auditDatabase } from '../documents/audit';
@@ -195,17 +195,18 @@ describe.each(databaseKinds)('concurrent transitions on %s', (kind) => {
     }
 
     // Closing the rest of a transfer as lost starts from partly received, which a new transfer is
-    // not: closed-short.test.ts races it against itself and against a receive.
-    for (const transition of (definition.document?.lifecycle.transitions ?? []).filter((each) => each.name !== 'close')) {
+    // not: closed-short.test.ts races it against itself and against a receive. A count's post waits
+    // for a blind count's counting to be finished, and a sample count is blind: counts.test.ts races it.
+    for (const transition of (definition.document?.lifecycle.transitions ?? []).filter((each) => each.name !== 'close' && !each.blocked)) {
       it(`${transition.name}s once, and what it moved goes back once`, async () => {
         const created = await admin.send('POST', base, await sampleBody(admin, definition));
         expect(created.status, JSON.stringify(created.body)).toBe(201);
         const id = created.body.data.id as number;
         // A new document is in a status its transitions start from.
-        expect(transitionsFrom(definition.document!.lifecycle, created.body.data.status)).toContain(transition);
+        expect(transitionsOpen(definition.document!.lifecycle, created.body.data)).toContain(transition);
         exactlyOne(await race((index) => through(index).send('PATCH', `${base}/${id}/${transition.name}`)), 200, [409]);
         expect((await admin.send('GET', `${base}/${id}`)).body.data.status).toBe(transition.to);
-        expect(await entries(test, name, id, pastTense(transition.name))).toBe(1);
+        expect(await entries(test, name, id, historyAction(transition))).toBe(1);
       });
     }
 

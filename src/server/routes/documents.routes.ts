@@ -4,7 +4,7 @@ import { sql } from 'kysely';
 import { z } from 'zod';
 import { recordId } from '../../domain/field-values';
 import { listMeta } from '../../domain/list-params';
-import { manilaDayBounds, pastTense, statusLabel } from '../../domain/lifecycle';
+import { historyAction, manilaDayBounds, pastTense, statusLabel } from '../../domain/lifecycle';
 import { holdsAny, permissionName } from '../../domain/permissions';
 import { todayInManila } from '../../domain/documents';
 import { fromThousandths } from '../../domain/quantity';
@@ -15,17 +15,20 @@ import { nowIso, toIsoTimestamp } from '../db/dialect';
 import { conflict, forbidden, notFound, validationError } from '../errors';
 import { runWrite } from '../idempotency';
 import { scopeOf } from '../plugins/auth';
-import { liveSource, locationOf, reversalOf } from '../documents/document-store';
+import { locationOf, viewedSource, workOf } from '../documents/document-store';
 import { numberTotal, referenceNumberTotal } from '../documents/numbering';
 import { levelAt, reaches } from '../../domain/places';
+import { alsoNeeded } from '../../domain/where-made';
 import { assertOperates, placeAccessOf } from '../resources/places';
-import { changeableRecord, findRecordOrFail } from '../resources/record-service';
+import { findRecordOrFail } from '../resources/record-service';
 import { untyped, type Db } from '../db/scope';
 import { dataOf, pageOf, recordSchema, refusals } from './responses';
 
 /**
- * Document routes beyond the generic CRUD: the previews of the next document number, and void / cancel,
- * which undo what a document moved (stock, money) in one transaction and leave it as history.
+ * Document routes beyond the generic CRUD: the previews of the next document number, a stock's
+ * movements, and every transition the kinds' lifecycles declare — steps forward (a count's finish
+ * and post) and undoings (void, cancel, close, which undo what a document moved, stock or money,
+ * and leave it as history) — each in one transaction, with the kind's own work for it.
  */
 
 const resourceOfDocument = new Map(
@@ -155,7 +158,7 @@ export async function documentRoutes(app: FastifyInstance): Promise<void> {
     },
   );
 
-  // Each transition every document kind's lifecycle declares: PATCH /api/{resource}/{id}/{void|cancel}.
+  // Each transition every document kind's lifecycle declares: PATCH /api/{resource}/{id}/{post|finish|void|cancel|close}.
   for (const definition of registry) {
     for (const transition of definition.document?.lifecycle.transitions ?? []) {
       const noun = definition.singular.toLowerCase();
@@ -166,20 +169,25 @@ export async function documentRoutes(app: FastifyInstance): Promise<void> {
       // One the maker may take on the day they made it is open to the kind's create permission
       // too; which of the two a request needs is settled on its locked row.
       const makers = transition.byMakerSameDay ? permissionName('create', definition.permission) : undefined;
+      // What it makes besides needs its own permission too (a count's post writes a stock adjustment).
+      const [also] = alsoNeeded(transition);
+      const what = transition.direction === 'forward' ? transition.does : transition.reverses;
       routes.patch(
         `/api/${definition.name}/:id/${transition.name}`,
         {
           config: makers ? {} : { permission: needed },
           // Before its id is even read, as the declared permission is: a caller holding neither learns nothing.
-          ...(makers && {
+          ...((makers || also) && {
             preValidation: async (request: FastifyRequest) => {
-              if (!holdsAny(request.tenant?.permissions ?? [], [needed, makers])) throw forbidden();
+              const held = request.tenant?.permissions ?? [];
+              if (makers && !holdsAny(held, [needed, makers])) throw forbidden();
+              if (also && !holdsAny(held, [also])) throw forbidden();
             },
           }),
           schema: {
             tags: [definition.name],
             summary: `${statusLabel(transition.name)} a ${noun}`,
-            description: `From ${transition.from.join(', ')} to ${transition.to}. ${transition.reverses}${
+            description: `From ${transition.from.join(', ')} to ${transition.to}. ${what}${also ? ` Needs ${also} too.` : ''}${
               makers ? ` Needs ${needed}, or ${makers} for its maker on the day they made it (Manila's date).` : ''
             }`,
             params: idParams,
@@ -194,13 +202,14 @@ export async function documentRoutes(app: FastifyInstance): Promise<void> {
           const scope = scopeOf(request);
           const id = Number(request.params.id);
           return runWrite(request, reply, async (trx) => {
-            // Locked first: of several voids of one document, each after the first finds it void.
-            const row = await liveSource(trx, scope, definition.table, id);
+            // Locked first: of several voids of one document, each after the first finds it void. Not
+            // found where the user does not work, as the document's record would not be.
+            const row = await viewedSource(trx, scope, definition, id);
             if (!row) throw notFound(noun);
-            // Not found where the user does not work; refused where they only view (or, taken as
-            // another kind, where they do not operate at that kind's end).
-            if (takenAs === definition) await changeableRecord(trx, scope, definition, id);
-            else await assertOperates(trx, scope, takenAs, await findRecordOrFail(trx, scope, definition, id));
+            // Refused where they only view (or, taken as another kind, where they do not operate at
+            // that kind's end). Decided on the stored row: the record's read may add much (a count's
+            // differences) that a transition does not need.
+            await assertOperates(trx, scope, takenAs, row);
             // Without the transition's own permission, only its maker, on the day they made it:
             // the guarded update below holds to the same maker and day.
             const asMaker = makers !== undefined && !holdsAny(scope.permissions, [needed]);
@@ -214,16 +223,20 @@ export async function documentRoutes(app: FastifyInstance): Promise<void> {
                 throw forbidden(`You may ${transition.name} a ${noun} you made only on the day you made it; ${ask}.`);
             }
             const status = String(row.status);
+            const named = `${definition.singular} ${String(row.number)}`;
             if (!transition.from.includes(status)) {
               const from = transition.from.map((value) => statusLabel(value).toLowerCase()).join(' or ');
               throw conflict(
-                `${definition.singular} ${String(row.number)} is ${statusLabel(status).toLowerCase()}: it can be ${pastTense(transition.name)} only while ${from}.`,
+                `${named} is ${statusLabel(status).toLowerCase()}: ${transition.over ?? `it can be ${pastTense(transition.name)} only while ${from}`}.`,
               );
             }
-            const summary = await reversalOf(definition.name, transition.name)?.(trx, scope, row, request.body ?? undefined);
+            const blocked = transition.blocked?.(row);
+            if (blocked) throw conflict(`${named} ${blocked}.`);
+            const done = (await workOf(definition.name, transition.name)?.(trx, scope, row, request.body ?? undefined)) ?? {};
+            const columns = done.columns ?? {};
             let guarded = untyped(trx)
               .updateTable(definition.table)
-              .set({ status: transition.to, updated_at: nowIso(), version: sql`version + 1` })
+              .set({ ...columns, status: transition.to, updated_at: nowIso(), version: sql`version + 1` })
               .where('id', '=', id)
               .where('status', '=', status);
             if (asMaker)
@@ -233,12 +246,17 @@ export async function documentRoutes(app: FastifyInstance): Promise<void> {
                 .where('created_at', '<', today.end);
             const settled = await guarded.executeTakeFirst();
             if (Number(settled.numUpdatedRows) !== 1) throw conflict(`This ${noun} changed meanwhile; reload it.`);
+            // The history says what the step set besides the status (the adjustment a count's post wrote).
+            const set = Object.entries(columns).filter(([column, value]) => value !== (row[column] ?? null));
             await recordActivity(trx, scope, {
               resource: definition.name,
               recordId: id,
-              action: pastTense(transition.name),
-              changes: { status: { from: status, to: transition.to } },
-              ...(summary && { summary }),
+              action: historyAction(transition),
+              changes: {
+                status: { from: status, to: transition.to },
+                ...Object.fromEntries(set.map(([column, value]) => [column, { from: row[column] ?? null, to: value }])),
+              },
+              ...(done.summary && { summary: done.summary }),
             });
             return { status: 200, body: { data: await findRecordOrFail(trx, scope, definition, id) } };
           });

@@ -2,29 +2,25 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { recordId } from '../../domain/field-values';
-import { holdsAny, permissionName } from '../../domain/permissions';
+import { permissionName } from '../../domain/permissions';
 import { roundsToNothing } from '../../domain/quantity';
-import { stockAdjustments } from '../../domain/resources/stock-adjustments';
 import { COUNT_LINE_FILTERS, COUNT_LINES_PAGE, stockCounts } from '../../domain/resources/stock-counts';
-import type { Scope, Trx } from '../db/scope';
-import { addEntry, countLinesPage, finishCounting, postCount, uncountLine } from '../documents/counts';
-import { forbidden } from '../errors';
+import { addEntry, countLinesPage, uncountLine } from '../documents/counts';
 import { runWrite } from '../idempotency';
 import { scopeOf } from '../plugins/auth';
-import type { ApiRecord } from '../resources/codec';
-import { countLine, dataOf, pageOf, recordSchema, refusals } from './responses';
+import { countLine, dataOf, pageOf, refusals } from './responses';
 
 /**
  * A stock count's own routes beyond its document routes: its lines a page at a time, entries added
- * by counters, a line taken back to not counted, finishing the counting, and posting, which writes
- * the stock adjustment of its differences. Each is kept to the count's place as its record is: a count at a place the user
- * does not view answers 404; one where they only view is read but not changed (403).
+ * by counters, and a line taken back to not counted. Each is kept to the count's place as its
+ * record is: a count at a place the user does not view answers 404; one where they only view is
+ * read but not changed (403). Finishing the counting and posting are transitions its lifecycle
+ * declares, served with every kind's by routes/documents.routes.ts.
  */
 
 const idParams = z.object({ id: z.string().regex(/^\d{1,9}$/, 'The id must be a whole number.') });
 const VIEW_PERMISSION = permissionName('view', stockCounts.permission);
 const COUNT_PERMISSION = permissionName('update', stockCounts.permission);
-const ADJUST_PERMISSION = permissionName('create', stockAdjustments.permission);
 
 const entryBody = z.object({
   item_id: recordId('Item'),
@@ -143,65 +139,5 @@ export async function stockCountRoutes(app: FastifyInstance): Promise<void> {
         body: { data: await uncountLine(trx, scope, Number(request.params.id), request.body.item_id) },
       }));
     },
-  );
-
-  /**
-   * A step forward of the count — finishing its counting, posting it — as its own PATCH answering
-   * the count: `take` decides it on the locked row. `alsoNeeds` is a permission beyond counting,
-   * refused (403) before the count is read.
-   */
-  const countStep = (
-    name: 'finish' | 'post',
-    doc: { summary: string; description: string; answered: string },
-    take: (trx: Trx, scope: Scope, countId: number) => Promise<ApiRecord>,
-    alsoNeeds?: string,
-  ) =>
-    routes.patch(
-      `/api/stock-counts/:id/${name}`,
-      {
-        config: { permission: COUNT_PERMISSION },
-        schema: {
-          tags: [stockCounts.name],
-          summary: doc.summary,
-          description: doc.description,
-          params: idParams,
-          response: { 200: dataOf(recordSchema(stockCounts)).describe(doc.answered), ...refusals(401, 403, 404, 409, 422) },
-        },
-      },
-      async (request, reply) => {
-        const scope = scopeOf(request);
-        if (alsoNeeds && !holdsAny(scope.permissions, [alsoNeeds])) throw forbidden();
-        return runWrite(request, reply, async (trx) => ({
-          status: 200,
-          body: { data: await take(trx, scope, Number(request.params.id)) },
-        }));
-      },
-    );
-
-  countStep(
-    'finish',
-    {
-      summary: 'Finish counting an open stock count',
-      description:
-        'Nothing more is counted on it or taken off it; it waits to be posted or cancelled, and a blind count shows its differences. ' +
-        'Once only: a count not open is 409. Only someone who operates at the count’s place finishes it (403 where they only view).',
-      answered: 'The count, counted',
-    },
-    finishCounting,
-  );
-
-  // Posting writes an adjustment: only for who may write one.
-  countStep(
-    'post',
-    {
-      summary: 'Post a stock count, open or counted',
-      description:
-        'Writes one stock adjustment (reason: count correction) bringing each counted item to what was counted; uncounted items are left as they are. ' +
-        'An open count, or a counted one; a blind count only once its counting is finished (409 before). Once only: a second post is 409. ' +
-        'Needs create-stock-adjustments too, and to operate at the count’s place (403).',
-      answered: 'The count, posted',
-    },
-    postCount,
-    ADJUST_PERMISSION,
   );
 }

@@ -1,5 +1,5 @@
 import { useId, useState } from 'react';
-import type { Transition } from '../../../domain/lifecycle';
+import type { Transition, Undoing } from '../../../domain/lifecycle';
 import { LOST_NOTE_MAX, lostRestErrors } from '../../../domain/resources/stock-transfers';
 import { ApiError } from '../../lib/api';
 import { reportFailure } from '../crud/record-actions';
@@ -11,7 +11,7 @@ import { NativeSelect } from '../ui/native-select';
 
 /** A transfer's rest to be closed as lost: its `close` transition, and the transfer. */
 export interface Closing {
-  transition: Transition & { reasons: NonNullable<Transition['reasons']> };
+  transition: Undoing & { reasons: NonNullable<Transition['reasons']> };
   /** "Stock Transfer ST-…" */
   document: string;
   /** Sends it with the reason and note (through the outbox); a refusal comes back as the server's `ApiError`. */

@@ -3,7 +3,9 @@ import { act, cleanup, fireEvent, render, screen, within } from '@testing-librar
 import type { ReactNode } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { PlaceGrant } from '../../../domain/places';
-import { getResource } from '../../../domain/resources/registry';
+import type { Lifecycle } from '../../../domain/lifecycle';
+import type { ResourceDefinition } from '../../../domain/resource';
+import { getResource, registry } from '../../../domain/resources/registry';
 import { jobPermissions } from '../../../domain/role-needs';
 import type { Actor } from '../../../domain/where-made';
 import { ApiError } from '../../lib/api';
@@ -130,5 +132,75 @@ describe('a document’s actions follow the user’s role and places', () => {
         .getByLabelText(/Why it did not arrive/)
         .getAttribute('aria-invalid'),
     ).toBe('true');
+  });
+});
+
+describe('a document’s transitions, by what they do', () => {
+  /** A clerk at the warehouse who counts and may post what a count finds. */
+  const clerk: Actor = {
+    permissions: jobPermissions(['stock-counts', 'stock-adjustments']),
+    places: { all: null, grants: [at(VALENZUELA, 'operate')] },
+  };
+  const count: ApiRecord = {
+    id: 7,
+    number: 'SC-20261129-W00001-00000007',
+    status: 'open',
+    blind: false,
+    warehouse_id: VALENZUELA.id,
+    deleted_at: null,
+    version: 1,
+  };
+
+  it('leaves a count’s finish and post to its sheet, and offers its cancel as an undoing', () => {
+    show('stock-counts', count, clerk);
+    expect(labels()).toEqual(['Cancel Stock Count']);
+    expect(screen.getByRole('button', { name: 'Cancel Stock Count' }).className).not.toContain('bg-primary');
+  });
+
+  it('offers a step forward as a primary action, asking without alarm and saying what it does', async () => {
+    // A quotation sent on to the customer: a step no kind declares today, as a kind would declare it.
+    const quotations = getResource('quotations');
+    const lifecycle: Lifecycle = {
+      ...quotations.document!.lifecycle,
+      transitions: [
+        {
+          name: 'post',
+          direction: 'forward',
+          from: ['open'],
+          to: 'invoiced',
+          permission: 'update',
+          does: 'The customer is told it holds.',
+        },
+        ...quotations.document!.lifecycle.transitions,
+      ],
+    };
+    const sending: ResourceDefinition = { ...quotations, document: { ...quotations.document!, lifecycle } };
+    signedIn.actor = { permissions: jobPermissions(['quotations']), places: { all: 'operate', grants: [] } };
+    render(
+      <DocumentActions
+        definition={sending}
+        record={{ id: 5, number: 'Q-5', status: 'open', branch_id: MAKATI.id, deleted_at: null, version: 1 }}
+      />,
+    );
+    const step = screen.getByRole('button', { name: 'Post Quotation' });
+    expect(step.className).toContain('bg-primary');
+    expect(screen.getByRole('button', { name: 'Cancel Quotation' }).className).not.toContain('bg-primary');
+    fireEvent.click(step);
+    const dialog = await screen.findByRole('alertdialog');
+    expect(dialog.textContent).toContain('The customer is told it holds.');
+    const confirm = within(dialog).getByRole('button', { name: 'Post Quotation' });
+    expect(confirm.className).not.toContain('bg-destructive');
+    await act(async () => fireEvent.click(confirm));
+    expect(outbox.submitChange).toHaveBeenCalledWith(
+      expect.objectContaining({ action: 'post', method: 'PATCH', path: '/api/quotations/5/post', label: 'Post Quotation Q-5' }),
+    );
+  });
+
+  it('queues every transition it offers under a name the outbox has words for', async () => {
+    const { PENDING_WORDS } = await import('../../lib/pending');
+    const offered = registry.flatMap((definition) =>
+      (definition.document?.lifecycle.transitions ?? []).filter((transition) => !transition.onSheet).map((transition) => transition.name),
+    );
+    for (const name of offered) expect(PENDING_WORDS, name).toHaveProperty(name);
   });
 });

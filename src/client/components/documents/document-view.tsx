@@ -1,10 +1,19 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
-import { Ban, CreditCard, FileMinus, FileText, PackageCheck, PackageX, Truck, Undo2, type LucideIcon } from 'lucide-react';
+import { Ban, CheckCheck, CreditCard, FileMinus, FileText, PackageCheck, PackageX, Truck, Undo2, type LucideIcon } from 'lucide-react';
 import { useState } from 'react';
 import type { VatCategory } from '../../../domain/documents';
 import { formatPesos } from '../../../domain/money';
-import { followOnsFrom, pastTense, statusLabel, transitionsFrom, type Transition } from '../../../domain/lifecycle';
+import {
+  followOnsFrom,
+  pastTense,
+  statusLabel,
+  transitionLabel,
+  transitionsOpen,
+  type Step,
+  type Transition,
+  type Undoing,
+} from '../../../domain/lifecycle';
 import { permissionName } from '../../../domain/permissions';
 import type { ResourceDefinition } from '../../../domain/resource';
 import { getResource, registry } from '../../../domain/resources/registry';
@@ -12,7 +21,7 @@ import { ADJUSTMENT_REASONS } from '../../../domain/resources/stock-adjustments'
 import { mayMake, mayTake } from '../../../domain/where-made';
 import { useActor } from '../../lib/actor';
 import { displayValue } from '../../lib/format';
-import { isClientKey } from '../../lib/outbox';
+import { isClientKey, type OutboxAction } from '../../lib/outbox';
 import { listQuery, type ApiRecord } from '../../lib/resource-queries';
 import { useActiveBusinessId, useCan } from '../../lib/session';
 import { ConfirmDialog, type Confirmation } from '../crud/confirm-dialog';
@@ -168,12 +177,10 @@ const CloseRestDialog = deferred<{ closing: Closing | null; onClose: () => void 
   ({ closing }) => closing !== null,
 );
 
-/** A transition this view's confirmation takes: a void or a cancel (a close asks why, in its own dialog). */
-type Undoing = Transition & { name: 'void' | 'cancel' };
 /** A transition that asks why: a transfer's rest closed as lost. */
 type Asking = Closing['transition'];
 
-const asksWhy = (transition: Transition): transition is Asking => transition.reasons !== undefined;
+const asksWhy = (transition: Undoing): transition is Asking => transition.reasons !== undefined;
 
 /** The icon of the action that makes a document of this kind from another. */
 const FOLLOW_ON_ICONS: Record<string, LucideIcon> = {
@@ -188,8 +195,11 @@ const FOLLOW_ON_ICONS: Record<string, LucideIcon> = {
 };
 
 /**
- * What comes next for a document — receive, bill, invoice, pay — and what undoes or closes it
- * (void, cancel, the rest of a transfer closed as lost), as its lifecycle allows: each offered to
+ * What comes next for a document — receive, bill, invoice, pay, a step forward its lifecycle
+ * declares — and what undoes or closes it (void, cancel, the rest of a transfer closed as lost), as
+ * its lifecycle allows. A step forward is a primary action whose confirmation says what it does; an
+ * undoing asks with a destructive confirmation saying what it reverses (or why, for a close). A
+ * step the kind's own sheet offers (a count's finish and post) is left to it. Each is offered to
  * whom the server would let take it (domain/where-made.ts), with the permission it needs and
  * where they operate — a receive at the transfer's destination, a return where the goods go back
  * from, a transfer where the request asks its goods from.
@@ -205,7 +215,11 @@ export function DocumentActions({ definition, record }: { definition: ResourceDe
   const live = !isClientKey(record.id) && !record.deleted_at;
   const id = String(record.id);
   const next = followOnsFrom(lifecycle, status).filter((followOn) => mayMake(actor, getResource(followOn.resource), record));
-  const open = transitionsFrom(lifecycle, status).filter((transition) => mayTake(actor, definition, transition, record));
+  const open = transitionsOpen(lifecycle, record).filter(
+    (transition) => !transition.onSheet && mayTake(actor, definition, transition, record),
+  );
+  const steps = open.filter((transition): transition is Step => transition.direction === 'forward');
+  const undoings = open.filter((transition): transition is Undoing => transition.direction === 'undo');
   const named = `${definition.singular} ${String(record.number)}`;
 
   /** Queues the transition and waits for it, as every change goes (lib/outbox.ts). */
@@ -214,7 +228,8 @@ export function DocumentActions({ definition, record }: { definition: ResourceDe
       businessId,
       definition,
       record.id,
-      { action: transition.name, step: transition.name, body, label },
+      // Every transition offered here is one the outbox names (document-view.test.tsx checks).
+      { action: transition.name as OutboxAction, step: transition.name, body, label },
       `${definition.singular} ${pastTense(transition.name)} successfully.`,
     );
 
@@ -225,6 +240,20 @@ export function DocumentActions({ definition, record }: { definition: ResourceDe
       confirmLabel: `${verb} ${definition.singular}`,
       destructive: true,
       consequence: transition.reverses,
+      run: whileBusy(setBusy, async () => {
+        await send(transition, `${verb} ${named}`);
+        setConfirmation(null);
+      }),
+    });
+  };
+
+  const go = (transition: Step) => {
+    const verb = statusLabel(transition.name);
+    setConfirmation({
+      action: transition.name,
+      confirmLabel: `${verb} ${definition.singular}`,
+      destructive: false,
+      consequence: transition.does,
       run: whileBusy(setBusy, async () => {
         await send(transition, `${verb} ${named}`);
         setConfirmation(null);
@@ -258,14 +287,20 @@ export function DocumentActions({ definition, record }: { definition: ResourceDe
           );
         })}
       {live &&
-        open.map((transition) =>
+        steps.map((transition) => (
+          <Button key={transition.name} onClick={() => go(transition)}>
+            <CheckCheck aria-hidden /> {transitionLabel(transition, definition.singular)}
+          </Button>
+        ))}
+      {live &&
+        undoings.map((transition) =>
           asksWhy(transition) ? (
             <Button key={transition.name} variant="outline" onClick={() => ask(transition)}>
               <PackageX aria-hidden /> {transition.label ?? statusLabel(transition.name)}
             </Button>
           ) : (
-            <Button key={transition.name} variant="outline" onClick={() => take(transition as Undoing)}>
-              <Ban aria-hidden /> {transition.label ?? `${statusLabel(transition.name)} ${definition.singular}`}
+            <Button key={transition.name} variant="outline" onClick={() => take(transition)}>
+              <Ban aria-hidden /> {transitionLabel(transition, definition.singular)}
             </Button>
           ),
         )}

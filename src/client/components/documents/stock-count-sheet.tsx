@@ -5,16 +5,17 @@ import type { ListMeta } from '../../../domain/list-params';
 import { PICKER_LIMIT } from '../../../domain/list-params';
 import { countDifference, differenceValue } from '../../../domain/count-figures';
 import { centavosToPesos, formatPesos, pesosToCentavos } from '../../../domain/money';
+import { transitionsOpen, type Step } from '../../../domain/lifecycle';
 import { holdsAny, permissionName } from '../../../domain/permissions';
 import { fromThousandths, roundsToNothing, toThousandths } from '../../../domain/quantity';
 import { referenceKey, type ResourceDefinition } from '../../../domain/resource';
+import { alsoNeeded } from '../../../domain/where-made';
 import { getResource } from '../../../domain/resources/registry';
 import {
   COUNT_LINE_FILTERS,
   COUNT_LINES_PAGE,
   expectedHidden,
   outsideScope,
-  postable,
   SCOPE_FIELDS,
   type CountLineFilter,
 } from '../../../domain/resources/stock-counts';
@@ -196,8 +197,19 @@ export function StockCountSheet({ definition, record }: { definition: ResourceDe
   const hidden = expectedHidden(record);
   const held = usePermissions();
   const canCount = holdsAny(held, [permissionName('update', definition.permission)]);
-  // Posting writes a stock adjustment: for who may write one too.
-  const canPost = canCount && holdsAny(held, [permissionName('create', getResource('stock-adjustments').permission)]);
+  // Finishing and posting are the steps the count's lifecycle declares, offered here while open to
+  // the count, to who holds what they need (posting writes a stock adjustment: for who may write one too).
+  const step = (name: string): Step | undefined =>
+    transitionsOpen(definition.document!.lifecycle, record).find(
+      (transition): transition is Step =>
+        transition.direction === 'forward' &&
+        transition.name === name &&
+        [permissionName(transition.permission, definition.permission), ...alsoNeeded(transition)].every((needed) =>
+          holdsAny(held, [needed]),
+        ),
+    );
+  const finishStep = record.deleted_at ? undefined : step('finish');
+  const postStep = record.deleted_at ? undefined : step('post');
   const unsent = unsentByItem(entries, countId);
   const postPending = entries.some((entry) => entry.resource === definition.name && entry.action === 'post' && entry.recordId === countId);
   const finishPending = entries.some((entry) => countingOf(entry, definition.name, countId) && finishes(entry));
@@ -278,14 +290,12 @@ export function StockCountSheet({ definition, record }: { definition: ResourceDe
       setConfirmation(null);
     });
 
-  const finish = () =>
+  const finish = (transition: Step) =>
     setConfirmation({
       action: 'finish counting',
       confirmLabel: 'Finish Counting',
       destructive: false,
-      consequence:
-        'Nothing more can be counted on it or taken off it. Then what was expected of each item and what it differs by show, ' +
-        'to be seen before it is posted.',
+      consequence: transition.does,
       run: countStep(
         'finish',
         `Finish counting ${definition.singular} ${String(record.number ?? '')}`.trim(),
@@ -318,14 +328,15 @@ export function StockCountSheet({ definition, record }: { definition: ResourceDe
         <h2 id="count-heading" className="text-lg font-semibold">
           Count
         </h2>
-        {open && hidden && canCount && onServer && (
-          <Button onClick={finish} disabled={finishPending}>
-            <ClipboardCheck aria-hidden /> {finishPending ? 'Finishing when sent' : 'Finish counting'}
+        {/* A count that is not blind shows its differences all along: it is posted without finishing. */}
+        {finishStep && hidden && onServer && (
+          <Button onClick={() => finish(finishStep)} disabled={finishPending}>
+            <ClipboardCheck aria-hidden /> {finishPending ? 'Finishing when sent' : finishStep.label}
           </Button>
         )}
-        {postable(record) && !record.deleted_at && canPost && onServer && (
+        {postStep && onServer && (
           <Button onClick={() => setPosting(true)} disabled={postPending}>
-            <CheckCheck aria-hidden /> {postPending ? 'Posting when sent' : 'Post count'}
+            <CheckCheck aria-hidden /> {postPending ? 'Posting when sent' : postStep.label}
           </Button>
         )}
       </div>

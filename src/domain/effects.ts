@@ -1,0 +1,47 @@
+/**
+ * What a document kind does to the stock ledger, to the lines it names and to money, declared
+ * once beside its definition (`document.effects`). The audit (`server/documents/audit.ts`) checks
+ * every kind's movements, goods in transit, fulfilled lines and settled balances from these
+ * declarations alone, so a new kind is audited as it declares, without the audit naming it.
+ */
+
+/** Which way each line's base quantity moves a figure: in (1), out (-1), or not at all (0). */
+export type Sign = -1 | 0 | 1;
+
+/** What a kind moves at one place, for each of its lines. */
+export interface StockEffect {
+  /** Where: the document's own branch or warehouse, or the `from_` or `to_` end of goods moved between two places. */
+  at: 'own' | 'from' | 'to';
+  /** Each line's base quantity on hand there: added, taken away, or not moved. A signed line (`lines: 'adjustments'`) moves by its sign. */
+  onHand: Sign;
+  /** Each line's base quantity in transit to there: added, taken away, or not moved. */
+  inTransit: Sign;
+  /**
+   * Moves only once the document is closed in `status`, and only the rest of each line: its base
+   * quantity less what the unvoided lines of `takenBy` (a document type) that name it hold — a
+   * transfer closed short writes off what did not arrive. Absent: each line's whole base quantity,
+   * moved when the document is made and moved back when it is voided.
+   */
+  rest?: { status: string; takenBy: string };
+}
+
+/** Where a kind's `amount` goes while the kind is not void: into a figure of the document it names. */
+export interface Settles {
+  /** The resource it settles: `invoices`. */
+  resource: string;
+  /** Its field naming the settled document: `invoice_id`. */
+  field: string;
+  /** The settled document's figure its amount adds to: `amount_paid` (a payment) or `amount_adjusted` (a memorandum). */
+  into: 'amount_paid' | 'amount_adjusted';
+}
+
+export interface DocumentEffects {
+  /** The places it moves goods at, one entry per place and way; absent: it moves no stock. */
+  stock?: readonly StockEffect[];
+  /** Its lines fulfil the lines they name (`source_line_id`): an unvoided line's quantity counts in the named line's `quantity_done`. */
+  fulfils?: boolean;
+  /** It is owed: `balance` is `total` less `amount_paid` and `amount_adjusted` (what the kinds settling it sum to), none once void. */
+  owed?: boolean;
+  /** Its `amount` settles the document it names (a payment, a memorandum). */
+  settles?: Settles;
+}
