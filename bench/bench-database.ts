@@ -8,6 +8,7 @@ import type { AppConfig } from '../src/server/config';
 import type { Database } from '../src/server/db/schema';
 import { recount } from '../src/server/resources/resource-counts';
 import { seed } from '../src/server/seed';
+import { randomSequence } from '../tests/support/random-sequence';
 
 /**
  * The benchmark's database: one business holding ITEM_COUNT items with grocery-like names, so
@@ -50,17 +51,6 @@ const VARIANTS = words(`Original, in Oil, in Brine, Hot & Spicy, Sweet Style, Ka
   Family Pack, Sweet & Spicy, Less Sodium, Caldereta, Adobo, Afritada, Chocolate, Ube, Mango, Strawberry, Barbecue, Sour Cream,
   Cheddar, Bacon, Bistek, Salted Egg, Pandan, Buko, Honey`);
 const SIZES = words('55g, 80g, 100g, 155g, 180g, 250g, 300g, 370ml, 385ml, 500g, 1L, 1kg, 1.5L, 2L, 6 x 55g, 12 x 330ml');
-
-/** mulberry32: the same catalogue on every run, so match counts compare across runs. */
-function randomSequence(seedValue: number): () => number {
-  let state = seedValue;
-  return () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let t = Math.imul(state ^ (state >>> 15), 1 | state);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Grocery-like item names, the same sequence on every run. */
 export function itemNames(): () => string {

@@ -10,6 +10,7 @@ import { addDays } from '../src/server/overview/calendar';
 import { recount } from '../src/server/resources/resource-counts';
 import { seed } from '../src/server/seed';
 import { ADMIN, BUSINESS_ID, DATA_DIR, itemNames } from './bench-database';
+import { randomSequence } from '../tests/support/random-sequence';
 
 /**
  * The overview benchmark (issue #6): a business with a million stock movements and a hundred
@@ -78,17 +79,6 @@ export interface OverviewFigures {
   longest: CardFigures[];
   /** The 1-minute load average at the end: other work on a shared machine slows every figure. */
   loadAverage: number;
-}
-
-/** mulberry32, so that every run writes the same data. */
-function randomSequence(seedValue: number): () => number {
-  let state = seedValue;
-  return () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let t = Math.imul(state ^ (state >>> 15), 1 | state);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /** Spreads `total` over the days: how many fall on `day`. */

@@ -1,10 +1,13 @@
 import { expect } from 'vitest';
 import { todayInManila } from '../../src/domain/documents';
 import { getResource } from '../../src/domain/resources/registry';
-import { PLACE_RESOURCES, type PlaceAccess, type PlaceType } from '../../src/domain/places';
+import type { PlaceAccess, PlaceType } from '../../src/domain/places';
 import { addDays } from '../../src/server/overview/calendar';
 import { png } from './png';
-import { contactOfType, type Session } from './test-app';
+import { sampleBody } from './samples';
+import type { DatabaseKind } from '../../src/server/db/dialect';
+import { contactOfType, created, placeNamed, startDemo, type Session } from './test-app';
+import { sendFile } from './upload';
 
 /**
  * The demo business with records of every kind at every place, for suites that prove a user
@@ -49,17 +52,6 @@ export interface PlacesWorld {
   };
 }
 
-const BOUNDARY = '----bodega-places-boundary';
-
-/** A multipart/form-data body with one part, `file`, and its content type. */
-export function uploadOf(name: string, content: Buffer): { body: Buffer; headers: Record<string, string> } {
-  const head = `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="${name}"\r\nContent-Type: application/octet-stream\r\n\r\n`;
-  return {
-    body: Buffer.concat([Buffer.from(head, 'utf8'), content, Buffer.from(`\r\n--${BOUNDARY}--\r\n`)]),
-    headers: { 'content-type': `multipart/form-data; boundary=${BOUNDARY}` },
-  };
-}
-
 export const photo = png(8, 8);
 
 /** The cells of each row of a CSV as the exports write it (quoted cells may hold commas, quotes and line breaks). */
@@ -92,23 +84,40 @@ export function csvRecords(csv: string): Record<string, string>[] {
   return records.map((cells) => Object.fromEntries(headings.map((heading, index) => [heading, cells[index]])));
 }
 
+/** The two demo branches the smaller place suites use, by key: Makati, where their user works, and Quezon City. */
+export const BRANCH_NAMES = { makati: 'Makati', quezonCity: 'Quezon City' } as const;
+export type TwoBranches<T> = Record<keyof typeof BRANCH_NAMES, T>;
+
+/** `startDemo(kind)`, with the first business on its own, the two branches' ids and a sample quotation the admin made at each. */
+export async function startTwoBranches(kind: DatabaseKind) {
+  const demo = await startDemo(kind);
+  type Quotation = { id: number; number: string };
+  const quotationAt = async (branch_id: number): Promise<Quotation> => {
+    const body = { ...(await sampleBody(demo.admin, getResource('quotations'))), branch_id, warehouse_id: null };
+    return created(demo.admin, '/api/quotations', body);
+  };
+  const branches: TwoBranches<number> = {
+    makati: await placeNamed(demo.admin, 'branch', BRANCH_NAMES.makati),
+    quezonCity: await placeNamed(demo.admin, 'branch', BRANCH_NAMES.quezonCity),
+  };
+  const quotations: TwoBranches<Quotation> = {
+    makati: await quotationAt(branches.makati),
+    quezonCity: await quotationAt(branches.quezonCity),
+  };
+  return { ...demo, business: demo.businesses[0], branches, quotations };
+}
+
 /** Builds the world on the admin's session in the demo's first business. */
 export async function buildPlacesWorld(admin: Session): Promise<PlacesWorld> {
   const today = todayInManila();
   const daysAgo = (days: number) => addDays(today, -days);
-  const made = async (resource: string, body: Record<string, unknown>) => {
-    const answer = await admin.send('POST', `/api/${resource}`, body);
-    expect(answer.status, `${resource}: ${JSON.stringify(answer.body)}`).toBe(201);
-    return answer.body.data as Record<string, any>;
-  };
-  const placeNamed = async (type: PlaceType, name: string): Promise<number> =>
-    (await admin.send('GET', `/api/${PLACE_RESOURCES[type]}?name=${encodeURIComponent(name)}&is_strict=1`)).body.data[0].id;
+  const made = (resource: string, body: Record<string, unknown>) => created(admin, `/api/${resource}`, body);
   const place = {
-    makati: await placeNamed('branch', 'Makati'),
-    quezon: await placeNamed('branch', 'Quezon City'),
-    cebu: await placeNamed('branch', 'Cebu'),
-    valenzuela: await placeNamed('warehouse', 'Valenzuela Central'),
-    mandaue: await placeNamed('warehouse', 'Mandaue'),
+    makati: await placeNamed(admin, 'branch', 'Makati'),
+    quezon: await placeNamed(admin, 'branch', 'Quezon City'),
+    cebu: await placeNamed(admin, 'branch', 'Cebu'),
+    valenzuela: await placeNamed(admin, 'warehouse', 'Valenzuela Central'),
+    mandaue: await placeNamed(admin, 'warehouse', 'Mandaue'),
   };
   const access: PlaceAccess = {
     all: null,
@@ -305,8 +314,7 @@ export async function buildPlacesWorld(admin: Session): Promise<PlacesWorld> {
   const files: Record<string, number> = {};
   for (const [resource, id] of [...Object.entries(foreign), ...Object.entries(viewOnly)]) {
     if (!getResource(resource).attachments) continue;
-    const upload = uploadOf('receipt.png', photo);
-    const answer = await admin.send('POST', `/api/${resource}/${id}/files`, upload.body, upload.headers);
+    const answer = await sendFile(admin, `/api/${resource}/${id}/files`, 'receipt.png', photo);
     expect(answer.status, `a file on ${resource} ${id}: ${JSON.stringify(answer.body)}`).toBe(201);
     files[`${resource}:${id}`] = answer.body.data.id;
   }

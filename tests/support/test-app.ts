@@ -1,12 +1,17 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
+import { expect } from 'vitest';
 import { buildApp } from '../../src/server/app';
 import type { AppConfig } from '../../src/server/config';
 import type { DatabaseKind } from '../../src/server/db/dialect';
+import type { Database } from '../../src/server/db/schema';
+import type { Db } from '../../src/server/db/scope';
 import { adjustCount } from '../../src/server/resources/resource-counts';
 import { seed } from '../../src/server/seed';
-import { EVERY_PLACE, type PlaceAccess } from '../../src/domain/places';
+import { EVERY_PLACE, PLACE_RESOURCES, type PlaceAccess, type PlaceType } from '../../src/domain/places';
+import { permissionName, type PermissionAction } from '../../src/domain/permissions';
+import { getResource } from '../../src/domain/resources/registry';
 
 /**
  * A fresh, migrated and seeded app per test file: SQLite in memory always, and PostgreSQL in a
@@ -140,24 +145,139 @@ export async function demoBusinessIds(test: TestApp): Promise<[number, number]> 
   return [rows[0].id, rows[1].id];
 }
 
+/** An app without the demo data (the admin's business holds only what seeding gives every business), the admin signed in to it. */
+export async function startEmpty(kind: DatabaseKind): Promise<{ test: TestApp; admin: Session; businessId: number }> {
+  const test = await startTestApp(kind, { demoData: false });
+  const admin = await test.signIn(ADMIN_EMAIL);
+  return { test, admin, businessId: admin.businessId! };
+}
+
 /** An app with the demo data, its two demo businesses, and the admin signed in to the first. */
 export interface Demo {
   test: TestApp;
   admin: Session;
   businesses: [number, number];
+  /** The admin's user id. */
+  adminId: number;
 }
 
 /** The start most suites make: `startTestApp(kind, options)`, the demo businesses, the admin signed in to the first. */
 export async function startDemo(kind: DatabaseKind, options?: Parameters<typeof startTestApp>[1]): Promise<Demo> {
   const test = await startTestApp(kind, options);
   const businesses = await demoBusinessIds(test);
-  return { test, admin: await test.signIn(ADMIN_EMAIL, undefined, businesses[0]), businesses };
+  const { id: adminId } = await test.app.db.selectFrom('users').select('id').where('email', '=', ADMIN_EMAIL).executeTakeFirstOrThrow();
+  return { test, admin: await test.signIn(ADMIN_EMAIL, undefined, businesses[0]), businesses, adminId };
+}
+
+/** How many rows `table` holds, of every business. */
+export async function rowCount(db: Db, table: keyof Database): Promise<number> {
+  return Number(
+    (
+      await db
+        .selectFrom(table)
+        .select((eb) => eb.fn.countAll().as('n'))
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
+}
+
+/** Posts `body` to `url` as `session`, expects the record made (201), and returns it. */
+export async function created(session: Session, url: string, body: unknown): Promise<any> {
+  const answer = await session.send('POST', url, body);
+  expect(answer.status, `${url} ${JSON.stringify(answer.body)}`).toBe(201);
+  return answer.body.data;
+}
+
+/** The first record of `resource` (the lowest id) that the session sees. */
+export async function firstOf(session: Session, resource: string): Promise<any> {
+  return (await session.send('GET', `/api/${resource}?limit=1&order_by=asc`)).body.data[0];
+}
+
+/** The id of the branch or warehouse named `name` (exactly). */
+export async function placeNamed(session: Session, type: PlaceType, name: string): Promise<number> {
+  return (await session.send('GET', `/api/${PLACE_RESOURCES[type]}?name=${encodeURIComponent(name)}&is_strict=1`)).body.data[0].id;
+}
+
+/** The two ends of a stock request or transfer, as its body names them. */
+export function betweenPlaces(from: { type: string; id: number }, to: { type: string; id: number }) {
+  return { from_location_type: from.type, from_location_id: from.id, to_location_type: to.type, to_location_id: to.id };
+}
+
+/** A branch or a warehouse, as documents and grants name it. */
+export type Place = { type: PlaceType; id: number };
+
+/** Every branch and warehouse the session sees, by name. */
+export async function placesByName(session: Session): Promise<Record<string, Place>> {
+  const rows: (Place & { name: string })[] = (await session.send('GET', '/api/places')).body.data;
+  return Object.fromEntries(rows.map((row) => [row.name, { type: row.type, id: row.id }]));
+}
+
+/** The field a document made at `place` names it by: `{ branch_id }` or `{ warehouse_id }`. */
+export function atPlace(place: Place): { branch_id: number } | { warehouse_id: number } {
+  return place.type === 'branch' ? { branch_id: place.id } : { warehouse_id: place.id };
+}
+
+/** Puts `quantity` of `item` at `place` by a stock adjustment, expected made. */
+export async function stockUp(
+  session: Session,
+  place: Place,
+  item: { id: number; unit_of_measurement_id: number },
+  quantity: number,
+  { date = '2026-11-01', reason = 'opening_balance' }: { date?: string; reason?: string } = {},
+): Promise<void> {
+  const line = { item_id: item.id, unit_of_measurement_id: item.unit_of_measurement_id, quantity, reason };
+  await created(session, '/api/stock-adjustments', { ...atPlace(place), date, lines: [line] });
+}
+
+/** What there is of the item `itemId` at `place`: on hand, and on its way there (0 where it has no stock row). */
+export async function stockLevel(session: Session, itemId: number, place: Place): Promise<{ onHand: number; inTransit: number }> {
+  const query = `item_id=${itemId}&location_type=${place.type}&location_id=${place.id}&is_strict=1`;
+  const row = (await session.send('GET', `/api/stocks?${query}`)).body.data[0];
+  return { onHand: row?.quantity_on_hand ?? 0, inTransit: row?.quantity_in_transit ?? 0 };
+}
+
+/** What `startSellingDemo` adds to the demo: the first business's id, its first branch and the new item stocked there. */
+export interface SellingDemo extends Demo {
+  businessId: number;
+  branchId: number;
+  item: { id: number; unit_of_measurement_id: number };
+}
+
+/**
+ * The start of the suites that sell: `startDemo(kind)`, and a new item (`sku`, `name`, in the first
+ * unit, VAT as the item form's default) with `quantity` of it at the business's first branch.
+ */
+export async function startSellingDemo(kind: DatabaseKind, item: { sku: string; name: string }, quantity = 500): Promise<SellingDemo> {
+  const demo = await startDemo(kind);
+  const branchId = (await firstOf(demo.admin, 'branches')).id;
+  const made = await created(demo.admin, '/api/items', { ...item, unit_of_measurement_id: 1 });
+  const stocked = { id: made.id as number, unit_of_measurement_id: made.unit_of_measurement_id as number };
+  await stockUp(demo.admin, { type: 'branch', id: branchId }, stocked, quantity);
+  return { ...demo, businessId: demo.businesses[0], branchId, item: stocked };
+}
+
+/** The id of the contact type every business is seeded with, "Customer" or "Supplier", in the session's business. */
+export async function contactTypeId(session: Session, type: 'Customer' | 'Supplier'): Promise<number> {
+  return (await session.send('GET', `/api/contact-types?name=${type}&is_strict=1&limit=1`)).body.data[0].id;
+}
+
+/** The start of the suites of where goods are: `startDemo(kind)`, the first business's id, its places by name, and its first item. */
+export async function startWithPlaces(kind: DatabaseKind) {
+  const demo = await startDemo(kind);
+  const places = await placesByName(demo.admin);
+  const item: { id: number; unit_of_measurement_id: number; name: string } = await firstOf(demo.admin, 'items');
+  return { ...demo, businessId: demo.businesses[0], places, item };
 }
 
 /** The first contact of a type ("Customer", "Supplier") in the session's business: documents take only their own kind. */
 export async function contactOfType(session: Session, type: 'Customer' | 'Supplier'): Promise<number> {
-  const types = (await session.send('GET', `/api/contact-types?name=${type}&is_strict=1&limit=1`)).body.data;
-  return (await session.send('GET', `/api/contacts?contact_type_id=${types[0].id}&limit=1&order_by=asc`)).body.data[0].id;
+  const typeId = await contactTypeId(session, type);
+  return (await session.send('GET', `/api/contacts?contact_type_id=${typeId}&limit=1&order_by=asc`)).body.data[0].id;
+}
+
+/** Every permission of `actions` (view, create, update and delete unless said) on each resource named. */
+export function permissionsOn(resources: string[], actions: PermissionAction[] = ['view', 'create', 'update', 'delete']): string[] {
+  return resources.flatMap((name) => actions.map((action) => permissionName(action, getResource(name).permission)));
 }
 
 /**

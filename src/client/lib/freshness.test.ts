@@ -1,21 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { asOfWords, clockTime, onHandWords, progressSentence, shownAsOf, syncWords } from './freshness';
-import type { WorkingSetStatus } from './working-set';
-
-// 10:42 in Manila (UTC+8) on 28 November 2026, and 1 pm the same day.
-const at1042 = Date.parse('2026-11-28T02:42:00Z');
-const now = Date.parse('2026-11-28T05:00:00Z');
-
-const status = (changes: Partial<WorkingSetStatus>): WorkingSetStatus => ({
-  phase: 'following',
-  live: true,
-  online: true,
-  offlineSince: null,
-  syncedAt: at1042,
-  progress: null,
-  problem: null,
-  ...changes,
-});
+import { at1042, now, status } from '../../../tests/support/working-set-status';
 
 describe('times on the clock of Manila', () => {
   it('says the time alone on the same day, the date too on another, and the year in another year', () => {

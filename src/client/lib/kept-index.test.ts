@@ -5,6 +5,7 @@ import { getResource } from '../../domain/resources/registry';
 import { KeptIndex, keptIndex } from './kept-index';
 import { searchKept } from './kept-search';
 import { offlineDatabase, offlineDatabaseName, openOfflineStore, recordsChanged, saveAnswer, type RecordsChanged } from './offline-store';
+import { randomSequence } from '../../../tests/support/random-sequence';
 
 /**
  * The index of kept records that answers offline searches (kept-index.ts, asked by
@@ -179,17 +180,6 @@ describe('an index of kept records', () => {
     expect(searchKept(items, { per_page: 15 }, changing)).toEqual(searchEveryRecord(items, { per_page: 15 }, renamed));
   });
 });
-
-/** The same numbers on every run. */
-function randomSequence(seed: number): () => number {
-  let state = seed;
-  return () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let t = Math.imul(state ^ (state >>> 15), 1 | state);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const NAME_WORDS = [
   'Niño',

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { TrigramIndex } from './text-index';
+import { randomSequence } from '../../../tests/support/random-sequence';
 
 /**
  * The trigram lists behind a picker's search (text-index.ts): a term's candidates are exactly the
@@ -8,17 +9,6 @@ import { TrigramIndex } from './text-index';
  */
 
 const SEPARATOR = '\u0001';
-
-/** The same numbers on every run. */
-function randomSequence(seed: number): () => number {
-  let state = seed;
-  return () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let t = Math.imul(state ^ (state >>> 15), 1 | state);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const trigramsOf = (text: string) => Array.from({ length: Math.max(0, text.length - 2) }, (_, at) => text.slice(at, at + 3));
 

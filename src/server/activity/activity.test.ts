@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  ADMIN_EMAIL,
   contactOfType,
   databaseKinds,
+  rowCount,
   startDemo,
   userWithPermissions,
   type Session,
@@ -27,13 +27,10 @@ describe.each(databaseKinds)('activity log on %s', (kind) => {
   let adminId: number;
 
   beforeAll(async () => {
-    ({
-      test,
-      admin,
-      businesses: [main, second],
-    } = await startDemo(kind));
+    const demo = await startDemo(kind);
+    ({ test, admin, adminId } = demo);
+    [main, second] = demo.businesses;
     db = test.app.db;
-    adminId = (await db.selectFrom('users').select('id').where('email', '=', ADMIN_EMAIL).executeTakeFirstOrThrow()).id as number;
   });
   afterAll(() => test.close());
 
@@ -42,15 +39,7 @@ describe.each(databaseKinds)('activity log on %s', (kind) => {
     expect(answer.status, JSON.stringify(answer.body)).toBe(200);
     return answer.body.data;
   };
-  const entryCount = async () =>
-    Number(
-      (
-        await db
-          .selectFrom('activity_log')
-          .select((eb) => eb.fn.countAll().as('n'))
-          .executeTakeFirstOrThrow()
-      ).n,
-    );
+  const entryCount = () => rowCount(db, 'activity_log');
 
   it('writes one entry per create, update, delete, restore and force delete, with who and when', async () => {
     const started = new Date().toISOString();

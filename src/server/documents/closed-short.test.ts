@@ -1,18 +1,26 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { todayInManila } from '../../domain/documents';
-import { permissionName, type PermissionAction } from '../../domain/permissions';
-import type { PlaceGrant, PlaceType } from '../../domain/places';
-import { getResource } from '../../domain/resources/registry';
-import { databaseKinds, startDemo, userWithPermissions, type Session, type TestApp } from '../../../tests/support/test-app';
-import { auditDatabase } from './audit';
+import type { PlaceGrant } from '../../domain/places';
+import {
+  betweenPlaces,
+  created,
+  databaseKinds,
+  permissionsOn,
+  startWithPlaces,
+  stockLevel,
+  stockUp,
+  userWithPermissions,
+  type Place,
+  type Session,
+  type TestApp,
+} from '../../../tests/support/test-app';
+import { auditAfterEach } from '../../../tests/support/audited';
 
 /**
  * What did not arrive of a transfer, closed as lost (issue #29), through the API on each database:
  * by the receive that leaves it short, or later from the transfer; by the receivers only, where the
  * goods were to arrive; the ledger writes it off from transit once, whatever races it.
  */
-
-type Place = { type: PlaceType; id: number };
 
 describe.each(databaseKinds)('the rest of a transfer closed as lost on %s', (kind) => {
   let test: TestApp;
@@ -23,50 +31,29 @@ describe.each(databaseKinds)('the rest of a transfer closed as lost on %s', (kin
   const date = todayInManila();
 
   beforeAll(async () => {
-    let businesses: [number, number];
-    ({ test, admin, businesses } = await startDemo(kind));
-    businessId = businesses[0];
-    const named: Record<string, keyof typeof place> = { Makati: 'makati', 'Valenzuela Central': 'valenzuela', Mandaue: 'mandaue' };
-    for (const row of (await admin.send('GET', '/api/places')).body.data) if (named[row.name]) place[named[row.name]] = row;
-    item = (await admin.send('GET', '/api/items?limit=1&order_by=asc')).body.data[0];
-    const found = await admin.send('POST', '/api/stock-adjustments', {
-      warehouse_id: place.valenzuela.id,
-      date,
-      lines: [{ item_id: item.id, unit_of_measurement_id: item.unit_of_measurement_id, quantity: 2000, reason: 'found' }],
-    });
-    expect(found.status, JSON.stringify(found.body)).toBe(201);
+    let named: Record<string, Place>;
+    ({ test, admin, businessId, places: named, item } = await startWithPlaces(kind));
+    Object.assign(place, { makati: named.Makati, valenzuela: named['Valenzuela Central'], mandaue: named.Mandaue });
+    await stockUp(admin, place.valenzuela, item, 2000, { date, reason: 'found' });
   });
   afterAll(() => test.close());
-  afterEach(async () => {
-    expect(await auditDatabase(test.app.db)).toEqual([]);
-    expect(test.errorLines).toEqual([]);
-  });
+  auditAfterEach(() => test);
 
-  const permissions = (resources: string[], actions: PermissionAction[] = ['view', 'create', 'update', 'delete']) =>
-    resources.flatMap((name) => actions.map((action) => permissionName(action, getResource(name).permission)));
-  const LOGISTICS = permissions(['stock-requests', 'stock-transfers', 'stock-receives', 'stock-returns']);
+  const LOGISTICS = permissionsOn(['stock-requests', 'stock-transfers', 'stock-receives', 'stock-returns']);
   const placed = async (granted: string[], ...grants: PlaceGrant[]) =>
     (await userWithPermissions(test, businessId, granted, { all: null, grants })).session;
 
-  const stock = async (at: Place) => {
-    const row = (await admin.send('GET', `/api/stocks?item_id=${item.id}&location_type=${at.type}&location_id=${at.id}&is_strict=1`)).body
-      .data[0];
-    return { onHand: row?.quantity_on_hand ?? 0, inTransit: row?.quantity_in_transit ?? 0 };
-  };
+  const stock = (at: Place) => stockLevel(admin, item.id, at);
   const status = async (id: number) => (await admin.send('GET', `/api/stock-transfers/${id}`)).body.data.status;
 
   /** A transfer of `quantity` from Valenzuela to Makati, and a receive of part of it by `session`. */
   const sent = async (quantity: number) => {
-    const transfer = await admin.send('POST', '/api/stock-transfers', {
-      from_location_type: 'warehouse',
-      from_location_id: place.valenzuela.id,
-      to_location_type: 'branch',
-      to_location_id: place.makati.id,
+    const transfer = await created(admin, '/api/stock-transfers', {
+      ...betweenPlaces(place.valenzuela, place.makati),
       date,
       lines: [{ item_id: item.id, unit_of_measurement_id: item.unit_of_measurement_id, quantity }],
     });
-    expect(transfer.status, JSON.stringify(transfer.body)).toBe(201);
-    return transfer.body.data as { id: number; number: string; lines: { id: number }[] };
+    return transfer as { id: number; number: string; lines: { id: number }[] };
   };
   const receiving = (transfer: { id: number; lines: { id: number }[] }, quantity: number, extra: Record<string, unknown> = {}) => ({
     stock_transfer_id: transfer.id,
@@ -138,14 +125,14 @@ describe.each(databaseKinds)('the rest of a transfer closed as lost on %s', (kin
   });
 
   it('closes a partially received transfer later, only by its receivers where the goods were to arrive', async () => {
-    const atMakati = await placed(permissions(['stock-transfers'], ['view']).concat(permissions(['stock-receives'], ['create'])), {
+    const atMakati = await placed(permissionsOn(['stock-transfers'], ['view']).concat(permissionsOn(['stock-receives'], ['create'])), {
       ...place.makati,
       level: 'operate',
     });
     const warehouseStaff = await test.signIn('warehouse@example.com', undefined, businessId);
     const makatiViewer = await placed(LOGISTICS, { ...place.makati, level: 'view' }, { ...place.valenzuela, level: 'operate' });
     const withoutReceiving = await placed(
-      LOGISTICS.filter((name) => name !== permissionName('create', getResource('stock-receives').permission)),
+      LOGISTICS.filter((name) => !permissionsOn(['stock-receives'], ['create']).includes(name)),
       { ...place.makati, level: 'operate' },
     );
     const stranger = await placed(LOGISTICS, { ...place.mandaue, level: 'operate' });

@@ -1,7 +1,7 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { contactOfType, databaseKinds, startDemo, userWithPermissions, type Session, type TestApp } from '../../../tests/support/test-app';
-import type { Db } from '../db/scope';
-import { auditDatabase } from './audit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { contactOfType, databaseKinds, startSellingDemo, userWithPermissions } from '../../../tests/support/test-app';
+import type { SellingDemo, Session, TestApp } from '../../../tests/support/test-app';
+import { auditAfterEach } from '../../../tests/support/audited';
 
 /**
  * What an invoice's read carries for its printed copy, on each database: when it was issued (on
@@ -12,35 +12,19 @@ describe.each(databaseKinds)('an invoice as its printed copy reads it on %s', (k
   let test: TestApp;
   let admin: Session;
   let cashier: Session;
-  let db: Db;
   let businessId: number;
   let customerId: number;
   let branchId: number;
-  let item: { id: number; unit_of_measurement_id: number };
+  let item: SellingDemo['item'];
 
   beforeAll(async () => {
-    let businesses: [number, number];
-    ({ test, admin, businesses } = await startDemo(kind));
-    businessId = businesses[0];
-    db = test.app.db;
+    // The demo cashier sells at the business's first branch, where the item is stocked.
+    ({ test, admin, businessId, branchId, item } = await startSellingDemo(kind, { sku: 'ISSUE-1', name: 'Issue Test Pandesal' }));
     customerId = await contactOfType(admin, 'Customer');
-    // The demo cashier sells at the business's first branch.
-    branchId = (await admin.send('GET', '/api/branches?limit=1&order_by=asc')).body.data[0].id;
     cashier = await test.signIn('cashier@example.com', undefined, businessId);
-    item = (await admin.send('POST', '/api/items', { sku: 'ISSUE-1', name: 'Issue Test Pandesal', unit_of_measurement_id: 1 })).body.data;
-    const stocked = await admin.send('POST', '/api/stock-adjustments', {
-      branch_id: branchId,
-      date: '2026-11-01',
-      lines: [{ item_id: item.id, unit_of_measurement_id: item.unit_of_measurement_id, quantity: 500, reason: 'opening_balance' }],
-    });
-    expect(stocked.status, JSON.stringify(stocked.body)).toBe(201);
   });
   afterAll(() => test.close());
-
-  afterEach(async () => {
-    expect(await auditDatabase(db)).toEqual([]);
-    expect(test.errorLines).toEqual([]);
-  });
+  auditAfterEach(() => test);
 
   const sell = async (session: Session, headers: Record<string, string> = {}) => {
     const sold = await session.send(

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { databaseKinds, startDemo, userWithPermissions, type Session, type TestApp } from '../../../tests/support/test-app';
+import { contactTypeId, databaseKinds, startSellingDemo, userWithPermissions } from '../../../tests/support/test-app';
+import type { SellingDemo, Session, TestApp } from '../../../tests/support/test-app';
 import { migrateToLatest } from '../db/migrate';
 import type { Db } from '../db/scope';
 
@@ -16,22 +17,12 @@ describe.each(databaseKinds)('the particulars a document was issued with, on %s'
   let businessId: number;
   let branchId: number;
   let customerTypeId: number;
-  let item: { id: number; unit_of_measurement_id: number };
+  let item: SellingDemo['item'];
 
   beforeAll(async () => {
-    let businesses: [number, number];
-    ({ test, admin, businesses } = await startDemo(kind));
-    businessId = businesses[0];
+    ({ test, admin, businessId, branchId, item } = await startSellingDemo(kind, { sku: 'KEPT-1', name: 'Kept Particulars Rice' }));
     db = test.app.db;
-    branchId = (await admin.send('GET', '/api/branches?limit=1&order_by=asc')).body.data[0].id;
-    customerTypeId = (await admin.send('GET', '/api/contact-types?name=Customer&is_strict=1')).body.data[0].id;
-    item = (await admin.send('POST', '/api/items', { sku: 'KEPT-1', name: 'Kept Particulars Rice', unit_of_measurement_id: 1 })).body.data;
-    const stocked = await admin.send('POST', '/api/stock-adjustments', {
-      branch_id: branchId,
-      date: '2026-11-01',
-      lines: [{ item_id: item.id, unit_of_measurement_id: item.unit_of_measurement_id, quantity: 500, reason: 'opening_balance' }],
-    });
-    expect(stocked.status, JSON.stringify(stocked.body)).toBe(201);
+    customerTypeId = await contactTypeId(admin, 'Customer');
   });
   afterAll(() => test.close());
 

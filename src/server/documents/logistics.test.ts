@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { databaseKinds, startDemo, type Session, type TestApp } from '../../../tests/support/test-app';
+import { betweenPlaces, databaseKinds, firstOf, startDemo, stockLevel, type Session, type TestApp } from '../../../tests/support/test-app';
 import { ledgerDiscrepancies } from './ledger';
 
 /** Logistics through the API, on each database: request → transfer (out of the source, in transit) → receives (on hand at the destination). */
@@ -12,26 +12,17 @@ describe.each(databaseKinds)('logistics on %s', (kind) => {
 
   beforeAll(async () => {
     ({ test, admin } = await startDemo(kind));
-    warehouseId = (await admin.send('GET', '/api/warehouses?limit=1&order_by=asc')).body.data[0].id;
-    branchId = (await admin.send('GET', '/api/branches?limit=1&order_by=asc')).body.data[0].id;
-    item = (await admin.send('GET', '/api/items?limit=1&order_by=asc')).body.data[0];
+    warehouseId = (await firstOf(admin, 'warehouses')).id;
+    branchId = (await firstOf(admin, 'branches')).id;
+    item = await firstOf(admin, 'items');
   });
   afterAll(() => test.close());
   afterEach(async () => {
     expect(await ledgerDiscrepancies(test.app.db)).toEqual([]);
   });
 
-  const stock = async (type: 'warehouse' | 'branch', id: number) => {
-    const row = (await admin.send('GET', `/api/stocks?item_id=${item.id}&location_type=${type}&location_id=${id}&is_strict=1`)).body
-      .data[0];
-    return { onHand: row?.quantity_on_hand ?? 0, inTransit: row?.quantity_in_transit ?? 0 };
-  };
-  const ends = () => ({
-    from_location_type: 'warehouse',
-    from_location_id: warehouseId,
-    to_location_type: 'branch',
-    to_location_id: branchId,
-  });
+  const stock = (type: 'warehouse' | 'branch', id: number) => stockLevel(admin, item.id, { type, id });
+  const ends = () => betweenPlaces({ type: 'warehouse', id: warehouseId }, { type: 'branch', id: branchId });
 
   it('requests, transfers part of it, receives it in two parts, and the stock and statuses follow', async () => {
     const warehouseBefore = await stock('warehouse', warehouseId);

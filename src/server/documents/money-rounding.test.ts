@@ -1,6 +1,7 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { contactOfType, databaseKinds, startDemo, type Session, type TestApp } from '../../../tests/support/test-app';
-import { auditDatabase } from './audit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { contactOfType, databaseKinds, startSellingDemo } from '../../../tests/support/test-app';
+import type { SellingDemo, Session, TestApp } from '../../../tests/support/test-app';
+import { auditAfterEach } from '../../../tests/support/audited';
 
 /**
  * Money sent with a third decimal is kept to the centavo the same way everywhere — a tender, a
@@ -11,25 +12,14 @@ describe.each(databaseKinds)('money with a third decimal on %s', (kind) => {
   let admin: Session;
   let customer: number;
   let branchId: number;
-  let item: { id: number; unit_of_measurement_id: number };
+  let item: SellingDemo['item'];
 
   beforeAll(async () => {
-    ({ test, admin } = await startDemo(kind));
+    ({ test, admin, branchId, item } = await startSellingDemo(kind, { sku: 'ROUND-1', name: 'Rounding Candy' }, 10));
     customer = await contactOfType(admin, 'Customer');
-    branchId = (await admin.send('GET', '/api/branches?limit=1&order_by=asc')).body.data[0].id;
-    item = (await admin.send('POST', '/api/items', { sku: 'ROUND-1', name: 'Rounding Candy', unit_of_measurement_id: 1 })).body.data;
-    const stocked = await admin.send('POST', '/api/stock-adjustments', {
-      branch_id: branchId,
-      date: '2026-11-01',
-      lines: [{ item_id: item.id, unit_of_measurement_id: item.unit_of_measurement_id, quantity: 10, reason: 'opening_balance' }],
-    });
-    expect(stocked.status, JSON.stringify(stocked.body)).toBe(201);
   });
   afterAll(() => test.close());
-  afterEach(async () => {
-    expect(await auditDatabase(test.app.db)).toEqual([]);
-    expect(test.errorLines).toEqual([]);
-  });
+  auditAfterEach(() => test);
 
   it('keeps tenders, a line’s price and a money field to the centavo, rounding each third decimal alike', async () => {
     const sold = await admin.send('POST', '/api/invoices', {

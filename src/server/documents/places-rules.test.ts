@@ -1,10 +1,22 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { todayInManila } from '../../domain/documents';
-import { permissionName, type PermissionAction } from '../../domain/permissions';
-import type { PlaceGrant, PlaceLevel, PlaceType } from '../../domain/places';
-import { getResource } from '../../domain/resources/registry';
-import { contactOfType, databaseKinds, startDemo, userWithPermissions, type Session, type TestApp } from '../../../tests/support/test-app';
-import { auditDatabase } from './audit';
+import type { PlaceGrant, PlaceLevel } from '../../domain/places';
+import {
+  atPlace,
+  betweenPlaces,
+  contactOfType,
+  created,
+  databaseKinds,
+  permissionsOn,
+  startWithPlaces,
+  stockLevel,
+  stockUp,
+  userWithPermissions,
+  type Place,
+  type Session,
+  type TestApp,
+} from '../../../tests/support/test-app';
+import { auditAfterEach } from '../../../tests/support/audited';
 
 /**
  * The rules of places on documents, through the API on each database: a stock request is made
@@ -15,8 +27,6 @@ import { auditDatabase } from './audit';
  * refusal tells a user what is on hand at a place that is not theirs.
  */
 
-type Place = { type: PlaceType; id: number };
-
 describe.each(databaseKinds)("documents follow the user's places on %s", (kind) => {
   let test: TestApp;
   let admin: Session;
@@ -26,63 +36,32 @@ describe.each(databaseKinds)("documents follow the user's places on %s", (kind) 
   const date = todayInManila();
 
   beforeAll(async () => {
-    let businesses: [number, number];
-    ({ test, admin, businesses } = await startDemo(kind));
-    businessId = businesses[0];
-    const named: Record<string, keyof typeof place> = {
-      Makati: 'makati',
-      'Quezon City': 'quezon',
-      Cebu: 'cebu',
-      'Valenzuela Central': 'valenzuela',
-      Mandaue: 'mandaue',
-    };
-    for (const row of (await admin.send('GET', '/api/places')).body.data) place[named[row.name]] = { type: row.type, id: row.id };
-    item = (await admin.send('GET', '/api/items?limit=1&order_by=asc')).body.data[0];
+    let named: Record<string, Place>;
+    ({ test, admin, businessId, places: named, item } = await startWithPlaces(kind));
+    Object.assign(place, {
+      makati: named.Makati,
+      quezon: named['Quezon City'],
+      cebu: named.Cebu,
+      valenzuela: named['Valenzuela Central'],
+      mandaue: named.Mandaue,
+    });
     // Stock to move at every place the tests take goods from.
-    for (const at of [place.makati, place.cebu, place.valenzuela]) {
-      const found = await admin.send('POST', '/api/stock-adjustments', {
-        ...atPlace(at),
-        date,
-        lines: [{ ...line(500), reason: 'found' }],
-      });
-      expect(found.status, JSON.stringify(found.body)).toBe(201);
-    }
+    for (const at of [place.makati, place.cebu, place.valenzuela]) await stockUp(admin, at, item, 500, { date, reason: 'found' });
   });
   afterAll(() => test.close());
-  afterEach(async () => {
-    expect(await auditDatabase(test.app.db)).toEqual([]);
-    expect(test.errorLines).toEqual([]);
-  });
+  auditAfterEach(() => test);
 
-  const atPlace = (at: Place) => (at.type === 'branch' ? { branch_id: at.id } : { warehouse_id: at.id });
   const line = (quantity: number) => ({ item_id: item.id, unit_of_measurement_id: item.unit_of_measurement_id, quantity });
-  const ends = (from: Place, to: Place) => ({
-    from_location_type: from.type,
-    from_location_id: from.id,
-    to_location_type: to.type,
-    to_location_id: to.id,
-  });
   const grant = (at: Place, level: PlaceLevel): PlaceGrant => ({ ...at, level });
 
-  /** Every permission of `actions` on each resource named. */
-  const permissions = (resources: string[], actions: PermissionAction[] = ['view', 'create', 'update', 'delete']) =>
-    resources.flatMap((name) => actions.map((action) => permissionName(action, getResource(name).permission)));
-  const LOGISTICS = permissions(['stock-requests', 'stock-transfers', 'stock-receives', 'stock-returns']);
+  const LOGISTICS = permissionsOn(['stock-requests', 'stock-transfers', 'stock-receives', 'stock-returns']);
 
   /** A user holding `granted` and only the places given. */
   const placed = async (granted: string[], ...grants: PlaceGrant[]) =>
     (await userWithPermissions(test, businessId, granted, { all: null, grants })).session;
 
-  const stock = async (at: Place) => {
-    const row = (await admin.send('GET', `/api/stocks?item_id=${item.id}&location_type=${at.type}&location_id=${at.id}&is_strict=1`)).body
-      .data[0];
-    return { onHand: row?.quantity_on_hand ?? 0, inTransit: row?.quantity_in_transit ?? 0 };
-  };
-  const made = async (session: Session, resource: string, body: Record<string, unknown>) => {
-    const answer = await session.send('POST', `/api/${resource}`, body);
-    expect(answer.status, JSON.stringify(answer.body)).toBe(201);
-    return answer.body.data;
-  };
+  const stock = (at: Place) => stockLevel(admin, item.id, at);
+  const made = (session: Session, resource: string, body: Record<string, unknown>) => created(session, `/api/${resource}`, body);
   const listed = async (session: Session, resource: string, id: number) =>
     (await session.send('GET', `/api/${resource}?per_page=100&id=${id}&is_strict=1`)).body.data.map((row: { id: number }) => row.id);
 
@@ -90,7 +69,7 @@ describe.each(databaseKinds)("documents follow the user's places on %s", (kind) 
     // Branch staff operate at Makati only; warehouse staff operate at Valenzuela and view the branches.
     const branchStaff = await test.signIn('branch@example.com', undefined, businessId);
     const warehouseStaff = await test.signIn('warehouse@example.com', undefined, businessId);
-    const body = { ...ends(place.valenzuela, place.makati), date, lines: [line(8)] };
+    const body = { ...betweenPlaces(place.valenzuela, place.makati), date, lines: [line(8)] };
 
     // Valenzuela is not one of theirs, and they may still ask it.
     const theirs = (await branchStaff.send('GET', '/api/places')).body.data;
@@ -99,7 +78,7 @@ describe.each(databaseKinds)("documents follow the user's places on %s", (kind) 
     expect(request).toMatchObject({ status: 'pending', from_location_id: place.valenzuela.id, to_location_id: place.makati.id });
 
     // Asking for another branch than theirs is refused, naming the side that asks.
-    const elsewhere = await branchStaff.send('POST', '/api/stock-requests', { ...body, ...ends(place.valenzuela, place.cebu) });
+    const elsewhere = await branchStaff.send('POST', '/api/stock-requests', { ...body, ...betweenPlaces(place.valenzuela, place.cebu) });
     expect(elsewhere.status).toBe(403);
     expect(elsewhere.body.message).toBe(
       'You do not operate at Cebu: a stock request is made and changed only by someone who operates at the requesting place.',
@@ -113,7 +92,7 @@ describe.each(databaseKinds)("documents follow the user's places on %s", (kind) 
     expect((await warehouseStaff.send('GET', `/api/stock-requests/${request.id}`)).status).toBe(200);
     const before = { valenzuela: await stock(place.valenzuela), makati: await stock(place.makati) };
     const transfer = await made(warehouseStaff, 'stock-transfers', {
-      ...ends(place.valenzuela, place.makati),
+      ...betweenPlaces(place.valenzuela, place.makati),
       stock_request_id: request.id,
       date,
       lines: [{ source_line_id: request.lines[0].id, quantity: 8 }],
@@ -143,9 +122,9 @@ describe.each(databaseKinds)("documents follow the user's places on %s", (kind) 
   it('dispatches a transfer only where the goods leave, receives it only where they arrive, and both sides see it', async () => {
     const atMakati = await placed(LOGISTICS, grant(place.makati, 'operate'));
     const atValenzuela = await placed(LOGISTICS, grant(place.valenzuela, 'operate'));
-    const request = await made(atMakati, 'stock-requests', { ...ends(place.valenzuela, place.makati), date, lines: [line(6)] });
+    const request = await made(atMakati, 'stock-requests', { ...betweenPlaces(place.valenzuela, place.makati), date, lines: [line(6)] });
     const fromRequest = (quantity: number) => ({
-      ...ends(place.valenzuela, place.makati),
+      ...betweenPlaces(place.valenzuela, place.makati),
       stock_request_id: request.id,
       date,
       lines: [{ source_line_id: request.lines[0].id, quantity }],
@@ -157,7 +136,7 @@ describe.each(databaseKinds)("documents follow the user's places on %s", (kind) 
     expect(asked.status).toBe(403);
     expect(asked.body.message).toMatch(/^You do not operate at Valenzuela Central: a stock transfer is made and changed only by someone/);
     // Nor may it send from its own place for that request.
-    const own = await atMakati.send('POST', '/api/stock-transfers', { ...fromRequest(6), ...ends(place.makati, place.cebu) });
+    const own = await atMakati.send('POST', '/api/stock-transfers', { ...fromRequest(6), ...betweenPlaces(place.makati, place.cebu) });
     expect(own.status).toBe(422);
     expect(own.body.errors.from_location_id).toEqual(['A transfer for a request goes from and to the request’s locations.']);
     expect(await stock(place.valenzuela)).toEqual(before);
@@ -206,7 +185,7 @@ describe.each(databaseKinds)("documents follow the user's places on %s", (kind) 
     expect(goingBack).toMatchObject({ from_location_id: place.makati.id, to_location_id: place.valenzuela.id });
     // Carried back by a transfer leaving Makati: its sender is Makati.
     const carry = {
-      ...ends(place.makati, place.valenzuela),
+      ...betweenPlaces(place.makati, place.valenzuela),
       stock_return_id: goingBack.id,
       date,
       lines: [{ source_line_id: goingBack.lines[0].id, quantity: 2 }],
@@ -221,14 +200,14 @@ describe.each(databaseKinds)("documents follow the user's places on %s", (kind) 
     const atValenzuela = await placed(LOGISTICS, grant(place.valenzuela, 'operate'));
     const stranger = await placed(LOGISTICS, grant(place.cebu, 'operate'));
 
-    const request = await made(atMakati, 'stock-requests', { ...ends(place.valenzuela, place.makati), date, lines: [line(1)] });
+    const request = await made(atMakati, 'stock-requests', { ...betweenPlaces(place.valenzuela, place.makati), date, lines: [line(1)] });
     expect((await stranger.send('PATCH', `/api/stock-requests/${request.id}/cancel`)).status).toBe(404);
     expect((await atValenzuela.send('PATCH', `/api/stock-requests/${request.id}/cancel`)).status).toBe(403);
     const cancelled = await atMakati.send('PATCH', `/api/stock-requests/${request.id}/cancel`);
     expect(cancelled.status, JSON.stringify(cancelled.body)).toBe(200);
     expect(cancelled.body.data.status).toBe('cancelled');
 
-    const sent = () => made(atValenzuela, 'stock-transfers', { ...ends(place.valenzuela, place.makati), date, lines: [line(3)] });
+    const sent = () => made(atValenzuela, 'stock-transfers', { ...betweenPlaces(place.valenzuela, place.makati), date, lines: [line(3)] });
     const transfer = await sent();
     const before = await stock(place.valenzuela);
     expect((await stranger.send('PATCH', `/api/stock-transfers/${transfer.id}/void`)).status).toBe(404);
@@ -258,8 +237,8 @@ describe.each(databaseKinds)("documents follow the user's places on %s", (kind) 
     const bill = await made(admin, 'bills', { ...atCebu, contact_id: supplier, date, lines: [priced] });
     const quotation = await made(admin, 'quotations', { ...atCebu, contact_id: customer, date, lines: [priced] });
     const invoice = await made(admin, 'invoices', { ...atCebu, contact_id: customer, date, lines: [priced] });
-    const request = await made(admin, 'stock-requests', { ...ends(place.quezon, place.cebu), date, lines: [line(1)] });
-    const transfer = await made(admin, 'stock-transfers', { ...ends(place.cebu, place.quezon), date, lines: [line(2)] });
+    const request = await made(admin, 'stock-requests', { ...betweenPlaces(place.quezon, place.cebu), date, lines: [line(1)] });
+    const transfer = await made(admin, 'stock-transfers', { ...betweenPlaces(place.cebu, place.quezon), date, lines: [line(2)] });
     await made(admin, 'stock-receives', {
       stock_transfer_id: transfer.id,
       date,
@@ -274,10 +253,10 @@ describe.each(databaseKinds)("documents follow the user's places on %s", (kind) 
 
     const user = await placed(
       [
-        ...permissions(['purchase-orders', 'receive-orders', 'bills', 'bill-payments', 'debit-memoranda']),
-        ...permissions(['quotations', 'invoices', 'invoice-payments', 'credit-memoranda']),
+        ...permissionsOn(['purchase-orders', 'receive-orders', 'bills', 'bill-payments', 'debit-memoranda']),
+        ...permissionsOn(['quotations', 'invoices', 'invoice-payments', 'credit-memoranda']),
         ...LOGISTICS,
-        ...permissions(['contacts', 'items', 'branches', 'warehouses'], ['view']),
+        ...permissionsOn(['contacts', 'items', 'branches', 'warehouses'], ['view']),
       ],
       grant(place.makati, 'operate'),
       grant(place.mandaue, 'operate'),
@@ -292,8 +271,8 @@ describe.each(databaseKinds)("documents follow the user's places on %s", (kind) 
       ['invoice-payments', 'invoice_id', invoice.id, { date, tenders: [{ method: 'cash', amount: 1 }] }],
       ['credit-memoranda', 'invoice_id', invoice.id, { date, amount: 1, reason: 'Short' }],
       // Sent from Mandaue, where the user operates: only the source is not theirs.
-      ['stock-transfers', 'stock_request_id', request.id, { ...ends(place.mandaue, place.makati), date, lines: [line(1)] }],
-      ['stock-transfers', 'stock_return_id', goingBack.id, { ...ends(place.mandaue, place.makati), date, lines: [line(1)] }],
+      ['stock-transfers', 'stock_request_id', request.id, { ...betweenPlaces(place.mandaue, place.makati), date, lines: [line(1)] }],
+      ['stock-transfers', 'stock_return_id', goingBack.id, { ...betweenPlaces(place.mandaue, place.makati), date, lines: [line(1)] }],
       ['stock-receives', 'stock_transfer_id', transfer.id, { date, lines: [{ source_line_id: transfer.lines[0].id, quantity: 1 }] }],
       [
         'stock-returns',
@@ -321,7 +300,7 @@ describe.each(databaseKinds)("documents follow the user's places on %s", (kind) 
   it('never tells what is on hand at a place that is not the user’s: the place is refused before the stock is looked at', async () => {
     const customer = await contactOfType(admin, 'Customer');
     const atMakati = await placed(
-      [...permissions(['invoices', 'stock-adjustments']), ...LOGISTICS, ...permissions(['contacts', 'items'], ['view'])],
+      [...permissionsOn(['invoices', 'stock-adjustments']), ...LOGISTICS, ...permissionsOn(['contacts', 'items'], ['view'])],
       grant(place.makati, 'operate'),
       grant(place.quezon, 'view'),
     );
@@ -331,7 +310,7 @@ describe.each(databaseKinds)("documents follow the user's places on %s", (kind) 
       ['invoices', { ...atPlace(place.cebu), contact_id: customer, date, lines: [{ ...tooMuch, unit_price: 10 }] }],
       ['invoices', { ...atPlace(place.quezon), contact_id: customer, date, lines: [{ ...tooMuch, unit_price: 10 }] }],
       ['stock-adjustments', { ...atPlace(place.cebu), date, lines: [{ ...line(-(onHand + 1000)), reason: 'lost' }] }],
-      ['stock-transfers', { ...ends(place.cebu, place.makati), date, lines: [tooMuch] }],
+      ['stock-transfers', { ...betweenPlaces(place.cebu, place.makati), date, lines: [tooMuch] }],
     ] as const;
     for (const [resource, body] of attempts) {
       const refused = await atMakati.send('POST', `/api/${resource}`, body);
@@ -341,7 +320,7 @@ describe.each(databaseKinds)("documents follow the user's places on %s", (kind) 
 
     // A receive takes its places from its transfer: refused before anything arrives at Cebu.
     const atValenzuela = await placed(LOGISTICS, grant(place.valenzuela, 'operate'));
-    const transfer = await made(admin, 'stock-transfers', { ...ends(place.valenzuela, place.cebu), date, lines: [line(4)] });
+    const transfer = await made(admin, 'stock-transfers', { ...betweenPlaces(place.valenzuela, place.cebu), date, lines: [line(4)] });
     const cebu = await stock(place.cebu);
     const receive = await atValenzuela.send('POST', '/api/stock-receives', {
       stock_transfer_id: transfer.id,
@@ -354,8 +333,8 @@ describe.each(databaseKinds)("documents follow the user's places on %s", (kind) 
 
   describe('stock counts', () => {
     const COUNTING = [
-      ...permissions(['stock-counts'], ['view', 'create', 'update']),
-      permissionName('create', getResource('stock-adjustments').permission),
+      ...permissionsOn(['stock-counts'], ['view', 'create', 'update']),
+      ...permissionsOn(['stock-adjustments'], ['create']),
     ];
     const start = async () => (await made(admin, 'stock-counts', { ...atPlace(place.cebu), date, scope: 'picked' })).id as number;
     const entry = (session: Session, id: number, quantity = 1) =>
@@ -429,8 +408,8 @@ describe.each(databaseKinds)("documents follow the user's places on %s", (kind) 
     const atMakati = await placed(LOGISTICS, grant(place.makati, 'operate'));
     const atValenzuela = await placed(LOGISTICS, grant(place.valenzuela, 'operate'));
     const other = await placed(LOGISTICS, grant(place.valenzuela, 'operate'));
-    const request = await made(atMakati, 'stock-requests', { ...ends(place.valenzuela, place.makati), date, lines: [line(5)] });
-    const fromRequest = { ...ends(place.valenzuela, place.makati), stock_request_id: request.id, date };
+    const request = await made(atMakati, 'stock-requests', { ...betweenPlaces(place.valenzuela, place.makati), date, lines: [line(5)] });
+    const fromRequest = { ...betweenPlaces(place.valenzuela, place.makati), stock_request_id: request.id, date };
     const whole = { ...fromRequest, lines: [{ source_line_id: request.lines[0].id, quantity: 5 }] };
     const before = await stock(place.valenzuela);
 

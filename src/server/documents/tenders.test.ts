@@ -1,10 +1,11 @@
 import { strFromU8, unzipSync } from 'fflate';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { contactOfType, databaseKinds, startDemo, userWithPermissions, type Session, type TestApp } from '../../../tests/support/test-app';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { contactOfType, databaseKinds, rowCount, startSellingDemo, userWithPermissions } from '../../../tests/support/test-app';
+import type { SellingDemo, Session, TestApp } from '../../../tests/support/test-app';
+import { auditAfterEach } from '../../../tests/support/audited';
 import { formatPesos } from '../../domain/money';
 import { BYTE_ORDER_MARK } from '../resources/csv-export';
 import type { Db } from '../db/scope';
-import { auditDatabase } from './audit';
 
 /**
  * Payments as people pay, on each database: a payment of one or more tenders (cash, GCash, a
@@ -19,29 +20,16 @@ describe.each(databaseKinds)('payment tenders on %s', (kind) => {
   let businesses: [number, number];
   let customer: { id: number; name: string };
   let branchId: number;
-  let item: { id: number; unit_of_measurement_id: number };
+  let item: SellingDemo['item'];
 
   beforeAll(async () => {
-    ({ test, admin, businesses } = await startDemo(kind));
+    ({ test, admin, businesses, branchId, item } = await startSellingDemo(kind, { sku: 'TENDER-1', name: 'Tender Test Coffee 3-in-1' }));
     db = test.app.db;
     const customerId = await contactOfType(admin, 'Customer');
     customer = (await admin.send('GET', `/api/contacts/${customerId}`)).body.data;
-    branchId = (await admin.send('GET', '/api/branches?limit=1&order_by=asc')).body.data[0].id;
-    item = (await admin.send('POST', '/api/items', { sku: 'TENDER-1', name: 'Tender Test Coffee 3-in-1', unit_of_measurement_id: 1 })).body
-      .data;
-    const stocked = await admin.send('POST', '/api/stock-adjustments', {
-      branch_id: branchId,
-      date: '2026-11-01',
-      lines: [{ item_id: item.id, unit_of_measurement_id: item.unit_of_measurement_id, quantity: 500, reason: 'opening_balance' }],
-    });
-    expect(stocked.status, JSON.stringify(stocked.body)).toBe(201);
   });
   afterAll(() => test.close());
-
-  afterEach(async () => {
-    expect(await auditDatabase(db)).toEqual([]);
-    expect(test.errorLines).toEqual([]);
-  });
+  auditAfterEach(() => test);
 
   /** A new unpaid invoice of one unit at `unitPrice` (under ₱1,000: no buyer's particulars asked). */
   const invoice = async (unitPrice = 100): Promise<{ id: number; number: string; total: number; balance: number }> => {
@@ -57,22 +45,8 @@ describe.each(databaseKinds)('payment tenders on %s', (kind) => {
   const pay = (body: Record<string, unknown>) => admin.send('POST', '/api/invoice-payments', { date: '2026-11-11', ...body });
   const invoiceOf = async (id: number) => (await admin.send('GET', `/api/invoices/${id}`)).body.data;
   const rows = async () => ({
-    payments: Number(
-      (
-        await db
-          .selectFrom('invoice_payments')
-          .select((eb) => eb.fn.countAll().as('n'))
-          .executeTakeFirstOrThrow()
-      ).n,
-    ),
-    tenders: Number(
-      (
-        await db
-          .selectFrom('payment_tenders')
-          .select((eb) => eb.fn.countAll().as('n'))
-          .executeTakeFirstOrThrow()
-      ).n,
-    ),
+    payments: await rowCount(db, 'invoice_payments'),
+    tenders: await rowCount(db, 'payment_tenders'),
   });
   /** Pesos to the centavo. */
   const pesos = (value: number) => Math.round(value * 100) / 100;

@@ -1,11 +1,12 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { todayInManila } from '../../domain/documents';
-import type { PlaceAccess, PlaceLevel, PlaceType } from '../../domain/places';
+import type { PlaceAccess, PlaceLevel } from '../../domain/places';
 import { getResource } from '../../domain/resources/registry';
 import { jobPermissions } from '../../domain/role-needs';
 import { mayMake, mayTake, type Actor } from '../../domain/where-made';
-import { databaseKinds, startDemo, userWithPermissions, type Session, type TestApp } from '../../../tests/support/test-app';
-import { auditDatabase } from './audit';
+import { betweenPlaces, created, databaseKinds, startWithPlaces, stockUp, userWithPermissions } from '../../../tests/support/test-app';
+import type { Place, Session, TestApp } from '../../../tests/support/test-app';
+import { auditAfterEach } from '../../../tests/support/audited';
 
 /**
  * The client offers a follow-on or a transition (domain/where-made.ts) exactly where the server
@@ -13,8 +14,6 @@ import { auditDatabase } from './audit';
  * operates only at the branch, tries each step of goods going from the warehouse to a branch, on
  * each database. The server refuses (403) just those the rule does not offer, and nothing else.
  */
-
-type Place = { type: PlaceType; id: number };
 
 describe.each(databaseKinds)('who may make and change logistics documents where, as the client offers it, on %s', (kind) => {
   let test: TestApp;
@@ -41,20 +40,10 @@ describe.each(databaseKinds)('who may make and change logistics documents where,
   }
 
   beforeAll(async () => {
-    let businesses: [number, number];
-    ({ test, admin, businesses } = await startDemo(kind));
-    businessId = businesses[0];
-    for (const row of (await admin.send('GET', '/api/places')).body.data) {
-      if (row.name === 'Makati') place.makati = { type: row.type, id: row.id };
-      if (row.name === 'Valenzuela Central') place.valenzuela = { type: row.type, id: row.id };
-    }
-    item = (await admin.send('GET', '/api/items?limit=1&order_by=asc')).body.data[0];
-    const found = await admin.send('POST', '/api/stock-adjustments', {
-      warehouse_id: place.valenzuela.id,
-      date,
-      lines: [{ item_id: item.id, unit_of_measurement_id: item.unit_of_measurement_id, quantity: 100, reason: 'found' }],
-    });
-    expect(found.status, JSON.stringify(found.body)).toBe(201);
+    let named: Record<string, Place>;
+    ({ test, admin, businessId, places: named, item } = await startWithPlaces(kind));
+    Object.assign(place, { makati: named.Makati, valenzuela: named['Valenzuela Central'] });
+    await stockUp(admin, place.valenzuela, item, 100, { date, reason: 'found' });
     const manager = await userWithPermissions(
       test,
       businessId,
@@ -76,22 +65,10 @@ describe.each(databaseKinds)('who may make and change logistics documents where,
     for (const [role, session] of Object.entries(sessions)) users[role] = { session, actor: await actorOf(session) };
   });
   afterAll(() => test.close());
-  afterEach(async () => {
-    expect(await auditDatabase(test.app.db)).toEqual([]);
-    expect(test.errorLines).toEqual([]);
-  });
+  auditAfterEach(() => test);
 
-  const toMakati = () => ({
-    from_location_type: place.valenzuela.type,
-    from_location_id: place.valenzuela.id,
-    to_location_type: place.makati.type,
-    to_location_id: place.makati.id,
-  });
-  const made = async (resource: string, body: Record<string, unknown>) => {
-    const answer = await admin.send('POST', `/api/${resource}`, body);
-    expect(answer.status, JSON.stringify(answer.body)).toBe(201);
-    return answer.body.data;
-  };
+  const toMakati = () => betweenPlaces(place.valenzuela, place.makati);
+  const made = (resource: string, body: Record<string, unknown>) => created(admin, `/api/${resource}`, body);
   const lineOf = (document: { lines: { id: number }[] }, quantity = 1) => [{ source_line_id: document.lines[0].id, quantity }];
 
   /**

@@ -1,16 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { getResource } from '../../domain/resources/registry';
+import { startTwoBranches, type TwoBranches } from '../../../tests/support/places-fixture';
 import { png } from '../../../tests/support/png';
-import { sampleBody } from '../../../tests/support/samples';
-import { databaseKinds, startDemo, userWithPermissions, type Session, type TestApp } from '../../../tests/support/test-app';
-
-const BOUNDARY = '----bodega-places-boundary';
-
-/** A multipart/form-data body with one part, `file`. */
-function uploadForm(name: string, content: Buffer): Buffer {
-  const head = `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="${name}"\r\nContent-Type: application/octet-stream\r\n\r\n`;
-  return Buffer.concat([Buffer.from(head, 'utf8'), content, Buffer.from(`\r\n--${BOUNDARY}--\r\n`)]);
-}
+import { sendFile } from '../../../tests/support/upload';
+import { databaseKinds, userWithPermissions, type Session, type TestApp } from '../../../tests/support/test-app';
 
 /**
  * A record's files follow its place, on each database: at a place the user does not view they
@@ -21,14 +13,13 @@ describe.each(databaseKinds)('attachments by place on %s', (kind) => {
   let test: TestApp;
   let admin: Session;
   let business: number;
-  const branches: Record<'makati' | 'quezonCity', number> = { makati: 0, quezonCity: 0 };
-  const quotations: Record<'makati' | 'quezonCity', number> = { makati: 0, quezonCity: 0 };
+  let branches: TwoBranches<number>;
+  let quotations: TwoBranches<{ id: number }>;
   /** A file the admin attached to each quotation. */
-  const files: Record<'makati' | 'quezonCity', number> = { makati: 0, quezonCity: 0 };
+  const files: TwoBranches<number> = { makati: 0, quezonCity: 0 };
   const photo = png(24, 16);
 
-  const upload = (session: Session, url: string) =>
-    session.send('POST', url, uploadForm('scan.png', photo), { 'content-type': `multipart/form-data; boundary=${BOUNDARY}` });
+  const upload = (session: Session, url: string) => sendFile(session, url, 'scan.png', photo);
   const filesUrl = (id: number, resource = 'quotations') => `/api/${resource}/${id}/files`;
   /** A download's status (its bytes read raw). */
   const download = async (session: Session, url: string) =>
@@ -41,21 +32,9 @@ describe.each(databaseKinds)('attachments by place on %s', (kind) => {
       .session;
 
   beforeAll(async () => {
-    ({
-      test,
-      admin,
-      businesses: [business],
-    } = await startDemo(kind));
-    for (const [key, name] of [
-      ['makati', 'Makati'],
-      ['quezonCity', 'Quezon City'],
-    ] as const) {
-      branches[key] = (await admin.send('GET', `/api/branches?name=${encodeURIComponent(name)}&is_strict=1`)).body.data[0].id;
-      const body = { ...(await sampleBody(admin, getResource('quotations'))), branch_id: branches[key], warehouse_id: null };
-      const created = await admin.send('POST', '/api/quotations', body);
-      expect(created.status, JSON.stringify(created.body)).toBe(201);
-      quotations[key] = created.body.data.id;
-      const attached = await upload(admin, filesUrl(quotations[key]));
+    ({ test, admin, business, branches, quotations } = await startTwoBranches(kind));
+    for (const key of ['makati', 'quezonCity'] as const) {
+      const attached = await upload(admin, filesUrl(quotations[key].id));
       expect(attached.status, JSON.stringify(attached.body)).toBe(201);
       files[key] = attached.body.data.id;
     }
@@ -64,7 +43,7 @@ describe.each(databaseKinds)('attachments by place on %s', (kind) => {
 
   it('answers 404 for the files of a record at a place the user does not view, whatever is asked', async () => {
     const makati = await user({ all: null, grants: [{ type: 'branch', id: branches.makati, level: 'operate' }] });
-    const url = filesUrl(quotations.quezonCity);
+    const url = filesUrl(quotations.quezonCity.id);
     const file = `${url}/${files.quezonCity}`;
     expect((await makati.send('GET', url)).status).toBe(404);
     expect(await download(makati, file)).toBe(404);
@@ -84,7 +63,7 @@ describe.each(databaseKinds)('attachments by place on %s', (kind) => {
 
   it('lets the user change the files of a record where they operate', async () => {
     const makati = await user({ all: null, grants: [{ type: 'branch', id: branches.makati, level: 'operate' }] });
-    const url = filesUrl(quotations.makati);
+    const url = filesUrl(quotations.makati.id);
     const listed = await makati.send('GET', url);
     expect(listed.status).toBe(200);
     expect(listed.body.data.map((row: { id: number }) => row.id)).toEqual([files.makati]);
@@ -100,7 +79,7 @@ describe.each(databaseKinds)('attachments by place on %s', (kind) => {
 
   it('lets someone who only views a place read its files, and refuses them every change (403)', async () => {
     const viewer = await user({ all: 'view', grants: [{ type: 'branch', id: branches.makati, level: 'operate' }] });
-    const url = filesUrl(quotations.quezonCity);
+    const url = filesUrl(quotations.quezonCity.id);
     const file = `${url}/${files.quezonCity}`;
     expect((await viewer.send('GET', url)).body.data.map((row: { id: number }) => row.id)).toEqual([files.quezonCity]);
     expect(await download(viewer, file)).toBe(200);
@@ -112,7 +91,7 @@ describe.each(databaseKinds)('attachments by place on %s', (kind) => {
     expect((await viewer.send('DELETE', `${file}/force-delete`)).status).toBe(403);
     expect((await viewer.send('POST', `${filesUrl(branches.quezonCity, 'branches')}`)).status).toBe(403);
     // Where they also operate, they change them.
-    expect((await upload(viewer, filesUrl(quotations.makati))).status).toBe(201);
+    expect((await upload(viewer, filesUrl(quotations.makati.id))).status).toBe(201);
 
     const kept = await admin.send('GET', `${url}?with_trashed=1`);
     expect(kept.body.data.map((row: { id: number; deleted_at: string | null }) => [row.id, row.deleted_at])).toEqual([

@@ -1,13 +1,8 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  databaseKinds,
-  demoBusinessIds,
-  startDemo,
-  userWithPermissions,
-  type Session,
-  type TestApp,
-} from '../../../tests/support/test-app';
+import { databaseKinds, demoBusinessIds, rowCount, startDemo, userWithPermissions } from '../../../tests/support/test-app';
+import type { Session, TestApp } from '../../../tests/support/test-app';
+import { uploadOf } from '../../../tests/support/upload';
 import { MAX_FILE_BYTES } from '../../domain/attachments';
 import type { Db } from '../db/scope';
 import { removeFilesOf } from './file-store';
@@ -36,17 +31,6 @@ function pdf(text: string): Buffer {
   return Buffer.from(body, 'latin1');
 }
 
-const BOUNDARY = '----bodega-test-boundary';
-
-/** A multipart/form-data body with one file part (named `file` unless said otherwise). */
-function form(name: string, content: Buffer, field = 'file'): { body: Buffer; headers: Record<string, string> } {
-  const head = `--${BOUNDARY}\r\nContent-Disposition: form-data; name="${field}"; filename="${name}"\r\nContent-Type: application/octet-stream\r\n\r\n`;
-  return {
-    body: Buffer.concat([Buffer.from(head, 'utf8'), content, Buffer.from(`\r\n--${BOUNDARY}--\r\n`)]),
-    headers: { 'content-type': `multipart/form-data; boundary=${BOUNDARY}` },
-  };
-}
-
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 
 /**
@@ -70,7 +54,7 @@ describe.each(databaseKinds)('attachments on %s', (kind) => {
   afterAll(() => test.close());
 
   const upload = (session: Session, url: string, name: string, content: Buffer, headers: Record<string, string> = {}) => {
-    const { body, headers: formHeaders } = form(name, content);
+    const { body, headers: formHeaders } = uploadOf(name, content);
     return session.send('POST', url, body, { ...formHeaders, ...headers });
   };
   const filesUrl = (recordId = receiveOrderId, resource = 'receive-orders') => `/api/${resource}/${recordId}/files`;
@@ -84,24 +68,8 @@ describe.each(databaseKinds)('attachments on %s', (kind) => {
     });
     return { status: response.statusCode, bytes: response.rawPayload, headers: response.headers };
   };
-  const fileCount = async () =>
-    Number(
-      (
-        await db
-          .selectFrom('files')
-          .select((eb) => eb.fn.countAll().as('n'))
-          .executeTakeFirstOrThrow()
-      ).n,
-    );
-  const contentCount = async () =>
-    Number(
-      (
-        await db
-          .selectFrom('file_contents')
-          .select((eb) => eb.fn.countAll().as('n'))
-          .executeTakeFirstOrThrow()
-      ).n,
-    );
+  const fileCount = () => rowCount(db, 'files');
+  const contentCount = () => rowCount(db, 'file_contents');
   const activityOf = async (recordId: number) =>
     db
       .selectFrom('activity_log')
@@ -227,7 +195,7 @@ describe.each(databaseKinds)('attachments on %s', (kind) => {
     }
     const notMultipart = await admin.send('POST', filesUrl(), { file: 'aGVsbG8=' });
     expect(notMultipart.status).toBe(415);
-    const wrongPart = form('photo.png', photo, 'photo');
+    const wrongPart = uploadOf('photo.png', photo, 'photo');
     const missing = await admin.send('POST', filesUrl(), wrongPart.body, wrongPart.headers);
     expect(missing.status).toBe(422);
     expect(missing.body.errors).toEqual({ file: ['The file field is required.'] });
@@ -322,7 +290,7 @@ describe.each(databaseKinds)('attachments on %s', (kind) => {
     it('serves a file uploaded through one instance from another', async () => {
       const twin = await test.secondInstance();
       try {
-        const { body, headers } = form('shared.png', photo);
+        const { body, headers } = uploadOf('shared.png', photo);
         const uploaded = await twin.on(admin).send('POST', filesUrl(), body, headers);
         expect(uploaded.status).toBe(201);
         const fetched = await download(admin, `${filesUrl()}/${uploaded.body.data.id}`);

@@ -1,7 +1,8 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PlaceAccess } from '../../domain/places';
-import { databaseKinds, startDemo, userWithPermissions, type Session, type TestApp } from '../../../tests/support/test-app';
-import { auditDatabase } from '../documents/audit';
+import { databaseKinds, firstOf, startDemo, userWithPermissions } from '../../../tests/support/test-app';
+import type { Session, TestApp } from '../../../tests/support/test-app';
+import { auditAfterEach } from '../../../tests/support/audited';
 
 /**
  * Imports follow the user's places, on each database: a row writing at a place (opening stock at a
@@ -21,7 +22,7 @@ describe.each(databaseKinds)('imports at the user’s places on %s', (kind) => {
     for (const resource of ['branches', 'warehouses']) {
       for (const place of (await admin.send('GET', `/api/${resource}`)).body.data) places[place.name] = place.id;
     }
-    const unit = (await admin.send('GET', '/api/unit-of-measurements?limit=1&order_by=asc')).body.data[0];
+    const unit = await firstOf(admin, 'unit-of-measurements');
     const made = await admin.send('POST', '/api/imports/items', {
       rows: ['PLC-1', 'PLC-2'].map((sku) => ({ sku, name: `Placed ${sku}`, unit: unit.abbreviation })),
     });
@@ -39,10 +40,7 @@ describe.each(databaseKinds)('imports at the user’s places on %s', (kind) => {
     ({ session: clerk } = await userWithPermissions(test, businesses[0], permissions, access));
   });
   afterAll(() => test.close());
-  afterEach(async () => {
-    expect(await auditDatabase(test.app.db)).toEqual([]);
-    expect(test.errorLines).toEqual([]);
-  });
+  auditAfterEach(() => test);
 
   /** The check and the import of the same rows: the check's problems by row, and the import's answer. */
   const checkAndImport = async (what: string, rows: Record<string, unknown>[], options: Record<string, unknown> = {}) => {

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { databaseKinds, startDemo, userWithPermissions, type Session, type TestApp } from '../../../tests/support/test-app';
-import { auditDatabase } from '../documents/audit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { databaseKinds, firstOf, startDemo, userWithPermissions } from '../../../tests/support/test-app';
+import type { Session, TestApp } from '../../../tests/support/test-app';
+import { auditAfterEach } from '../../../tests/support/audited';
 
 /**
  * Imports are writes like any other: the same file sent at once from several tabs applies once
@@ -18,13 +19,11 @@ describe.each(databaseKinds)('import safety on %s', (kind) => {
 
   beforeAll(async () => {
     ({ test, admin, businesses } = await startDemo(kind));
-    unit = (await admin.send('GET', '/api/unit-of-measurements?limit=1&order_by=asc')).body.data[0];
-    warehouse = (await admin.send('GET', '/api/warehouses?limit=1&order_by=asc')).body.data[0];
+    unit = await firstOf(admin, 'unit-of-measurements');
+    warehouse = await firstOf(admin, 'warehouses');
   });
   afterAll(() => test.close());
-  afterEach(async () => {
-    expect(await auditDatabase(test.app.db)).toEqual([]);
-  });
+  auditAfterEach(() => test, { errorLines: false });
 
   /** Each send with a key of its own, as two tabs or a re-click with a new key would. */
   const send = (what: string, rows: Record<string, unknown>[], options: Record<string, unknown> = {}, session = admin) =>

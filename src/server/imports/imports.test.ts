@@ -1,6 +1,7 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { databaseKinds, startDemo, userWithPermissions, type Session, type TestApp } from '../../../tests/support/test-app';
-import { auditDatabase } from '../documents/audit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { databaseKinds, firstOf, startDemo, userWithPermissions } from '../../../tests/support/test-app';
+import type { Session, TestApp } from '../../../tests/support/test-app';
+import { auditAfterEach } from '../../../tests/support/audited';
 
 /** Imports through the API, on each database: all or nothing, the same file twice, names looked up, opening stock posted. */
 describe.each(databaseKinds)('imports on %s', (kind) => {
@@ -12,13 +13,11 @@ describe.each(databaseKinds)('imports on %s', (kind) => {
 
   beforeAll(async () => {
     ({ test, admin, businesses } = await startDemo(kind));
-    unit = (await admin.send('GET', '/api/unit-of-measurements?limit=1&order_by=asc')).body.data[0];
-    warehouse = (await admin.send('GET', '/api/warehouses?limit=1&order_by=asc')).body.data[0];
+    unit = await firstOf(admin, 'unit-of-measurements');
+    warehouse = await firstOf(admin, 'warehouses');
   });
   afterAll(() => test.close());
-  afterEach(async () => {
-    expect(await auditDatabase(test.app.db)).toEqual([]);
-  });
+  auditAfterEach(() => test, { errorLines: false });
 
   const send = (what: string, rows: Record<string, unknown>[], options: Record<string, unknown> = {}) =>
     admin.send('POST', `/api/imports/${what}`, { rows, ...options });

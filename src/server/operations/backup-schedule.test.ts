@@ -3,15 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  ADMIN_EMAIL,
-  databaseKinds,
-  startDemo,
-  startTestApp,
-  userWithPermissions,
-  type Session,
-  type TestApp,
-} from '../../../tests/support/test-app';
+import { ADMIN_EMAIL, databaseKinds, startDemo, startTestApp, userWithPermissions } from '../../../tests/support/test-app';
+import type { Session, TestApp } from '../../../tests/support/test-app';
 import { PERMISSION_ACTIONS, PERMISSION_PREFIXES, permissionName, VIEW_ACTIVITY_PERMISSION } from '../../domain/permissions';
 import { composeEngine } from '../composition';
 import { openDatabase } from '../db/dialect';

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_EMAIL, databaseKinds, startTestApp, userWithPermissions, type Session, type TestApp } from '../../../tests/support/test-app';
+import { contactTypeId, created, databaseKinds, startEmpty, userWithPermissions } from '../../../tests/support/test-app';
+import type { Session, TestApp } from '../../../tests/support/test-app';
 
 /**
  * The low stock card names the open stock request already asking for a low stock, so the overview
@@ -20,34 +21,25 @@ describe.each(databaseKinds)('low stock with its open requests on %s', (kind) =>
   const ids: Record<string, number> = {};
   const numbers: Record<string, string> = {};
 
-  const created = async (path: string, body: Record<string, unknown>) => {
-    const answer = await admin.send('POST', path, body);
-    expect(answer.status, `${path} ${JSON.stringify(answer.body)}`).toBe(201);
-    return answer.body.data as Record<string, any>;
-  };
-
   beforeAll(async () => {
-    test = await startTestApp(kind, { demoData: false });
-    admin = await test.signIn(ADMIN_EMAIL);
-    businessId = admin.businessId!;
-    const types = (await admin.send('GET', '/api/contact-types?per_page=100')).body.data as { id: number; name: string }[];
-    const supplier = await created('/api/contacts', {
+    ({ test, admin, businessId } = await startEmpty(kind));
+    const supplier = await created(admin, '/api/contacts', {
       name: 'Supplier One',
-      contact_type_id: types.find((type) => type.name === 'Supplier')!.id,
+      contact_type_id: await contactTypeId(admin, 'Supplier'),
     });
-    ids.central = (await created('/api/warehouses', { code: 'CE', name: 'Central' })).id;
-    ids.ayala = (await created('/api/branches', { code: 'AY', name: 'Ayala' })).id;
-    ids.bonifacio = (await created('/api/branches', { code: 'BO', name: 'Bonifacio' })).id;
-    ids.piece = (await created('/api/unit-of-measurements', { name: 'Piece', abbreviation: 'pc' })).id;
+    ids.central = (await created(admin, '/api/warehouses', { code: 'CE', name: 'Central' })).id;
+    ids.ayala = (await created(admin, '/api/branches', { code: 'AY', name: 'Ayala' })).id;
+    ids.bonifacio = (await created(admin, '/api/branches', { code: 'BO', name: 'Bonifacio' })).id;
+    ids.piece = (await created(admin, '/api/unit-of-measurements', { name: 'Piece', abbreviation: 'pc' })).id;
     const item = async (sku: string, name: string) =>
-      (await created('/api/items', { sku, name, unit_of_measurement_id: ids.piece, reorder_level: 10, vat_category: 'exempt' }))
+      (await created(admin, '/api/items', { sku, name, unit_of_measurement_id: ids.piece, reorder_level: 10, vat_category: 'exempt' }))
         .id as number;
     ids.alpha = await item('A-1', 'Alpha');
     ids.bravo = await item('B-1', 'Bravo');
 
     const line = (item: number, quantity: number) => ({ item_id: item, unit_of_measurement_id: ids.piece, quantity, unit_price: 10 });
     const receive = (place: Record<string, number>, lines: ReturnType<typeof line>[]) =>
-      created('/api/receive-orders', { contact_id: supplier.id, date: '2025-01-01', ...place, lines });
+      created(admin, '/api/receive-orders', { contact_id: supplier.id, date: '2025-01-01', ...place, lines });
     await receive({ warehouse_id: ids.central }, [line(ids.alpha, 100), line(ids.bravo, 100)]);
     await receive({ branch_id: ids.ayala }, [line(ids.alpha, 5), line(ids.bravo, 5)]);
     await receive({ branch_id: ids.bonifacio }, [line(ids.alpha, 5)]);
@@ -61,7 +53,7 @@ describe.each(databaseKinds)('low stock with its open requests on %s', (kind) =>
       to_location_id: ids[to],
     });
     const request = async (name: string, from: Place, to: Place, lines: [number, number][]) => {
-      const made = await created('/api/stock-requests', {
+      const made = await created(admin, '/api/stock-requests', {
         ...ends(from, to),
         date: '2025-02-01',
         lines: lines.map(([item, quantity]) => ({ item_id: item, unit_of_measurement_id: ids.piece, quantity })),
@@ -74,7 +66,7 @@ describe.each(databaseKinds)('low stock with its open requests on %s', (kind) =>
       [ids.alpha, 10],
       [ids.bravo, 10],
     ]);
-    await created('/api/stock-transfers', {
+    await created(admin, '/api/stock-transfers', {
       ...ends('central', 'ayala'),
       stock_request_id: r1.id,
       date: '2025-02-02',
@@ -107,7 +99,7 @@ describe.each(databaseKinds)('low stock with its open requests on %s', (kind) =>
 
   it('stops naming a request once its line of the item is wholly transferred', async () => {
     const r2 = (await admin.send('GET', `/api/stock-requests/${ids.r2}`)).body.data;
-    await created('/api/stock-transfers', {
+    await created(admin, '/api/stock-transfers', {
       from_location_type: 'warehouse',
       from_location_id: ids.central,
       to_location_type: 'branch',

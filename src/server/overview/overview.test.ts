@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { todayInManila } from '../../domain/documents';
-import { ADMIN_EMAIL, databaseKinds, startTestApp, userWithPermissions, type Session, type TestApp } from '../../../tests/support/test-app';
+import { contactTypeId, created, databaseKinds, startEmpty, userWithPermissions } from '../../../tests/support/test-app';
+import type { Session, TestApp } from '../../../tests/support/test-app';
+import { aging, openBalance } from '../../../tests/support/overview-cards';
 import { addDays } from './calendar';
 
 /**
@@ -32,22 +34,12 @@ describe.each(databaseKinds)('overview on %s', (kind) => {
   let businessId: number;
   const ids: Record<string, number> = {};
 
-  const created = async (session: Session, path: string, body: Record<string, unknown>) => {
-    const answer = await session.send('POST', path, body);
-    expect(answer.status, `${path} ${JSON.stringify(answer.body)}`).toBe(201);
-    return answer.body.data as Record<string, any>;
-  };
-
   beforeAll(async () => {
-    test = await startTestApp(kind, { demoData: false });
-    admin = await test.signIn(ADMIN_EMAIL);
-    businessId = admin.businessId!;
+    ({ test, admin, businessId } = await startEmpty(kind));
     const post = (path: string, body: Record<string, unknown>) => created(admin, path, body);
 
-    const types = (await admin.send('GET', '/api/contact-types?per_page=100')).body.data as { id: number; name: string }[];
-    const typeId = (name: string) => types.find((type) => type.name === name)!.id;
-    ids.supplier = (await post('/api/contacts', { name: 'Supplier One', contact_type_id: typeId('Supplier') })).id;
-    ids.customer = (await post('/api/contacts', { name: 'Customer One', contact_type_id: typeId('Customer') })).id;
+    ids.supplier = (await post('/api/contacts', { name: 'Supplier One', contact_type_id: await contactTypeId(admin, 'Supplier') })).id;
+    ids.customer = (await post('/api/contacts', { name: 'Customer One', contact_type_id: await contactTypeId(admin, 'Customer') })).id;
     ids.warehouse = (await post('/api/warehouses', { code: 'WH', name: 'Main Warehouse' })).id;
     ids.branch = (await post('/api/branches', { code: 'DT', name: 'Downtown' })).id;
     ids.piece = (await post('/api/unit-of-measurements', { name: 'Piece', abbreviation: 'pc' })).id;
@@ -196,41 +188,12 @@ describe.each(databaseKinds)('overview on %s', (kind) => {
     expect(receivables.body.data).toEqual({
       total: 680,
       count: 4,
-      aging: [
-        { bucket: '0-30', amount: 200, count: 1 },
-        { bucket: '31-60', amount: 100, count: 1 },
-        { bucket: '61-90', amount: 300, count: 1 },
-        { bucket: '90+', amount: 80, count: 1 },
-      ],
+      aging: aging({ '0-30': [200, 1], '31-60': [100, 1], '61-90': [300, 1], '90+': [80, 1] }),
       oldest: [
-        {
-          id: ids.i4,
-          number: expect.any(String),
-          contact: 'Customer One',
-          date: day(-100),
-          due_date: day(-95),
-          balance: 80,
-          days_overdue: 95,
-        },
-        { id: ids.i3, number: expect.any(String), contact: 'Customer One', date: day(-70), due_date: null, balance: 300, days_overdue: 70 },
-        {
-          id: ids.i2,
-          number: expect.any(String),
-          contact: 'Customer One',
-          date: day(-40),
-          due_date: day(-35),
-          balance: 100,
-          days_overdue: 35,
-        },
-        {
-          id: ids.i1,
-          number: expect.any(String),
-          contact: 'Customer One',
-          date: day(-5),
-          due_date: day(10),
-          balance: 200,
-          days_overdue: 0,
-        },
+        openBalance('Customer One', { id: ids.i4, date: day(-100), due_date: day(-95), balance: 80, days_overdue: 95 }),
+        openBalance('Customer One', { id: ids.i3, date: day(-70), due_date: null, balance: 300, days_overdue: 70 }),
+        openBalance('Customer One', { id: ids.i2, date: day(-40), due_date: day(-35), balance: 100, days_overdue: 35 }),
+        openBalance('Customer One', { id: ids.i1, date: day(-5), due_date: day(10), balance: 200, days_overdue: 0 }),
       ],
     });
     expect(receivables.body.data.oldest[0].number).toMatch(/^I-/);
@@ -239,12 +202,7 @@ describe.each(databaseKinds)('overview on %s', (kind) => {
     expect(payables.body.data).toMatchObject({
       total: 350,
       count: 3,
-      aging: [
-        { bucket: '0-30', amount: 100, count: 1 },
-        { bucket: '31-60', amount: 0, count: 0 },
-        { bucket: '61-90', amount: 200, count: 1 },
-        { bucket: '90+', amount: 50, count: 1 },
-      ],
+      aging: aging({ '0-30': [100, 1], '31-60': [0, 0], '61-90': [200, 1], '90+': [50, 1] }),
     });
     expect(payables.body.data.oldest.map((row: { id: number; days_overdue: number }) => [row.id, row.days_overdue])).toEqual([
       [ids.b3, 120],

@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ActivityEntry } from '../../domain/activity';
-import { getResource } from '../../domain/resources/registry';
-import { sampleBody } from '../../../tests/support/samples';
-import { databaseKinds, startDemo, userWithPermissions, type Session, type TestApp } from '../../../tests/support/test-app';
+import { BRANCH_NAMES, startTwoBranches, type TwoBranches } from '../../../tests/support/places-fixture';
+import { created, databaseKinds, userWithPermissions, type Session, type TestApp } from '../../../tests/support/test-app';
 
 /**
  * The activity log follows the reader's places, on each database: someone confined to some places
@@ -15,36 +14,23 @@ describe.each(databaseKinds)('activity by place on %s', (kind) => {
   let admin: Session;
   let business: number;
   /** Makati, viewed by `makati`; Quezon City, which it does not view. */
-  const branches: Record<'makati' | 'quezonCity', number> = { makati: 0, quezonCity: 0 };
-  const quotations: Record<'makati' | 'quezonCity', number> = { makati: 0, quezonCity: 0 };
+  let branches: TwoBranches<number>;
+  let quotations: TwoBranches<{ id: number }>;
   const prices: Record<'makati' | 'quezonCity' | 'everyBranch', number> = { makati: 0, quezonCity: 0, everyBranch: 0 };
   const memos: Record<'makati' | 'quezonCity', number> = { makati: 0, quezonCity: 0 };
   let itemId: number;
   let makati: Session;
   let everywhere: Session;
 
-  const made = async (resource: string, body: Record<string, unknown>): Promise<number> => {
-    const answer = await admin.send('POST', `/api/${resource}`, body);
-    expect(answer.status, JSON.stringify(answer.body)).toBe(201);
-    return answer.body.data.id;
-  };
+  const made = async (resource: string, body: Record<string, unknown>): Promise<number> =>
+    (await created(admin, `/api/${resource}`, body)).id;
 
   beforeAll(async () => {
-    ({
-      test,
-      admin,
-      businesses: [business],
-    } = await startDemo(kind));
-    for (const [key, name] of [
-      ['makati', 'Makati'],
-      ['quezonCity', 'Quezon City'],
-    ] as const) {
-      branches[key] = (await admin.send('GET', `/api/branches?name=${encodeURIComponent(name)}&is_strict=1`)).body.data[0].id;
-      const quotation = { ...(await sampleBody(admin, getResource('quotations'))), branch_id: branches[key], warehouse_id: null };
-      quotations[key] = await made('quotations', quotation);
+    ({ test, admin, business, branches, quotations } = await startTwoBranches(kind));
+    for (const [key, name] of Object.entries(BRANCH_NAMES) as [keyof typeof BRANCH_NAMES, string][]) {
       memos[key] = await made('document-memoranda', {
         document_type: 'quotation',
-        document_id: quotations[key],
+        document_id: quotations[key].id,
         date: '2031-06-01',
         subject: `About the ${name} quotation`,
         body: 'The customer asked for a second copy.',
@@ -95,8 +81,8 @@ describe.each(databaseKinds)('activity by place on %s', (kind) => {
   };
 
   it('shows a confined user the entries of records at their places, and of records of no place', async () => {
-    expect(await sees(makati, 'quotations', quotations.makati)).toBe(true);
-    expect(await sees(makati, 'quotations', quotations.quezonCity)).toBe(false);
+    expect(await sees(makati, 'quotations', quotations.makati.id)).toBe(true);
+    expect(await sees(makati, 'quotations', quotations.quezonCity.id)).toBe(false);
     expect(await sees(makati, 'sale-item-prices', prices.makati)).toBe(true);
     expect(await sees(makati, 'sale-item-prices', prices.quezonCity)).toBe(false);
     // A price for every branch belongs to no one place; an item to none at all.
@@ -107,7 +93,8 @@ describe.each(databaseKinds)('activity by place on %s', (kind) => {
     expect(await sees(makati, 'document-memoranda', memos.quezonCity)).toBe(false);
 
     // Someone who views every place sees what the master sees.
-    for (const [resource, ids] of Object.entries({ quotations, 'sale-item-prices': prices, 'document-memoranda': memos })) {
+    const quotationIds = { makati: quotations.makati.id, quezonCity: quotations.quezonCity.id };
+    for (const [resource, ids] of Object.entries({ quotations: quotationIds, 'sale-item-prices': prices, 'document-memoranda': memos })) {
       for (const id of Object.values(ids)) expect(await sees(everywhere, resource, id), `${resource} ${id}`).toBe(true);
     }
     const all = await admin.send('GET', '/api/activity?resource=quotations&per_page=1');
@@ -124,11 +111,11 @@ describe.each(databaseKinds)('activity by place on %s', (kind) => {
 
   it("answers a record's history 404 at a place the user does not view", async () => {
     const history = (session: Session, resource: string, id: number) => session.send('GET', `/api/${resource}/${id}/activity`);
-    expect((await history(makati, 'quotations', quotations.makati)).status).toBe(200);
-    expect((await history(makati, 'quotations', quotations.quezonCity)).status).toBe(404);
+    expect((await history(makati, 'quotations', quotations.makati.id)).status).toBe(200);
+    expect((await history(makati, 'quotations', quotations.quezonCity.id)).status).toBe(404);
     expect((await history(makati, 'document-memoranda', memos.quezonCity)).status).toBe(404);
     expect((await history(makati, 'sale-item-prices', prices.quezonCity)).status).toBe(404);
-    const shown = await history(everywhere, 'quotations', quotations.quezonCity);
+    const shown = await history(everywhere, 'quotations', quotations.quezonCity.id);
     expect(shown.status).toBe(200);
     expect(shown.body.data.map((entry: ActivityEntry) => entry.action)).toEqual(['created']);
   });
@@ -149,7 +136,7 @@ describe.each(databaseKinds)('activity by place on %s', (kind) => {
 
   it('shows a user who holds no place only the entries of records of no place', async () => {
     const nowhere = (await userWithPermissions(test, business, ['view-activity'], { all: null, grants: [] })).session;
-    expect(await sees(nowhere, 'quotations', quotations.makati)).toBe(false);
+    expect(await sees(nowhere, 'quotations', quotations.makati.id)).toBe(false);
     expect(await sees(nowhere, 'sale-item-prices', prices.everyBranch)).toBe(true);
     expect(await sees(nowhere, 'items', itemId)).toBe(true);
     // It may not view memos at all: none of theirs is shown.

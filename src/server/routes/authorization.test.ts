@@ -2,15 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MASTER_PERMISSION } from '../../domain/permissions';
 import { updatableFields } from '../../domain/resource';
 import { getResource, registry } from '../../domain/resources/registry';
-import {
-  ADMIN_EMAIL,
-  databaseKinds,
-  PASSWORD,
-  startDemo,
-  userWithPermissions,
-  type Session,
-  type TestApp,
-} from '../../../tests/support/test-app';
+import { ADMIN_EMAIL, databaseKinds, PASSWORD, startDemo, userWithPermissions } from '../../../tests/support/test-app';
+import type { Session, TestApp } from '../../../tests/support/test-app';
 
 /**
  * Permissions that cannot be walked around: every route the app registers refuses a caller
@@ -61,12 +54,9 @@ describe.each(databaseKinds)('authorization on %s', (kind) => {
   let adminId: number;
 
   beforeAll(async () => {
-    ({
-      test,
-      admin,
-      businesses: [main, second],
-    } = await startDemo(kind));
-    adminId = (await test.app.db.selectFrom('users').select('id').where('email', '=', ADMIN_EMAIL).executeTakeFirstOrThrow()).id;
+    const demo = await startDemo(kind);
+    ({ test, admin, adminId } = demo);
+    [main, second] = demo.businesses;
   });
   afterAll(() => test.close());
 

@@ -1,7 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formReads } from '../../domain/role-needs';
 import { registry } from '../../domain/resources/registry';
-import { contactOfType, databaseKinds, startDemo, type Session, type TestApp } from '../../../tests/support/test-app';
+import {
+  betweenPlaces,
+  contactOfType,
+  created,
+  databaseKinds,
+  firstOf,
+  startDemo,
+  type Session,
+  type TestApp,
+} from '../../../tests/support/test-app';
 import { DEMO_ROLES } from '../seed';
 
 describe.each(databaseKinds)('the demo roles can do their jobs (%s)', (kind) => {
@@ -62,35 +71,20 @@ describe.each(databaseKinds)('the demo roles can do their jobs (%s)', (kind) => 
     const staff = await signIn('branch@example.com');
     const me = (await staff.send('GET', '/api/auth/user')).body;
     expect(me.userable_type).toBe('branch');
-    const warehouse = (await admin.send('GET', '/api/warehouses?limit=1&order_by=asc')).body.data[0];
+    const warehouse = await firstOf(admin, 'warehouses');
     const stocked = (
       await admin.send('GET', `/api/stocks?location_type=warehouse&location_id=${warehouse.id}&is_strict=1&per_page=100`)
     ).body.data.find((row: { quantity_on_hand: number }) => row.quantity_on_hand >= 2);
     const item = (await admin.send('GET', `/api/items/${stocked.item_id}`)).body.data;
-    const transfer = await admin.send('POST', '/api/stock-transfers', {
-      from_location_type: 'warehouse',
-      from_location_id: warehouse.id,
-      to_location_type: 'branch',
-      to_location_id: me.userable_id,
+    const toTheirBranch = betweenPlaces({ type: 'warehouse', id: warehouse.id }, { type: 'branch', id: me.userable_id });
+    const line = (quantity: number) => ({ item_id: item.id, unit_of_measurement_id: item.unit_of_measurement_id, quantity });
+    const transfer = await created(admin, '/api/stock-transfers', { ...toTheirBranch, date: '2026-11-24', lines: [line(2)] });
+    await created(staff, '/api/stock-receives', {
+      stock_transfer_id: transfer.id,
       date: '2026-11-24',
-      lines: [{ item_id: item.id, unit_of_measurement_id: item.unit_of_measurement_id, quantity: 2 }],
+      lines: [{ source_line_id: transfer.lines[0].id, quantity: 2 }],
     });
-    expect(transfer.status, JSON.stringify(transfer.body)).toBe(201);
-    const received = await staff.send('POST', '/api/stock-receives', {
-      stock_transfer_id: transfer.body.data.id,
-      date: '2026-11-24',
-      lines: [{ source_line_id: transfer.body.data.lines[0].id, quantity: 2 }],
-    });
-    expect(received.status, JSON.stringify(received.body)).toBe(201);
-    const requested = await staff.send('POST', '/api/stock-requests', {
-      from_location_type: 'warehouse',
-      from_location_id: warehouse.id,
-      to_location_type: 'branch',
-      to_location_id: me.userable_id,
-      date: '2026-11-24',
-      lines: [{ item_id: item.id, unit_of_measurement_id: item.unit_of_measurement_id, quantity: 5 }],
-    });
-    expect(requested.status, JSON.stringify(requested.body)).toBe(201);
+    await created(staff, '/api/stock-requests', { ...toTheirBranch, date: '2026-11-24', lines: [line(5)] });
   });
 
   it('keeps the Makati cashier to Makati: every invoice, stock and branch they see, and a sale elsewhere refused', async () => {

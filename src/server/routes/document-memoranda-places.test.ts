@@ -1,16 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { getResource } from '../../domain/resources/registry';
+import { BRANCH_NAMES, startTwoBranches, type TwoBranches } from '../../../tests/support/places-fixture';
 import { png } from '../../../tests/support/png';
-import { sampleBody } from '../../../tests/support/samples';
-import { databaseKinds, startDemo, userWithPermissions, type Session, type TestApp } from '../../../tests/support/test-app';
-
-const BOUNDARY = '----bodega-memo-places-boundary';
-
-/** A multipart/form-data body with one part, `file`. */
-function uploadForm(name: string, content: Buffer): Buffer {
-  const head = `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="${name}"\r\nContent-Type: application/octet-stream\r\n\r\n`;
-  return Buffer.concat([Buffer.from(head, 'utf8'), content, Buffer.from(`\r\n--${BOUNDARY}--\r\n`)]);
-}
+import { sendFile } from '../../../tests/support/upload';
+import { created, databaseKinds, userWithPermissions, type Session, type TestApp } from '../../../tests/support/test-app';
 
 /**
  * A memo follows its document's place, on each database: about a document at a place the user
@@ -24,11 +16,8 @@ describe.each(databaseKinds)('document memoranda by place on %s', (kind) => {
   let admin: Session;
   let business: number;
   const tag = `places-${kind}-${Date.now().toString(36)}`;
-  const branches: Record<'makati' | 'quezonCity', number> = { makati: 0, quezonCity: 0 };
-  const quotations: Record<'makati' | 'quezonCity', { id: number; number: string }> = {
-    makati: { id: 0, number: '' },
-    quezonCity: { id: 0, number: '' },
-  };
+  let branches: TwoBranches<number>;
+  let quotations: TwoBranches<{ id: number; number: string }>;
   /** A transfer of the demo data from a warehouse to Makati. */
   let transfer: { id: number; number: string; from_location_id: number };
   /** The admin's memo about each. */
@@ -45,30 +34,13 @@ describe.each(databaseKinds)('document memoranda by place on %s', (kind) => {
     body: `Notes ${tag}: the customer asked for a second copy.`,
     ...overrides,
   });
-  const written = async (body: Record<string, unknown>): Promise<number> => {
-    const created = await admin.send('POST', '/api/document-memoranda', body);
-    expect(created.status, JSON.stringify(created.body)).toBe(201);
-    return created.body.data.id;
-  };
-  const upload = (session: Session, url: string) =>
-    session.send('POST', url, uploadForm('note.png', png(12, 8)), { 'content-type': `multipart/form-data; boundary=${BOUNDARY}` });
+  const written = async (body: Record<string, unknown>): Promise<number> => (await created(admin, '/api/document-memoranda', body)).id;
+  const upload = (session: Session, url: string) => sendFile(session, url, 'note.png', png(12, 8));
   const memoUrl = (id: number) => `/api/document-memoranda/${id}`;
 
   beforeAll(async () => {
-    ({
-      test,
-      admin,
-      businesses: [business],
-    } = await startDemo(kind));
-    for (const [key, name] of [
-      ['makati', 'Makati'],
-      ['quezonCity', 'Quezon City'],
-    ] as const) {
-      branches[key] = (await admin.send('GET', `/api/branches?name=${encodeURIComponent(name)}&is_strict=1`)).body.data[0].id;
-      const body = { ...(await sampleBody(admin, getResource('quotations'))), branch_id: branches[key], warehouse_id: null };
-      const created = await admin.send('POST', '/api/quotations', body);
-      expect(created.status, JSON.stringify(created.body)).toBe(201);
-      quotations[key] = created.body.data;
+    ({ test, admin, business, branches, quotations } = await startTwoBranches(kind));
+    for (const [key, name] of Object.entries(BRANCH_NAMES) as [keyof typeof BRANCH_NAMES, string][]) {
       memos[key] = await written(memo('quotation', quotations[key], { subject: `Memo ${tag} ${name}` }));
     }
     const transfers = (await admin.send('GET', '/api/stock-transfers?per_page=100')).body.data;

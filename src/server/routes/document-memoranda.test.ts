@@ -3,16 +3,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PERMISSION_ACTIONS, permissionName } from '../../domain/permissions';
 import { getResource } from '../../domain/resources/registry';
 import { png } from '../../../tests/support/png';
-import { ADMIN_EMAIL, databaseKinds, startDemo, userWithPermissions, type Session, type TestApp } from '../../../tests/support/test-app';
+import { ADMIN_EMAIL, created, databaseKinds, startDemo, userWithPermissions } from '../../../tests/support/test-app';
+import type { Session, TestApp } from '../../../tests/support/test-app';
 import { sampleBody } from '../../../tests/support/samples';
-
-const BOUNDARY = '----bodega-memo-boundary';
-
-/** A multipart/form-data body with one part, `file`. */
-function uploadForm(name: string, content: Buffer): Buffer {
-  const head = `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="${name}"\r\nContent-Type: application/octet-stream\r\n\r\n`;
-  return Buffer.concat([Buffer.from(head, 'utf8'), content, Buffer.from(`\r\n--${BOUNDARY}--\r\n`)]);
-}
+import { sendFile } from '../../../tests/support/upload';
 
 /**
  * Memos written about a document: each names a live document of the business by its type and
@@ -34,9 +28,7 @@ describe.each(databaseKinds)('document memoranda on %s', (kind) => {
     resource: string,
     overrides: Record<string, unknown> = {},
   ): Promise<{ id: number; number: string }> {
-    const created = await session.send('POST', `/api/${resource}`, { ...(await sampleBody(session, getResource(resource))), ...overrides });
-    expect(created.status, JSON.stringify(created.body)).toBe(201);
-    return created.body.data;
+    return created(session, `/api/${resource}`, { ...(await sampleBody(session, getResource(resource))), ...overrides });
   }
 
   const memo = (document: { id: number }, overrides: Record<string, unknown> = {}) => ({
@@ -49,12 +41,11 @@ describe.each(databaseKinds)('document memoranda on %s', (kind) => {
   });
 
   beforeAll(async () => {
-    const {
-      businesses: [, second],
-      ...demo
-    } = await startDemo(kind);
-    ({ test, admin } = demo);
-    otherBusiness = second;
+    ({
+      test,
+      admin,
+      businesses: [, otherBusiness],
+    } = await startDemo(kind));
     me = await test.app.db.selectFrom('users').select(['id', 'name']).where('email', '=', ADMIN_EMAIL).executeTakeFirstOrThrow();
     orders = [await newDocument(admin, 'purchase-orders'), await newDocument(admin, 'purchase-orders')];
   });
@@ -201,8 +192,7 @@ describe.each(databaseKinds)('document memoranda on %s', (kind) => {
     const onBill = (overrides: Record<string, unknown> = {}) =>
       memo(bill, { document_type: 'bill', subject: 'Confidential', body: 'Supplier rebate: 7% off, not for the branches.', ...overrides });
 
-    const upload = (session: Session, url: string) =>
-      session.send('POST', url, uploadForm('damage.png', photo), { 'content-type': `multipart/form-data; boundary=${BOUNDARY}` });
+    const upload = (session: Session, url: string) => sendFile(session, url, 'damage.png', photo);
 
     /** A download's status and bytes (the session helper reads bodies as text). */
     const download = async (session: Session, url: string) => {

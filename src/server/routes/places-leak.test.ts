@@ -8,8 +8,10 @@ import { DOCUMENT_RESOURCES } from '../../domain/resources/document-memoranda';
 import { findResource, getResource, registry } from '../../domain/resources/registry';
 import { WORKING_SET, workingStatuses } from '../../domain/working-set';
 import { listening, openEventStream, sessionHeaders } from '../../../tests/support/event-stream';
-import { buildPlacesWorld, csvRecords, photo, uploadOf, type PlacesWorld } from '../../../tests/support/places-fixture';
-import { databaseKinds, startDemo, userWithPermissions, type Session, type TestApp } from '../../../tests/support/test-app';
+import { buildPlacesWorld, csvRecords, photo, type PlacesWorld } from '../../../tests/support/places-fixture';
+import { sendFile, uploadOf } from '../../../tests/support/upload';
+import { betweenPlaces, created, databaseKinds, startDemo, userWithPermissions } from '../../../tests/support/test-app';
+import type { Session, TestApp } from '../../../tests/support/test-app';
 import { addDays } from '../overview/calendar';
 import { businessZip } from '../resources/business-export';
 import type { Scope } from '../db/scope';
@@ -391,12 +393,6 @@ describe.each(databaseKinds)('no route answers another place’s records on %s',
     const firstLine = async (transfer: number) => (await admin.send('GET', `/api/stock-transfers/${transfer}`)).body.data.lines[0].id;
     const elsewhere = side === 'foreign' ? { type: 'warehouse', id: place.mandaue } : { type: 'branch', id: place.makati };
     const valenzuela = { type: 'warehouse', id: place.valenzuela };
-    const ends = (from: { type: string; id: number }, to: { type: string; id: number }) => ({
-      from_location_type: from.type,
-      from_location_id: from.id,
-      to_location_type: to.type,
-      to_location_id: to.id,
-    });
     const service = (await admin.send('GET', '/api/services?order_by=asc&limit=1')).body.data[0].id;
     return {
       'purchase-orders': [{ ...at, contact_id: supplier, date, lines: [{ ...line, unit_price: 10 }] }],
@@ -410,8 +406,8 @@ describe.each(databaseKinds)('no route answers another place’s records on %s',
       'credit-memoranda': [{ invoice_id: sources.invoice, date, amount: 1, reason: 'Refused' }],
       'document-memoranda': [{ document_type: 'invoice', document_id: sources.invoice, date, subject: 'Refused', body: 'Refused' }],
       // Asked for by the place itself; goods leaving it; a transfer arriving there; goods sent back from it.
-      'stock-requests': [{ ...ends(valenzuela, elsewhere), date, lines: [line] }],
-      'stock-transfers': [{ ...ends(elsewhere, valenzuela), date, lines: [line] }],
+      'stock-requests': [{ ...betweenPlaces(valenzuela, elsewhere), date, lines: [line] }],
+      'stock-transfers': [{ ...betweenPlaces(elsewhere, valenzuela), date, lines: [line] }],
       'stock-receives': [
         {
           stock_transfer_id: sources.transferInTransit,
@@ -573,11 +569,7 @@ describe.each(databaseKinds)('no route answers another place’s records on %s',
 
     // Figures: what happens elsewhere moves the admin's cards, and none of the user's.
     const admins = await read(admin);
-    const made = async (resource: string, body: Record<string, unknown>) => {
-      const answer = await admin.send('POST', `/api/${resource}`, body);
-      expect(answer.status, JSON.stringify(answer.body)).toBe(201);
-      return answer.body.data;
-    };
+    const made = (resource: string, body: Record<string, unknown>) => created(admin, `/api/${resource}`, body);
     const unit = world.item.unit;
     const scarce = await made('items', {
       sku: 'PLACES-SCARCE',
@@ -619,12 +611,6 @@ describe.each(databaseKinds)('no route answers another place’s records on %s',
     const priced = { ...line, unit_price: 10 };
     const at = { warehouse_id: place.valenzuela };
     const valenzuela = { type: 'warehouse', id: place.valenzuela };
-    const ends = (from: { type: string; id: number }, to: { type: string; id: number }) => ({
-      from_location_type: from.type,
-      from_location_id: from.id,
-      to_location_type: to.type,
-      to_location_id: to.id,
-    });
     const made: Record<string, Record<string, any>> = {};
     const make = async (resource: string, body: Record<string, unknown>) => {
       const answer = await user.send('POST', `/api/${resource}`, body);
@@ -657,10 +643,18 @@ describe.each(databaseKinds)('no route answers another place’s records on %s',
     const invoice = await make('invoices', { ...at, contact_id: customer, date, lines: [priced] });
     await make('invoice-payments', { invoice_id: invoice.id, date, tenders: [{ method: 'cash', amount: 5 }] });
     await make('credit-memoranda', { invoice_id: invoice.id, date, amount: 1, reason: 'Dented' });
-    const request = await make('stock-requests', { ...ends({ type: 'warehouse', id: place.mandaue }, valenzuela), date, lines: [line] });
+    const request = await make('stock-requests', {
+      ...betweenPlaces({ type: 'warehouse', id: place.mandaue }, valenzuela),
+      date,
+      lines: [line],
+    });
     await changed('PATCH', `/api/stock-requests/${request.id}`, { notes: 'Needed for the weekend' });
     await changed('PATCH', `/api/stock-requests/${request.id}/cancel`);
-    const transfer = await make('stock-transfers', { ...ends(valenzuela, { type: 'branch', id: place.makati }), date, lines: [line] });
+    const transfer = await make('stock-transfers', {
+      ...betweenPlaces(valenzuela, { type: 'branch', id: place.makati }),
+      date,
+      lines: [line],
+    });
     await changed('PATCH', `/api/stock-transfers/${transfer.id}/void`);
     const arriving = (await user.send('GET', `/api/stock-transfers/${world.sources.toValenzuela}`)).body.data;
     await make('stock-receives', {
@@ -678,8 +672,7 @@ describe.each(databaseKinds)('no route answers another place’s records on %s',
     const count = await make('stock-counts', { ...at, date, scope: 'picked' });
     expect((await user.send('POST', `/api/stock-counts/${count.id}/entries`, { item_id: item.id, quantity: 3 })).status).toBe(201);
     await changed('PATCH', `/api/stock-counts/${count.id}/post`);
-    const upload = uploadOf('ours.png', photo);
-    expect((await user.send('POST', `/api/invoices/${invoice.id}/files`, upload.body, upload.headers)).status).toBe(201);
+    expect((await sendFile(user, `/api/invoices/${invoice.id}/files`, 'ours.png', photo)).status).toBe(201);
     await changed('PATCH', `/api/warehouses/${place.valenzuela}`, { address: 'MacArthur Highway, Valenzuela City (north gate)' });
     const memo = await make('document-memoranda', {
       document_type: 'invoice',

@@ -35,12 +35,11 @@ describe.each(databaseKinds)('resource contract on %s', (kind) => {
   let otherBusiness: number;
 
   beforeAll(async () => {
-    const {
-      businesses: [, second],
-      ...demo
-    } = await startDemo(kind);
-    ({ test, admin } = demo);
-    otherBusiness = second;
+    ({
+      test,
+      admin,
+      businesses: [, otherBusiness],
+    } = await startDemo(kind));
   });
   afterAll(() => test.close());
 

@@ -1,12 +1,10 @@
 import { Navigate, useNavigate, useParams } from '@tanstack/react-router';
 import { findResource } from '../../../domain/resources/registry';
-import { ApiError, describeError } from '../../lib/api';
-import { isNetworkFailure } from '../../lib/offline-store';
 import { isClientKey } from '../../lib/outbox';
-import { NotFoundScreen, NotPermittedScreen } from '../layout/not-found-screen';
-import { ProgressBar } from '../ui/progress-bar';
+import { NotFoundScreen } from '../layout/not-found-screen';
 import { PendingBadge } from './pending-badge';
 import { RecordForm, startingValues } from './record-form';
+import { RecordUnavailable } from './record-unavailable';
 import { ResourceBreadcrumb } from './resource-breadcrumb';
 import { useScreenAccess } from './screen-access';
 import { useShownRecord } from './shown-record';
@@ -32,13 +30,7 @@ function EditRecord({ definition, id }: { definition: NonNullable<ReturnType<typ
 
   if (!canUpdate || !definition.editable || definition.readOnly)
     return <Navigate to="/$resource" params={{ resource: definition.name }} replace />;
-  if (shown.status === 'moved')
-    return <Navigate to="/$resource/$id/edit" params={{ resource: definition.name, id: String(shown.id) }} replace />;
-  if (shown.status === 'failed' && isNetworkFailure(shown.error)) return <p role="alert">{describeError(shown.error)}</p>;
-  if (shown.status === 'failed' && shown.error instanceof ApiError && shown.error.status === 403)
-    return <NotPermittedScreen what={definition.singular.toLowerCase()} />;
-  if (shown.status === 'failed' || shown.status === 'not-found') return <NotFoundScreen what={definition.singular.toLowerCase()} />;
-  if (shown.status === 'loading') return <ProgressBar active />;
+  if (shown.status !== 'shown') return <RecordUnavailable definition={definition} shown={shown} movedTo="/$resource/$id/edit" />;
   const record = shown.record;
 
   return (

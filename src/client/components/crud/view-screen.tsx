@@ -1,4 +1,4 @@
-import { Link, Navigate, useNavigate, useParams, useRouter } from '@tanstack/react-router';
+import { Link, useNavigate, useParams, useRouter } from '@tanstack/react-router';
 import { ArrowLeft, Copy, KeyRound, Pencil, RotateCcw, Trash2 } from 'lucide-react';
 import { useState } from 'react';
 import { toast } from '../../lib/notify';
@@ -6,23 +6,21 @@ import { isShown } from '../../../domain/fields';
 import { documentTotals } from '../../../domain/resources/document-fields';
 import { readableFields, type ResourceDefinition } from '../../../domain/resource';
 import { findResource } from '../../../domain/resources/registry';
-import { ApiError, describeError } from '../../lib/api';
-import { isNetworkFailure } from '../../lib/offline-store';
 import { displayValue } from '../../lib/format';
 import { clientKey, discard, isClientKey, submitChange } from '../../lib/outbox';
 import { useActiveBusinessId } from '../../lib/session';
-import { NotFoundScreen, NotPermittedScreen } from '../layout/not-found-screen';
+import { NotFoundScreen } from '../layout/not-found-screen';
 import { OfflineNotice } from '../offline-notice';
 import { Badge } from '../ui/badge';
 import { Button } from '../ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '../ui/dialog';
-import { ProgressBar } from '../ui/progress-bar';
 import { ActivityTimeline } from '../activity/activity-timeline';
 import { ConfirmDialog } from './confirm-dialog';
 import { DetailRow } from './detail-row';
 import { PendingBadge } from './pending-badge';
 import { PrintButton } from './print-button';
 import { reportFailure, useRecordActions } from './record-actions';
+import { RecordUnavailable } from './record-unavailable';
 import { ResourceBreadcrumb } from './resource-breadcrumb';
 import { useScreenAccess } from './screen-access';
 import { useShownRecord } from './shown-record';
@@ -58,14 +56,7 @@ function RecordView({ definition, id }: { definition: ResourceDefinition; id: st
   const actions = useRecordActions(definition, () => void navigate({ to: '/$resource', params: { resource: definition.name } }));
   const [secret, setSecret] = useState<Secret | null>(null);
 
-  if (shown.status === 'moved') {
-    return <Navigate to="/$resource/$id" params={{ resource: definition.name, id: String(shown.id) }} replace />;
-  }
-  if (shown.status === 'failed' && isNetworkFailure(shown.error)) return <p role="alert">{describeError(shown.error)}</p>;
-  if (shown.status === 'failed' && shown.error instanceof ApiError && shown.error.status === 403)
-    return <NotPermittedScreen what={definition.singular.toLowerCase()} />;
-  if (shown.status === 'failed' || shown.status === 'not-found') return <NotFoundScreen what={definition.singular.toLowerCase()} />;
-  if (shown.status === 'loading') return <ProgressBar active />;
+  if (shown.status !== 'shown') return <RecordUnavailable definition={definition} shown={shown} movedTo="/$resource/$id" />;
   const record = shown.record;
   const local = isClientKey(record.id);
 

@@ -8,7 +8,7 @@ import { centavosToPesos, formatPesos, pesosToCentavos } from '../../../domain/m
 import { readableFields, type ResourceDefinition } from '../../../domain/resource';
 import { documentTotals } from '../../../domain/resources/document-fields';
 import { ADJUSTMENT_REASONS } from '../../../domain/resources/stock-adjustments';
-import { methodLabel, tenderTrace, type TenderMethod } from '../../../domain/tenders';
+import { methodLabel } from '../../../domain/tenders';
 import { isWalkInName } from '../../../domain/walk-in';
 import { displayValue, formatDate, formatTimestamp } from '../../lib/format';
 import { isClientKey } from '../../lib/outbox-queue';
@@ -22,7 +22,7 @@ import { DocumentTotals } from './document-totals';
 import { usePendingDocument } from './pending-lines';
 import { PartyParticulars, SellerParticulars, useParticulars, type Particulars } from './document-particulars';
 import { buyerDiscountOf, figure, lineAmount, printedTitle, vatLegend, vatTag } from './printed-figures';
-import type { TenderAnswer } from './tender-rows';
+import { traceOfAnswer, type TenderAnswer } from './tender-rows';
 
 /**
  * A document's printed copy: hidden on screen, the only thing on paper (styles.css hides the rest
@@ -257,13 +257,7 @@ function PaidWith({ record }: { record: ApiRecord }) {
           </p>
           <ul>
             {payment.tenders.map((tender, index) => {
-              const trace = tenderTrace({
-                method: tender.method as TenderMethod,
-                reference: tender.reference ?? null,
-                bank: tender.bank ?? null,
-                check_number: tender.check_number ?? null,
-                check_date: tender.check_date ?? null,
-              });
+              const trace = traceOfAnswer(tender);
               return (
                 <li key={index} className="flex flex-wrap justify-between gap-x-4 receipt:gap-x-2">
                   {/* A check's trace names it already: "BPI check 004512 of 2026-12-03". */}

@@ -4,15 +4,7 @@ import { useState, type ComponentProps } from 'react';
 import { todayInManila } from '../../../domain/documents';
 import { centavosToPesos, formatPesos, pesosToCentavos } from '../../../domain/money';
 import { getResource } from '../../../domain/resources/registry';
-import {
-  detailLabel,
-  methodLabel,
-  needsOf,
-  TENDER_METHODS,
-  tenderTrace,
-  type TenderDetail,
-  type TenderMethod,
-} from '../../../domain/tenders';
+import { detailLabel, methodLabel, needsOf, TENDER_METHODS, type TenderDetail, type TenderMethod } from '../../../domain/tenders';
 import { paymentTenders } from '../../../domain/tenders-input';
 import { ApiError, apiFile, describeError, saveFile } from '../../lib/api';
 import { toast } from '../../lib/notify';
@@ -25,7 +17,7 @@ import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, D
 import { Input } from '../ui/input';
 import { Label } from '../ui/label';
 import { NativeSelect } from '../ui/native-select';
-import { emptyTender, rowsTotal, type TenderAnswer, type TenderRow } from './tender-rows';
+import { emptyTender, rowsTotal, traceOfAnswer, type TenderAnswer, type TenderRow } from './tender-rows';
 
 /**
  * A payment's tenders on screen: the editor of its form (a row per tender — method, amount and
@@ -239,13 +231,7 @@ export function PaymentTenderDetails({ record }: RecordProps) {
       <dd className="border-b px-4 pb-3 sm:py-3">
         <ul className="space-y-1" aria-label="Tenders">
           {tenders.map((tender, index) => {
-            const trace = tenderTrace({
-              method: tender.method as TenderMethod,
-              reference: tender.reference ?? null,
-              bank: tender.bank ?? null,
-              check_number: tender.check_number ?? null,
-              check_date: tender.check_date ?? null,
-            });
+            const trace = traceOfAnswer(tender);
             const amount = Number(tender.amount);
             return (
               <li key={index} className="flex flex-wrap items-baseline justify-between gap-x-4">

@@ -1,5 +1,5 @@
 import { centavosToPesos, pesosToCentavos } from '../../../domain/money';
-import { needsOf, paymentMethodOf, tendersTotal, type TenderDetail } from '../../../domain/tenders';
+import { needsOf, paymentMethodOf, tenderTrace, tendersTotal, type TenderDetail, type TenderMethod } from '../../../domain/tenders';
 
 /**
  * A payment's tenders as its form holds them (rows typed as text) and as the API takes them: what
@@ -29,6 +29,17 @@ export interface TenderAnswer {
   check_date?: string | null;
   /** Of cash: what the customer handed over (the change is what is over the amount). */
   received?: number | string | null;
+}
+
+/** What traces a tender read back (`tenderTrace`), a detail it does not carry taken as none. */
+export function traceOfAnswer(tender: TenderAnswer): string {
+  return tenderTrace({
+    method: tender.method as TenderMethod,
+    reference: tender.reference ?? null,
+    bank: tender.bank ?? null,
+    check_number: tender.check_number ?? null,
+    check_date: tender.check_date ?? null,
+  });
 }
 
 /** Tenders read back (a queued create's, to edit and retry) as rows of the editor. */

@@ -4,6 +4,7 @@ import type { ReactNode } from 'react';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { OutboxSnapshot } from '../../lib/outbox-snapshot';
 import type { WorkingSetStatus } from '../../lib/working-set';
+import { at1042, now, status } from '../../../../tests/support/working-set-status';
 
 // The engine's status, as the test sets it; the header reads it through lib/freshness.ts.
 const engine = vi.hoisted(() => {
@@ -41,21 +42,6 @@ vi.mock('@tanstack/react-router', () => ({
 }));
 
 const { SyncIndicator } = await import('./sync-indicator');
-
-// 1 pm in Manila on 28 November 2026; 10:42 that morning.
-const now = Date.parse('2026-11-28T05:00:00Z');
-const at1042 = Date.parse('2026-11-28T02:42:00Z');
-
-const status = (changes: Partial<WorkingSetStatus>): WorkingSetStatus => ({
-  phase: 'following',
-  live: true,
-  online: true,
-  offlineSince: null,
-  syncedAt: at1042,
-  progress: null,
-  problem: null,
-  ...changes,
-});
 
 const indicator = () => screen.getByTestId('sync-indicator');
 
