@@ -1,11 +1,12 @@
 import { sql, type RawBuilder } from 'kysely';
 import { z } from 'zod';
 import { centavosToPesos, formatPesos } from '../../domain/money';
+import type { Settles } from '../../domain/effects';
+import { attributeName } from '../../domain/fields';
 import { holdsAny, permissionName } from '../../domain/permissions';
 import type { ResourceDefinition } from '../../domain/resource';
-import { bills } from '../../domain/resources/bills';
 import { SETTLED, type SettledStatus } from '../../domain/resources/document-fields';
-import { invoices } from '../../domain/resources/invoices';
+import { getResource } from '../../domain/resources/registry';
 import { paidInTenders, paymentMethodOf, tendersTotal, type TenderRead } from '../../domain/tenders';
 import { paymentCreateFields, paymentTenders } from '../../domain/tenders-input';
 import { nowIso } from '../db/dialect';
@@ -22,12 +23,33 @@ import { decorateTenders, insertTenders, removeTenders, tendersOfPayments } from
  */
 
 /** What brings a balance down: payments (`amount_paid`) or memoranda (`amount_adjusted`). */
-export type Settlement = 'amount_paid' | 'amount_adjusted';
+type Settlement = Settles['into'];
 
-/** What payments and memoranda settle. */
-export type PaidTable = 'bills' | 'invoices';
+/** What a payment or a memorandum settles, as its kind declares it (`document.effects.settles`). */
+interface Settled {
+  /** The kind it settles: bills, invoices. */
+  owed: ResourceDefinition;
+  /** Its field naming the settled document: `bill_id`, `invoice_id`. */
+  field: string;
+  /** The settled document's figure its amount moves. */
+  settlement: Settlement;
+}
 
-const PAID: Readonly<Record<PaidTable, ResourceDefinition>> = { bills, invoices };
+/** Read once, when the stores are made: a kind that settles nothing, or what is not owed, is a mistake in its definition. */
+function settledBy(definition: ResourceDefinition): Settled {
+  const settles = definition.document?.effects?.settles;
+  if (!settles) throw new Error(`${definition.name} does not declare what it settles.`);
+  const owed = getResource(settles.resource);
+  if (!owed.document?.effects?.owed)
+    throw new Error(`${definition.name} settles ${settles.resource}, which is not a kind of document that is owed.`);
+  return { owed, field: settles.field, settlement: settles.into };
+}
+
+/** A kind's name at the start of a message: "Invoice payment". */
+const nounOf = (definition: ResourceDefinition) => {
+  const name = attributeName(definition.singular);
+  return name.charAt(0).toUpperCase() + name.slice(1);
+};
 
 /** A payment's or a memorandum's place is the one of what it settles. */
 const settledPlace = (target: Record<string, unknown>) => ({ branch_id: target.branch_id, warehouse_id: target.warehouse_id });
@@ -51,14 +73,8 @@ export function settledStatus(table?: string): RawBuilder<SettledStatus> {
  * never goes below zero. Returns false (nothing changed) when it would. Then the status follows
  * (`settledStatus`).
  */
-export async function followBalance(
-  trx: Trx,
-  table: PaidTable,
-  id: number,
-  delta: number,
-  settlement: Settlement = 'amount_paid',
-): Promise<boolean> {
-  const moved = await trx
+async function followBalance(trx: Trx, table: string, id: number, delta: number, settlement: Settlement): Promise<boolean> {
+  const moved = await untyped(trx)
     .updateTable(table)
     .set({
       [settlement]: sql`${sql.ref(settlement)} + ${delta}`,
@@ -72,7 +88,7 @@ export async function followBalance(
     .where(sql<boolean>`${sql.ref(settlement)} + ${delta} >= 0`)
     .executeTakeFirst();
   if (Number(moved.numUpdatedRows) === 0) return false;
-  await trx
+  await untyped(trx)
     .updateTable(table)
     .set({
       status: settledStatus(),
@@ -80,17 +96,6 @@ export async function followBalance(
     .where('id', '=', id)
     .execute();
   return true;
-}
-
-interface Paid {
-  /** The table of what is paid. */
-  table: PaidTable;
-  /** The payment's field naming it: `bill_id`, `invoice_id`. */
-  field: string;
-  /** How a message names it: "Bill", "Invoice". */
-  noun: string;
-  /** A payment settles by what it paid; a memorandum by what it adjusts. */
-  settlement?: Settlement;
 }
 
 /** What a payment settles, and the field its refusals go under: `tenders`, or `amount` for a body of one amount. */
@@ -111,15 +116,16 @@ function tendersOf(input: Record<string, unknown>) {
  * kept with it in its transaction: its amount is what they come to and its method theirs, or
  * split. A body as clients sent it before tenders, an amount and a method, is one tender.
  */
-export function paymentStore(definition: ResourceDefinition, paid: Paid): ResourceStore {
+export function paymentStore(definition: ResourceDefinition): ResourceStore {
+  const paid = settledBy(definition);
   const tendered = paidInTenders(definition);
   const type = definition.document!.type;
-  const noun = paid.noun.toLowerCase();
+  const noun = attributeName(paid.owed.singular);
   const store = documentStore(definition, {
     placesFrom: settledPlace,
     async prepare(trx, scope, columns, input) {
       // One at a place the user does not view is answered as one that does not exist.
-      const target = await viewedSource(trx, scope, PAID[paid.table], Number(columns[paid.field]));
+      const target = await viewedSource(trx, scope, paid.owed, Number(columns[paid.field]));
       if (!target) throw validationError({ [paid.field]: [`The selected ${noun} is invalid.`] });
       const tenders = tendered ? tendersOf(input) : undefined;
       const refusedAs = tendered && input.tenders !== undefined && input.tenders !== null ? 'tenders' : 'amount';
@@ -142,7 +148,7 @@ export function paymentStore(definition: ResourceDefinition, paid: Paid): Resour
     },
     async apply(trx, _scope, _document, prepared, columns) {
       // Checked again here, atomically: a payment made meanwhile may have taken the balance.
-      if (!(await followBalance(trx, paid.table, Number(columns[paid.field]), Number(columns.amount), paid.settlement))) {
+      if (!(await followBalance(trx, paid.owed.table, Number(columns[paid.field]), Number(columns.amount), paid.settlement))) {
         const refusedAs = (prepared as Settling).refusedAs ?? 'amount';
         throw validationError({
           [refusedAs]: [`The ${refusedAs === 'tenders' ? 'tenders' : 'amount'} may not be greater than the ${noun}’s balance.`],
@@ -234,20 +240,23 @@ export async function decoratePayments(db: Db, scope: Scope, payments: ResourceD
 }
 
 /** Voiding a bill or an invoice: only once its payments are voided; nothing is owed on it after. */
-export function balanceVoid(noun: string, table: PaidTable, undo?: Reversal): Reversal {
+export function balanceVoid(owed: ResourceDefinition, undo?: Reversal): Reversal {
+  const noun = nounOf(owed);
   return async (trx, scope, row) => {
     if (Number(row.amount_paid) > 0 || Number(row.amount_adjusted) > 0) {
       throw conflict(`${noun} ${String(row.number)} has payments or memoranda: void them first.`);
     }
     await undo?.(trx, scope, row);
-    await trx.updateTable(table).set({ balance: 0 }).where('id', '=', Number(row.id)).execute();
+    await untyped(trx).updateTable(owed.table).set({ balance: 0 }).where('id', '=', Number(row.id)).execute();
   };
 }
 
 /** Voiding a payment (or a memorandum): what it settled is owed again. */
-export function paymentVoid(noun: string, table: PaidTable, field: string, settlement: Settlement = 'amount_paid'): Reversal {
+export function paymentVoid(definition: ResourceDefinition): Reversal {
+  const { owed, field, settlement } = settledBy(definition);
+  const noun = nounOf(definition);
   return async (trx, _scope, row) => {
-    if (!(await followBalance(trx, table, Number(row[field]), -Number(row.amount), settlement))) {
+    if (!(await followBalance(trx, owed.table, Number(row[field]), -Number(row.amount), settlement))) {
       throw conflict(`${noun} ${String(row.number)} cannot be voided: what it settled is no longer counted on its document.`);
     }
   };

@@ -200,7 +200,7 @@ export const billsStore: ResourceStore = documentStore(bills, {
   },
 });
 
-export const billPaymentsStore: ResourceStore = paymentStore(billPayments, { table: 'bills', field: 'bill_id', noun: 'Bill' });
+export const billPaymentsStore: ResourceStore = paymentStore(billPayments);
 
 export const purchasingReversals: Reversals = {
   'receive-orders': {
@@ -220,6 +220,6 @@ export const purchasingReversals: Reversals = {
       await followPurchaseOrder(trx, Number(row.purchase_order_id));
     },
   },
-  bills: { void: balanceVoid('Bill', 'bills') },
-  'bill-payments': { void: paymentVoid('Bill payment', 'bills', 'bill_id') },
+  bills: { void: balanceVoid(bills) },
+  'bill-payments': { void: paymentVoid(billPayments) },
 };

@@ -207,11 +207,7 @@ export const invoicesStore: ResourceStore = {
   },
 };
 
-export const invoicePaymentsStore: ResourceStore = paymentStore(invoicePayments, {
-  table: 'invoices',
-  field: 'invoice_id',
-  noun: 'Invoice',
-});
+export const invoicePaymentsStore: ResourceStore = paymentStore(invoicePayments);
 
 /** Voiding an invoice puts its goods back in stock, and its quotation may be invoiced again. */
 async function returnInvoicedGoods(trx: Trx, scope: Scope, row: Record<string, unknown>): Promise<void> {
@@ -222,6 +218,6 @@ async function returnInvoicedGoods(trx: Trx, scope: Scope, row: Record<string, u
 }
 
 export const salesReversals: Reversals = {
-  invoices: { void: balanceVoid('Invoice', 'invoices', returnInvoicedGoods) },
-  'invoice-payments': { void: paymentVoid('Invoice payment', 'invoices', 'invoice_id') },
+  invoices: { void: balanceVoid(invoices, returnInvoicedGoods) },
+  'invoice-payments': { void: paymentVoid(invoicePayments) },
 };
