@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type Session, type TestApp } from '../../tests/support/test-app';
 import { FIRST_SCREEN_MODULES } from '../domain/first-screens';
@@ -132,5 +133,17 @@ describe('the page a navigation gets', () => {
     const page = await test.app.inject({ method: 'GET', url: '/brands/1/edit', headers: { ...FETCH_METADATA, cookie: admin.cookie } });
     expect(page.body.match(/<\/script>/g)).toHaveLength(2);
     expect(userIn(page.body)).toMatchObject({ name: 'Ana </script><script>alert(1)</script>' });
+  });
+
+  it('is still the page when the user cannot be read: the app then asks the API, which says why', async () => {
+    await sql`alter table role_permissions rename to role_permissions_away`.execute(test.app.db);
+    try {
+      const page = await test.app.inject({ method: 'GET', url: '/counter', headers: { ...FETCH_METADATA, cookie: admin.cookie } });
+      expect(page.statusCode).toBe(200);
+      expect(userIn(page.body)).toBeNull();
+      expect(preloads(page.body)).toContain('/assets/counter-screen-c1.js');
+    } finally {
+      await sql`alter table role_permissions_away rename to role_permissions`.execute(test.app.db);
+    }
   });
 });

@@ -116,20 +116,35 @@ export function serveClient(app: FastifyInstance, clientDir: string | undefined)
       return reply.status(404).send({ message: `No route for ${request.method} ${request.url.split('?')[0]}.` });
     }
     const page = pages.pageFor(request.url.split('?')[0]);
-    const userId = isNavigation(request) ? await sessionUserId(app.db, request.cookies[SESSION_COOKIE]) : null;
-    if (userId !== null) {
+    const user = isNavigation(request) ? await signedInUser(app, request) : null;
+    if (user !== null) {
       const html = (page?.html ?? pages.index).toString();
-      const user = `    <script type="application/json" id="${SIGNED_IN_USER_ELEMENT}">${scriptSafeJson(await firstBusinessProfile(app.db, userId))}</script>\n`;
+      const element = `    <script type="application/json" id="${SIGNED_IN_USER_ELEMENT}">${scriptSafeJson(user)}</script>\n`;
       // Compressed as it goes (@fastify/compress): it is made for this one answer.
       return reply
         .header('cache-control', 'no-store')
         .header('vary', 'cookie, accept-encoding')
         .type('text/html; charset=utf-8')
-        .send(html.replace('</head>', `${user}  </head>`));
+        .send(html.replace('</head>', `${element}  </head>`));
     }
     reply.header('cache-control', 'no-cache');
     return page ? sendPage(request, reply, page) : reply.sendFile('index.html');
   });
+}
+
+/**
+ * The signed-in user for the page, or null: no session, or none that reads now — then the page
+ * goes without, and the app asks `GET /api/auth/user`, which answers whatever went wrong in words.
+ * The page itself never fails over it.
+ */
+async function signedInUser(app: FastifyInstance, request: FastifyRequest): Promise<Record<string, unknown> | null> {
+  try {
+    const userId = await sessionUserId(app.db, request.cookies[SESSION_COOKIE]);
+    return userId === null ? null : await firstBusinessProfile(app.db, userId);
+  } catch (error) {
+    request.log.warn({ err: error }, 'The signed-in user was left out of the page.');
+    return null;
+  }
 }
 
 /** A page made at start, in the encoding the browser accepts (compressed already: @fastify/compress leaves it). */
