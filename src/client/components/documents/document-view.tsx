@@ -233,27 +233,14 @@ export function DocumentActions({ definition, record }: { definition: ResourceDe
       `${definition.singular} ${pastTense(transition.name)} successfully.`,
     );
 
-  const take = (transition: Undoing) => {
+  // An undoing is confirmed as destructive, saying what it reverses; a step forward, saying what it does.
+  const confirm = (transition: Transition) => {
     const verb = statusLabel(transition.name);
     setConfirmation({
       action: transition.name,
       confirmLabel: `${verb} ${definition.singular}`,
-      destructive: true,
-      consequence: transition.reverses,
-      run: whileBusy(setBusy, async () => {
-        await send(transition, `${verb} ${named}`);
-        setConfirmation(null);
-      }),
-    });
-  };
-
-  const go = (transition: Step) => {
-    const verb = statusLabel(transition.name);
-    setConfirmation({
-      action: transition.name,
-      confirmLabel: `${verb} ${definition.singular}`,
-      destructive: false,
-      consequence: transition.does,
+      destructive: transition.direction === 'undo',
+      consequence: transition.direction === 'undo' ? transition.reverses : transition.does,
       run: whileBusy(setBusy, async () => {
         await send(transition, `${verb} ${named}`);
         setConfirmation(null);
@@ -288,7 +275,7 @@ export function DocumentActions({ definition, record }: { definition: ResourceDe
         })}
       {live &&
         steps.map((transition) => (
-          <Button key={transition.name} onClick={() => go(transition)}>
+          <Button key={transition.name} onClick={() => confirm(transition)}>
             <CheckCheck aria-hidden /> {transitionLabel(transition, definition.singular)}
           </Button>
         ))}
@@ -299,7 +286,7 @@ export function DocumentActions({ definition, record }: { definition: ResourceDe
               <PackageX aria-hidden /> {transition.label ?? statusLabel(transition.name)}
             </Button>
           ) : (
-            <Button key={transition.name} variant="outline" onClick={() => take(transition)}>
+            <Button key={transition.name} variant="outline" onClick={() => confirm(transition)}>
               <Ban aria-hidden /> {transitionLabel(transition, definition.singular)}
             </Button>
           ),
