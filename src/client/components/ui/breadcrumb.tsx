@@ -2,25 +2,19 @@ import * as React from 'react';
 import { Slot } from 'radix-ui';
 import { ChevronRightIcon, MoreHorizontalIcon } from 'lucide-react';
 
+import { slotted } from '@/client/components/ui/slotted';
 import { cn } from '@/client/lib/utils';
 
 function Breadcrumb({ ...props }: React.ComponentProps<'nav'>) {
   return <nav aria-label="breadcrumb" data-slot="breadcrumb" {...props} />;
 }
 
-function BreadcrumbList({ className, ...props }: React.ComponentProps<'ol'>) {
-  return (
-    <ol
-      data-slot="breadcrumb-list"
-      className={cn('flex flex-wrap items-center gap-1.5 text-sm break-words text-muted-foreground sm:gap-2.5', className)}
-      {...props}
-    />
-  );
-}
-
-function BreadcrumbItem({ className, ...props }: React.ComponentProps<'li'>) {
-  return <li data-slot="breadcrumb-item" className={cn('inline-flex items-center gap-1.5', className)} {...props} />;
-}
+const BreadcrumbList = slotted(
+  'ol',
+  'breadcrumb-list',
+  'flex flex-wrap items-center gap-1.5 text-sm break-words text-muted-foreground sm:gap-2.5',
+);
+const BreadcrumbItem = slotted('li', 'breadcrumb-item', 'inline-flex items-center gap-1.5');
 
 /** Use `asChild` to render the router's link: `<BreadcrumbLink asChild><Link to="/brands">Brands</Link></BreadcrumbLink>`. */
 function BreadcrumbLink({

@@ -1,16 +1,9 @@
-import * as React from 'react';
 import { Collapsible as CollapsiblePrimitive } from 'radix-ui';
 
-function Collapsible({ ...props }: React.ComponentProps<typeof CollapsiblePrimitive.Root>) {
-  return <CollapsiblePrimitive.Root data-slot="collapsible" {...props} />;
-}
+import { slotted } from '@/client/components/ui/slotted';
 
-function CollapsibleTrigger({ ...props }: React.ComponentProps<typeof CollapsiblePrimitive.CollapsibleTrigger>) {
-  return <CollapsiblePrimitive.CollapsibleTrigger data-slot="collapsible-trigger" {...props} />;
-}
-
-function CollapsibleContent({ ...props }: React.ComponentProps<typeof CollapsiblePrimitive.CollapsibleContent>) {
-  return <CollapsiblePrimitive.CollapsibleContent data-slot="collapsible-content" {...props} />;
-}
+const Collapsible = slotted(CollapsiblePrimitive.Root, 'collapsible');
+const CollapsibleTrigger = slotted(CollapsiblePrimitive.CollapsibleTrigger, 'collapsible-trigger');
+const CollapsibleContent = slotted(CollapsiblePrimitive.CollapsibleContent, 'collapsible-content');
 
 export { Collapsible, CollapsibleContent, CollapsibleTrigger };
