@@ -1,4 +1,4 @@
-import { createRootRouteWithContext, createRoute, createRouter, lazyRouteComponent } from '@tanstack/react-router';
+import { createRootRouteWithContext, createRoute, createRouter, lazyRouteComponent, type RouteComponent } from '@tanstack/react-router';
 import type { QueryClient } from '@tanstack/react-query';
 import { RootLayout } from './components/layout/root-layout';
 import { NotFoundScreen } from './components/layout/not-found-screen';
@@ -32,6 +32,9 @@ const screen = <T extends Record<string, unknown>, K extends keyof T & string>(l
 /** A screen that reads slots: what fills them (`screen-parts.tsx`) is loaded with it, and there before it renders. */
 const slotted = <T extends Record<string, unknown>, K extends keyof T & string>(load: () => Promise<T>, name: K) =>
   screen(() => Promise.all([loadScreenParts(), load()]).then(([, screen]) => screen), name);
+/** The route of a screen at `path`, right below the root. */
+const screenRoute = <TPath extends string>(path: TPath, component: RouteComponent) =>
+  createRoute({ getParentRoute: () => rootRoute, path, component });
 
 const loginRoute = createRoute({
   getParentRoute: () => rootRoute,
@@ -41,32 +44,28 @@ const loginRoute = createRoute({
 });
 
 const overview = screen(loadOverviewScreen, 'OverviewScreen');
-const homeRoute = createRoute({ getParentRoute: () => rootRoute, path: '/', component: overview });
-const overviewRoute = createRoute({ getParentRoute: () => rootRoute, path: '/overview', component: overview });
+const homeRoute = screenRoute('/', overview);
+const overviewRoute = screenRoute('/overview', overview);
 
-const selectBusinessRoute = createRoute({
-  getParentRoute: () => rootRoute,
-  path: '/businesses/select',
-  component: screen(() => import('./features/businesses/select-business-screen'), 'SelectBusinessScreen'),
-});
+const selectBusinessRoute = screenRoute(
+  '/businesses/select',
+  screen(() => import('./features/businesses/select-business-screen'), 'SelectBusinessScreen'),
+);
 
-const assignPermissionsRoute = createRoute({
-  getParentRoute: () => rootRoute,
-  path: '/roles/$id/assign-permissions',
-  component: screen(() => import('./features/roles/assign-permissions-screen'), 'AssignPermissionsScreen'),
-});
+const assignPermissionsRoute = screenRoute(
+  '/roles/$id/assign-permissions',
+  screen(() => import('./features/roles/assign-permissions-screen'), 'AssignPermissionsScreen'),
+);
 
-const assignRolesRoute = createRoute({
-  getParentRoute: () => rootRoute,
-  path: '/users/$id/assign-roles',
-  component: screen(() => import('./features/users/assign-roles-screen'), 'AssignRolesScreen'),
-});
+const assignRolesRoute = screenRoute(
+  '/users/$id/assign-roles',
+  screen(() => import('./features/users/assign-roles-screen'), 'AssignRolesScreen'),
+);
 
-const pendingChangesRoute = createRoute({
-  getParentRoute: () => rootRoute,
-  path: '/pending-changes',
-  component: slotted(() => import('./features/pending/pending-changes-screen'), 'PendingChangesScreen'),
-});
+const pendingChangesRoute = screenRoute(
+  '/pending-changes',
+  slotted(() => import('./features/pending/pending-changes-screen'), 'PendingChangesScreen'),
+);
 
 const activityRoute = createRoute({
   getParentRoute: () => rootRoute,
@@ -83,17 +82,9 @@ const importsRoute = createRoute({
 });
 
 /** Selling at a branch: the sale, its payment and its receipt on one screen. */
-const counterRoute = createRoute({
-  getParentRoute: () => rootRoute,
-  path: '/counter',
-  component: screen(loadCounterScreen, 'CounterScreen'),
-});
+const counterRoute = screenRoute('/counter', screen(loadCounterScreen, 'CounterScreen'));
 
-const listRoute = createRoute({
-  getParentRoute: () => rootRoute,
-  path: '/$resource',
-  component: slotted(loadListScreen, 'ListScreen'),
-});
+const listRoute = screenRoute('/$resource', slotted(loadListScreen, 'ListScreen'));
 
 /**
  * `redirect_to` names where to go after saving: a path of this app or a route name
@@ -116,53 +107,39 @@ const createSearch = (
   values: fieldMap(search.values),
   names: fieldMap(search.names),
 });
+/** The route of a screen that makes a record, at `path`: what its link starts it with is read from the search (`createSearch`). */
+const createScreenRoute = <TPath extends string>(path: TPath, component: RouteComponent) =>
+  createRoute({ getParentRoute: () => rootRoute, path, validateSearch: createSearch, component });
 const createScreen = slotted(() => import('./components/crud/create-screen'), 'CreateScreen');
-const createRouteForResource = createRoute({
-  getParentRoute: () => rootRoute,
-  path: '/$resource/create',
-  validateSearch: createSearch,
-  component: createScreen,
-});
+const createRouteForResource = createScreenRoute('/$resource/create', createScreen);
 /** A stock transfer made from a stock request. */
-const transferFromRequestRoute = createRoute({
-  getParentRoute: () => rootRoute,
-  path: '/stock-transfers/create/from-stock-request/$from',
-  validateSearch: createSearch,
-  component: slotted(() => import('./components/documents/document-create-screen'), 'TransferFromRequestScreen'),
-});
+const transferFromRequestRoute = createScreenRoute(
+  '/stock-transfers/create/from-stock-request/$from',
+  slotted(() => import('./components/documents/document-create-screen'), 'TransferFromRequestScreen'),
+);
 /** A stock transfer made from a stock return, carrying the goods back. */
-const transferFromReturnRoute = createRoute({
-  getParentRoute: () => rootRoute,
-  path: '/stock-transfers/create/from-stock-return/$from',
-  validateSearch: createSearch,
-  component: slotted(() => import('./components/documents/document-create-screen'), 'TransferFromReturnScreen'),
-});
+const transferFromReturnRoute = createScreenRoute(
+  '/stock-transfers/create/from-stock-return/$from',
+  slotted(() => import('./components/documents/document-create-screen'), 'TransferFromReturnScreen'),
+);
 /** `/x/create/{id}`: a new record starting from a copy of record {id}. */
-const createFromRoute = createRoute({
-  getParentRoute: () => rootRoute,
-  path: '/$resource/create/$from',
-  validateSearch: createSearch,
-  component: createScreen,
-});
+const createFromRoute = createScreenRoute('/$resource/create/$from', createScreen);
 
-const viewRoute = createRoute({
-  getParentRoute: () => rootRoute,
-  path: '/$resource/$id',
-  component: slotted(() => import('./components/crud/view-screen'), 'ViewScreen'),
-});
+const viewRoute = screenRoute(
+  '/$resource/$id',
+  slotted(() => import('./components/crud/view-screen'), 'ViewScreen'),
+);
 
-const editRoute = createRoute({
-  getParentRoute: () => rootRoute,
-  path: '/$resource/$id/edit',
-  component: slotted(() => import('./components/crud/edit-screen'), 'EditScreen'),
-});
+const editRoute = screenRoute(
+  '/$resource/$id/edit',
+  slotted(() => import('./components/crud/edit-screen'), 'EditScreen'),
+);
 
 /** A nested file record, named by its record's id and its own. */
-const fileRoute = createRoute({
-  getParentRoute: () => rootRoute,
-  path: '/$resource/$recordId/files/$fileId',
-  component: screen(() => import('./components/files/file-screen'), 'FileScreen'),
-});
+const fileRoute = screenRoute(
+  '/$resource/$recordId/files/$fileId',
+  screen(() => import('./components/files/file-screen'), 'FileScreen'),
+);
 
 const routeTree = rootRoute.addChildren([
   loginRoute,

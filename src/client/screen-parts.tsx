@@ -1,5 +1,5 @@
 import { Link } from '@tanstack/react-router';
-import { ShieldCheck, Users } from 'lucide-react';
+import { ShieldCheck, Users, type LucideIcon } from 'lucide-react';
 import type { ComponentProps } from 'react';
 import { trashableIn } from '../domain/lifecycle';
 import type { ResourceDefinition } from '../domain/resource';
@@ -202,27 +202,21 @@ slots.register({ resource: 'stocks' }, 'list.cell', StockCell);
 
 const names = (value: unknown) => (Array.isArray(value) && value.length > 0 ? value.join(', ') : '—');
 
-function AssignPermissionsLink({ record, allowed }: ActionProps) {
-  if (record.deleted_at || isClientKey(record.id) || !allowed('update')) return null;
-  return (
-    <Button asChild variant="outline">
-      <Link to="/roles/$id/assign-permissions" params={{ id: String(record.id) }}>
-        <ShieldCheck aria-hidden /> Assign Permissions
-      </Link>
-    </Button>
-  );
-}
+/** A record's link to its assignment screen `to`, shown while the record is on the server and may be updated. */
+const assignmentLink = (to: '/roles/$id/assign-permissions' | '/users/$id/assign-roles', Icon: LucideIcon, label: string) =>
+  function AssignmentLink({ record, allowed }: ActionProps) {
+    if (record.deleted_at || isClientKey(record.id) || !allowed('update')) return null;
+    return (
+      <Button asChild variant="outline">
+        <Link to={to} params={{ id: String(record.id) }}>
+          <Icon aria-hidden /> {label}
+        </Link>
+      </Button>
+    );
+  };
 
-function AssignRolesLink({ record, allowed }: ActionProps) {
-  if (record.deleted_at || isClientKey(record.id) || !allowed('update')) return null;
-  return (
-    <Button asChild variant="outline">
-      <Link to="/users/$id/assign-roles" params={{ id: String(record.id) }}>
-        <Users aria-hidden /> Assign Roles
-      </Link>
-    </Button>
-  );
-}
+const AssignPermissionsLink = assignmentLink('/roles/$id/assign-permissions', ShieldCheck, 'Assign Permissions');
+const AssignRolesLink = assignmentLink('/users/$id/assign-roles', Users, 'Assign Roles');
 
 /** A role's permissions, as the server lists them with it (a role created on this device has none yet). */
 function RolePermissions({ record }: RecordProps) {

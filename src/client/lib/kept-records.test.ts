@@ -26,6 +26,8 @@ const item = (id: number, version = 1, name = `Item ${id}`): Row => ({ id, name,
 const invoice = (id: number, status: string, version = 1): Row => ({ id, status, version, branch_id: 1, deleted_at: null });
 const ids = (records: Row[]) => records.map((record) => Number(record.id)).sort((a, b) => a - b);
 const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, at) => from + at);
+/** The items `from` to `to`, each at its first version. */
+const items = (from: number, to: number) => range(from, to).map((id) => item(id));
 
 let db: OfflineDatabase;
 let nextUser = 5000;
@@ -52,12 +54,7 @@ async function keep(resource: string, after: number, last: number, records: Row[
 
 describe('pages', () => {
   it('keeps a page a few hundred records to a row, each row reaching up to its last record, the last to the page’s end', async () => {
-    const ranges = await keep(
-      'items',
-      0,
-      1000,
-      range(1, 600).map((id) => item(id)),
-    );
+    const ranges = await keep('items', 0, 1000, items(1, 600));
     expect(ranges).toEqual([
       { after: 0, last: PAGE_ROWS },
       { after: PAGE_ROWS, last: 2 * PAGE_ROWS },
@@ -71,12 +68,7 @@ describe('pages', () => {
   });
 
   it('replaces what an earlier download kept in its range, keeping what lies outside it', async () => {
-    await keep(
-      'items',
-      0,
-      Infinity,
-      range(1, 300).map((id) => item(id)),
-    );
+    await keep('items', 0, Infinity, items(1, 300));
     // A download again, its pages cut elsewhere: 101 to 200 are now one page, and 150 has gone.
     const ranges = await keep(
       'items',
@@ -136,12 +128,7 @@ describe('pages', () => {
   });
 
   it('takes records out of their pages, only those', async () => {
-    await keep(
-      'items',
-      0,
-      Infinity,
-      range(1, 600).map((id) => item(id)),
-    );
+    await keep('items', 0, Infinity, items(1, 600));
     await db.transaction('rw', [db.pages], () => removeFromPages(db, BUSINESS, 'items', [3, 300, 599, 9999]));
     expect(ids(await allKept(db, BUSINESS, 'items'))).toEqual(range(1, 600).filter((id) => ![3, 300, 599].includes(id)));
     expect(await keptRecord(db, BUSINESS, 'items', 300)).toBeUndefined();
@@ -149,16 +136,10 @@ describe('pages', () => {
   });
 
   it('merges many changed records into their pages, with the rows of those pages, splitting a page that grew', async () => {
-    await keep(
-      'items',
-      0,
-      Infinity,
-      range(1, 300).map((id) => item(id)),
-      1000,
-    );
+    await keep('items', 0, Infinity, items(1, 300), 1000);
     // A record added by a small change before (a row of its own), and a row older than its page.
     await db.records.bulkPut([keptRow(BUSINESS, 'items', item(301, 1, 'Added'), 2000), keptRow(BUSINESS, 'items', item(5, 0, 'Old'), 500)]);
-    const changed = [...range(1, 100).map((id) => item(id, 2, 'Changed')), ...range(302, 600).map((id) => item(id))];
+    const changed = [...range(1, 100).map((id) => item(id, 2, 'Changed')), ...items(302, 600)];
     await db.transaction('rw', [db.pages, db.records], () => mergeIntoPages(db, BUSINESS, 'items', changed, 3000));
 
     const all = await allKept(db, BUSINESS, 'items');

@@ -1,6 +1,7 @@
 import type * as SonnerModule from 'sonner';
 import type { ExternalToast } from 'sonner';
 import { loadAhead } from './load-ahead';
+import { watchedValue } from './watched-value';
 
 /**
  * Toasts, as sonner shows them, without sonner in the first screen's code: the first toast loads
@@ -12,20 +13,13 @@ type Sonner = typeof SonnerModule;
 type Message = Parameters<Sonner['toast']>[0];
 type ToastId = string | number;
 
-let wanted = false;
-const watchers = new Set<() => void>();
+const wanted = watchedValue(false);
 let listening: () => void = () => {};
 const toasterListens = new Promise<void>((resolve) => (listening = resolve));
 
 /** Whether a toast was asked for: the toaster is mounted from then on. For `useSyncExternalStore`. */
-export function toasterWanted(): boolean {
-  return wanted;
-}
-
-export function watchToaster(watcher: () => void): () => void {
-  watchers.add(watcher);
-  return () => watchers.delete(watcher);
-}
+export const toasterWanted = wanted.get;
+export const watchToaster = wanted.subscribe;
 
 /** Called by the toaster once it listens: the toasts asked for until then are shown. */
 export function toasterListening(): void {
@@ -36,10 +30,7 @@ export function toasterListening(): void {
 export const loadSonner = loadAhead((): Promise<Sonner> => import('sonner'));
 
 function show(call: (toast: Sonner['toast']) => void): void {
-  if (!wanted) {
-    wanted = true;
-    for (const watcher of watchers) watcher();
-  }
+  if (!wanted.get()) wanted.set(true);
   void Promise.all([loadSonner(), toasterListens]).then(([{ toast: sonnerToast }]) => call(sonnerToast));
 }
 

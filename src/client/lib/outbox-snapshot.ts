@@ -1,4 +1,5 @@
 import { queuedEntries, type OutboxDatabase, type OutboxEntry } from './outbox-queue';
+import { watchedValue } from './watched-value';
 
 /**
  * What the screens see of the outbox: the queue as every tab changes it, read again after any
@@ -16,18 +17,11 @@ export interface OutboxSnapshot {
 const OUTBOX_REFRESH_MS = 100;
 const UNREAD: OutboxSnapshot = { loaded: false, entries: [] };
 
-let snapshot = UNREAD;
-const watchers = new Set<() => void>();
+const snapshot = watchedValue(UNREAD);
 
 /** The outbox as every tab changes it. For `useSyncExternalStore`. */
-export function outboxSnapshot(): OutboxSnapshot {
-  return snapshot;
-}
-
-export function subscribeToOutbox(watcher: () => void): () => void {
-  watchers.add(watcher);
-  return () => watchers.delete(watcher);
-}
+export const outboxSnapshot = snapshot.get;
+export const subscribeToOutbox = snapshot.subscribe;
 
 let readSoon: (() => void) | undefined;
 
@@ -39,11 +33,6 @@ export function refreshOutbox(): void {
   readSoon?.();
 }
 
-function publish(next: OutboxSnapshot): void {
-  snapshot = next;
-  for (const watcher of watchers) watcher();
-}
-
 /**
  * Keeps the snapshot to the outbox in `database` (named `name`) until the answer is called; from
  * then on the snapshot is unread again.
@@ -52,7 +41,7 @@ export function watchOutbox(database: Promise<OutboxDatabase>, name: string): ()
   let watching = true;
   let timer: ReturnType<typeof setTimeout> | undefined;
   let unsubscribe: (() => void) | undefined;
-  publish(UNREAD);
+  snapshot.set(UNREAD);
 
   let reads = 0;
   const read = async () => {
@@ -60,7 +49,7 @@ export function watchOutbox(database: Promise<OutboxDatabase>, name: string): ()
     // Reads may finish out of order: only the last one started tells what the outbox holds now.
     const mine = ++reads;
     const entries = await queuedEntries(await database);
-    if (watching && mine === reads) publish({ loaded: true, entries });
+    if (watching && mine === reads) snapshot.set({ loaded: true, entries });
   };
   const report = (error: unknown) => console.error('The outbox cannot be read.', error);
   const onMutated = (parts: Record<string, unknown>) => {
@@ -84,6 +73,6 @@ export function watchOutbox(database: Promise<OutboxDatabase>, name: string): ()
     readSoon = undefined;
     clearTimeout(timer);
     unsubscribe?.();
-    publish(UNREAD);
+    snapshot.set(UNREAD);
   };
 }

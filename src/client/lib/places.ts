@@ -2,7 +2,7 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import { reaches, type PlaceGrant, type PlaceLevel, type PlaceType } from '../../domain/places';
 import type { ResourceDefinition } from '../../domain/resource';
 import { api } from './api';
-import { isNetworkFailure, NotAvailableOffline, readAnswer, saveAnswer } from './offline-store';
+import { keptAnswer } from './kept-answer';
 import type { ReadBack } from './resource-queries';
 import { useActiveBusinessId, userQuery } from './session';
 
@@ -32,19 +32,10 @@ export interface PlacesAnswer extends ReadBack {
 export const placesQuery = (businessId: number | null) =>
   queryOptions({
     queryKey: [businessId, 'places'],
-    queryFn: async ({ signal }): Promise<PlacesAnswer> => {
-      const key = `${businessId}|places`;
-      try {
-        const answer = await api<PlacesAnswer>('GET', '/api/places', { signal });
-        if (businessId !== null) void saveAnswer(key, businessId, 'places', answer, []);
-        return answer;
-      } catch (error) {
-        if (!isNetworkFailure(error) || businessId === null) throw error;
-        const saved = await readAnswer(key);
-        if (saved) return { ...(saved.body as PlacesAnswer), savedOffline: saved.savedAt };
-        throw new NotAvailableOffline('the list of places');
-      }
-    },
+    queryFn: ({ signal }): Promise<PlacesAnswer> =>
+      keptAnswer(businessId, 'places', `${businessId}|places`, 'the list of places', () =>
+        api<PlacesAnswer>('GET', '/api/places', { signal }),
+      ),
     networkMode: 'always',
     // A place added, or the user's own places changed, shows in the next form opened a minute on.
     staleTime: 60_000,

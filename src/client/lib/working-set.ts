@@ -23,6 +23,7 @@ import { whenIdle } from './when-idle';
 import { onChangeSent } from './outbox-events';
 import { Abandoned, downloadPages, type Get } from './working-set-download';
 import { downloadWorker } from './working-set-downloads';
+import { watchedValue } from './watched-value';
 
 /**
  * The device's working set (docs/architecture.md, "Offline"; `domain/working-set.ts` says what it
@@ -86,18 +87,11 @@ const OFF: WorkingSetStatus = {
   problem: null,
 };
 
-let status: WorkingSetStatus = OFF;
-const statusListeners = new Set<() => void>();
+const status = watchedValue<WorkingSetStatus>(OFF);
 
 /** The working set's status now: the same object until it changes (for useSyncExternalStore). */
-export function workingSetStatus(): WorkingSetStatus {
-  return status;
-}
-
-export function subscribeToWorkingSet(listener: () => void): () => void {
-  statusListeners.add(listener);
-  return () => statusListeners.delete(listener);
-}
+export const workingSetStatus = status.get;
+export const subscribeToWorkingSet = status.subscribe;
 
 export function useWorkingSetStatus(): WorkingSetStatus {
   return useSyncExternalStore(subscribeToWorkingSet, workingSetStatus, workingSetStatus);
@@ -114,10 +108,10 @@ export function workingSetIdle(): Promise<void> {
 }
 
 function changeStatus(patch: Partial<WorkingSetStatus>): void {
-  const next = { ...status, ...patch };
-  if ((Object.keys(next) as (keyof WorkingSetStatus)[]).every((key) => JSON.stringify(next[key]) === JSON.stringify(status[key]))) return;
-  status = next;
-  for (const listener of statusListeners) listener();
+  const now = status.get();
+  const next = { ...now, ...patch };
+  if ((Object.keys(next) as (keyof WorkingSetStatus)[]).every((key) => JSON.stringify(next[key]) === JSON.stringify(now[key]))) return;
+  status.set(next);
 }
 
 interface Engine {
@@ -151,8 +145,8 @@ export function startWorkingSet(queryClient: Pick<QueryClient, 'invalidateQuerie
 export function stopWorkingSet(): void {
   running?.stop();
   running = null;
-  status = { ...OFF, online: status.online, offlineSince: status.offlineSince };
-  for (const listener of statusListeners) listener();
+  const { online, offlineSince } = status.get();
+  status.set({ ...OFF, online, offlineSince });
 }
 
 /** What the leading tab tells the others. */
@@ -237,7 +231,7 @@ function createEngine(
   /** Changes the status here and, from the leading tab, in the others. */
   function show(patch: Partial<WorkingSetStatus>): void {
     changeStatus(patch);
-    if (leading) tell({ kind: 'status', status });
+    if (leading) tell({ kind: 'status', status: status.get() });
   }
 
   channel?.addEventListener('message', (event: MessageEvent<Message>) => {
@@ -248,7 +242,7 @@ function createEngine(
       changeStatus(message.status);
     }
     if (message.kind === 'changed' && !leading) invalidate(message.businessId, message.resources);
-    if (message.kind === 'hello' && leading) tell({ kind: 'status', status });
+    if (message.kind === 'hello' && leading) tell({ kind: 'status', status: status.get() });
     if (message.kind === 'sync' && leading) syncNow();
   });
 
@@ -257,11 +251,11 @@ function createEngine(
   }
 
   function wentOffline(): void {
-    if (status.online) show({ online: false, offlineSince: Date.now(), live: false });
+    if (status.get().online) show({ online: false, offlineSince: Date.now(), live: false });
   }
 
   function wentOnline(): void {
-    if (!status.online) show({ online: true, offlineSince: null });
+    if (!status.get().online) show({ online: true, offlineSince: null });
   }
 
   // Until this tab leads, it shows what the kept state tells, and asks the leading tab for more.
@@ -563,7 +557,7 @@ function createEngine(
     const open = stream;
     stream = null;
     open?.controller.abort();
-    if (status.live) show({ live: false });
+    if (status.get().live) show({ live: false });
   }
 
   async function listen(businessId: number, controller: AbortController): Promise<void> {
@@ -684,13 +678,13 @@ function createEngine(
   cleanups.push(onPlacesChanged(() => pull()));
   cleanups.push(
     onChangeSent(() => {
-      if (status.live) return;
+      if (status.get().live) return;
       clearTimeout(sentTimer);
       sentTimer = setTimeout(() => pull(), AFTER_SENT_MS);
     }),
   );
   const tick = setInterval(() => {
-    if (browserOnline() && (!status.live || status.phase !== 'following')) pull();
+    if (browserOnline() && (!status.get().live || status.get().phase !== 'following')) pull();
   }, TICK_MS);
 
   function syncNow(): void {

@@ -4,8 +4,8 @@ import { getResource } from '../../../domain/resources/registry';
 import { Button } from '../ui/button';
 import { Dialog, DialogClose, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '../ui/dialog';
 import { Input } from '../ui/input';
-import { Label } from '../ui/label';
-import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '../ui/select';
+import { ChoiceSelect, type Choice } from '../choices';
+import { LabelledField } from '../labelled-field';
 import type { ListState } from './list-state';
 import { ReferencePicker } from './reference-picker';
 
@@ -22,6 +22,20 @@ interface Draft {
   order_by: 'asc' | 'desc';
   is_strict: boolean;
 }
+
+/** A yes-or-no field searched for either answer, as the server reads it. */
+const YES_NO: readonly Choice[] = [
+  { value: '1', label: 'Yes' },
+  { value: '0', label: 'No' },
+];
+const ORDERS: readonly Choice[] = [
+  { value: 'desc', label: 'Newest' },
+  { value: 'asc', label: 'Oldest' },
+];
+const STRICT: readonly Choice[] = [
+  { value: 'no', label: 'No' },
+  { value: 'yes', label: 'Yes' },
+];
 
 function fieldLabel(definition: ResourceDefinition, name: string) {
   return name === 'id' ? 'ID' : (definition.fields[name]?.label ?? name);
@@ -59,8 +73,7 @@ export function AdvancedSearchForm({ definition, state, onSearch, open, onOpenCh
             const id = `search-${name}`;
             const value = draft.searches[name] ?? '';
             return (
-              <div key={name} className="grid gap-1.5">
-                <Label htmlFor={id}>{fieldLabel(definition, name)}</Label>
+              <LabelledField key={name} id={id} label={fieldLabel(definition, name)}>
                 {field?.kind === 'reference' && field.references ? (
                   <ReferencePicker
                     id={id}
@@ -69,25 +82,13 @@ export function AdvancedSearchForm({ definition, state, onSearch, open, onOpenCh
                     onChange={(picked) => set(name, picked === null ? '' : String(picked))}
                   />
                 ) : field?.kind === 'boolean' || field?.kind === 'select' ? (
-                  <Select value={value || 'any'} onValueChange={(next) => set(name, next === 'any' ? '' : next)}>
-                    <SelectTrigger id={id} className="w-full">
-                      <SelectValue />
-                    </SelectTrigger>
-                    <SelectContent>
-                      <SelectItem value="any">Any</SelectItem>
-                      {(field.kind === 'boolean'
-                        ? [
-                            { value: '1', label: 'Yes' },
-                            { value: '0', label: 'No' },
-                          ]
-                        : (field.options ?? [])
-                      ).map((option) => (
-                        <SelectItem key={option.value} value={option.value}>
-                          {option.label}
-                        </SelectItem>
-                      ))}
-                    </SelectContent>
-                  </Select>
+                  <ChoiceSelect
+                    id={id}
+                    any
+                    value={value}
+                    onValueChange={(next) => set(name, next)}
+                    choices={field.kind === 'boolean' ? YES_NO : (field.options ?? [])}
+                  />
                 ) : (
                   <Input
                     id={id}
@@ -96,40 +97,26 @@ export function AdvancedSearchForm({ definition, state, onSearch, open, onOpenCh
                     onChange={(event) => set(name, event.target.value)}
                   />
                 )}
-              </div>
+              </LabelledField>
             );
           })}
           <div className="grid grid-cols-2 gap-4">
-            <div className="grid gap-1.5">
-              <Label htmlFor="search-order-by">Order By</Label>
-              <Select
+            <LabelledField id="search-order-by" label="Order By">
+              <ChoiceSelect
+                id="search-order-by"
                 value={draft.order_by}
                 onValueChange={(order) => setDraft((current) => ({ ...current, order_by: order as 'asc' | 'desc' }))}
-              >
-                <SelectTrigger id="search-order-by" className="w-full">
-                  <SelectValue />
-                </SelectTrigger>
-                <SelectContent>
-                  <SelectItem value="desc">Newest</SelectItem>
-                  <SelectItem value="asc">Oldest</SelectItem>
-                </SelectContent>
-              </Select>
-            </div>
-            <div className="grid gap-1.5">
-              <Label htmlFor="search-is-strict">Is Strict</Label>
-              <Select
+                choices={ORDERS}
+              />
+            </LabelledField>
+            <LabelledField id="search-is-strict" label="Is Strict">
+              <ChoiceSelect
+                id="search-is-strict"
                 value={draft.is_strict ? 'yes' : 'no'}
                 onValueChange={(strict) => setDraft((current) => ({ ...current, is_strict: strict === 'yes' }))}
-              >
-                <SelectTrigger id="search-is-strict" className="w-full">
-                  <SelectValue />
-                </SelectTrigger>
-                <SelectContent>
-                  <SelectItem value="no">No</SelectItem>
-                  <SelectItem value="yes">Yes</SelectItem>
-                </SelectContent>
-              </Select>
-            </div>
+                choices={STRICT}
+              />
+            </LabelledField>
           </div>
         </form>
         <DialogFooter className="gap-2">

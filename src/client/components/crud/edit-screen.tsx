@@ -1,14 +1,13 @@
-import { Navigate, useNavigate, useParams } from '@tanstack/react-router';
-import { findResource } from '../../../domain/resources/registry';
+import { Navigate, useNavigate } from '@tanstack/react-router';
+import type { ResourceDefinition } from '../../../domain/resource';
 import { isClientKey } from '../../lib/outbox';
-import { NotFoundScreen } from '../layout/not-found-screen';
 import { PendingBadge } from './pending-badge';
 import { RecordForm, startingValues } from './record-form';
 import { RecordUnavailable } from './record-unavailable';
 import { ResourceBreadcrumb } from './resource-breadcrumb';
 import { useScreenAccess } from './screen-access';
 import { useShownRecord } from './shown-record';
-import { renderSlot } from './slots';
+import { RecordScreen } from './record-screen';
 
 /**
  * `/x/{id}/edit`; without update permission (or for resources without edit), back to the index.
@@ -16,14 +15,10 @@ import { renderSlot } from './slots';
  * device, editing it edits its queued create.
  */
 export function EditScreen() {
-  const { resource, id } = useParams({ strict: false }) as { resource: string; id: string };
-  const definition = findResource(resource);
-  if (!definition) return <NotFoundScreen what="record" />;
-  const key = `${definition.name}-${id}`;
-  return renderSlot(definition, 'edit', { key, id }) ?? <EditRecord key={key} definition={definition} id={id} />;
+  return <RecordScreen slot="edit" screen={EditRecord} />;
 }
 
-function EditRecord({ definition, id }: { definition: NonNullable<ReturnType<typeof findResource>>; id: string }) {
+function EditRecord({ definition, id }: { definition: ResourceDefinition; id: string }) {
   const navigate = useNavigate();
   const canUpdate = useScreenAccess(definition, 'edit')('update');
   const shown = useShownRecord(definition, id);

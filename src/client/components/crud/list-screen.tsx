@@ -19,6 +19,7 @@ import { SearchInput } from '../search-input';
 import { Badge } from '../ui/badge';
 import { Button } from '../ui/button';
 import { ProgressBar } from '../ui/progress-bar';
+import { EmptyTableRow } from '../framed-table';
 import { Table, TableBody, TableCaption, TableCell, TableHead, TableHeader, TableRow } from '../ui/table';
 import { Toggle } from '../ui/toggle';
 import { AdvancedSearchDialog } from './advanced-search-dialog';
@@ -219,20 +220,11 @@ function ResourceList({ definition }: { definition: ResourceDefinition }) {
       </div>
       {answer && <PrintedListHeading state={state} page={answer.meta.current_page} lastPage={answer.meta.last_page} />}
       <div className="flex flex-wrap items-center gap-2 print:hidden">
-        <Toggle
-          variant="outline"
-          pressed={state.with_trashed}
-          onPressedChange={() => refine({ with_trashed: !state.with_trashed, only_trashed: false })}
-        >
-          With Trashed
-        </Toggle>
-        <Toggle
-          variant="outline"
-          pressed={state.only_trashed}
-          onPressedChange={() => refine({ only_trashed: !state.only_trashed, with_trashed: false })}
-        >
-          Only Trashed
-        </Toggle>
+        {TRASH_FILTERS.map(({ label, on, off }) => (
+          <Toggle key={on} variant="outline" pressed={state[on]} onPressedChange={() => refine({ [on]: !state[on], [off]: false })}>
+            {label}
+          </Toggle>
+        ))}
         <AdvancedSearchDialog definition={definition} state={state} onSearch={refine} />
         {canView && <ListTakeaway definition={definition} state={state} />}
         {canView && renderSlot(definition, 'list.actions', {})}
@@ -340,11 +332,9 @@ function ResourceList({ definition }: { definition: ResourceDefinition }) {
                   </TableRow>
                 ))}
                 {answer && rows.length === 0 && (
-                  <TableRow>
-                    <TableCell colSpan={columns.length + 1} className="py-10 text-center text-muted-foreground">
-                      {emptyText}
-                    </TableCell>
-                  </TableRow>
+                  <EmptyTableRow colSpan={columns.length + 1} className="py-10">
+                    {emptyText}
+                  </EmptyTableRow>
                 )}
               </TableBody>
             </Table>
@@ -379,6 +369,12 @@ function cellText(definition: ResourceDefinition, name: string, record: ApiRecor
   if (isClientKey(record.id) && name === 'id') return 'New';
   return displayValue(name, definition.fields[name], record);
 }
+
+/** The trash filters: the list with trashed records, or only them; turning one on turns the other off. */
+const TRASH_FILTERS = [
+  { label: 'With Trashed', on: 'with_trashed', off: 'only_trashed' },
+  { label: 'Only Trashed', on: 'only_trashed', off: 'with_trashed' },
+] as const;
 
 /** The actions column stays in view while a wide table scrolls sideways. */
 const STICKY_END = 'sticky right-0 bg-background shadow-[-6px_0_6px_-6px_rgb(0_0_0/0.15)]';

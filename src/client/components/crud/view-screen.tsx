@@ -1,15 +1,13 @@
-import { Link, useNavigate, useParams, useRouter } from '@tanstack/react-router';
+import { Link, useNavigate, useRouter } from '@tanstack/react-router';
 import { ArrowLeft, Copy, KeyRound, Pencil, RotateCcw, Trash2 } from 'lucide-react';
 import { useState } from 'react';
 import { toast } from '../../lib/notify';
 import { isShown } from '../../../domain/fields';
 import { documentTotals } from '../../../domain/resources/document-fields';
 import { readableFields, type ResourceDefinition } from '../../../domain/resource';
-import { findResource } from '../../../domain/resources/registry';
 import { displayValue } from '../../lib/format';
 import { clientKey, discard, isClientKey, submitChange } from '../../lib/outbox';
 import { useActiveBusinessId } from '../../lib/session';
-import { NotFoundScreen } from '../layout/not-found-screen';
 import { OfflineNotice } from '../offline-notice';
 import { Badge } from '../ui/badge';
 import { Button } from '../ui/button';
@@ -21,6 +19,7 @@ import { PendingBadge } from './pending-badge';
 import { PrintButton } from './print-button';
 import { reportFailure, useRecordActions } from './record-actions';
 import { RecordUnavailable } from './record-unavailable';
+import { RecordScreen } from './record-screen';
 import { ResourceBreadcrumb } from './resource-breadcrumb';
 import { useScreenAccess } from './screen-access';
 import { useShownRecord } from './shown-record';
@@ -28,11 +27,7 @@ import { renderSlot, slots } from './slots';
 
 /** `/x/{id}`: a record's fields, referenced records by name, and its actions. */
 export function ViewScreen() {
-  const { resource, id } = useParams({ strict: false }) as { resource: string; id: string };
-  const definition = findResource(resource);
-  if (!definition) return <NotFoundScreen what="record" />;
-  const key = `${definition.name}-${id}`;
-  return renderSlot(definition, 'view', { key, id }) ?? <RecordView key={key} definition={definition} id={id} />;
+  return <RecordScreen slot="view" screen={RecordView} />;
 }
 
 /** A priced document's totals show under its lines, not among its fields. */

@@ -1,13 +1,11 @@
 import { useId, useState } from 'react';
 import type { Transition, Undoing } from '../../../domain/lifecycle';
-import { LOST_NOTE_MAX, lostRestErrors } from '../../../domain/resources/stock-transfers';
+import { lostRestErrors } from '../../../domain/resources/stock-transfers';
 import { ApiError } from '../../lib/api';
 import { reportFailure } from '../crud/record-actions';
 import { Button } from '../ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '../ui/dialog';
-import { Input } from '../ui/input';
-import { Label } from '../ui/label';
-import { NativeSelect } from '../ui/native-select';
+import { LostRestFields } from './lost-rest-fields';
 
 /** A transfer's rest to be closed as lost: its `close` transition, and the transfer. */
 export interface Closing {
@@ -75,40 +73,16 @@ export function CloseRestDialog({ closing, onClose }: { closing: Closing | null;
               {closing?.document}: {transition?.reverses}
             </DialogDescription>
           </DialogHeader>
-          <div>
-            <Label htmlFor={`${id}-reason`} className="mb-1 block">
-              Why it did not arrive <span aria-hidden>*</span>
-            </Label>
-            <NativeSelect
-              id={`${id}-reason`}
-              className="w-full"
-              value={reason}
-              aria-invalid={(errors.reason ?? []).length > 0}
-              onChange={(event) => setReason(event.target.value)}
-            >
-              <option value="">Choose…</option>
-              {transition?.reasons.map((option) => (
-                <option key={option.value} value={option.value}>
-                  {option.label}
-                </option>
-              ))}
-            </NativeSelect>
-            <Messages messages={errors.reason} />
-          </div>
-          <div>
-            <Label htmlFor={`${id}-note`} className="mb-1 block">
-              Note{reason === 'other' ? '' : ' (optional)'}
-            </Label>
-            <Input
-              id={`${id}-note`}
-              className="h-11"
-              value={note}
-              maxLength={LOST_NOTE_MAX}
-              aria-invalid={(errors.note ?? []).length > 0}
-              onChange={(event) => setNote(event.target.value)}
-            />
-            <Messages messages={errors.note} />
-          </div>
+          <LostRestFields
+            id={id}
+            reasons={transition?.reasons ?? []}
+            reason={reason}
+            note={note}
+            errors={errors}
+            onReason={setReason}
+            onNote={setNote}
+            messageClassName="mt-1 text-sm"
+          />
           <DialogFooter>
             <Button type="button" variant="outline" disabled={busy} onClick={close}>
               Cancel
@@ -121,9 +95,4 @@ export function CloseRestDialog({ closing, onClose }: { closing: Closing | null;
       </DialogContent>
     </Dialog>
   );
-}
-
-function Messages({ messages }: { messages: string[] | undefined }) {
-  if (!messages || messages.length === 0) return null;
-  return <p className="mt-1 text-sm text-destructive">{messages.join(' ')}</p>;
 }

@@ -13,6 +13,7 @@ import type { FormValues } from '../crud/field-input';
 import { RecordForm } from '../crud/record-form';
 import { useScreenAccess } from '../crud/screen-access';
 import { ProgressBar } from '../ui/progress-bar';
+import { HeadedSection } from '../headed-section';
 import { nextNumber, nextReferenceNumber, numberCountBody, numberingInputs, referenceCountBody } from './number-preview';
 import { atOwnPlace, documentStartingValues, restockDisplays, restocks, restockValues, sourceDisplays, type SourceLink } from './prefill';
 
@@ -233,10 +234,12 @@ function ProvisionalNumbers({ definition, values }: { definition: ResourceDefini
   );
 
   return (
-    <section aria-labelledby="provisional-heading" className="rounded-lg border border-dashed bg-muted/40 p-3 text-sm">
-      <h2 id="provisional-heading" className="font-medium">
-        Provisional numbers
-      </h2>
+    <HeadedSection
+      headingId="provisional-heading"
+      title="Provisional numbers"
+      className="rounded-lg border border-dashed bg-muted/40 p-3 text-sm"
+      headingClassName="font-medium"
+    >
       <dl className="mt-1 grid gap-x-4 gap-y-1 sm:grid-cols-[auto_1fr]">
         <dt className="text-muted-foreground">Number</dt>
         <dd className="break-all">{number}</dd>
@@ -252,6 +255,6 @@ function ProvisionalNumbers({ definition, values }: { definition: ResourceDefini
           ? 'Probable only: the numbers are assigned when it is saved, and a document saved first takes the next one.'
           : 'Offline: the numbers are assigned when it syncs with the server.'}
       </p>
-    </section>
+    </HeadedSection>
   );
 }

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { Plus, Trash2 } from 'lucide-react';
+import { Plus } from 'lucide-react';
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { amountAsPriced, documentTotals, VAT_PERCENT } from '../../../domain/documents';
 import { centavosToPesos, formatPesos } from '../../../domain/money';
@@ -16,7 +16,6 @@ import { CameraScanButton } from '../scan/camera-scanner';
 import { useItemByCode } from '../scan/item-by-code';
 import { Button } from '../ui/button';
 import { Input } from '../ui/input';
-import { Label } from '../ui/label';
 import { NativeSelect } from '../ui/native-select';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '../ui/select';
 import { SignedQuantityInput, signedAs, type QuantitySign } from '../ui/signed-quantity-input';
@@ -24,6 +23,11 @@ import { DocumentTotals } from './document-totals';
 import { useLinePricing, type LineContext, type LineState } from './line-pricing';
 import { totalsInPesos } from './printed-figures';
 import { emptyLine, type LineRow } from './line-rows';
+import { FieldMessages } from './field-messages';
+import { RemoveRowButton } from './remove-row-button';
+import { NativeOptions } from '../choices';
+import { ProblemAlert } from '../problem-alert';
+import { SmallLabel } from '../labelled-field';
 
 /** A line's figures, once priced. */
 const pricedLine = (state: LineState): PricedLine | null => (state.kind === 'priced' ? state.line : null);
@@ -123,16 +127,8 @@ export function LineItems({
   return (
     <fieldset className="space-y-3">
       <legend className="mb-2 text-sm font-medium">Lines</legend>
-      {scanProblem && (
-        <p role="alert" className="text-sm text-destructive">
-          {scanProblem}
-        </p>
-      )}
-      {linesError.length > 0 && (
-        <p role="alert" className="text-sm text-destructive">
-          {linesError.join(' ')}
-        </p>
-      )}
+      <ProblemAlert problem={scanProblem} />
+      <ProblemAlert problem={linesError} />
       <ol className="space-y-3">
         {rows.map((row, index) => {
           const state = pricing.states[index];
@@ -159,9 +155,7 @@ export function LineItems({
               aria-label={`Line ${index + 1}`}
             >
               <div className="col-span-2 sm:col-span-4">
-                <Label htmlFor={id('item')} className="mb-1 block text-xs text-muted-foreground">
-                  Item
-                </Label>
+                <SmallLabel htmlFor={id('item')}>Item</SmallLabel>
                 {fromSource && row.source_line_id ? (
                   <p id={id('item')} className="flex min-h-11 items-center">
                     {row.item_name}
@@ -189,7 +183,7 @@ export function LineItems({
                     />
                   </div>
                 )}
-                <Messages messages={at('item_id')} />
+                <FieldMessages messages={at('item_id')} />
                 {item && (
                   <p className="mt-1 text-xs text-muted-foreground">
                     {String(item.sku)}
@@ -221,9 +215,7 @@ export function LineItems({
                   ))}
               </div>
               <div className="col-span-2 sm:col-span-2">
-                <Label htmlFor={id('unit')} className="mb-1 block text-xs text-muted-foreground">
-                  Unit
-                </Label>
+                <SmallLabel htmlFor={id('unit')}>Unit</SmallLabel>
                 <Select
                   value={row.unit_of_measurement_id ? String(row.unit_of_measurement_id) : ''}
                   onValueChange={(value) => update(index, { unit_of_measurement_id: Number(value) })}
@@ -242,13 +234,11 @@ export function LineItems({
                     ))}
                   </SelectContent>
                 </Select>
-                <Messages messages={at('unit_of_measurement_id')} />
+                <FieldMessages messages={at('unit_of_measurement_id')} />
               </div>
               {context.adjusts ? (
                 <div className="sm:col-span-2">
-                  <Label htmlFor={id('quantity')} className="mb-1 block text-xs text-muted-foreground">
-                    Change
-                  </Label>
+                  <SmallLabel htmlFor={id('quantity')}>Change</SmallLabel>
                   {/* Damaged, expired and lost take stock away, found adds it: their sign is the reason's; the others take the ± key. */}
                   <SignedQuantityInput
                     id={id('quantity')}
@@ -258,7 +248,7 @@ export function LineItems({
                     onChange={(quantity) => update(index, { quantity })}
                     onKeyDown={onward(index)}
                   />
-                  <Messages messages={at('quantity')} />
+                  <FieldMessages messages={at('quantity')} />
                 </div>
               ) : (
                 <NumberCell
@@ -273,9 +263,7 @@ export function LineItems({
               {context.adjusts && (
                 <>
                   <div className="sm:col-span-3">
-                    <Label htmlFor={id('reason')} className="mb-1 block text-xs text-muted-foreground">
-                      Reason
-                    </Label>
+                    <SmallLabel htmlFor={id('reason')}>Reason</SmallLabel>
                     <NativeSelect
                       id={id('reason')}
                       className="h-11 w-full"
@@ -288,19 +276,12 @@ export function LineItems({
                         update(index, { reason, quantity: sign === undefined ? row.quantity : signedAs(row.quantity, sign) });
                       }}
                     >
-                      <option value="">Choose…</option>
-                      {ADJUSTMENT_REASONS.map((reason) => (
-                        <option key={reason.value} value={reason.value}>
-                          {reason.label}
-                        </option>
-                      ))}
+                      <NativeOptions prompt="Choose…" choices={ADJUSTMENT_REASONS} />
                     </NativeSelect>
-                    <Messages messages={at('reason')} />
+                    <FieldMessages messages={at('reason')} />
                   </div>
                   <div className="col-span-2 sm:order-last sm:col-span-12">
-                    <Label htmlFor={id('note')} className="mb-1 block text-xs text-muted-foreground">
-                      Note{row.reason === OTHER_REASON ? '' : ' (optional)'}
-                    </Label>
+                    <SmallLabel htmlFor={id('note')}>Note{row.reason === OTHER_REASON ? '' : ' (optional)'}</SmallLabel>
                     <Input
                       id={id('note')}
                       className="h-11"
@@ -310,7 +291,7 @@ export function LineItems({
                       onChange={(event) => update(index, { note: event.target.value })}
                       onKeyDown={onward(index)}
                     />
-                    <Messages messages={at('note')} />
+                    <FieldMessages messages={at('note')} />
                   </div>
                 </>
               )}
@@ -347,16 +328,11 @@ export function LineItems({
                     {line && <LineTax line={line} pricesIncludeVat={pricing.pricesIncludeVat} />}
                   </div>
                 )}
-                <Button
-                  type="button"
-                  variant="ghost"
-                  size="icon"
-                  aria-label={`Remove line ${index + 1}`}
-                  onClick={() => onChange(rows.filter((_, at) => at !== index))}
+                <RemoveRowButton
+                  label={`Remove line ${index + 1}`}
+                  onRemove={() => onChange(rows.filter((_, at) => at !== index))}
                   disabled={rows.length === 1}
-                >
-                  <Trash2 aria-hidden />
-                </Button>
+                />
               </div>
             </li>
           );
@@ -410,9 +386,7 @@ function NumberCell({
 }) {
   return (
     <div className={cn(narrow ? 'sm:col-span-1' : 'sm:col-span-2')}>
-      <Label htmlFor={id} className="mb-1 block text-xs text-muted-foreground">
-        {label}
-      </Label>
+      <SmallLabel htmlFor={id}>{label}</SmallLabel>
       <Input
         id={id}
         inputMode="decimal"
@@ -423,12 +397,7 @@ function NumberCell({
         onChange={(event) => onChange(event.target.value)}
         onKeyDown={onKeyDown}
       />
-      <Messages messages={messages} />
+      <FieldMessages messages={messages} />
     </div>
   );
-}
-
-function Messages({ messages }: { messages: string[] }) {
-  if (messages.length === 0) return null;
-  return <p className="mt-1 text-xs text-destructive">{messages.join(' ')}</p>;
 }

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { Download, Plus, Trash2 } from 'lucide-react';
+import { Download, Plus } from 'lucide-react';
 import { useState, type ComponentProps } from 'react';
 import { todayInManila } from '../../../domain/documents';
 import { centavosToPesos, formatPesos, pesosToCentavos } from '../../../domain/money';
@@ -15,9 +15,12 @@ import type { FormSection, RecordProps, ScreenProps } from '../crud/slots';
 import { Button } from '../ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '../ui/dialog';
 import { Input } from '../ui/input';
-import { Label } from '../ui/label';
+import { LabelledField, SmallLabel } from '../labelled-field';
 import { NativeSelect } from '../ui/native-select';
 import { emptyTender, rowsTotal, traceOfAnswer, type TenderAnswer, type TenderRow } from './tender-rows';
+import { FieldMessages } from './field-messages';
+import { RemoveRowButton } from './remove-row-button';
+import { ProblemAlert } from '../problem-alert';
 
 /**
  * A payment's tenders on screen: the editor of its form (a row per tender — method, amount and
@@ -76,11 +79,7 @@ export function TendersEditor({ definition, value, onChange, errors, values }: C
       <p className="text-sm text-muted-foreground">
         How it was paid: add a tender for each way the money came, such as part in cash and the rest by GCash.
       </p>
-      {overall.length > 0 && (
-        <p role="alert" className="text-sm text-destructive">
-          {overall.join(' ')}
-        </p>
-      )}
+      <ProblemAlert problem={overall} />
       <ol className="space-y-3">
         {rows.map((row, index) => {
           const id = (field: string) => `tender-${index}-${field}`;
@@ -88,13 +87,13 @@ export function TendersEditor({ definition, value, onChange, errors, values }: C
           const needs = needsOf(row.method);
           const detail = (name: TenderDetail, className?: string) => (
             <div className={className}>
-              <Label htmlFor={id(name)} className="mb-1 block text-xs text-muted-foreground">
+              <SmallLabel htmlFor={id(name)}>
                 {detailLabel(row.method, name)}
                 <span className="text-destructive" aria-hidden>
                   {' '}
                   *
                 </span>
-              </Label>
+              </SmallLabel>
               <Input
                 id={id(name)}
                 className="h-11"
@@ -106,7 +105,7 @@ export function TendersEditor({ definition, value, onChange, errors, values }: C
                 aria-invalid={at(name).length > 0 || undefined}
                 onChange={(event) => update(index, { [name]: event.target.value })}
               />
-              <Messages messages={at(name)} />
+              <FieldMessages messages={at(name)} />
             </div>
           );
           return (
@@ -114,9 +113,7 @@ export function TendersEditor({ definition, value, onChange, errors, values }: C
               {/* A phone: method, amount and remove in a row, what traces it beneath; a tablet: all in one row. */}
               <div className="grid grid-cols-[minmax(0,1fr)_minmax(0,1fr)_auto] items-start gap-3 sm:grid-cols-[minmax(0,11rem)_minmax(0,10rem)_minmax(0,1fr)_auto]">
                 <div>
-                  <Label htmlFor={id('method')} className="mb-1 block text-xs text-muted-foreground">
-                    Method
-                  </Label>
+                  <SmallLabel htmlFor={id('method')}>Method</SmallLabel>
                   <NativeSelect
                     id={id('method')}
                     className="w-full"
@@ -130,12 +127,10 @@ export function TendersEditor({ definition, value, onChange, errors, values }: C
                       </option>
                     ))}
                   </NativeSelect>
-                  <Messages messages={at('method')} />
+                  <FieldMessages messages={at('method')} />
                 </div>
                 <div>
-                  <Label htmlFor={id('amount')} className="mb-1 block text-xs text-muted-foreground">
-                    Amount
-                  </Label>
+                  <SmallLabel htmlFor={id('amount')}>Amount</SmallLabel>
                   <div className="relative">
                     <span
                       className="pointer-events-none absolute top-1/2 left-3 -translate-y-1/2 text-sm text-muted-foreground"
@@ -153,20 +148,15 @@ export function TendersEditor({ definition, value, onChange, errors, values }: C
                       onChange={(event) => update(index, { amount: event.target.value })}
                     />
                   </div>
-                  <Messages messages={at('amount')} />
+                  <FieldMessages messages={at('amount')} />
                 </div>
                 <div className="mt-5 sm:col-start-4 sm:row-start-1">
-                  <Button
-                    type="button"
-                    variant="ghost"
-                    size="icon"
+                  <RemoveRowButton
                     className="h-11 w-11"
-                    aria-label={`Remove tender ${index + 1}`}
-                    onClick={() => onChange(rows.filter((_, other) => other !== index))}
+                    label={`Remove tender ${index + 1}`}
+                    onRemove={() => onChange(rows.filter((_, other) => other !== index))}
                     disabled={rows.length === 1}
-                  >
-                    <Trash2 aria-hidden />
-                  </Button>
+                  />
                 </div>
                 {needs.includes('reference') ? (
                   detail('reference', 'col-span-3 sm:col-span-1 sm:col-start-3 sm:row-start-1')
@@ -214,11 +204,6 @@ export function TendersEditor({ definition, value, onChange, errors, values }: C
       </div>
     </fieldset>
   );
-}
-
-function Messages({ messages }: { messages: string[] }) {
-  if (messages.length === 0) return null;
-  return <p className="mt-1 text-xs text-destructive">{messages.join(' ')}</p>;
 }
 
 /** Among a payment's details: how it was paid, a line per tender — its method, what traces it, its amount. */
@@ -290,20 +275,14 @@ export function TendersExport({ definition }: ScreenProps) {
             </DialogDescription>
           </DialogHeader>
           <div className="grid grid-cols-2 gap-3">
-            <div className="grid gap-1.5">
-              <Label htmlFor="tenders-from">From</Label>
+            <LabelledField id="tenders-from" label="From">
               <Input id="tenders-from" type="date" className="h-11" value={from} onChange={(event) => setFrom(event.target.value)} />
-            </div>
-            <div className="grid gap-1.5">
-              <Label htmlFor="tenders-to">To</Label>
+            </LabelledField>
+            <LabelledField id="tenders-to" label="To">
               <Input id="tenders-to" type="date" className="h-11" value={to} onChange={(event) => setTo(event.target.value)} />
-            </div>
+            </LabelledField>
           </div>
-          {problem && (
-            <p role="alert" className="text-sm text-destructive">
-              {problem}
-            </p>
-          )}
+          <ProblemAlert problem={problem} />
           <DialogFooter className="gap-2 sm:gap-2">
             <Button
               variant="outline"

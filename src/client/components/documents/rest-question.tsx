@@ -1,9 +1,8 @@
 import { useId } from 'react';
-import { LOST_NOTE_MAX, LOST_REASONS } from '../../../domain/resources/stock-transfers';
-import { Input } from '../ui/input';
-import { Label } from '../ui/label';
-import { NativeSelect } from '../ui/native-select';
+import { LOST_REASONS } from '../../../domain/resources/stock-transfers';
 import { shortOf, type ReceiveRows, type RestAnswer } from './receive-rows';
+import { FieldMessages } from './field-messages';
+import { LostRestFields } from './lost-rest-fields';
 
 /** The two answers, each a row to tap: what it says, and what it does. */
 const CHOICES = [
@@ -38,8 +37,6 @@ export function RestQuestion({
   const short = shortOf(value);
   const set = (changes: Partial<RestAnswer>) => onChange({ ...answer, ...changes });
   const restErrors = errors.rest ?? [];
-  const reasonErrors = errors.lost_reason ?? [];
-  const noteErrors = errors.lost_note ?? [];
   return (
     <fieldset
       className="space-y-3 rounded-lg border border-warning/60 bg-warning/10 p-3"
@@ -81,50 +78,21 @@ export function RestQuestion({
           </label>
         ))}
       </div>
-      <Messages messages={restErrors} />
+      <FieldMessages messages={restErrors} className="text-sm" />
       {answer.rest === 'close' && (
         <div className="grid gap-3 sm:grid-cols-2">
-          <div>
-            <Label htmlFor={`${id}-reason`} className="mb-1 block text-sm">
-              Why it did not arrive <span aria-hidden>*</span>
-            </Label>
-            <NativeSelect
-              id={`${id}-reason`}
-              className="w-full"
-              value={answer.lost_reason}
-              aria-invalid={reasonErrors.length > 0}
-              onChange={(event) => set({ lost_reason: event.target.value })}
-            >
-              <option value="">Choose…</option>
-              {LOST_REASONS.map((reason) => (
-                <option key={reason.value} value={reason.value}>
-                  {reason.label}
-                </option>
-              ))}
-            </NativeSelect>
-            <Messages messages={reasonErrors} />
-          </div>
-          <div>
-            <Label htmlFor={`${id}-note`} className="mb-1 block text-sm">
-              Note{answer.lost_reason === 'other' ? '' : ' (optional)'}
-            </Label>
-            <Input
-              id={`${id}-note`}
-              className="h-11"
-              value={answer.lost_note}
-              maxLength={LOST_NOTE_MAX}
-              aria-invalid={noteErrors.length > 0}
-              onChange={(event) => set({ lost_note: event.target.value })}
-            />
-            <Messages messages={noteErrors} />
-          </div>
+          <LostRestFields
+            id={id}
+            reasons={LOST_REASONS}
+            reason={answer.lost_reason}
+            note={answer.lost_note}
+            errors={{ reason: errors.lost_reason, note: errors.lost_note }}
+            onReason={(reason) => set({ lost_reason: reason })}
+            onNote={(note) => set({ lost_note: note })}
+            messageClassName="text-sm"
+          />
         </div>
       )}
     </fieldset>
   );
-}
-
-function Messages({ messages }: { messages: string[] }) {
-  if (messages.length === 0) return null;
-  return <p className="text-sm text-destructive">{messages.join(' ')}</p>;
 }

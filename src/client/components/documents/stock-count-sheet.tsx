@@ -20,7 +20,7 @@ import {
   type CountLineFilter,
 } from '../../../domain/resources/stock-counts';
 import { api, describeError, queryString } from '../../lib/api';
-import { isNetworkFailure, NotAvailableOffline, readAnswer, saveAnswer } from '../../lib/offline-store';
+import { keptAnswer } from '../../lib/kept-answer';
 import { isClientKey, submitChange, type OutboxEntry } from '../../lib/outbox';
 import { useOutbox } from '../../lib/pending';
 import { listQuery, recordQuery, type ApiRecord } from '../../lib/resource-queries';
@@ -36,10 +36,12 @@ import { AskDialog } from '../ui/ask-dialog';
 import { Badge } from '../ui/badge';
 import { Button } from '../ui/button';
 import { Input } from '../ui/input';
-import { Label } from '../ui/label';
 import { NativeSelect } from '../ui/native-select';
 import { SignedQuantityInput } from '../ui/signed-quantity-input';
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '../ui/table';
+import { EmptyTableRow, FramedTable } from '../framed-table';
+import { HeadedSection } from '../headed-section';
+import { TableBody, TableCell, TableHead, TableHeader, TableRow } from '../ui/table';
+import { SmallLabel } from '../labelled-field';
 
 /**
  * A line of a count as the server reads it (`GET /api/stock-counts/{id}/lines`). While a blind
@@ -157,7 +159,7 @@ function shownLine(line: CountLine, unsent: Unsent | undefined): ShownLine {
  * A page of the count's lines: from the server, kept on this device; without a network, as last
  * read here. The key starts as every stock count query does, so a change sent reloads it.
  */
-async function fetchLines(
+function fetchLines(
   businessId: number | null,
   countId: number | string,
   params: { show: CountLineFilter; search: string; page: number; per_page: number },
@@ -165,16 +167,9 @@ async function fetchLines(
 ): Promise<LinesPage> {
   const query = { show: params.show, search: params.search || undefined, page: params.page, per_page: params.per_page };
   const key = `${businessId}|stock-counts|lines|${String(countId)}|${queryString(query)}`;
-  try {
-    const answer = await api<LinesPage>('GET', `/api/stock-counts/${String(countId)}/lines`, { query, signal });
-    if (businessId !== null) void saveAnswer(key, businessId, 'stock-counts', answer, []);
-    return answer;
-  } catch (error) {
-    if (!isNetworkFailure(error) || businessId === null) throw error;
-    const saved = await readAnswer(key);
-    if (saved) return { ...(saved.body as LinesPage), savedOffline: saved.savedAt };
-    throw new NotAvailableOffline('this part of the count');
-  }
+  return keptAnswer(businessId, 'stock-counts', key, 'this part of the count', () =>
+    api<LinesPage>('GET', `/api/stock-counts/${String(countId)}/lines`, { query, signal }),
+  );
 }
 
 const linesKey = (businessId: number | null, countId: number | string) => [businessId, 'stock-counts', 'lines', countId] as const;
@@ -323,23 +318,26 @@ export function StockCountSheet({ definition, record }: { definition: ResourceDe
   const notice = pages.data?.pages[0]?.savedOffline ? ' · as last read on this device' : '';
 
   return (
-    <section aria-labelledby="count-heading" className="space-y-3">
-      <div className="flex flex-wrap items-center justify-between gap-2">
-        <h2 id="count-heading" className="text-lg font-semibold">
-          Count
-        </h2>
-        {/* A count that is not blind shows its differences all along: it is posted without finishing. */}
-        {finishStep && hidden && onServer && (
-          <Button onClick={() => finish(finishStep)} disabled={finishPending}>
-            <ClipboardCheck aria-hidden /> {finishPending ? 'Finishing when sent' : finishStep.label}
-          </Button>
-        )}
-        {postStep && onServer && (
-          <Button onClick={() => setPosting(true)} disabled={postPending}>
-            <CheckCheck aria-hidden /> {postPending ? 'Posting when sent' : postStep.label}
-          </Button>
-        )}
-      </div>
+    <HeadedSection
+      headingId="count-heading"
+      title="Count"
+      className="space-y-3"
+      actions={
+        <>
+          {/* A count that is not blind shows its differences all along: it is posted without finishing. */}
+          {finishStep && hidden && onServer && (
+            <Button onClick={() => finish(finishStep)} disabled={finishPending}>
+              <ClipboardCheck aria-hidden /> {finishPending ? 'Finishing when sent' : finishStep.label}
+            </Button>
+          )}
+          {postStep && onServer && (
+            <Button onClick={() => setPosting(true)} disabled={postPending}>
+              <CheckCheck aria-hidden /> {postPending ? 'Posting when sent' : postStep.label}
+            </Button>
+          )}
+        </>
+      }
+    >
       <p className="text-sm text-muted-foreground" aria-live="polite">
         {linesCounted} of {plural(linesTotal, 'item')} counted
         {hidden ? ' · a blind count: what is expected and what differs show once counting is finished' : ` · ${differing} differ`}
@@ -363,9 +361,7 @@ export function StockCountSheet({ definition, record }: { definition: ResourceDe
       )}
       <div className="flex flex-wrap items-end gap-3">
         <div>
-          <Label htmlFor="count-filter" className="mb-1 block text-xs text-muted-foreground">
-            Show
-          </Label>
+          <SmallLabel htmlFor="count-filter">Show</SmallLabel>
           <NativeSelect id="count-filter" value={show} onChange={(event) => setShow(event.target.value as CountLineFilter)}>
             {/* Which items differ would tell what is expected of them. */}
             {COUNT_LINE_FILTERS.filter((filter) => !hidden || filter.value !== 'differences').map((filter) => (
@@ -376,9 +372,7 @@ export function StockCountSheet({ definition, record }: { definition: ResourceDe
           </NativeSelect>
         </div>
         <div className="min-w-48 flex-1">
-          <Label htmlFor="count-find" className="mb-1 block text-xs text-muted-foreground">
-            Find on the count
-          </Label>
+          <SmallLabel htmlFor="count-find">Find on the count</SmallLabel>
           <Input
             id="count-find"
             className="h-11"
@@ -388,101 +382,97 @@ export function StockCountSheet({ definition, record }: { definition: ResourceDe
           />
         </div>
       </div>
-      <div className="overflow-x-auto rounded-lg border">
-        <Table>
-          <TableHeader>
-            <TableRow>
-              <TableHead>Item</TableHead>
+      <FramedTable>
+        <TableHeader>
+          <TableRow>
+            <TableHead>Item</TableHead>
+            {!hidden && (
+              <>
+                <TableHead className="hidden text-right md:table-cell">Expected</TableHead>
+                <TableHead className="hidden text-right md:table-cell">Moved since</TableHead>
+                <TableHead className="hidden text-right sm:table-cell">On hand</TableHead>
+              </>
+            )}
+            <TableHead className="text-right">Counted</TableHead>
+            {!hidden && (
+              <>
+                <TableHead className="text-right">Difference</TableHead>
+                <TableHead className="hidden text-right sm:table-cell">Value</TableHead>
+              </>
+            )}
+            {open && canCount && (
+              <TableHead>
+                <span className="sr-only">Take off</span>
+              </TableHead>
+            )}
+          </TableRow>
+        </TableHeader>
+        <TableBody>
+          {lines.map((line) => (
+            <TableRow key={line.itemId} data-counted={line.counted !== null}>
+              {/* A long name wraps: on a phone the table stays as wide as the screen. */}
+              <TableCell className="break-words whitespace-normal">
+                <span className="block">{line.name}</span>
+                <span className="text-xs text-muted-foreground">{line.sku}</span>
+              </TableCell>
               {!hidden && (
                 <>
-                  <TableHead className="hidden text-right md:table-cell">Expected</TableHead>
-                  <TableHead className="hidden text-right md:table-cell">Moved since</TableHead>
-                  <TableHead className="hidden text-right sm:table-cell">On hand</TableHead>
+                  <TableCell className="hidden text-right tabular-nums md:table-cell">{line.expected ?? '—'}</TableCell>
+                  <TableCell className="hidden text-right tabular-nums md:table-cell">
+                    {line.moved === null || line.moved === 0 ? '—' : signed(line.moved)}
+                  </TableCell>
+                  <TableCell className="hidden text-right tabular-nums sm:table-cell">{line.onHand ?? '—'}</TableCell>
                 </>
               )}
-              <TableHead className="text-right">Counted</TableHead>
+              <TableCell className="text-right tabular-nums">
+                {line.counted === null ? (
+                  <Badge variant="outline">Not counted</Badge>
+                ) : (
+                  <>
+                    {line.counted} {line.unit}
+                  </>
+                )}
+                {line.unsent?.cleared && <span className="block text-xs text-muted-foreground">taken off, not sent</span>}
+                {line.unsent && line.unsent.added !== 0 && (
+                  <span className="block text-xs text-muted-foreground">{signed(line.unsent.added)} not sent</span>
+                )}
+              </TableCell>
               {!hidden && (
                 <>
-                  <TableHead className="text-right">Difference</TableHead>
-                  <TableHead className="hidden text-right sm:table-cell">Value</TableHead>
+                  <TableCell className="text-right font-medium tabular-nums">
+                    {line.difference === null ? '—' : line.difference === 0 ? '0' : signed(line.difference)}
+                  </TableCell>
+                  <TableCell className="hidden text-right tabular-nums sm:table-cell">
+                    {line.value === null ? '—' : formatPesos(line.value)}
+                  </TableCell>
                 </>
               )}
               {open && canCount && (
-                <TableHead>
-                  <span className="sr-only">Take off</span>
-                </TableHead>
+                <TableCell className="w-12 text-right">
+                  {line.counted !== null && !postPending && (
+                    <Button variant="ghost" size="icon" aria-label={`Take ${line.name} off the count`} onClick={() => takeOff(line)}>
+                      <X aria-hidden />
+                    </Button>
+                  )}
+                </TableCell>
               )}
             </TableRow>
-          </TableHeader>
-          <TableBody>
-            {lines.map((line) => (
-              <TableRow key={line.itemId} data-counted={line.counted !== null}>
-                {/* A long name wraps: on a phone the table stays as wide as the screen. */}
-                <TableCell className="break-words whitespace-normal">
-                  <span className="block">{line.name}</span>
-                  <span className="text-xs text-muted-foreground">{line.sku}</span>
-                </TableCell>
-                {!hidden && (
-                  <>
-                    <TableCell className="hidden text-right tabular-nums md:table-cell">{line.expected ?? '—'}</TableCell>
-                    <TableCell className="hidden text-right tabular-nums md:table-cell">
-                      {line.moved === null || line.moved === 0 ? '—' : signed(line.moved)}
-                    </TableCell>
-                    <TableCell className="hidden text-right tabular-nums sm:table-cell">{line.onHand ?? '—'}</TableCell>
-                  </>
-                )}
-                <TableCell className="text-right tabular-nums">
-                  {line.counted === null ? (
-                    <Badge variant="outline">Not counted</Badge>
-                  ) : (
-                    <>
-                      {line.counted} {line.unit}
-                    </>
-                  )}
-                  {line.unsent?.cleared && <span className="block text-xs text-muted-foreground">taken off, not sent</span>}
-                  {line.unsent && line.unsent.added !== 0 && (
-                    <span className="block text-xs text-muted-foreground">{signed(line.unsent.added)} not sent</span>
-                  )}
-                </TableCell>
-                {!hidden && (
-                  <>
-                    <TableCell className="text-right font-medium tabular-nums">
-                      {line.difference === null ? '—' : line.difference === 0 ? '0' : signed(line.difference)}
-                    </TableCell>
-                    <TableCell className="hidden text-right tabular-nums sm:table-cell">
-                      {line.value === null ? '—' : formatPesos(line.value)}
-                    </TableCell>
-                  </>
-                )}
-                {open && canCount && (
-                  <TableCell className="w-12 text-right">
-                    {line.counted !== null && !postPending && (
-                      <Button variant="ghost" size="icon" aria-label={`Take ${line.name} off the count`} onClick={() => takeOff(line)}>
-                        <X aria-hidden />
-                      </Button>
-                    )}
-                  </TableCell>
-                )}
-              </TableRow>
-            ))}
-            {lines.length === 0 && (
-              <TableRow>
-                <TableCell colSpan={8} className="text-center text-muted-foreground">
-                  {!onServer
-                    ? 'The count’s items show once it reaches the server.'
-                    : pages.isError
-                      ? describeError(pages.error)
-                      : pages.isPending
-                        ? 'Loading…'
-                        : total === 0 && show === 'all' && search === ''
-                          ? 'Nothing on the count yet: count an item to add it.'
-                          : 'No item matches.'}
-                </TableCell>
-              </TableRow>
-            )}
-          </TableBody>
-        </Table>
-      </div>
+          ))}
+          {lines.length === 0 && (
+            <EmptyTableRow colSpan={8}>
+              {!onServer
+                ? 'The count’s items show once it reaches the server.'
+                : pages.isError
+                  ? describeError(pages.error)
+                  : pages.isPending
+                    ? 'Loading…'
+                    : total === 0 && show === 'all' && search === ''
+                      ? 'Nothing on the count yet: count an item to add it.'
+                      : 'No item matches.'}
+            </EmptyTableRow>
+          )}
+        </TableBody>
+      </FramedTable>
       {pages.hasNextPage && (
         <Button variant="outline" disabled={pages.isFetchingNextPage} onClick={() => void pages.fetchNextPage()}>
           Show {Math.min(COUNT_LINES_PAGE, total - loaded.length)} more of {total - loaded.length}
@@ -506,7 +496,7 @@ export function StockCountSheet({ definition, record }: { definition: ResourceDe
         busy={busy}
         onClose={() => setConfirmation(null)}
       />
-    </section>
+    </HeadedSection>
   );
 }
 
@@ -828,9 +818,7 @@ function CountEntry({
   return (
     <div className="grid gap-3 rounded-lg border bg-card p-3 sm:grid-cols-[11rem_1fr]">
       <div>
-        <Label htmlFor={quantityId} className="mb-1 block text-xs text-muted-foreground">
-          How many
-        </Label>
+        <SmallLabel htmlFor={quantityId}>How many</SmallLabel>
         {/* A negative figure takes back a miscount: a phone's numeric keypad, and the ± key for its sign. */}
         <SignedQuantityInput
           id={quantityId}
@@ -845,9 +833,7 @@ function CountEntry({
         />
       </div>
       <div>
-        <Label htmlFor="count-item" className="mb-1 block text-xs text-muted-foreground">
-          Scan or search an item
-        </Label>
+        <SmallLabel htmlFor="count-item">Scan or search an item</SmallLabel>
         <div className="flex gap-2">
           <div className="relative flex-1">
             <Input

@@ -6,7 +6,9 @@ import type { ListMeta } from '../../../domain/list-params';
 import { api } from '../../lib/api';
 import { formatDate, formatTimestamp } from '../../lib/format';
 import { useActiveBusinessId } from '../../lib/session';
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '../ui/table';
+import { EmptyTableRow, FramedTable } from '../framed-table';
+import { HeadedSection } from '../headed-section';
+import { TableBody, TableCell, TableHead, TableHeader, TableRow } from '../ui/table';
 
 interface Movement {
   id: number;
@@ -31,54 +33,47 @@ export function StockMovements({ stockId, unit }: { stockId: number; unit: strin
   const meta = movements.data?.meta;
   const signed = (value: number) => `${value > 0 ? '+' : ''}${value}${unit ? ` ${unit}` : ''}`;
   return (
-    <section aria-labelledby="movements-heading" className="space-y-2">
-      <h2 id="movements-heading" className="text-lg font-semibold">
-        Movements
-      </h2>
-      <div className="overflow-x-auto rounded-lg border">
-        <Table>
-          <TableHeader>
-            <TableRow>
-              <TableHead>Date</TableHead>
-              <TableHead>Document</TableHead>
-              <TableHead className="text-right">On hand</TableHead>
-              <TableHead className="text-right">In transit</TableHead>
+    <HeadedSection headingId="movements-heading" title="Movements" className="space-y-2">
+      <FramedTable>
+        <TableHeader>
+          <TableRow>
+            <TableHead>Date</TableHead>
+            <TableHead>Document</TableHead>
+            <TableHead className="text-right">On hand</TableHead>
+            <TableHead className="text-right">In transit</TableHead>
+          </TableRow>
+        </TableHeader>
+        <TableBody>
+          {movements.data?.data.map((movement) => (
+            <TableRow key={movement.id}>
+              <TableCell className="whitespace-nowrap" title={`Recorded ${formatTimestamp(movement.moved_at)}`}>
+                {formatDate(movement.document_date)}
+              </TableCell>
+              <TableCell>
+                {movement.document_resource ? (
+                  <Link
+                    to="/$resource/$id"
+                    params={{ resource: movement.document_resource, id: String(movement.document_id) }}
+                    className="text-primary underline-offset-4 hover:underline"
+                  >
+                    {movement.document_number}
+                  </Link>
+                ) : (
+                  movement.document_number
+                )}
+              </TableCell>
+              <TableCell className="text-right tabular-nums">{movement.quantity ? signed(movement.quantity) : '—'}</TableCell>
+              <TableCell className="text-right tabular-nums">{movement.in_transit ? signed(movement.in_transit) : '—'}</TableCell>
             </TableRow>
-          </TableHeader>
-          <TableBody>
-            {movements.data?.data.map((movement) => (
-              <TableRow key={movement.id}>
-                <TableCell className="whitespace-nowrap" title={`Recorded ${formatTimestamp(movement.moved_at)}`}>
-                  {formatDate(movement.document_date)}
-                </TableCell>
-                <TableCell>
-                  {movement.document_resource ? (
-                    <Link
-                      to="/$resource/$id"
-                      params={{ resource: movement.document_resource, id: String(movement.document_id) }}
-                      className="text-primary underline-offset-4 hover:underline"
-                    >
-                      {movement.document_number}
-                    </Link>
-                  ) : (
-                    movement.document_number
-                  )}
-                </TableCell>
-                <TableCell className="text-right tabular-nums">{movement.quantity ? signed(movement.quantity) : '—'}</TableCell>
-                <TableCell className="text-right tabular-nums">{movement.in_transit ? signed(movement.in_transit) : '—'}</TableCell>
-              </TableRow>
-            ))}
-            {movements.data?.data.length === 0 && (
-              <TableRow>
-                <TableCell colSpan={4} className="py-6 text-center text-muted-foreground">
-                  No movements yet.
-                </TableCell>
-              </TableRow>
-            )}
-          </TableBody>
-        </Table>
-      </div>
+          ))}
+          {movements.data?.data.length === 0 && (
+            <EmptyTableRow colSpan={4} className="py-6">
+              No movements yet.
+            </EmptyTableRow>
+          )}
+        </TableBody>
+      </FramedTable>
       <NewerOlderPager meta={meta} onPage={setPage} />
-    </section>
+    </HeadedSection>
   );
 }

@@ -17,6 +17,7 @@ import { Badge } from '../ui/badge';
 import { Button } from '../ui/button';
 import { ProgressBar } from '../ui/progress-bar';
 import { Toggle } from '../ui/toggle';
+import { HeadedSection } from '../headed-section';
 import { useFileActions } from './file-actions';
 import { FileThumbnail } from './file-thumbnail';
 import { filesQuery, formatFileSize, uploadFile, useRefreshAfterFileChange } from './files-api';
@@ -90,11 +91,11 @@ export function FilesPanel({
 
   const shown = files.data?.data ?? [];
   return (
-    <section aria-labelledby="files-heading" className="space-y-3 print:hidden">
-      <div className="flex flex-wrap items-center justify-between gap-2">
-        <h2 id="files-heading" className="text-lg font-semibold">
-          Files
-        </h2>
+    <HeadedSection
+      headingId="files-heading"
+      title="Files"
+      className="space-y-3 print:hidden"
+      actions={
         <div className="flex flex-wrap gap-2">
           {canUpdate && (
             <Toggle variant="outline" pressed={withTrashed} onPressedChange={setWithTrashed}>
@@ -112,7 +113,8 @@ export function FilesPanel({
             </Button>
           )}
         </div>
-      </div>
+      }
+    >
       {mayAttach && (
         <>
           <input
@@ -170,7 +172,7 @@ export function FilesPanel({
         busy={actions.busy}
         onClose={actions.close}
       />
-    </section>
+    </HeadedSection>
   );
 }
 

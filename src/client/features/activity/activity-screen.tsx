@@ -10,17 +10,18 @@ import { ReferencePicker } from '../../components/crud/reference-picker';
 import { NotFoundScreen } from '../../components/layout/not-found-screen';
 import { Button } from '../../components/ui/button';
 import { Input } from '../../components/ui/input';
-import { Label } from '../../components/ui/label';
 import { ProgressBar } from '../../components/ui/progress-bar';
-import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '../../components/ui/select';
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '../../components/ui/table';
+import { ChoiceSelect } from '../../components/choices';
+import { EmptyTableRow, FramedTable } from '../../components/framed-table';
+import { LabelledField } from '../../components/labelled-field';
+import { TableBody, TableCell, TableHead, TableHeader, TableRow } from '../../components/ui/table';
 import { api, describeError } from '../../lib/api';
 import { formatTimestamp } from '../../lib/format';
 import { useActiveBusinessId, useCan } from '../../lib/session';
 import type { ActivitySearch } from './activity-search';
+import { ProblemAlert } from '../../components/problem-alert';
 
 const PER_PAGE = 25;
-const ANY = 'any';
 
 /** `/activity`: the business's activity log, searchable by resource, record, user and day (Manila). */
 export function ActivityScreen() {
@@ -50,77 +51,95 @@ function ActivityLog() {
       <h1 className="text-2xl font-semibold tracking-tight">Activity</h1>
       <Filters key={JSON.stringify(search)} search={search} onSearch={(next) => go({ ...next, page: undefined })} />
       <ProgressBar active={log.isFetching} />
-      {log.error && (
-        <p role="alert" className="text-sm text-destructive">
-          {describeError(log.error)}
-        </p>
-      )}
-      <div className="overflow-x-auto rounded-lg border">
-        <Table>
-          <TableHeader>
-            <TableRow>
-              <TableHead>When</TableHead>
-              <TableHead>Who</TableHead>
-              <TableHead>Record</TableHead>
-              <TableHead>What</TableHead>
-              <TableHead>Changes</TableHead>
-            </TableRow>
-          </TableHeader>
-          <TableBody>
-            {log.data?.data.map((entry) => {
-              const definition = findResource(entry.resource);
-              const note = entryNote(entry);
-              return (
-                <TableRow key={entry.id}>
-                  <TableCell className="whitespace-nowrap">
-                    <time dateTime={entry.happened_at}>{formatTimestamp(entry.happened_at)}</time>
-                    {entry.made_offline && entry.made_at && (
-                      <div className="text-xs text-muted-foreground">Made offline at {formatTimestamp(entry.made_at)}</div>
-                    )}
-                  </TableCell>
-                  <TableCell>{actorName(entry)}</TableCell>
-                  <TableCell className="whitespace-nowrap">
-                    {definition?.singular ?? entry.resource}{' '}
-                    {entry.action === 'force-deleted' ? (
-                      `#${entry.record_id}`
-                    ) : (
-                      <Link
-                        to="/$resource/$id"
-                        params={{ resource: entry.resource, id: String(entry.record_id) }}
-                        className="text-primary underline-offset-4 hover:underline"
-                      >
-                        #{entry.record_id}
-                      </Link>
-                    )}
-                  </TableCell>
-                  <TableCell>
-                    {actionWords(entry)}
-                    {note && <div className="text-xs text-muted-foreground">{note}</div>}
-                  </TableCell>
-                  <TableCell className="max-w-md min-w-64 text-sm break-words whitespace-normal">
-                    {changeLines(definition, entry)
-                      .map((line) => `${line.label}: ${line.from === null ? line.to : `${line.from} → ${line.to}`}`)
-                      .join('; ') || '—'}
-                  </TableCell>
-                </TableRow>
-              );
-            })}
-            {log.data?.data.length === 0 && (
-              <TableRow>
-                <TableCell colSpan={5} className="py-6 text-center text-muted-foreground">
-                  No activity matches.
+      <ProblemAlert problem={log.error ? describeError(log.error) : null} />
+      <FramedTable>
+        <TableHeader>
+          <TableRow>
+            <TableHead>When</TableHead>
+            <TableHead>Who</TableHead>
+            <TableHead>Record</TableHead>
+            <TableHead>What</TableHead>
+            <TableHead>Changes</TableHead>
+          </TableRow>
+        </TableHeader>
+        <TableBody>
+          {log.data?.data.map((entry) => {
+            const definition = findResource(entry.resource);
+            const note = entryNote(entry);
+            return (
+              <TableRow key={entry.id}>
+                <TableCell className="whitespace-nowrap">
+                  <time dateTime={entry.happened_at}>{formatTimestamp(entry.happened_at)}</time>
+                  {entry.made_offline && entry.made_at && (
+                    <div className="text-xs text-muted-foreground">Made offline at {formatTimestamp(entry.made_at)}</div>
+                  )}
+                </TableCell>
+                <TableCell>{actorName(entry)}</TableCell>
+                <TableCell className="whitespace-nowrap">
+                  {definition?.singular ?? entry.resource}{' '}
+                  {entry.action === 'force-deleted' ? (
+                    `#${entry.record_id}`
+                  ) : (
+                    <Link
+                      to="/$resource/$id"
+                      params={{ resource: entry.resource, id: String(entry.record_id) }}
+                      className="text-primary underline-offset-4 hover:underline"
+                    >
+                      #{entry.record_id}
+                    </Link>
+                  )}
+                </TableCell>
+                <TableCell>
+                  {actionWords(entry)}
+                  {note && <div className="text-xs text-muted-foreground">{note}</div>}
+                </TableCell>
+                <TableCell className="max-w-md min-w-64 text-sm break-words whitespace-normal">
+                  {changeLines(definition, entry)
+                    .map((line) => `${line.label}: ${line.from === null ? line.to : `${line.from} → ${line.to}`}`)
+                    .join('; ') || '—'}
                 </TableCell>
               </TableRow>
-            )}
-          </TableBody>
-        </Table>
-      </div>
+            );
+          })}
+          {log.data?.data.length === 0 && (
+            <EmptyTableRow colSpan={5} className="py-6">
+              No activity matches.
+            </EmptyTableRow>
+          )}
+        </TableBody>
+      </FramedTable>
       <NewerOlderPager meta={meta} onPage={(next) => go({ ...search, page: next })} />
     </div>
   );
 }
 
-const resourceChoices = [...registry].sort((a, b) => a.plural.localeCompare(b.plural));
+const resourceChoices = [...registry]
+  .sort((a, b) => a.plural.localeCompare(b.plural))
+  .map((definition) => ({ value: definition.name, label: definition.plural }));
+
+/** A record's or a user's ID typed in: digits only, kept without spaces. */
+function IdInput({
+  id,
+  placeholder,
+  value,
+  onChange,
+}: {
+  id: string;
+  placeholder?: string;
+  value: string | undefined;
+  onChange: (value: string) => void;
+}) {
+  return (
+    <Input
+      id={id}
+      inputMode="numeric"
+      pattern="\d*"
+      placeholder={placeholder}
+      value={value ?? ''}
+      onChange={(event) => onChange(event.target.value.trim())}
+    />
+  );
+}
 
 function Filters({ search, onSearch }: { search: ActivitySearch; onSearch: (search: ActivitySearch) => void }) {
   const canPickUsers = useCan('view-users');
@@ -136,34 +155,19 @@ function Filters({ search, onSearch }: { search: ActivitySearch; onSearch: (sear
       aria-label="Filter the activity"
       className="grid gap-3 rounded-lg border bg-card p-4 sm:grid-cols-3 lg:grid-cols-6"
     >
-      <div className="grid gap-1.5">
-        <Label htmlFor="activity-resource">Resource</Label>
-        <Select value={draft.resource ?? ANY} onValueChange={(next) => set('resource', next === ANY ? '' : next)}>
-          <SelectTrigger id="activity-resource" className="w-full">
-            <SelectValue />
-          </SelectTrigger>
-          <SelectContent>
-            <SelectItem value={ANY}>Any</SelectItem>
-            {resourceChoices.map((definition) => (
-              <SelectItem key={definition.name} value={definition.name}>
-                {definition.plural}
-              </SelectItem>
-            ))}
-          </SelectContent>
-        </Select>
-      </div>
-      <div className="grid gap-1.5">
-        <Label htmlFor="activity-record">Record ID</Label>
-        <Input
-          id="activity-record"
-          inputMode="numeric"
-          pattern="\d*"
-          value={draft.record_id ?? ''}
-          onChange={(event) => set('record_id', event.target.value.trim())}
+      <LabelledField id="activity-resource" label="Resource">
+        <ChoiceSelect
+          id="activity-resource"
+          any
+          value={draft.resource ?? ''}
+          onValueChange={(next) => set('resource', next)}
+          choices={resourceChoices}
         />
-      </div>
-      <div className="grid gap-1.5">
-        <Label htmlFor="activity-user">User</Label>
+      </LabelledField>
+      <LabelledField id="activity-record" label="Record ID">
+        <IdInput id="activity-record" value={draft.record_id} onChange={(next) => set('record_id', next)} />
+      </LabelledField>
+      <LabelledField id="activity-user" label="User">
         {canPickUsers ? (
           <ReferencePicker
             id="activity-user"
@@ -172,24 +176,15 @@ function Filters({ search, onSearch }: { search: ActivitySearch; onSearch: (sear
             onChange={(picked) => set('user_id', picked === null ? '' : String(picked))}
           />
         ) : (
-          <Input
-            id="activity-user"
-            inputMode="numeric"
-            pattern="\d*"
-            placeholder="User ID"
-            value={draft.user_id ?? ''}
-            onChange={(event) => set('user_id', event.target.value.trim())}
-          />
+          <IdInput id="activity-user" placeholder="User ID" value={draft.user_id} onChange={(next) => set('user_id', next)} />
         )}
-      </div>
-      <div className="grid gap-1.5">
-        <Label htmlFor="activity-from">From</Label>
+      </LabelledField>
+      <LabelledField id="activity-from" label="From">
         <Input id="activity-from" type="date" value={draft.from ?? ''} onChange={(event) => set('from', event.target.value)} />
-      </div>
-      <div className="grid gap-1.5">
-        <Label htmlFor="activity-to">To</Label>
+      </LabelledField>
+      <LabelledField id="activity-to" label="To">
         <Input id="activity-to" type="date" value={draft.to ?? ''} onChange={(event) => set('to', event.target.value)} />
-      </div>
+      </LabelledField>
       <div className="flex items-end">
         <Button type="submit" className="w-full">
           <Search aria-hidden /> Search

@@ -5,7 +5,7 @@ import { api, ApiError, describeError } from '../../lib/api';
 import { resumeAfterSignIn } from '../../lib/outbox';
 import { Button } from '../../components/ui/button';
 import { Input } from '../../components/ui/input';
-import { Label } from '../../components/ui/label';
+import { LabelledField } from '../../components/labelled-field';
 import { ProgressBar } from '../../components/ui/progress-bar';
 
 /** Sign-in: email and password; one clear message when they do not match. */
@@ -59,8 +59,7 @@ export function LoginScreen() {
               {error}
             </p>
           )}
-          <div className="grid gap-1.5">
-            <Label htmlFor="email">Email</Label>
+          <LabelledField id="email" label="Email">
             <Input
               id="email"
               type="email"
@@ -70,9 +69,8 @@ export function LoginScreen() {
               onChange={(event) => setEmail(event.target.value)}
               autoFocus
             />
-          </div>
-          <div className="grid gap-1.5">
-            <Label htmlFor="password">Password</Label>
+          </LabelledField>
+          <LabelledField id="password" label="Password">
             <Input
               id="password"
               type="password"
@@ -81,7 +79,7 @@ export function LoginScreen() {
               value={password}
               onChange={(event) => setPassword(event.target.value)}
             />
-          </div>
+          </LabelledField>
           <Button type="submit" className="w-full" disabled={busy}>
             {busy ? 'Signing in…' : 'Sign in'}
           </Button>

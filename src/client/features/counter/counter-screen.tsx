@@ -11,6 +11,7 @@ import { isWalkInName } from '../../../domain/walk-in';
 import { lineContext, useLinePricing } from '../../components/documents/line-pricing';
 import { signalRead } from '../../components/scan/barcode-reader';
 import { useItemByCode } from '../../components/scan/item-by-code';
+import { NativeOptions } from '../../components/choices';
 import { Button } from '../../components/ui/button';
 import { lazyAhead, lazyComponent } from '../../components/ui/deferred';
 import { Input } from '../../components/ui/input';
@@ -42,6 +43,7 @@ import {
   type OtherTender,
   type Payment,
 } from './sale';
+import { ProblemAlert } from '../../components/problem-alert';
 
 const invoices = getResource('invoices');
 
@@ -203,11 +205,7 @@ export function CounterScreen() {
             <label className="flex items-center gap-2 text-sm">
               <span className="text-muted-foreground">Branch</span>
               <NativeSelect value={branch?.id ?? ''} onChange={(event) => setBranchId(Number(event.target.value))}>
-                {branches.map((each) => (
-                  <option key={each.id} value={each.id}>
-                    {each.name}
-                  </option>
-                ))}
+                <NativeOptions choices={branches.map((each) => ({ value: each.id, label: each.name }))} />
               </NativeSelect>
             </label>
           ) : (
@@ -432,11 +430,7 @@ function ScanBox({
           />
         </Suspense>
       </form>
-      {problem && (
-        <p role="alert" className="text-sm text-destructive">
-          {problem}
-        </p>
-      )}
+      <ProblemAlert problem={problem} />
       {found.length > 0 && (
         <ul id={listId} aria-label="Items found" className="divide-y rounded-md border">
           {found.map((item) => (
@@ -617,36 +611,32 @@ function DiscountToggle({
       </div>
       {discount.kind && (
         <div className="grid gap-2">
-          <div className="space-y-1">
-            <Label htmlFor="counter-discount-id">ID number</Label>
-            <Input
-              id="counter-discount-id"
-              autoFocus
-              value={discount.idNumber}
-              maxLength={40}
-              autoComplete="off"
-              onChange={(event) => onChange({ ...discount, idNumber: event.target.value })}
-              aria-invalid={Boolean(errors.buyer_discount_id_number)}
-            />
-            <FieldMessages messages={errors.buyer_discount_id_number} />
-          </div>
-          <div className="space-y-1">
-            <Label htmlFor="counter-discount-name">Name on the ID</Label>
-            <Input
-              id="counter-discount-name"
-              value={discount.name}
-              maxLength={200}
-              autoComplete="off"
-              onChange={(event) => onChange({ ...discount, name: event.target.value })}
-              aria-invalid={Boolean(errors.buyer_discount_name)}
-            />
-            <FieldMessages messages={errors.buyer_discount_name} />
-          </div>
+          {BUYER_ID_FIELDS.map((field, index) => (
+            <div key={field.id} className="space-y-1">
+              <Label htmlFor={field.id}>{field.label}</Label>
+              <Input
+                id={field.id}
+                autoFocus={index === 0}
+                value={discount[field.key]}
+                maxLength={field.maxLength}
+                autoComplete="off"
+                onChange={(event) => onChange({ ...discount, [field.key]: event.target.value })}
+                aria-invalid={Boolean(errors[field.error])}
+              />
+              <FieldMessages messages={errors[field.error]} />
+            </div>
+          ))}
         </div>
       )}
     </fieldset>
   );
 }
+
+/** What a senior citizen's or PWD's ID gives the sale, each field with the server's name for its messages. */
+const BUYER_ID_FIELDS = [
+  { key: 'idNumber', id: 'counter-discount-id', label: 'ID number', maxLength: 40, error: 'buyer_discount_id_number' },
+  { key: 'name', id: 'counter-discount-name', label: 'Name on the ID', maxLength: 200, error: 'buyer_discount_name' },
+] as const;
 
 function FieldMessages({ messages }: { messages?: string[] }) {
   return messages?.map((message) => (

@@ -1,4 +1,5 @@
 import { Bar, BarChart, CartesianGrid, LabelList, Tooltip, XAxis, YAxis, type TooltipContentProps } from 'recharts';
+import type { ComponentProps, ReactNode } from 'react';
 import { formatPesos } from '../../../domain/money';
 import { formatPeriod } from './period';
 import { SERIES, type Series } from './series';
@@ -67,6 +68,16 @@ function ChartTable({ caption, columns, rows }: { caption: string; columns: stri
   );
 }
 
+/** A chart drawn for the eye and hidden from screen readers, which read its figures from its `ChartTable`. */
+function ChartFigure({ children, ...table }: ComponentProps<typeof ChartTable> & { children: ReactNode }) {
+  return (
+    <div>
+      <div aria-hidden="true">{children}</div>
+      <ChartTable {...table} />
+    </div>
+  );
+}
+
 /** Sales and purchases side by side per day or month; `series` holds the ones the user may see. */
 export function SalesPurchasesChart({
   data,
@@ -78,38 +89,35 @@ export function SalesPurchasesChart({
   caption: string;
 }) {
   return (
-    <div>
-      <div aria-hidden="true">
-        <BarChart
-          responsive
-          accessibilityLayer={false}
-          data={data}
-          barGap={1}
-          margin={{ top: 8, right: 0, bottom: 0, left: 0 }}
-          style={{ width: '100%', height: 240 }}
-        >
-          <CartesianGrid vertical={false} stroke="var(--border)" />
-          <XAxis dataKey="period" tickFormatter={formatPeriod} tickLine={false} axisLine={false} tick={AXIS_TICK} minTickGap={12} />
-          <YAxis tickFormatter={compact} tickLine={false} axisLine={false} tick={AXIS_TICK} width={56} />
-          <Tooltip cursor={{ fill: 'var(--muted)' }} content={(props) => <ChartTooltip {...props} formatLabel={formatPeriod} />} />
-          {series.map((name) => (
-            <Bar
-              key={name}
-              dataKey={name}
-              name={SERIES[name].label}
-              fill={SERIES[name].color}
-              radius={[3, 3, 0, 0]}
-              isAnimationActive={false}
-            />
-          ))}
-        </BarChart>
-      </div>
-      <ChartTable
-        caption={caption}
-        columns={['Period', ...series.map((name) => SERIES[name].label)]}
-        rows={data.map((row) => [formatPeriod(row.period), ...series.map((name) => formatPesos(row[name] ?? 0))])}
-      />
-    </div>
+    <ChartFigure
+      caption={caption}
+      columns={['Period', ...series.map((name) => SERIES[name].label)]}
+      rows={data.map((row) => [formatPeriod(row.period), ...series.map((name) => formatPesos(row[name] ?? 0))])}
+    >
+      <BarChart
+        responsive
+        accessibilityLayer={false}
+        data={data}
+        barGap={1}
+        margin={{ top: 8, right: 0, bottom: 0, left: 0 }}
+        style={{ width: '100%', height: 240 }}
+      >
+        <CartesianGrid vertical={false} stroke="var(--border)" />
+        <XAxis dataKey="period" tickFormatter={formatPeriod} tickLine={false} axisLine={false} tick={AXIS_TICK} minTickGap={12} />
+        <YAxis tickFormatter={compact} tickLine={false} axisLine={false} tick={AXIS_TICK} width={56} />
+        <Tooltip cursor={{ fill: 'var(--muted)' }} content={(props) => <ChartTooltip {...props} formatLabel={formatPeriod} />} />
+        {series.map((name) => (
+          <Bar
+            key={name}
+            dataKey={name}
+            name={SERIES[name].label}
+            fill={SERIES[name].color}
+            radius={[3, 3, 0, 0]}
+            isAnimationActive={false}
+          />
+        ))}
+      </BarChart>
+    </ChartFigure>
   );
 }
 
@@ -135,38 +143,35 @@ export function RankedBarChart({
   detailLabel: string;
 }) {
   return (
-    <div>
-      <div aria-hidden="true">
-        <BarChart
-          responsive
-          accessibilityLayer={false}
-          layout="vertical"
-          data={bars}
-          margin={{ top: 4, right: 56, bottom: 0, left: 0 }}
-          style={{ width: '100%', height: bars.length * 48 + 4 }}
-        >
-          <XAxis type="number" hide />
-          {/* Names go above the bars rather than beside them: a phone has no room for both. */}
-          <YAxis type="category" dataKey="name" hide />
-          <Tooltip cursor={{ fill: 'var(--muted)' }} content={(props) => <ChartTooltip {...props} />} />
-          <Bar dataKey="value" name="Amount" fill={color} radius={3} barSize={16} isAnimationActive={false}>
-            <LabelList
-              dataKey="name"
-              content={({ x, y, value }) => (
-                <text x={Number(x)} y={Number(y) - 6} fill="var(--foreground)" fontSize={13}>
-                  {shortName(String(value))}
-                </text>
-              )}
-            />
-            <LabelList dataKey="value" position="right" formatter={compact} fill="var(--muted-foreground)" fontSize={12} />
-          </Bar>
-        </BarChart>
-      </div>
-      <ChartTable
-        caption={caption}
-        columns={['Name', 'Amount', detailLabel]}
-        rows={bars.map((bar) => [bar.name, formatPesos(bar.value), bar.detail])}
-      />
-    </div>
+    <ChartFigure
+      caption={caption}
+      columns={['Name', 'Amount', detailLabel]}
+      rows={bars.map((bar) => [bar.name, formatPesos(bar.value), bar.detail])}
+    >
+      <BarChart
+        responsive
+        accessibilityLayer={false}
+        layout="vertical"
+        data={bars}
+        margin={{ top: 4, right: 56, bottom: 0, left: 0 }}
+        style={{ width: '100%', height: bars.length * 48 + 4 }}
+      >
+        <XAxis type="number" hide />
+        {/* Names go above the bars rather than beside them: a phone has no room for both. */}
+        <YAxis type="category" dataKey="name" hide />
+        <Tooltip cursor={{ fill: 'var(--muted)' }} content={(props) => <ChartTooltip {...props} />} />
+        <Bar dataKey="value" name="Amount" fill={color} radius={3} barSize={16} isAnimationActive={false}>
+          <LabelList
+            dataKey="name"
+            content={({ x, y, value }) => (
+              <text x={Number(x)} y={Number(y) - 6} fill="var(--foreground)" fontSize={13}>
+                {shortName(String(value))}
+              </text>
+            )}
+          />
+          <LabelList dataKey="value" position="right" formatter={compact} fill="var(--muted-foreground)" fontSize={12} />
+        </Bar>
+      </BarChart>
+    </ChartFigure>
   );
 }

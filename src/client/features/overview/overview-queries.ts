@@ -1,7 +1,7 @@
 import { queryOptions } from '@tanstack/react-query';
 import type { LocationType } from '../../../domain/documents';
 import { api, queryString, type Query } from '../../lib/api';
-import { isNetworkFailure, NotAvailableOffline, readAnswer, saveAnswer } from '../../lib/offline-store';
+import { keptAnswer } from '../../lib/kept-answer';
 import type { ReadBack } from '../../lib/resource-queries';
 
 /** The overview's figures, one endpoint per card (src/server/routes/overview.routes.ts); money in pesos. */
@@ -96,19 +96,10 @@ export type OverviewCard = 'sales-purchases' | 'receivables' | 'payables' | 'sto
 export const overviewQuery = <T extends object>(businessId: number | null, card: OverviewCard, what: string, params: Query = {}) =>
   queryOptions({
     queryKey: [businessId, 'overview', card, params],
-    queryFn: async ({ signal }): Promise<T & ReadBack> => {
-      const key = `${businessId}|overview|${card}|${queryString(params)}`;
-      try {
-        const answer = await api<T>('GET', `/api/overview/${card}`, { query: params, signal });
-        if (businessId !== null) void saveAnswer(key, businessId, 'overview', answer, []);
-        return answer;
-      } catch (error) {
-        if (!isNetworkFailure(error) || businessId === null) throw error;
-        const saved = await readAnswer(key);
-        if (saved) return { ...(saved.body as T), savedOffline: saved.savedAt };
-        throw new NotAvailableOffline(what);
-      }
-    },
+    queryFn: ({ signal }): Promise<T & ReadBack> =>
+      keptAnswer(businessId, 'overview', `${businessId}|overview|${card}|${queryString(params)}`, what, () =>
+        api<T>('GET', `/api/overview/${card}`, { query: params, signal }),
+      ),
     networkMode: 'always',
     // While another period loads, the chart keeps the one shown — never another business's.
     placeholderData: (previous, previousQuery) => (previousQuery?.queryKey[0] === businessId ? previous : undefined),

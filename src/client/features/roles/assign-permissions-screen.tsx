@@ -1,18 +1,13 @@
 import { useQuery } from '@tanstack/react-query';
-import { Navigate, useNavigate, useParams, useRouter } from '@tanstack/react-router';
-import { ArrowLeft } from 'lucide-react';
 import { useMemo, useState } from 'react';
 import { permissions as permissionsDefinition } from '../../../domain/resources/permissions';
 import { roles } from '../../../domain/resources/roles';
 import { api } from '../../lib/api';
-import { recordQuery, type ListAnswer } from '../../lib/resource-queries';
-import { submitChange } from '../../lib/outbox';
-import { useActiveBusinessId, useCan } from '../../lib/session';
-import { reportFailure, reportSettled } from '../../components/crud/record-actions';
+import type { ApiRecord, ListAnswer } from '../../lib/resource-queries';
+import { useActiveBusinessId } from '../../lib/session';
+import { AssignmentButtons, useAssignedRecord, useAssignment } from '../../components/crud/assignment';
 import { ResourceBreadcrumb } from '../../components/crud/resource-breadcrumb';
-import { NotFoundScreen } from '../../components/layout/not-found-screen';
 import { SearchInput } from '../../components/search-input';
-import { Button } from '../../components/ui/button';
 import { Checkbox } from '../../components/ui/checkbox';
 import { Label } from '../../components/ui/label';
 import { ProgressBar } from '../../components/ui/progress-bar';
@@ -37,48 +32,22 @@ async function allPermissions(): Promise<Permission[]> {
 
 /** `/roles/{id}/assign-permissions`: permissions grouped by resource, a check-all per group, and a search. */
 export function AssignPermissionsScreen() {
-  const { id } = useParams({ strict: false }) as { id: string };
-  const roleId = /^\d+$/.test(id) ? Number(id) : 0;
+  const { record: role, gate } = useAssignedRecord(roles);
   const businessId = useActiveBusinessId();
-  const canUpdate = useCan('update-roles');
-  const role = useQuery({ ...recordQuery(businessId, roles, roleId), enabled: roleId > 0 });
   const permissions = useQuery({
     queryKey: [businessId, permissionsDefinition.name, 'all'],
     queryFn: allPermissions,
     staleTime: 10 * 60_000,
   });
 
-  if (!roleId || role.error) return <NotFoundScreen what="role" />;
-  if (!canUpdate) return <Navigate to="/$resource" params={{ resource: 'roles' }} replace />;
-  if (!role.data || !permissions.data) return <ProgressBar active />;
-  return (
-    <PermissionChecklist
-      key={role.data.version}
-      roleId={roleId}
-      roleName={String(role.data.name)}
-      granted={role.data.permission_ids as number[]}
-      permissions={permissions.data}
-    />
-  );
+  const gated = gate(permissions.data !== undefined);
+  if (gated || !role || !permissions.data) return gated;
+  return <PermissionChecklist key={role.version} role={role} permissions={permissions.data} />;
 }
 
-function PermissionChecklist({
-  roleId,
-  roleName,
-  granted,
-  permissions,
-}: {
-  roleId: number;
-  roleName: string;
-  granted: number[];
-  permissions: Permission[];
-}) {
-  const [checked, setChecked] = useState<ReadonlySet<number>>(new Set(granted));
+function PermissionChecklist({ role, permissions }: { role: ApiRecord; permissions: Permission[] }) {
+  const { recordName: roleName, checked, toggle, busy, save } = useAssignment(roles, role, 'permissions');
   const [filter, setFilter] = useState('');
-  const [busy, setBusy] = useState(false);
-  const businessId = useActiveBusinessId();
-  const navigate = useNavigate();
-  const router = useRouter();
 
   const groups = useMemo(() => {
     const byGroup = new Map<string, Permission[]>();
@@ -89,38 +58,6 @@ function PermissionChecklist({
     }
     return [...byGroup.entries()].sort(([a], [b]) => a.localeCompare(b));
   }, [permissions, filter]);
-
-  const toggle = (ids: number[], on: boolean) =>
-    setChecked((current) => {
-      const next = new Set(current);
-      for (const id of ids) {
-        if (on) next.add(id);
-        else next.delete(id);
-      }
-      return next;
-    });
-
-  const save = async () => {
-    setBusy(true);
-    try {
-      const settled = await submitChange({
-        businessId,
-        resource: 'roles',
-        action: 'assign',
-        recordId: roleId,
-        method: 'PUT',
-        path: `/api/roles/${roleId}/permissions`,
-        body: { permission_ids: [...checked] },
-        label: `Assign permissions to Role ${roleName}`,
-      });
-      reportSettled(settled, 'Role updated successfully.');
-      void navigate({ to: '/$resource/$id', params: { resource: 'roles', id: String(roleId) } });
-    } catch (error) {
-      reportFailure(error);
-    } finally {
-      setBusy(false);
-    }
-  };
 
   return (
     <div className="max-w-5xl space-y-4">
@@ -177,14 +114,12 @@ function PermissionChecklist({
         })}
         {groups.length === 0 && <p className="text-muted-foreground">No permission matches “{filter}”.</p>}
       </div>
-      <div className="sticky bottom-0 flex gap-3 border-t bg-background py-3">
-        <Button variant="outline" onClick={() => router.history.back()} disabled={busy}>
-          <ArrowLeft aria-hidden /> Back
-        </Button>
-        <Button onClick={() => void save()} disabled={busy}>
-          {busy ? 'Saving…' : 'Save Permissions'}
-        </Button>
-      </div>
+      <AssignmentButtons
+        className="sticky bottom-0 flex gap-3 border-t bg-background py-3"
+        busy={busy}
+        onSave={save}
+        saveLabel="Save Permissions"
+      />
     </div>
   );
 }

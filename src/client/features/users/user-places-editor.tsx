@@ -6,6 +6,7 @@ import { LevelChoice } from '../../components/places/level-choice';
 import { usePlaces } from '../../lib/places';
 import { cn } from '../../lib/utils';
 import { changesAll, defaultPlaces, placeRows, withLevel, worksAtProblem, type PlaceRow, type UserPlaces } from './user-places';
+import { ProblemAlert } from '../../components/problem-alert';
 
 const HEADINGS: Record<PlaceType, string> = { branch: 'Branches', warehouse: 'Warehouses' };
 
@@ -37,11 +38,7 @@ export function UserPlacesEditor({ value, onChange, errors, values }: ComponentP
         Where the user works in this business. At <strong className="font-medium">view</strong> they see a place’s stock, documents and
         figures; at <strong className="font-medium">operate</strong> they also make and change documents there.
       </p>
-      {messages.length > 0 && (
-        <p role="alert" className="text-sm text-destructive">
-          {messages.join(' ')}
-        </p>
-      )}
+      <ProblemAlert problem={messages} />
       {worksAt && (
         <p role="status" className="flex items-start gap-2 rounded-md border border-warning/50 bg-warning/10 p-3 text-sm">
           <TriangleAlert className="mt-0.5 size-4 shrink-0" aria-hidden />
