@@ -1,6 +1,7 @@
 import type { DiscountEntry, SelectOption } from './fields';
 import type { DocumentEffects } from './effects';
 import type { Lifecycle } from './lifecycle';
+import type { IconKey } from './menu';
 
 /**
  * What every document shares: its number and
@@ -23,14 +24,22 @@ export interface DocumentSpec {
   lines: 'priced' | 'quantities' | 'adjustments' | 'none';
   /** Goods go from one location to another (`from_location_*` → `to_location_*`) instead of being at one. */
   twoLocations?: boolean;
-  /** The document it is made from (`/receive-orders/create/{purchase_order_id}`), by its field. */
-  source?: { field: string; resource: string };
+  /**
+   * The document it is made from (`/receive-orders/create/{purchase_order_id}`), by its field;
+   * `reversed` when its two ends are the source's the other way round (a return goes back from
+   * where its transfer went).
+   */
+  source?: { field: string; resource: string; reversed?: true };
   /** Goods it moves at its location when created: in, out, or both ways (signed lines: in when positive, out when negative). */
   stock?: 'in' | 'out' | 'both';
   /** Its counterparty: Supplier or Customer, the label of `contact_id` (none for goods moved between locations). */
   contact?: 'Supplier' | 'Customer';
   /** What its edit screen may change once it exists (documents with an edit route); `lines` while nothing moved. */
   updatable?: readonly string[];
+  /** Numbered from blocks a device reserves while online, so what it makes offline has its final number (a sale at the counter). */
+  numberBlocks?: true;
+  /** The icon of the action making one from another document (receive, record payment …); a plain document's when none. */
+  followOnIcon?: IconKey;
   /** Its statuses, transitions, what may be trashed and what follows from it. */
   lifecycle: Lifecycle;
   /** What it moves in stock, fulfils of other lines and settles of money (`domain/effects.ts`): what the audit checks it by. */

@@ -85,6 +85,13 @@ export interface PlaceRule {
 /** A document at its branch or warehouse (`branch_id` / `warehouse_id`): changed by someone operating there. */
 export const AT_ITS_PLACE: PlaceRule = { ends: { place: { branch: 'branch_id', warehouse: 'warehouse_id' } }, operates: 'place' };
 
+/**
+ * A record at its branch (`branch_id`), or for every branch when it names none (a sale's or a
+ * service's price): one at a branch is seen and set by those who work there, one for every branch
+ * by those who work everywhere.
+ */
+export const AT_A_BRANCH_OR_ALL: PlaceRule = { ends: { place: { branch: 'branch_id' } }, operates: 'place', optional: true };
+
 /** Goods between two places (`from_location_*`, `to_location_*`): both sides view it; `operates` says which side acts. */
 export function betweenPlaces(operates: 'from' | 'to', operatesLabel: string): PlaceRule {
   return {

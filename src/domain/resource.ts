@@ -1,5 +1,6 @@
 import type { DocumentSpec } from './documents';
 import type { Field } from './fields';
+import type { MenuEntry } from './menu';
 import { AT_ITS_PLACE, type PlaceRule } from './places';
 
 /**
@@ -59,6 +60,11 @@ export interface ResourceDefinition {
    * has `AT_ITS_PLACE` unless it says otherwise; a resource without places is seen by every user.
    */
   places?: PlaceRule;
+  /**
+   * Where the sidebar links its list; none: no link, though its screens keep their routes (a
+   * quotation, a business, a service the counter does not sell yet).
+   */
+  menu?: MenuEntry;
 }
 
 type DefinitionInput = Omit<

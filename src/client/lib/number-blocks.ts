@@ -1,5 +1,5 @@
 import { todayInManila, type Location } from '../../domain/documents';
-import { findResource } from '../../domain/resources/registry';
+import { registry } from '../../domain/resources/registry';
 import { holdsAny, permissionName } from '../../domain/permissions';
 import { api } from './api';
 import { offlineDatabase, type KeptNumberBlock, type OfflineDatabase } from './offline-store';
@@ -16,8 +16,8 @@ import { locationIn } from './queued-number';
  * what was not used. A series with no block left numbers on sync, as before.
  */
 
-/** The document kinds numbered from blocks: a sale at the counter. */
-export const BLOCK_KINDS: readonly string[] = ['invoices'];
+/** The document kinds numbered from blocks, as each declares (`document.numberBlocks`): a sale at the counter. */
+const BLOCK_KINDS = registry.filter((definition) => definition.document?.numberBlocks);
 /** A new block is reserved when a series has fewer numbers left than this. */
 const LOW = 10;
 
@@ -32,7 +32,13 @@ const sameLocation = (a: Location, b: Location) => a.type === b.type && a.id ===
  */
 export async function numbered(db: OfflineDatabase, change: Change): Promise<Change> {
   const body = change.body as Body | undefined;
-  if (change.action !== 'create' || change.businessId === null || !BLOCK_KINDS.includes(change.resource) || !body) return change;
+  if (
+    change.action !== 'create' ||
+    change.businessId === null ||
+    !BLOCK_KINDS.some((definition) => definition.name === change.resource) ||
+    !body
+  )
+    return change;
   const location = locationIn(body);
   if (!location || typeof body.date !== 'string' || body.numbered) return change;
   const { businessId, resource } = change;
@@ -115,9 +121,9 @@ export async function keepNumberBlocks(db: OfflineDatabase, user: FetchedUser): 
   const businessId = user.business_id;
   const held = new Set(user.permission_names as string[]);
   const blocks = await db.numberBlocks.where('businessId').equals(businessId).toArray();
-  for (const resource of BLOCK_KINDS) {
-    const definition = findResource(resource);
-    if (!definition || !holdsAny(held, [permissionName('create', definition.permission)])) continue;
+  for (const definition of BLOCK_KINDS) {
+    if (!holdsAny(held, [permissionName('create', definition.permission)])) continue;
+    const resource = definition.name;
     const places: Location[] = blocks.filter((block) => block.resource === resource).map((block) => block.location);
     if ((user.userable_type === 'branch' || user.userable_type === 'warehouse') && typeof user.userable_id === 'number')
       places.push({ type: user.userable_type, id: user.userable_id });

@@ -8,5 +8,6 @@ export const billPayments = paymentResource({
   type: 'bill-payment',
   prefix: 'BP',
   contact: 'Supplier',
-  paid: { field: 'bill_id', resource: 'bills', label: 'Bill' },
+  settles: { field: 'bill_id', resource: 'bills', label: 'Bill' },
+  menu: { group: 'Purchasing', icon: 'banknote' },
 });

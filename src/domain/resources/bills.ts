@@ -18,6 +18,7 @@ export const bills = defineResource({
   singular: 'Bill',
   plural: 'Bills',
   display: 'number',
+  menu: { group: 'Purchasing', icon: 'receipt' },
   editable: false,
   document: {
     type: 'bill',

@@ -1,3 +1,3 @@
 import { namedList } from './named-list';
 
-export const brands = namedList({ name: 'brands', singular: 'Brand', plural: 'Brands' });
+export const brands = namedList({ name: 'brands', singular: 'Brand', plural: 'Brands', menu: { group: 'Inventory', icon: 'tag' } });

@@ -6,6 +6,7 @@ export const contacts = defineResource({
   singular: 'Contact',
   plural: 'Contacts',
   display: 'name',
+  menu: { group: 'Management', icon: 'contact' },
   attachments: true,
   fields: {
     contact_type_id: reference('Contact type', 'contact-types', { required: true }),

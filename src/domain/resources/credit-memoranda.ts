@@ -8,5 +8,5 @@ export const creditMemoranda = memorandumResource({
   type: 'credit-memorandum',
   prefix: 'CM',
   contact: 'Customer',
-  adjusts: { field: 'invoice_id', resource: 'invoices', label: 'Invoice' },
+  settles: { field: 'invoice_id', resource: 'invoices', label: 'Invoice' },
 });

@@ -8,5 +8,5 @@ export const debitMemoranda = memorandumResource({
   type: 'debit-memorandum',
   prefix: 'DM',
   contact: 'Supplier',
-  adjusts: { field: 'bill_id', resource: 'bills', label: 'Bill' },
+  settles: { field: 'bill_id', resource: 'bills', label: 'Bill' },
 });

@@ -1,10 +1,16 @@
 import { boolean, date, integer, money, reference, select, text, textarea, type Field } from '../fields';
 import { statusLabel, statusValues, type Lifecycle } from '../lifecycle';
+import type { IconKey, MenuEntry } from '../menu';
 import { defineResource } from '../resource';
 import { PAYMENT_METHODS } from '../tenders';
 
-/** Statuses as the options of a status select, labelled "Partially received" etc. */
-const statusOptions = (statuses: readonly string[]) => statuses.map((value) => ({ value, label: statusLabel(value) }));
+/** A document's status, the server's to set: a select of its lifecycle's statuses, labelled "Partially received" etc. */
+export const statusField = (statuses: readonly string[]): Field =>
+  select(
+    'Status',
+    statuses.map((value) => ({ value, label: statusLabel(value) })),
+    { computed: true },
+  );
 
 /**
  * The header every document shares: its server-assigned number and reference
@@ -20,7 +26,7 @@ export function documentHeader(contact: 'Supplier' | 'Customer', statuses: reado
     warehouse_id: reference('Warehouse', 'warehouses'),
     date: date('Date', { required: true }),
     notes: textarea('Notes'),
-    status: select('Status', statusOptions(statuses), { computed: true }),
+    status: statusField(statuses),
   };
 }
 
@@ -117,30 +123,26 @@ export function transferredLifecycle({
   };
 }
 
-/** Goods that arrived (a receive order, a stock receive): received when made; voided, `reverses`. */
-export const receivedLifecycle = (reverses: string): Lifecycle => ({
-  statuses: { received: 'complete', void: 'undone' },
-  start: 'received',
-  transitions: [{ name: 'void', direction: 'undo', from: ['received'], to: 'void', permission: 'delete', reverses }],
+/**
+ * A document done when made — goods `received`, or `posted` (a payment, a memorandum, a stock
+ * adjustment) — which a void undoes once: `reverses` says what, and `undo` who else may take it.
+ */
+const doneWhenMade = (status: 'received' | 'posted', reverses: string, undo: { byMakerSameDay?: boolean } = {}): Lifecycle => ({
+  statuses: { [status]: 'complete', void: 'undone' },
+  start: status,
+  transitions: [{ name: 'void', direction: 'undo', from: [status], to: 'void', permission: 'delete', reverses, ...undo }],
   trashable: ['void'],
 });
 
-/** A payment or a memorandum: posted when made; voided, what it settled is owed again. */
-const settlementLifecycle = (settled: string): Lifecycle => ({
-  statuses: { posted: 'complete', void: 'undone' },
-  start: 'posted',
-  transitions: [
-    {
-      name: 'void',
-      direction: 'undo',
-      from: ['posted'],
-      to: 'void',
-      permission: 'delete',
-      reverses: `What it settled is owed again on its ${settled}.`,
-    },
-  ],
-  trashable: ['void'],
-});
+/** Goods that arrived (a receive order, a stock receive): received when made; voided, `reverses`. */
+export const receivedLifecycle = (reverses: string): Lifecycle => doneWhenMade('received', reverses);
+
+/** A stock adjustment, a payment or a memorandum: posted when made; voided, `reverses`. */
+export const postedLifecycle = (reverses: string, undo: { byMakerSameDay?: boolean } = {}): Lifecycle =>
+  doneWhenMade('posted', reverses, undo);
+
+/** A payment or a memorandum: voided, what it settled is owed again. */
+const settlementLifecycle = (settled: string): Lifecycle => postedLifecycle(`What it settled is owed again on its ${settled}.`);
 
 /** What a bill or an invoice has been paid, what memoranda took off it, and what is left. */
 export const balanceFields = (): Record<string, Field> => ({
@@ -169,92 +171,91 @@ function settlementHeader(
   };
 }
 
-interface PaymentOf {
+/** A payment or a memorandum of one kind: its names, its number's type and prefix, its party, and the bill or invoice it settles. */
+interface SettlementOf {
   name: string;
   singular: string;
   plural: string;
   type: string;
   prefix: string;
   contact: 'Supplier' | 'Customer';
-  /** What it pays: `bill_id` of `bills`, labelled "Bill". */
-  paid: { field: string; resource: string; label: string };
-  /** Invoice payments have an edit screen (for their reference and notes); bill payments not. */
-  editable?: boolean;
+  /** What it settles: `bill_id` of `bills`, labelled "Bill". */
+  settles: { field: string; resource: string; label: string };
+  menu?: MenuEntry;
 }
 
 /**
- * A payment of a bill or an invoice: its party and location are the paid document's, filled in by
- * the server; it is made of tenders (cash, GCash, a check …, `domain/tenders.ts`), kept beside it,
- * which its amount and method are the server's sum and summary of.
+ * What payments and memoranda share: made from a bill or an invoice, whose party and location
+ * they take, they settle an amount of it (`into` its paid or adjusted amount) until voided, and
+ * are listed by their number, date, that document and one field of their own (`shown`).
  */
-export function paymentResource({ name, singular, plural, type, prefix, contact, paid, editable = false }: PaymentOf) {
+function settlementResource(
+  { name, singular, plural, type, prefix, contact, settles, menu }: SettlementOf,
+  own: {
+    into: 'amount_paid' | 'amount_adjusted';
+    followOnIcon: IconKey;
+    editable: boolean;
+    updatable?: readonly string[];
+    fields: Record<string, Field>;
+    shown: string;
+  },
+) {
   return defineResource({
     name,
     singular,
     plural,
     display: 'number',
-    editable,
+    menu,
+    editable: own.editable,
     document: {
       type,
       prefix,
       lines: 'none',
       contact,
-      source: { field: paid.field, resource: paid.resource },
-      effects: { settles: { resource: paid.resource, field: paid.field, into: 'amount_paid' } },
-      lifecycle: settlementLifecycle(paid.label.toLowerCase()),
-      updatable: ['notes', 'payment_reference'],
+      source: { field: settles.field, resource: settles.resource },
+      effects: { settles: { resource: settles.resource, field: settles.field, into: own.into } },
+      lifecycle: settlementLifecycle(settles.label.toLowerCase()),
+      updatable: own.updatable,
+      followOnIcon: own.followOnIcon,
     },
+    fields: { ...settlementHeader(contact, settles), ...own.fields },
+    search: [...DOCUMENT_SEARCH, settles.field, own.shown],
+    sort: ['number', 'date', 'amount'],
+    columns: ['number', 'date', settles.field, 'contact_id', own.shown, 'amount'],
+  });
+}
+
+/**
+ * A payment of a bill or an invoice: its party and location are the paid document's, filled in by
+ * the server; it is made of tenders (cash, GCash, a check …, `domain/tenders.ts`), kept beside it,
+ * which its amount and method are the server's sum and summary of. Invoice payments have an edit
+ * screen (for their reference and notes); bill payments not.
+ */
+export const paymentResource = ({ editable = false, ...of }: SettlementOf & { editable?: boolean }) =>
+  settlementResource(of, {
+    into: 'amount_paid',
+    followOnIcon: 'credit-card',
+    editable,
+    updatable: ['notes', 'payment_reference'],
     fields: {
-      ...settlementHeader(contact, paid),
       // What its tenders come to (domain/tenders.ts), and their method, or split: the server's.
       amount: money('Amount', { computed: true }),
       payment_method: select('Payment method', PAYMENT_METHODS, { computed: true }),
       // The payment's own reference (a receipt's number); each tender keeps what traces it.
       payment_reference: text('Payment reference', { max: 100 }),
     },
-    search: [...DOCUMENT_SEARCH, paid.field, 'payment_method'],
-    sort: ['number', 'date', 'amount'],
-    columns: ['number', 'date', paid.field, 'contact_id', 'payment_method', 'amount'],
+    shown: 'payment_method',
   });
-}
-
-interface MemorandumOf {
-  name: string;
-  singular: string;
-  plural: string;
-  type: string;
-  prefix: string;
-  contact: 'Supplier' | 'Customer';
-  /** What it adjusts: `invoice_id` of `invoices`, labelled "Invoice". */
-  adjusts: { field: string; resource: string; label: string };
-}
 
 /** A credit or debit memorandum: takes an amount off an invoice's or a bill's balance, for a reason. */
-export function memorandumResource({ name, singular, plural, type, prefix, contact, adjusts }: MemorandumOf) {
-  return defineResource({
-    name,
-    singular,
-    plural,
-    display: 'number',
+export const memorandumResource = (of: SettlementOf) =>
+  settlementResource(of, {
+    into: 'amount_adjusted',
+    followOnIcon: 'file-minus',
     editable: false,
-    document: {
-      type,
-      prefix,
-      lines: 'none',
-      contact,
-      source: { field: adjusts.field, resource: adjusts.resource },
-      effects: { settles: { resource: adjusts.resource, field: adjusts.field, into: 'amount_adjusted' } },
-      lifecycle: settlementLifecycle(adjusts.label.toLowerCase()),
-    },
-    fields: {
-      ...settlementHeader(contact, adjusts),
-      reason: text('Reason', { required: true, max: 500 }),
-    },
-    search: [...DOCUMENT_SEARCH, adjusts.field, 'reason'],
-    sort: ['number', 'date', 'amount'],
-    columns: ['number', 'date', adjusts.field, 'contact_id', 'reason', 'amount'],
+    fields: { reason: text('Reason', { required: true, max: 500 }) },
+    shown: 'reason',
   });
-}
 
 const locationTypes = [
   { value: 'warehouse', label: 'Warehouse' },
@@ -282,7 +283,7 @@ export function transferHeader(statuses: readonly string[], { computed = false }
     to_location_id: location('To location', 'to_location_type', { required, computed }),
     date: date('Date', { required: true }),
     notes: textarea('Notes'),
-    status: select('Status', statusOptions(statuses), { computed: true }),
+    status: statusField(statuses),
   };
 }
 

@@ -1,49 +1,27 @@
-import { author, date, integer, select, text, textarea } from '../fields';
+import { author, date, integer, select, text, textarea, type SelectOption } from '../fields';
 import { defineResource, type ResourceDefinition } from '../resource';
-import { billPayments } from './bill-payments';
-import { bills } from './bills';
-import { creditMemoranda } from './credit-memoranda';
-import { debitMemoranda } from './debit-memoranda';
-import { invoicePayments } from './invoice-payments';
-import { invoices } from './invoices';
-import { purchaseOrders } from './purchase-orders';
-import { quotations } from './quotations';
-import { receiveOrders } from './receive-orders';
-import { stockAdjustments } from './stock-adjustments';
-import { stockCounts } from './stock-counts';
-import { stockReceives } from './stock-receives';
-import { stockRequests } from './stock-requests';
-import { stockReturns } from './stock-returns';
-import { stockTransfers } from './stock-transfers';
 
-/** Every kind of document a memo may be written about. */
-const DOCUMENTS: readonly ResourceDefinition[] = [
-  purchaseOrders,
-  receiveOrders,
-  bills,
-  billPayments,
-  quotations,
-  invoices,
-  invoicePayments,
-  creditMemoranda,
-  debitMemoranda,
-  stockRequests,
-  stockTransfers,
-  stockReceives,
-  stockReturns,
-  stockAdjustments,
-  stockCounts,
-];
-
-const typeOf = (definition: ResourceDefinition) => definition.document?.type as string;
+const documentTypes: SelectOption[] = [];
+const documentResources: Record<string, string> = {};
 
 /** `document_type`'s choices: a document's type, labelled with its kind's name. */
-export const DOCUMENT_TYPES = DOCUMENTS.map((definition) => ({ value: typeOf(definition), label: definition.singular }));
+export const DOCUMENT_TYPES: readonly SelectOption[] = documentTypes;
 
 /** The resource whose records each document type names: `purchase-order` → `purchase-orders`. */
-export const DOCUMENT_RESOURCES: Readonly<Record<string, string>> = Object.fromEntries(
-  DOCUMENTS.map((definition) => [typeOf(definition), definition.name]),
-);
+export const DOCUMENT_RESOURCES: Readonly<Record<string, string>> = documentResources;
+
+/**
+ * Names every kind of document a memo may be written about: each resource of the registry with a
+ * `document`. The registry holds this resource too, so it hands them here as it is built; until
+ * then a memo can be about nothing.
+ */
+export function writtenAbout(resources: readonly ResourceDefinition[]): void {
+  for (const { document, name, singular } of resources) {
+    if (!document) continue;
+    documentTypes.push({ value: document.type, label: singular });
+    documentResources[document.type] = name;
+  }
+}
 
 /**
  * A memo written about one document of the business — "the supplier promised to replace the 3

@@ -8,6 +8,7 @@ export const invoicePayments = paymentResource({
   type: 'invoice-payment',
   prefix: 'IP',
   contact: 'Customer',
-  paid: { field: 'invoice_id', resource: 'invoices', label: 'Invoice' },
+  settles: { field: 'invoice_id', resource: 'invoices', label: 'Invoice' },
+  menu: { group: 'Sales & Services', icon: 'banknote' },
   editable: true,
 });

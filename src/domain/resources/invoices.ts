@@ -19,6 +19,7 @@ export const invoices = defineResource({
   singular: 'Invoice',
   plural: 'Invoices',
   display: 'number',
+  menu: { group: 'Sales & Services', icon: 'receipt-text' },
   // Invoices have an edit screen; what moved stock or money stays as it is.
   document: {
     type: 'invoice',
@@ -26,6 +27,8 @@ export const invoices = defineResource({
     lines: 'priced',
     contact: 'Customer',
     stock: 'out',
+    // Sold at the counter: its phone numbers what it sells offline from its blocks.
+    numberBlocks: true,
     effects: { stock: [{ at: 'own', onHand: -1, inTransit: 0 }], owed: true },
     source: { field: 'quotation_id', resource: 'quotations' },
     updatable: ['notes', 'due_date'],

@@ -4,4 +4,5 @@ export const itemClassifications = namedList({
   name: 'item-classifications',
   singular: 'Item Classification',
   plural: 'Item Classifications',
+  menu: { group: 'Inventory', icon: 'layers' },
 });

@@ -1,3 +1,8 @@
 import { namedList } from './named-list';
 
-export const itemTypes = namedList({ name: 'item-types', singular: 'Item Type', plural: 'Item Types' });
+export const itemTypes = namedList({
+  name: 'item-types',
+  singular: 'Item Type',
+  plural: 'Item Types',
+  menu: { group: 'Inventory', icon: 'tags' },
+});

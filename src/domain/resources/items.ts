@@ -7,6 +7,7 @@ export const items = defineResource({
   singular: 'Item',
   plural: 'Items',
   display: 'name',
+  menu: { group: 'Inventory', icon: 'package' },
   attachments: true,
   fields: {
     sku: text('SKU', { required: true, unique: true, max: 64 }),

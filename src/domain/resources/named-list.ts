@@ -1,18 +1,21 @@
 import { text, textarea, type Field } from '../fields';
+import type { MenuEntry } from '../menu';
 import { defineResource } from '../resource';
 
 interface Naming {
   name: string;
   singular: string;
   plural: string;
+  menu?: MenuEntry;
 }
 
 /** Records known by a name unique in their business, with one field more that lists show beside it. */
-function byName({ name, singular, plural }: Naming, [second, field]: [string, Field], sort: string[]) {
+function byName({ name, singular, plural, menu }: Naming, [second, field]: [string, Field], sort: string[]) {
   return defineResource({
     name,
     singular,
     plural,
+    menu,
     display: 'name',
     fields: { name: text('Name', { required: true, unique: true }), [second]: field },
     search: ['id', 'name', second],

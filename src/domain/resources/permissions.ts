@@ -7,6 +7,7 @@ export const permissions = defineResource({
   singular: 'Permission',
   plural: 'Permissions',
   display: 'name',
+  menu: { group: 'Management', icon: 'key-round' },
   tenancy: 'global',
   readOnly: true,
   fields: {

@@ -7,6 +7,7 @@ export const purchaseItemPrices = defineResource({
   singular: 'Purchase Item Price',
   plural: 'Purchase Item Prices',
   display: 'id',
+  menu: { group: 'Purchasing', icon: 'hand-coins' },
   fields: {
     item_id: reference('Item', 'items', { required: true }),
     contact_id: reference('Supplier', 'contacts', { contactType: 'Supplier' }),

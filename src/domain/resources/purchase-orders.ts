@@ -41,6 +41,7 @@ export const purchaseOrders = defineResource({
   singular: 'Purchase Order',
   plural: 'Purchase Orders',
   display: 'number',
+  menu: { group: 'Purchasing', icon: 'shopping-cart' },
   document: {
     type: 'purchase-order',
     prefix: 'PO',

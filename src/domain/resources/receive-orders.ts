@@ -11,9 +11,11 @@ export const receiveOrders = defineResource({
   singular: 'Receive Order',
   plural: 'Receive Orders',
   display: 'number',
+  menu: { group: 'Purchasing', icon: 'arrow-down-to-line' },
   editable: false,
   document: {
     type: 'receive-order',
+    followOnIcon: 'package-check',
     prefix: 'RO',
     lines: 'priced',
     contact: 'Supplier',

@@ -9,7 +9,7 @@ import { contacts } from './contacts';
 import { conversions } from './conversions';
 import { creditMemoranda } from './credit-memoranda';
 import { debitMemoranda } from './debit-memoranda';
-import { documentMemoranda } from './document-memoranda';
+import { documentMemoranda, writtenAbout } from './document-memoranda';
 import { itemClassifications } from './item-classifications';
 import { itemTypes } from './item-types';
 import { invoicePayments } from './invoice-payments';
@@ -75,6 +75,8 @@ export const registry: readonly ResourceDefinition[] = [
   roles,
   permissions,
 ];
+
+writtenAbout(registry);
 
 const byName = new Map(registry.map((definition) => [definition.name, definition]));
 

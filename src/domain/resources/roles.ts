@@ -7,6 +7,7 @@ export const roles = defineResource({
   singular: 'Role',
   plural: 'Roles',
   display: 'name',
+  menu: { group: 'Management', icon: 'shield-check' },
   fields: {
     name: text('Name', { required: true, unique: true }),
     description: textarea('Description'),

@@ -1,4 +1,5 @@
 import { date, money, reference } from '../fields';
+import { AT_A_BRANCH_OR_ALL } from '../places';
 import { defineResource } from '../resource';
 
 /** branch_id empty: the price holds for every branch. */
@@ -7,8 +8,8 @@ export const saleItemPrices = defineResource({
   singular: 'Sale Item Price',
   plural: 'Sale Item Prices',
   display: 'id',
-  // A branch's price is seen and set by those who work there; a price for every branch by those who work everywhere.
-  places: { ends: { place: { branch: 'branch_id' } }, operates: 'place', optional: true },
+  menu: { group: 'Sales & Services', icon: 'tags' },
+  places: AT_A_BRANCH_OR_ALL,
   fields: {
     item_id: reference('Item', 'items', { required: true }),
     branch_id: reference('Branch', 'branches'),

@@ -1,4 +1,5 @@
 import { date, money, reference } from '../fields';
+import { AT_A_BRANCH_OR_ALL } from '../places';
 import { defineResource } from '../resource';
 
 /** branch_id empty: the price holds for every branch. */
@@ -7,8 +8,7 @@ export const servicePrices = defineResource({
   singular: 'Service Price',
   plural: 'Service Prices',
   display: 'id',
-  // A branch's price is seen and set by those who work there; a price for every branch by those who work everywhere.
-  places: { ends: { place: { branch: 'branch_id' } }, operates: 'place', optional: true },
+  places: AT_A_BRANCH_OR_ALL,
   fields: {
     service_id: reference('Service', 'services', { required: true }),
     branch_id: reference('Branch', 'branches'),

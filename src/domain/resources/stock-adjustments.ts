@@ -1,7 +1,8 @@
 import type { SelectOption } from '../fields';
-import { date, reference, select, text, textarea } from '../fields';
-import { statusLabel, statusValues, type Lifecycle } from '../lifecycle';
+import { date, reference, text, textarea } from '../fields';
+import { statusValues } from '../lifecycle';
 import { defineResource } from '../resource';
+import { postedLifecycle, statusField } from './document-fields';
 
 /** Which way a reason moves the stock: `out` takes goods away, `in` adds them, `either` may do both. */
 export type ReasonDirection = 'in' | 'out' | 'either';
@@ -47,23 +48,11 @@ export function reasonSignRefusal(reason: string | null | undefined, quantity: n
 /** The reason whose line must say more in its note. */
 export const OTHER_REASON = 'other';
 
-const lifecycle: Lifecycle = {
-  statuses: { posted: 'complete', void: 'undone' },
-  start: 'posted',
-  transitions: [
-    {
-      name: 'void',
-      direction: 'undo',
-      from: ['posted'],
-      to: 'void',
-      permission: 'delete',
-      reverses: 'Each line’s change to the stock is undone: what it added leaves stock, what it took away returns.',
-      // A clerk who posted a wrong adjustment undoes it at once, rather than posting a second one.
-      byMakerSameDay: true,
-    },
-  ],
-  trashable: ['void'],
-};
+const lifecycle = postedLifecycle(
+  'Each line’s change to the stock is undone: what it added leaves stock, what it took away returns.',
+  // A clerk who posted a wrong adjustment undoes it at once, rather than posting a second one.
+  { byMakerSameDay: true },
+);
 
 /**
  * Stock corrected at one place, outside buying, selling and transfers: goods damaged, expired,
@@ -78,6 +67,7 @@ export const stockAdjustments = defineResource({
   singular: 'Stock Adjustment',
   plural: 'Stock Adjustments',
   display: 'number',
+  menu: { group: 'Inventory', icon: 'sliders-horizontal' },
   editable: false,
   document: {
     type: 'stock-adjustment',
@@ -95,11 +85,7 @@ export const stockAdjustments = defineResource({
     date: date('Date', { required: true }),
     notes: textarea('Notes'),
     stock_count_id: reference('Stock count', 'stock-counts', { computed: true }),
-    status: select(
-      'Status',
-      statusValues(lifecycle).map((value) => ({ value, label: statusLabel(value) })),
-      { computed: true },
-    ),
+    status: statusField(statusValues(lifecycle)),
   },
   search: ['id', 'number', 'branch_id', 'warehouse_id', 'status', 'date', 'stock_count_id'],
   sort: ['number', 'date', 'status'],

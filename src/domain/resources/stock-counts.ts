@@ -1,7 +1,8 @@
 import type { SelectOption } from '../fields';
 import { boolean, date, reference, select, text, textarea } from '../fields';
-import { statusLabel, statusValues, type Lifecycle } from '../lifecycle';
+import { statusValues, type Lifecycle } from '../lifecycle';
 import { defineResource } from '../resource';
+import { statusField } from './document-fields';
 
 /** Which items a count covers at its place. */
 export const COUNT_SCOPES: readonly SelectOption[] = [
@@ -119,6 +120,7 @@ export const stockCounts = defineResource({
   singular: 'Stock Count',
   plural: 'Stock Counts',
   display: 'number',
+  menu: { group: 'Inventory', icon: 'clipboard-check' },
   editable: false,
   document: { type: 'stock-count', prefix: 'SC', lines: 'none', lifecycle },
   fields: {
@@ -134,11 +136,7 @@ export const stockCounts = defineResource({
     item_type_id: reference('Item type', 'item-types', { shownWhen: { field: 'scope', is: 'item_type' } }),
     blind: boolean('Blind count (what is expected stays hidden until counting is finished)'),
     notes: textarea('Notes'),
-    status: select(
-      'Status',
-      statusValues(lifecycle).map((value) => ({ value, label: statusLabel(value) })),
-      { computed: true },
-    ),
+    status: statusField(statusValues(lifecycle)),
     stock_adjustment_id: reference('Stock adjustment', 'stock-adjustments', { computed: true }),
   },
   search: ['id', 'number', 'branch_id', 'warehouse_id', 'status', 'date', 'scope'],

@@ -12,9 +12,11 @@ export const stockReceives = defineResource({
   singular: 'Stock Receive',
   plural: 'Stock Receives',
   display: 'number',
+  menu: { group: 'Logistics', icon: 'package-check' },
   editable: false,
   document: {
     type: 'stock-receive',
+    followOnIcon: 'package-check',
     prefix: 'SRV',
     lines: 'quantities',
     twoLocations: true,

@@ -15,6 +15,7 @@ export const stockRequests = defineResource({
   singular: 'Stock Request',
   plural: 'Stock Requests',
   display: 'number',
+  menu: { group: 'Logistics', icon: 'clipboard-list' },
   document: { type: 'stock-request', prefix: 'SR', lines: 'quantities', twoLocations: true, updatable: ['notes', 'needed_by'], lifecycle },
   places: betweenPlaces('to', 'the requesting place'),
   fields: {

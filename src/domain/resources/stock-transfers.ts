@@ -107,9 +107,11 @@ export const stockTransfers = defineResource({
   singular: 'Stock Transfer',
   plural: 'Stock Transfers',
   display: 'number',
+  menu: { group: 'Logistics', icon: 'truck' },
   editable: false,
   document: {
     type: 'stock-transfer',
+    followOnIcon: 'truck',
     prefix: 'ST',
     lines: 'quantities',
     twoLocations: true,

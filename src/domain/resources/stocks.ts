@@ -15,6 +15,7 @@ export const stocks = defineResource({
   singular: 'Stock',
   plural: 'Stocks',
   display: 'id',
+  menu: { group: 'Inventory', icon: 'boxes' },
   readOnly: true,
   places: { ends: { place: { type: 'location_type', id: 'location_id' } }, operates: 'place' },
   fields: {

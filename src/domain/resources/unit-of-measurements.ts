@@ -8,4 +8,5 @@ export const unitOfMeasurements = unitList({
   name: 'unit-of-measurements',
   singular: 'Unit of Measurement',
   plural: 'Units of Measurement',
+  menu: { group: 'Inventory', icon: 'ruler' },
 });

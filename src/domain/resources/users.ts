@@ -16,6 +16,7 @@ export const users = defineResource({
   singular: 'User',
   plural: 'Users',
   display: 'name',
+  menu: { group: 'Management', icon: 'users' },
   tenancy: 'membership',
   resettableSecrets: true,
   fields: {

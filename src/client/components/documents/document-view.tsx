@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
-import { Ban, CheckCheck, CreditCard, FileMinus, FileText, PackageCheck, PackageX, Truck, Undo2, type LucideIcon } from 'lucide-react';
+import { Ban, CheckCheck, FileText, PackageX, type LucideIcon } from 'lucide-react';
 import { useState } from 'react';
 import type { VatCategory } from '../../../domain/documents';
 import { formatPesos } from '../../../domain/money';
@@ -30,6 +30,8 @@ import { Badge } from '../ui/badge';
 import { Button } from '../ui/button';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '../ui/table';
 import { deferred } from '../ui/deferred';
+import { ICONS } from '../layout/icons';
+import { HeadedSection } from '../headed-section';
 import type { Closing } from './close-rest-dialog';
 import { DocumentTotals } from './document-totals';
 import type { DocumentLine } from './line-rows';
@@ -57,10 +59,7 @@ export function DocumentLines({ definition, record: given }: { definition: Resou
   // The server says how each line is taxed (an older one does not): then each is tagged, and the tags explained.
   const legend = priced ? vatLegend(lines) : null;
   return (
-    <section aria-labelledby="lines-heading" className="space-y-2">
-      <h2 id="lines-heading" className="text-lg font-semibold">
-        Lines
-      </h2>
+    <HeadedSection headingId="lines-heading" title="Lines" className="space-y-2">
       <div className="rounded-lg border">
         <Table>
           <TableHeader>
@@ -160,7 +159,7 @@ export function DocumentLines({ definition, record: given }: { definition: Resou
           {record.unpriced && <p className="mt-1 text-right text-xs text-muted-foreground">Lines priced when sent are not counted yet.</p>}
         </div>
       )}
-    </section>
+    </HeadedSection>
   );
 }
 
@@ -182,17 +181,11 @@ type Asking = Closing['transition'];
 
 const asksWhy = (transition: Undoing): transition is Asking => transition.reasons !== undefined;
 
-/** The icon of the action that makes a document of this kind from another. */
-const FOLLOW_ON_ICONS: Record<string, LucideIcon> = {
-  'receive-orders': PackageCheck,
-  'stock-receives': PackageCheck,
-  'stock-transfers': Truck,
-  'stock-returns': Undo2,
-  'bill-payments': CreditCard,
-  'invoice-payments': CreditCard,
-  'credit-memoranda': FileMinus,
-  'debit-memoranda': FileMinus,
-};
+/** The icon of the action that makes a document of this kind from another: the one its kind declares, else a plain document's. */
+function followOnIcon(resource: string): LucideIcon {
+  const key = getResource(resource).document?.followOnIcon;
+  return key ? ICONS[key] : FileText;
+}
 
 /**
  * What comes next for a document — receive, bill, invoice, pay, a step forward its lifecycle
@@ -259,7 +252,7 @@ export function DocumentActions({ definition, record }: { definition: ResourceDe
     <>
       {live &&
         next.map(({ resource, label, route }) => {
-          const Icon = FOLLOW_ON_ICONS[resource] ?? FileText;
+          const Icon = followOnIcon(resource);
           return (
             <Button key={label} asChild>
               {/* The generic create-from route, or the kind's own (a transfer from a request). */}
@@ -318,16 +311,13 @@ export function RelatedDocuments({ definition, record }: { definition: ResourceD
   const related = relatedOf(definition);
   if (related.length === 0 || isClientKey(record.id)) return null;
   return (
-    <section aria-labelledby="related-heading" className="space-y-2 print:hidden">
-      <h2 id="related-heading" className="text-lg font-semibold">
-        Related documents
-      </h2>
+    <HeadedSection headingId="related-heading" title="Related documents" className="space-y-2 print:hidden">
       <div className="grid gap-3 md:grid-cols-2">
         {related.map((link) => (
           <RelatedList key={link.resource} resource={link.resource} field={link.field} id={Number(record.id)} />
         ))}
       </div>
-    </section>
+    </HeadedSection>
   );
 }
 

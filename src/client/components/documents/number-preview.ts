@@ -11,9 +11,6 @@ export interface NumberingInputs {
   contactId?: number;
 }
 
-/** Documents whose ends are their source's reversed: a return goes back from where its transfer went. */
-const REVERSED = ['stock-returns'];
-
 const positive = (value: unknown) => (Number(value) > 0 ? Number(value) : undefined);
 const locationType = (value: unknown): LocationType | undefined => (value === 'branch' || value === 'warehouse' ? value : undefined);
 
@@ -31,7 +28,8 @@ export function numberingInputs(
   const date = typeof values.date === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(values.date) ? values.date : todayInManila();
   const contactId = 'contact_id' in definition.fields ? positive(read('contact_id')) : undefined;
   if (definition.document?.twoLocations) {
-    const end = definition.fields.from_location_type?.computed && REVERSED.includes(definition.name) ? 'to' : 'from';
+    // Ends taken from the source are read there: a return's run the other way, its from-location its transfer's to.
+    const end = definition.fields.from_location_type?.computed && definition.document.source?.reversed ? 'to' : 'from';
     const type = locationType(read(`${end}_location_type`));
     const id = positive(read(`${end}_location_id`));
     return { date, contactId, location: type && id ? { type, id } : undefined };

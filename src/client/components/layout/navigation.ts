@@ -1,38 +1,9 @@
-import {
-  ArrowDownToLine,
-  Banknote,
-  Boxes,
-  Building2,
-  ClipboardCheck,
-  ClipboardList,
-  FileUp,
-  Contact,
-  HandCoins,
-  History,
-  KeyRound,
-  LayoutDashboard,
-  type LucideIcon,
-  Package,
-  PackageCheck,
-  Receipt,
-  ReceiptText,
-  Ruler,
-  Scale,
-  ShieldCheck,
-  ShoppingCart,
-  Store,
-  SlidersHorizontal,
-  Tag,
-  Tags,
-  Truck,
-  Undo2,
-  Users,
-  Warehouse,
-  Layers,
-} from 'lucide-react';
+import { FileUp, History, LayoutDashboard, type LucideIcon, Store } from 'lucide-react';
 import { IMPORT_KINDS } from '../../../domain/imports';
+import type { MenuGroup } from '../../../domain/menu';
 import { permissionName, VIEW_ACTIVITY_PERMISSION } from '../../../domain/permissions';
-import { getResource } from '../../../domain/resources/registry';
+import { getResource, registry } from '../../../domain/resources/registry';
+import { ICONS } from './icons';
 
 export interface NavigationLink {
   label: string;
@@ -48,73 +19,25 @@ export interface NavigationGroup {
   links: NavigationLink[];
 }
 
-/** A link to a resource of the registry, labelled with its plural: needs `view-{resource}`. */
-function resource(name: string, icon: LucideIcon, extra: Partial<NavigationLink> = {}): NavigationLink {
-  return { label: getResource(name).plural, resource: name, icon, permission: `view-${name}`, ...extra };
-}
-
 /**
- * The sidebar: its groups and links, in order. Quotations, businesses and contact types have
- * routes but no link. So do services and their prices: nothing sells a service yet (an invoice's
- * lines are items), so the menu offers no screen that leads nowhere, to anyone.
+ * The groups resources are linked under, in the sidebar's order, each with the links to screens
+ * that are not a resource's list, before or after the resources'.
  */
-export const NAVIGATION: NavigationGroup[] = [
-  { label: 'Dashboards', links: [{ label: 'Overview', icon: LayoutDashboard }] },
-  {
-    label: 'Inventory',
-    links: [
-      resource('brands', Tag),
-      resource('measuring-masses', Scale),
-      resource('unit-of-measurements', Ruler),
-      resource('item-classifications', Layers),
-      resource('item-types', Tags),
-      resource('items', Package),
-      resource('stocks', Boxes),
-      resource('stock-adjustments', SlidersHorizontal),
-      resource('stock-counts', ClipboardCheck),
-    ],
-  },
-  {
-    label: 'Purchasing',
-    links: [
-      resource('purchase-item-prices', HandCoins),
-      resource('purchase-orders', ShoppingCart),
-      resource('receive-orders', ArrowDownToLine),
-      resource('bills', Receipt),
-      resource('bill-payments', Banknote),
-    ],
-  },
-  {
-    label: 'Sales & Services',
-    links: [
-      // Not a resource: `/counter` sells at a branch, making an invoice and its payment at once.
+const GROUPS: Readonly<Record<MenuGroup, { first?: NavigationLink[]; last?: NavigationLink[] }>> = {
+  Inventory: {},
+  Purchasing: {},
+  'Sales & Services': {
+    // `/counter` sells at a branch, making an invoice and its payment at once.
+    first: [
       { label: 'Counter', resource: 'counter', icon: Store, permission: permissionName('create', getResource('invoices').permission) },
-      resource('sale-item-prices', Tags),
-      resource('invoices', ReceiptText),
-      resource('invoice-payments', Banknote),
     ],
   },
-  {
-    label: 'Logistics',
-    links: [
-      resource('stock-requests', ClipboardList),
-      resource('stock-transfers', Truck),
-      resource('stock-receives', PackageCheck),
-      resource('stock-returns', Undo2),
-    ],
-  },
-  {
-    label: 'Management',
-    links: [
-      resource('warehouses', Warehouse),
-      resource('branches', Building2),
-      resource('contacts', Contact),
-      resource('users', Users),
-      resource('roles', ShieldCheck),
-      resource('permissions', KeyRound),
-      // Not a resource: `/activity` is a static screen, and the sidebar links it like a list.
+  Logistics: {},
+  Management: {
+    last: [
+      // `/activity` is a static screen, and the sidebar links it like a list.
       { label: 'Activity', resource: 'activity', icon: History, permission: VIEW_ACTIVITY_PERMISSION },
-      // Not a resource either: `/imports` brings in what its user may create.
+      // `/imports` brings in what its user may create.
       {
         label: 'Import',
         resource: 'imports',
@@ -123,6 +46,27 @@ export const NAVIGATION: NavigationGroup[] = [
       },
     ],
   },
+};
+
+/**
+ * The sidebar: its groups and links, in order. Each resource that declares a `menu` is linked in
+ * its group, in registry order, labelled with its plural and shown with `view-{resource}`; one
+ * that declares none keeps its routes but has no link (quotations, businesses, contact types, and
+ * services and their prices: nothing sells a service yet, so the menu offers no screen that leads
+ * nowhere, to anyone).
+ */
+export const NAVIGATION: NavigationGroup[] = [
+  { label: 'Dashboards', links: [{ label: 'Overview', icon: LayoutDashboard }] },
+  ...Object.entries(GROUPS).map(([label, { first = [], last = [] }]) => ({
+    label,
+    links: [
+      ...first,
+      ...registry.flatMap(({ name, plural, menu }) =>
+        menu?.group === label ? [{ label: plural, resource: name, icon: ICONS[menu.icon], permission: `view-${name}` }] : [],
+      ),
+      ...last,
+    ],
+  })),
 ];
 
 /** The label of the sidebar group that links a resource's list; none for a resource it does not link. */
