@@ -504,16 +504,15 @@ interface StockedItem {
 
 const daysAgo = (days: number) => new Date(Date.now() - days * 86_400_000).toISOString().slice(0, 10);
 
+/** Makes a record of `resource` in the business being seeded, through the record engine, and answers it. */
+type CreateRecord = (resource: string, values: Record<string, unknown>) => Promise<ApiRecord>;
+
 /**
  * Three months of purchasing per supplier, consistent with the ledger: orders every month into
  * the main warehouse, received in full (the latest in part), billed, and paid — the oldest in
  * full, the next in part, the latest not yet.
  */
-async function seedPurchasing(
-  create: (resource: string, values: Record<string, unknown>) => Promise<ApiRecord>,
-  warehouseId: number,
-  items: StockedItem[],
-): Promise<void> {
+async function seedPurchasing(create: CreateRecord, warehouseId: number, items: StockedItem[]): Promise<void> {
   const suppliers = [...new Set(items.map((item) => item.supplierId))];
   for (const [round, days] of [88, 58, 27, 6].entries()) {
     for (const supplierId of suppliers) {
@@ -561,12 +560,7 @@ async function seedPurchasing(
  * Wholesale from the main warehouse, after the goods arrived: each customer an invoice every
  * month (the oldest paid, the next in part, the latest owed), and a quotation still open.
  */
-async function seedSales(
-  create: (resource: string, values: Record<string, unknown>) => Promise<ApiRecord>,
-  warehouseId: number,
-  items: StockedItem[],
-  customerIds: number[],
-): Promise<void> {
+async function seedSales(create: CreateRecord, warehouseId: number, items: StockedItem[], customerIds: number[]): Promise<void> {
   for (const [round, days] of [80, 50, 20].entries()) {
     for (const [index, customerId] of customerIds.entries()) {
       const lines = [0, 1, 2].map((offset) => {
@@ -603,12 +597,7 @@ async function seedSales(
  * VAT-exempt, the soap VATable — settled at once in two tenders: part in cash and the rest by
  * GCash with its reference number.
  */
-async function seedCounterSale(
-  create: (resource: string, values: Record<string, unknown>) => Promise<ApiRecord>,
-  branchId: number,
-  items: StockedItem[],
-  customerId: number,
-): Promise<void> {
+async function seedCounterSale(create: CreateRecord, branchId: number, items: StockedItem[], customerId: number): Promise<void> {
   const line = (item: StockedItem, quantity: number, price: number) => ({
     item_id: item.id,
     unit_of_measurement_id: item.unitId,
@@ -635,7 +624,7 @@ async function seedCounterSale(
 }
 
 /** Split tender: an invoice settled at once in two tenders, part in cash and the rest by GCash with its reference number. */
-async function seedSplitTender(create: (resource: string, values: Record<string, unknown>) => Promise<ApiRecord>, invoice: ApiRecord) {
+async function seedSplitTender(create: CreateRecord, invoice: ApiRecord) {
   const total = Number(invoice.balance);
   const cash = Math.floor(total / 2);
   await create('invoice-payments', {
@@ -650,11 +639,7 @@ async function seedSplitTender(create: (resource: string, values: Record<string,
 }
 
 /** A week ago at the main warehouse: a carton found damaged, and a few pieces found on a shelf. */
-async function seedAdjustments(
-  create: (resource: string, values: Record<string, unknown>) => Promise<ApiRecord>,
-  warehouseId: number,
-  items: StockedItem[],
-): Promise<void> {
+async function seedAdjustments(create: CreateRecord, warehouseId: number, items: StockedItem[]): Promise<void> {
   const [damaged, found] = items;
   await create('stock-adjustments', {
     warehouse_id: warehouseId,
@@ -671,12 +656,7 @@ async function seedAdjustments(
  * Each branch restocked from the main warehouse every month: a request, a transfer for it, and
  * its receipt — the latest still half in transit.
  */
-async function seedLogistics(
-  create: (resource: string, values: Record<string, unknown>) => Promise<ApiRecord>,
-  warehouseId: number,
-  branchIds: number[],
-  items: StockedItem[],
-): Promise<void> {
+async function seedLogistics(create: CreateRecord, warehouseId: number, branchIds: number[], items: StockedItem[]): Promise<void> {
   for (const [round, days] of [70, 40, 10].entries()) {
     for (const [index, branchId] of branchIds.entries()) {
       const ends = { from_location_type: 'warehouse', from_location_id: warehouseId, to_location_type: 'branch', to_location_id: branchId };

@@ -27,9 +27,12 @@ describe.each(databaseKinds)('activity log on %s', (kind) => {
   let adminId: number;
 
   beforeAll(async () => {
-    const demo = await startDemo(kind);
-    ({ test, admin, adminId } = demo);
-    [main, second] = demo.businesses;
+    ({
+      test,
+      admin,
+      adminId,
+      businesses: [main, second],
+    } = await startDemo(kind));
     db = test.app.db;
   });
   afterAll(() => test.close());

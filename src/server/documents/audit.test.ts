@@ -190,6 +190,25 @@ describe.each(databaseKinds)('the database audit on %s', (kind) => {
       .where('location_id', '=', id)
       .executeTakeFirstOrThrow();
 
+  /** One more movement of the item at the branch, by the document named. */
+  async function extraAtBranch(
+    trx: Db,
+    moved: Pick<
+      Insertable<StockMovementsTable>,
+      'quantity' | 'in_transit' | 'document_type' | 'document_id' | 'document_number' | 'document_date'
+    >,
+  ): Promise<void> {
+    const stock = await stockOf(trx, 'branch', branch.id);
+    await extraMovement(trx, {
+      business_id: main,
+      stock_id: stock.id,
+      item_id: item.id,
+      location_type: 'branch',
+      location_id: branch.id,
+      ...moved,
+    });
+  }
+
   it('finds the demo data, with its voids, sound', async () => {
     expect(await auditDatabase(db)).toEqual([]);
   });
@@ -273,13 +292,7 @@ describe.each(databaseKinds)('the database audit on %s', (kind) => {
 
   it('finds goods in transit that no open transfer carries, though a movement says so', async () => {
     const findings = await auditAfter(async (trx) => {
-      const stock = await stockOf(trx, 'branch', branch.id);
-      await extraMovement(trx, {
-        business_id: main,
-        stock_id: stock.id,
-        item_id: item.id,
-        location_type: 'branch',
-        location_id: branch.id,
+      await extraAtBranch(trx, {
         quantity: 0,
         in_transit: 1000,
         document_type: 'stock-transfer',
@@ -435,7 +448,6 @@ describe.each(databaseKinds)('the database audit on %s', (kind) => {
     const [declared, undeclared] = await rolledBack(async (trx) => {
       await sql`create table audit_gifts (id integer primary key, business_id integer not null, number text not null,
         status text not null, branch_id integer, warehouse_id integer)`.execute(trx);
-      const stock = await stockOf(trx, 'branch', branch.id);
       // AG-1 gave 2 away and moved them; AG-2 gave 1 away and moved nothing.
       for (const [id, given, moved] of [
         [1, 2, true],
@@ -466,12 +478,7 @@ describe.each(databaseKinds)('the database audit on %s', (kind) => {
           })
           .execute();
         if (moved) {
-          await extraMovement(trx, {
-            business_id: main,
-            stock_id: stock.id,
-            item_id: item.id,
-            location_type: 'branch',
-            location_id: branch.id,
+          await extraAtBranch(trx, {
             quantity: -given * 1000,
             in_transit: 0,
             document_type: 'audit-gift',

@@ -1,7 +1,8 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { todayInManila } from '../../domain/documents';
-import { databaseKinds, startDemo, userWithPermissions, type Session, type TestApp } from '../../../tests/support/test-app';
-import { auditDatabase } from './audit';
+import { databaseKinds, stockLevel, userWithPermissions, type Session, type TestApp } from '../../../tests/support/test-app';
+import { auditAfterEach } from '../../../tests/support/audited';
+import { startCounting, type CountedItem } from '../../../tests/support/stock-counts';
 
 /** What a line says of what is expected; none of it may reach anyone while a blind count is counted. */
 const EXPECTED_FIGURES = ['expected', 'on_hand', 'moved', 'difference', 'difference_value'];
@@ -18,12 +19,10 @@ describe.each(databaseKinds)('blind stock counts on %s', (kind) => {
   let counter: Session;
   let businesses: [number, number];
   let warehouseId: number;
-  let items: { id: number; name: string; sku: string; unit_of_measurement_id: number }[];
+  let items: CountedItem[];
 
   beforeAll(async () => {
-    ({ test, admin, businesses } = await startDemo(kind));
-    warehouseId = (await admin.send('GET', '/api/warehouses?limit=1&order_by=asc')).body.data[0].id;
-    items = (await admin.send('GET', '/api/items?per_page=100&order_by=asc')).body.data;
+    ({ test, admin, businesses, warehouseId, items } = await startCounting(kind));
     // A clerk who counts and may post: a warehouse clerk's job.
     ({ session: counter } = await userWithPermissions(test, businesses[0], [
       'view-stock-counts',
@@ -33,14 +32,9 @@ describe.each(databaseKinds)('blind stock counts on %s', (kind) => {
     ]));
   });
   afterAll(() => test.close());
-  afterEach(async () => {
-    expect(await auditDatabase(test.app.db)).toEqual([]);
-    expect(test.errorLines).toEqual([]);
-  });
+  auditAfterEach(() => test);
 
-  const onHand = async (itemId: number) =>
-    (await admin.send('GET', `/api/stocks?item_id=${itemId}&location_type=warehouse&location_id=${warehouseId}&is_strict=1`)).body.data[0]
-      ?.quantity_on_hand ?? 0;
+  const onHand = async (itemId: number) => (await stockLevel(admin, itemId, { type: 'warehouse', id: warehouseId })).onHand;
   const start = (body: Record<string, unknown>) =>
     admin.send('POST', '/api/stock-counts', { warehouse_id: warehouseId, date: todayInManila(), scope: 'all', ...body });
   const count = (countId: number, itemId: number, quantity: number, session = counter) =>

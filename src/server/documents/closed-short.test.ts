@@ -6,15 +6,14 @@ import {
   created,
   databaseKinds,
   permissionsOn,
-  startWithPlaces,
   stockLevel,
   stockUp,
-  userWithPermissions,
   type Place,
   type Session,
   type TestApp,
 } from '../../../tests/support/test-app';
 import { auditAfterEach } from '../../../tests/support/audited';
+import { placedUser, startAtDemoPlaces, type DemoPlaces } from '../../../tests/support/demo-places';
 
 /**
  * What did not arrive of a transfer, closed as lost (issue #29), through the API on each database:
@@ -27,21 +26,18 @@ describe.each(databaseKinds)('the rest of a transfer closed as lost on %s', (kin
   let admin: Session;
   let businessId: number;
   let item: { id: number; unit_of_measurement_id: number; name: string };
-  const place: Record<'makati' | 'valenzuela' | 'mandaue', Place> = {} as never;
+  let place: DemoPlaces;
   const date = todayInManila();
 
   beforeAll(async () => {
-    let named: Record<string, Place>;
-    ({ test, admin, businessId, places: named, item } = await startWithPlaces(kind));
-    Object.assign(place, { makati: named.Makati, valenzuela: named['Valenzuela Central'], mandaue: named.Mandaue });
+    ({ test, admin, businessId, item, place } = await startAtDemoPlaces(kind));
     await stockUp(admin, place.valenzuela, item, 2000, { date, reason: 'found' });
   });
   afterAll(() => test.close());
   auditAfterEach(() => test);
 
   const LOGISTICS = permissionsOn(['stock-requests', 'stock-transfers', 'stock-receives', 'stock-returns']);
-  const placed = async (granted: string[], ...grants: PlaceGrant[]) =>
-    (await userWithPermissions(test, businessId, granted, { all: null, grants })).session;
+  const placed = (granted: string[], ...grants: PlaceGrant[]) => placedUser(test, businessId, granted, ...grants);
 
   const stock = (at: Place) => stockLevel(admin, item.id, at);
   const status = async (id: number) => (await admin.send('GET', `/api/stock-transfers/${id}`)).body.data.status;

@@ -1,11 +1,19 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { databaseKinds, startDemo, userWithPermissions, type Session, type TestApp } from '../../../tests/support/test-app';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  created,
+  databaseKinds,
+  startDemo,
+  stockUp,
+  userWithPermissions,
+  type Session,
+  type TestApp,
+} from '../../../tests/support/test-app';
+import { auditAfterEach } from '../../../tests/support/audited';
 import { todayInManila } from '../../domain/documents';
 import { pesosToCentavos } from '../../domain/money';
 import { changeDue } from '../../domain/tenders';
 import { isWalkInName, WALK_IN_NAME } from '../../domain/walk-in';
 import type { Db } from '../db/scope';
-import { auditDatabase } from './audit';
 
 /**
  * A sale at the counter, on each database: the invoice and its payment made as one change
@@ -35,27 +43,17 @@ describe.each(databaseKinds)('a counter sale on %s', (kind) => {
     const found = (await admin.send('GET', '/api/contacts?name=walk-in')).body.data;
     expect(found).toHaveLength(1);
     walkIn = found[0];
-    const created = await admin.send('POST', '/api/items', {
+    item = await created(admin, '/api/items', {
       sku: 'COUNTER-1',
       name: 'Counter Test Rice 1kg',
       unit_of_measurement_id: 1,
       vat_category: 'exempt',
     });
-    expect(created.status, JSON.stringify(created.body)).toBe(201);
-    item = created.body.data;
-    const stocked = await admin.send('POST', '/api/stock-adjustments', {
-      branch_id: branchId,
-      date: '2026-11-01',
-      lines: [{ item_id: item.id, unit_of_measurement_id: item.unit_of_measurement_id, quantity: 500, reason: 'opening_balance' }],
-    });
-    expect(stocked.status, JSON.stringify(stocked.body)).toBe(201);
+    await stockUp(admin, { type: 'branch', id: branchId }, item, 500);
   });
   afterAll(() => test.close());
 
-  afterEach(async () => {
-    expect(await auditDatabase(db)).toEqual([]);
-    expect(test.errorLines).toEqual([]);
-  });
+  auditAfterEach(() => test);
 
   /** The invoice of one unit to the walk-in customer at Makati, today, with `payment` if given. */
   const saleBody = (payment?: unknown, extra: Record<string, unknown> = {}) => ({

@@ -1,9 +1,19 @@
 import { sql } from 'kysely';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { todayInManila } from '../../domain/documents';
 import { MASTER_PERMISSION } from '../../domain/permissions';
 import { stockAdjustments } from '../../domain/resources/stock-adjustments';
-import { ADMIN_EMAIL, databaseKinds, startDemo, userWithPermissions, type Session, type TestApp } from '../../../tests/support/test-app';
+import {
+  ADMIN_EMAIL,
+  databaseKinds,
+  startDemo,
+  stockLevel,
+  userWithPermissions,
+  type Session,
+  type TestApp,
+} from '../../../tests/support/test-app';
+import { auditAfterEach } from '../../../tests/support/audited';
+import { startCounting, type CountedItem } from '../../../tests/support/stock-counts';
 import { createRecord } from '../resources/record-service';
 import { adjustCount } from '../resources/resource-counts';
 import { auditDatabase } from './audit';
@@ -29,22 +39,15 @@ describe.each(databaseKinds)('stock counts on %s', (kind) => {
   let admin: Session;
   let businesses: [number, number];
   let warehouseId: number;
-  let items: { id: number; name: string; sku: string; brand_id: number | null; unit_of_measurement_id: number }[];
+  let items: CountedItem[];
 
   beforeAll(async () => {
-    ({ test, admin, businesses } = await startDemo(kind));
-    warehouseId = (await admin.send('GET', '/api/warehouses?limit=1&order_by=asc')).body.data[0].id;
-    items = (await admin.send('GET', '/api/items?per_page=100&order_by=asc')).body.data;
+    ({ test, admin, businesses, warehouseId, items } = await startCounting(kind));
   });
   afterAll(() => test.close());
-  afterEach(async () => {
-    expect(await auditDatabase(test.app.db)).toEqual([]);
-    expect(test.errorLines).toEqual([]);
-  });
+  auditAfterEach(() => test);
 
-  const onHand = async (itemId: number) =>
-    (await admin.send('GET', `/api/stocks?item_id=${itemId}&location_type=warehouse&location_id=${warehouseId}&is_strict=1`)).body.data[0]
-      ?.quantity_on_hand ?? 0;
+  const onHand = async (itemId: number) => (await stockLevel(admin, itemId, { type: 'warehouse', id: warehouseId })).onHand;
   const start = (body: Record<string, unknown>) =>
     admin.send('POST', '/api/stock-counts', { warehouse_id: warehouseId, date: '2026-11-25', ...body });
   const linesOf = async (countId: number, query = ''): Promise<Line[]> => {

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contactOfType, databaseKinds, startSellingDemo, userWithPermissions } from '../../../tests/support/test-app';
 import type { SellingDemo, Session, TestApp } from '../../../tests/support/test-app';
 import { auditAfterEach } from '../../../tests/support/audited';
+import { oneLineAtBranch } from '../../../tests/support/one-line';
 
 /**
  * What an invoice's read carries for its printed copy, on each database: when it was issued (on
@@ -27,17 +28,7 @@ describe.each(databaseKinds)('an invoice as its printed copy reads it on %s', (k
   auditAfterEach(() => test);
 
   const sell = async (session: Session, headers: Record<string, string> = {}) => {
-    const sold = await session.send(
-      'POST',
-      '/api/invoices',
-      {
-        contact_id: customerId,
-        branch_id: branchId,
-        date: '2026-11-27',
-        lines: [{ item_id: item.id, unit_of_measurement_id: item.unit_of_measurement_id, quantity: 1, unit_price: 129.29 }],
-      },
-      headers,
-    );
+    const sold = await session.send('POST', '/api/invoices', oneLineAtBranch(customerId, branchId, '2026-11-27', item, 1, 129.29), headers);
     expect(sold.status, JSON.stringify(sold.body)).toBe(201);
     return sold.body.data as { id: number; number: string; total: number; issued_at: string; issued_by: unknown; payments: unknown };
   };

@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contactTypeId, databaseKinds, startSellingDemo, userWithPermissions } from '../../../tests/support/test-app';
 import type { SellingDemo, Session, TestApp } from '../../../tests/support/test-app';
+import { oneLineAtBranch } from '../../../tests/support/one-line';
 import { migrateToLatest } from '../db/migrate';
 import type { Db } from '../db/scope';
 
@@ -27,12 +28,7 @@ describe.each(databaseKinds)('the particulars a document was issued with, on %s'
   afterAll(() => test.close());
 
   const sellTo = async (contactId: number) => {
-    const sold = await admin.send('POST', '/api/invoices', {
-      contact_id: contactId,
-      branch_id: branchId,
-      date: '2026-11-27',
-      lines: [{ item_id: item.id, unit_of_measurement_id: item.unit_of_measurement_id, quantity: 1, unit_price: 50 }],
-    });
+    const sold = await admin.send('POST', '/api/invoices', oneLineAtBranch(contactId, branchId, '2026-11-27', item, 1, 50));
     expect(sold.status, JSON.stringify(sold.body)).toBe(201);
     return sold.body.data as { id: number; particulars: unknown; prints: number };
   };

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contactOfType, databaseKinds, startSellingDemo } from '../../../tests/support/test-app';
 import type { SellingDemo, Session, TestApp } from '../../../tests/support/test-app';
 import { auditAfterEach } from '../../../tests/support/audited';
+import { oneLineAtBranch } from '../../../tests/support/one-line';
 
 /**
  * Money sent with a third decimal is kept to the centavo the same way everywhere — a tender, a
@@ -22,12 +23,7 @@ describe.each(databaseKinds)('money with a third decimal on %s', (kind) => {
   auditAfterEach(() => test);
 
   it('keeps tenders, a line’s price and a money field to the centavo, rounding each third decimal alike', async () => {
-    const sold = await admin.send('POST', '/api/invoices', {
-      contact_id: customer,
-      branch_id: branchId,
-      date: '2026-11-10',
-      lines: [{ item_id: item.id, unit_of_measurement_id: item.unit_of_measurement_id, quantity: 1, unit_price: 1.005 }],
-    });
+    const sold = await admin.send('POST', '/api/invoices', oneLineAtBranch(customer, branchId, '2026-11-10', item, 1, 1.005));
     expect(sold.status, JSON.stringify(sold.body)).toBe(201);
     expect(sold.body.data.lines[0].unit_price).toBe(1.01);
 

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { databaseKinds, startDemo, type Session, type TestApp } from '../../../tests/support/test-app';
+import { created, databaseKinds, startDemo, stockUp, type Session, type TestApp } from '../../../tests/support/test-app';
+import { oneLineAtBranch } from '../../../tests/support/one-line';
 
 /**
  * What a sales invoice must show of who sells and who buys, on each database: TINs kept as the BIR
@@ -19,20 +20,13 @@ describe.each(databaseKinds)('invoice particulars on %s', (kind) => {
     branchId = (await admin.send('GET', '/api/branches?limit=1&order_by=asc')).body.data[0].id;
     customerTypeId = (await admin.send('GET', '/api/contact-types?name=Customer&is_strict=1')).body.data[0].id;
     // An item with plenty at the branch: whatever the invoice, it is the buyer's particulars that decide.
-    item = (
-      await admin.send('POST', '/api/items', {
-        sku: 'PART-1',
-        name: 'Particulars Test Rice 25kg',
-        unit_of_measurement_id: 1,
-        vat_category: 'vatable',
-      })
-    ).body.data;
-    const stocked = await admin.send('POST', '/api/stock-adjustments', {
-      branch_id: branchId,
-      date: '2026-11-20',
-      lines: [{ item_id: item.id, unit_of_measurement_id: item.unit_of_measurement_id, quantity: 100, reason: 'opening_balance' }],
+    item = await created(admin, '/api/items', {
+      sku: 'PART-1',
+      name: 'Particulars Test Rice 25kg',
+      unit_of_measurement_id: 1,
+      vat_category: 'vatable',
     });
-    expect(stocked.status, JSON.stringify(stocked.body)).toBe(201);
+    await stockUp(admin, { type: 'branch', id: branchId }, item, 100, { date: '2026-11-20' });
   });
   afterAll(() => test.close());
 
@@ -68,12 +62,7 @@ describe.each(databaseKinds)('invoice particulars on %s', (kind) => {
       await admin.send('POST', '/api/contacts', { contact_type_id: customerTypeId, name: 'Registered Buyer Inc.', vat_registered: true })
     ).body.data;
     const invoice = (quantity: number) =>
-      admin.send('POST', '/api/invoices', {
-        contact_id: buyer.id,
-        branch_id: branchId,
-        date: '2026-11-25',
-        lines: [{ item_id: item.id, unit_of_measurement_id: item.unit_of_measurement_id, quantity, unit_price: 100 }],
-      });
+      admin.send('POST', '/api/invoices', oneLineAtBranch(buyer.id, branchId, '2026-11-25', item, quantity, 100));
     // ₱100 × 9 + 12 % VAT = ₱1,008.00: at the threshold's far side.
     const refused = await invoice(9);
     expect(refused.status).toBe(422);
@@ -90,12 +79,7 @@ describe.each(databaseKinds)('invoice particulars on %s', (kind) => {
 
     // A buyer that is not VAT-registered is not asked.
     const walkIn = (await admin.send('POST', '/api/contacts', { contact_type_id: customerTypeId, name: 'Walk-in Buyer' })).body.data;
-    const sale = await admin.send('POST', '/api/invoices', {
-      contact_id: walkIn.id,
-      branch_id: branchId,
-      date: '2026-11-25',
-      lines: [{ item_id: item.id, unit_of_measurement_id: item.unit_of_measurement_id, quantity: 20, unit_price: 100 }],
-    });
+    const sale = await admin.send('POST', '/api/invoices', oneLineAtBranch(walkIn.id, branchId, '2026-11-25', item, 20, 100));
     expect(sale.status, JSON.stringify(sale.body)).toBe(201);
   });
 });

@@ -8,15 +8,14 @@ import {
   created,
   databaseKinds,
   permissionsOn,
-  startWithPlaces,
   stockLevel,
   stockUp,
-  userWithPermissions,
   type Place,
   type Session,
   type TestApp,
 } from '../../../tests/support/test-app';
 import { auditAfterEach } from '../../../tests/support/audited';
+import { placedUser, startAtDemoPlaces, type DemoPlaces } from '../../../tests/support/demo-places';
 
 /**
  * The rules of places on documents, through the API on each database: a stock request is made
@@ -32,19 +31,11 @@ describe.each(databaseKinds)("documents follow the user's places on %s", (kind) 
   let admin: Session;
   let businessId: number;
   let item: { id: number; unit_of_measurement_id: number; name: string };
-  const place: Record<'makati' | 'quezon' | 'cebu' | 'valenzuela' | 'mandaue', Place> = {} as never;
+  let place: DemoPlaces;
   const date = todayInManila();
 
   beforeAll(async () => {
-    let named: Record<string, Place>;
-    ({ test, admin, businessId, places: named, item } = await startWithPlaces(kind));
-    Object.assign(place, {
-      makati: named.Makati,
-      quezon: named['Quezon City'],
-      cebu: named.Cebu,
-      valenzuela: named['Valenzuela Central'],
-      mandaue: named.Mandaue,
-    });
+    ({ test, admin, businessId, item, place } = await startAtDemoPlaces(kind));
     // Stock to move at every place the tests take goods from.
     for (const at of [place.makati, place.cebu, place.valenzuela]) await stockUp(admin, at, item, 500, { date, reason: 'found' });
   });
@@ -56,9 +47,7 @@ describe.each(databaseKinds)("documents follow the user's places on %s", (kind) 
 
   const LOGISTICS = permissionsOn(['stock-requests', 'stock-transfers', 'stock-receives', 'stock-returns']);
 
-  /** A user holding `granted` and only the places given. */
-  const placed = async (granted: string[], ...grants: PlaceGrant[]) =>
-    (await userWithPermissions(test, businessId, granted, { all: null, grants })).session;
+  const placed = (granted: string[], ...grants: PlaceGrant[]) => placedUser(test, businessId, granted, ...grants);
 
   const stock = (at: Place) => stockLevel(admin, item.id, at);
   const made = (session: Session, resource: string, body: Record<string, unknown>) => created(session, `/api/${resource}`, body);

@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { contactOfType, databaseKinds, startDemo, type Session, type TestApp } from '../../../tests/support/test-app';
+import { overPaid } from '../../../tests/support/settlement';
 import type { Db } from '../db/scope';
 import { todayInManila } from '../../domain/documents';
 import { ledgerDiscrepancies } from './ledger';
@@ -47,12 +48,7 @@ describe.each(databaseKinds)('purchasing on %s', (kind) => {
       .where((eb) => eb.or([eb('quantity_done', '>', eb.ref('quantity')), eb('quantity_done', '<', 0)]))
       .execute();
     expect(overReceived).toEqual([]);
-    const overPaid = await db
-      .selectFrom('bills')
-      .select('id')
-      .where((eb) => eb.or([eb('amount_paid', '>', eb.ref('total')), eb('balance', '<', 0)]))
-      .execute();
-    expect(overPaid).toEqual([]);
+    expect(await overPaid(db, 'bills')).toEqual([]);
   });
 
   const onHand = async (itemId: number) => {

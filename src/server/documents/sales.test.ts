@@ -1,5 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { contactOfType, databaseKinds, startDemo, type Session, type TestApp } from '../../../tests/support/test-app';
+import { overPaid } from '../../../tests/support/settlement';
+import { oneLineAtBranch } from '../../../tests/support/one-line';
 import type { Db } from '../db/scope';
 import { ledgerDiscrepancies } from './ledger';
 
@@ -30,12 +32,7 @@ describe.each(databaseKinds)('sales on %s', (kind) => {
     });
     expect(created.status).toBe(201);
     item = created.body.data;
-    const received = await admin.send('POST', '/api/receive-orders', {
-      contact_id: supplierId,
-      branch_id: branchId,
-      date: '2026-11-01',
-      lines: [{ item_id: item.id, unit_of_measurement_id: item.unit_of_measurement_id, quantity: 10, unit_price: 20 }],
-    });
+    const received = await admin.send('POST', '/api/receive-orders', oneLineAtBranch(supplierId, branchId, '2026-11-01', item, 10, 20));
     expect(received.status, JSON.stringify(received.body)).toBe(201);
   });
   afterAll(() => test.close());
@@ -44,25 +41,14 @@ describe.each(databaseKinds)('sales on %s', (kind) => {
     expect(await ledgerDiscrepancies(db)).toEqual([]);
     const negative = await db.selectFrom('stocks').select('id').where('quantity_on_hand', '<', 0).execute();
     expect(negative).toEqual([]);
-    const overPaid = await db
-      .selectFrom('invoices')
-      .select('id')
-      .where((eb) => eb.or([eb('amount_paid', '>', eb.ref('total')), eb('balance', '<', 0)]))
-      .execute();
-    expect(overPaid).toEqual([]);
+    expect(await overPaid(db, 'invoices')).toEqual([]);
   });
 
   const onHand = async () =>
     (await admin.send('GET', `/api/stocks?item_id=${item.id}&location_type=branch&location_id=${branchId}&is_strict=1`)).body.data[0]
       .quantity_on_hand;
   const invoice = (quantity: number, extra: Record<string, unknown> = {}) =>
-    admin.send('POST', '/api/invoices', {
-      contact_id: customerId,
-      branch_id: branchId,
-      date: '2026-11-10',
-      lines: [{ item_id: item.id, unit_of_measurement_id: item.unit_of_measurement_id, quantity, unit_price: 35 }],
-      ...extra,
-    });
+    admin.send('POST', '/api/invoices', { ...oneLineAtBranch(customerId, branchId, '2026-11-10', item, quantity, 35), ...extra });
 
   it('invoices a quotation, takes the goods out of stock, and voiding puts them back', async () => {
     const quotation = await admin.send('POST', '/api/quotations', {
@@ -175,12 +161,7 @@ describe.each(databaseKinds)('sales on %s', (kind) => {
     const through = twin ? twin.on(admin) : admin;
     const answers = await Promise.all(
       Array.from({ length: available + 4 }, (_, index) =>
-        (index % 2 === 0 ? admin : through).send('POST', '/api/invoices', {
-          contact_id: customerId,
-          branch_id: branchId,
-          date: '2026-11-10',
-          lines: [{ item_id: item.id, unit_of_measurement_id: item.unit_of_measurement_id, quantity: 1, unit_price: 35 }],
-        }),
+        (index % 2 === 0 ? admin : through).send('POST', '/api/invoices', oneLineAtBranch(customerId, branchId, '2026-11-10', item, 1, 35)),
       ),
     );
     await twin?.close();

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contactOfType, databaseKinds, rowCount, startSellingDemo, userWithPermissions } from '../../../tests/support/test-app';
 import type { SellingDemo, Session, TestApp } from '../../../tests/support/test-app';
 import { auditAfterEach } from '../../../tests/support/audited';
+import { oneLineAtBranch } from '../../../tests/support/one-line';
 import { formatPesos } from '../../domain/money';
 import { BYTE_ORDER_MARK } from '../resources/csv-export';
 import type { Db } from '../db/scope';
@@ -33,12 +34,7 @@ describe.each(databaseKinds)('payment tenders on %s', (kind) => {
 
   /** A new unpaid invoice of one unit at `unitPrice` (under ₱1,000: no buyer's particulars asked). */
   const invoice = async (unitPrice = 100): Promise<{ id: number; number: string; total: number; balance: number }> => {
-    const sold = await admin.send('POST', '/api/invoices', {
-      contact_id: customer.id,
-      branch_id: branchId,
-      date: '2026-11-10',
-      lines: [{ item_id: item.id, unit_of_measurement_id: item.unit_of_measurement_id, quantity: 1, unit_price: unitPrice }],
-    });
+    const sold = await admin.send('POST', '/api/invoices', oneLineAtBranch(customer.id, branchId, '2026-11-10', item, 1, unitPrice));
     expect(sold.status, JSON.stringify(sold.body)).toBe(201);
     return sold.body.data;
   };

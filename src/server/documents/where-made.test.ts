@@ -4,9 +4,10 @@ import type { PlaceAccess, PlaceLevel } from '../../domain/places';
 import { getResource } from '../../domain/resources/registry';
 import { jobPermissions } from '../../domain/role-needs';
 import { mayMake, mayTake, type Actor } from '../../domain/where-made';
-import { betweenPlaces, created, databaseKinds, startWithPlaces, stockUp, userWithPermissions } from '../../../tests/support/test-app';
+import { betweenPlaces, created, databaseKinds, stockUp, userWithPermissions } from '../../../tests/support/test-app';
 import type { Place, Session, TestApp } from '../../../tests/support/test-app';
 import { auditAfterEach } from '../../../tests/support/audited';
+import { startAtDemoPlaces, type DemoPlaces } from '../../../tests/support/demo-places';
 
 /**
  * The client offers a follow-on or a transition (domain/where-made.ts) exactly where the server
@@ -20,7 +21,7 @@ describe.each(databaseKinds)('who may make and change logistics documents where,
   let admin: Session;
   let businessId: number;
   let item: { id: number; unit_of_measurement_id: number };
-  const place: Record<'makati' | 'valenzuela', Place> = {} as never;
+  let place: DemoPlaces;
   const date = todayInManila();
   /** Each user by role, with what the client knows of them: their permissions, and their places. */
   const users: Record<string, { session: Session; actor: Actor }> = {};
@@ -40,9 +41,7 @@ describe.each(databaseKinds)('who may make and change logistics documents where,
   }
 
   beforeAll(async () => {
-    let named: Record<string, Place>;
-    ({ test, admin, businessId, places: named, item } = await startWithPlaces(kind));
-    Object.assign(place, { makati: named.Makati, valenzuela: named['Valenzuela Central'] });
+    ({ test, admin, businessId, item, place } = await startAtDemoPlaces(kind));
     await stockUp(admin, place.valenzuela, item, 100, { date, reason: 'found' });
     const manager = await userWithPermissions(
       test,

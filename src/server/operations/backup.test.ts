@@ -26,6 +26,7 @@ import { seed } from '../seed';
 import { recentBackups, takeBackup, type BackupOutcome } from './backup';
 import { restoreDatabase, RestoreRefused } from './restore';
 import { serverMarkPath } from './server-marker';
+import { oneLineAtBranch } from '../../../tests/support/one-line';
 
 /**
  * Backups and restores of SQLite files: a backup taken while writes go on holds every write
@@ -114,13 +115,13 @@ describe('backup and restore of a SQLite file', () => {
         vat_category: 'vatable',
       })
     ).body.data;
-    const stocked = await send('POST', '/api/receive-orders', {
-      contact_id: supplier,
-      branch_id: branch,
-      date: '2026-11-01',
-      lines: [{ item_id: item.id, unit_of_measurement_id: item.unit_of_measurement_id, quantity: 100000, unit_price: 20 }],
-    });
-    expect(stocked.status, JSON.stringify(stocked.body)).toBe(201);
+    /** A receipt or an invoice at the branch of `quantity` of the item, expected made. */
+    const traded = async (resource: 'receive-orders' | 'invoices', contact: number, date: string, quantity: number, unitPrice: number) => {
+      const answer = await send('POST', `/api/${resource}`, oneLineAtBranch(contact, branch, date, item, quantity, unitPrice));
+      expect(answer.status, JSON.stringify(answer.body)).toBe(201);
+      return answer.body.data as { id: number };
+    };
+    await traded('receive-orders', supplier, '2026-11-01', 100000, 20);
 
     // Brands and invoices, one after another, until the backups are done.
     const acknowledged: { brands: number[]; invoices: number[] } = { brands: [], invoices: [] };
@@ -130,14 +131,7 @@ describe('backup and restore of a SQLite file', () => {
         const brand = await send('POST', '/api/brands', { name: `Backup brand ${n}` });
         expect(brand.status, JSON.stringify(brand.body)).toBe(201);
         acknowledged.brands.push(brand.body.data.id);
-        const invoice = await send('POST', '/api/invoices', {
-          contact_id: customer,
-          branch_id: branch,
-          date: '2026-11-10',
-          lines: [{ item_id: item.id, unit_of_measurement_id: item.unit_of_measurement_id, quantity: 1, unit_price: 35 }],
-        });
-        expect(invoice.status, JSON.stringify(invoice.body)).toBe(201);
-        acknowledged.invoices.push(invoice.body.data.id);
+        acknowledged.invoices.push((await traded('invoices', customer, '2026-11-10', 1, 35)).id);
       }
     })();
 

@@ -343,38 +343,44 @@ describe.each(databaseKinds)('the zip of a user who works at some places on %s',
     for (const definition of registry.filter((each) => each.places)) {
       const rows = await rowsOf(definition.table);
       const viewed = (row: Record<string, unknown>) => viewsRecord(access, definition.places!, row);
-      const ids = rows.filter(viewed).map((row) => String(row.id));
+      const shown = rows.filter(viewed);
+      const ids = shown.map((row) => String(row.id));
       const exported = csvRecords(files[`${definition.name}.csv`]).map((record) => record.ID);
       expect(exported.sort(), definition.name).toEqual(ids.sort());
       leftOut += rows.length - ids.length;
+      /** Matches a file of the documents' lines or tenders, by key, against those of the documents shown; answers how many it left out. */
+      const shownIds = new Set(shown.map((row) => Number(row.id)));
+      const childrenLeftOut = (file: string, exportedKeys: string[], children: { of: number; key: string }[]) => {
+        const kept = children.filter((child) => shownIds.has(child.of)).map((child) => child.key);
+        expect(exportedKeys.sort(), `${definition.name} ${file}`).toEqual(kept.sort());
+        return children.length - kept.length;
+      };
 
       if (hasLinesFile(definition)) {
-        const documents = new Set(rows.filter(viewed).map((row) => Number(row.id)));
         const lines = await db
           .selectFrom('document_lines')
           .select(['id', 'document_id'])
           .where('business_id', '=', businessId)
           .where('document_type', '=', definition.document!.type)
           .execute();
-        const exportedLines = csvRecords(files[`${definition.name}-lines.csv`]).map((record) => record['Line ID']);
-        const kept = lines.filter((line) => documents.has(line.document_id)).map((line) => String(line.id));
-        expect(exportedLines.sort(), `${definition.name} lines`).toEqual(kept.sort());
-        leftOut += lines.length - kept.length;
+        leftOut += childrenLeftOut(
+          'lines',
+          csvRecords(files[`${definition.name}-lines.csv`]).map((record) => record['Line ID']),
+          lines.map((line) => ({ of: line.document_id, key: String(line.id) })),
+        );
       }
       if (paidInTenders(definition)) {
-        const payments = new Set(rows.filter(viewed).map((row) => Number(row.id)));
         const tenders = await db
           .selectFrom('payment_tenders')
           .select(['payment_id', 'position'])
           .where('business_id', '=', businessId)
           .where('payment_type', '=', definition.document!.type)
           .execute();
-        const exportedTenders = csvRecords(files[`${definition.name}-tenders.csv`]).map(
-          (record) => `${record['Payment ID']}/${Number(record.Tender) - 1}`,
+        tendersLeftOut += childrenLeftOut(
+          'tenders',
+          csvRecords(files[`${definition.name}-tenders.csv`]).map((record) => `${record['Payment ID']}/${Number(record.Tender) - 1}`),
+          tenders.map((tender) => ({ of: tender.payment_id, key: `${tender.payment_id}/${tender.position}` })),
         );
-        const kept = tenders.filter((tender) => payments.has(tender.payment_id)).map((tender) => `${tender.payment_id}/${tender.position}`);
-        expect(exportedTenders.sort(), `${definition.name} tenders`).toEqual(kept.sort());
-        tendersLeftOut += tenders.length - kept.length;
       }
     }
     // Records, lines and tenders of other places were left out, and the places files hold only theirs.

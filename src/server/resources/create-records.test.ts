@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MASTER_PERMISSION } from '../../domain/permissions';
 import { createSchema } from '../../domain/resource-schemas';
 import { items } from '../../domain/resources/items';
-import { databaseKinds, startDemo, type TestApp } from '../../../tests/support/test-app';
+import { databaseKinds, firstOf, startDemo, type TestApp } from '../../../tests/support/test-app';
 import type { Scope } from '../db/scope';
 import { createRecord, createRecords, RefusedRecords } from './record-service';
 import { readCount } from './resource-counts';
@@ -22,9 +22,8 @@ describe.each(databaseKinds)('creating many records at once on %s', (kind) => {
     const demo = await startDemo(kind);
     test = demo.test;
     scope = { businessId: demo.businesses[0], userId: 1, permissions: new Set([MASTER_PERMISSION]) };
-    const item = (await demo.admin.send('GET', '/api/items?limit=1&order_by=asc')).body.data[0];
-    unitId = item.unit_of_measurement_id;
-    brandId = (await demo.admin.send('GET', '/api/brands?limit=1&order_by=asc')).body.data[0].id;
+    unitId = (await firstOf(demo.admin, 'items')).unit_of_measurement_id;
+    brandId = (await firstOf(demo.admin, 'brands')).id;
   });
   afterAll(() => test.close());
 

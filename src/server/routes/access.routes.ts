@@ -44,106 +44,125 @@ async function resetSecret(trx: Trx, scope: Scope, userId: number, column: 'pass
   await recordActivity(trx, scope, { resource: users.name, recordId: userId, action });
 }
 
+/** What one of the routes that replace a record's assignments (a role's permissions, a user's roles) works on. */
+interface Assignment {
+  definition: typeof roles | typeof users;
+  /** What is assigned, as the path and the history name it: `permissions`, `roles`. */
+  assigned: 'permissions' | 'roles';
+  /** The body's list of ids, `permission_ids` or `role_ids`. */
+  field: string;
+  summary: string;
+  /** How the answer is described. */
+  answer: string;
+  replace: (trx: Trx, scope: Scope, id: number, ids: number[]) => Promise<void>;
+  /** The record's field that names what it holds, for the history's before and after. */
+  names: 'permission_names' | 'role_names';
+}
+
+/**
+ * Registers `PUT /api/{resource}/:id/{assigned}`: replaces what the record is assigned in one
+ * write, answers the record as it is then, and writes the names before and after to its history.
+ */
+function assignmentRoute(app: FastifyInstance, assignment: Assignment): void {
+  const { definition, assigned, field } = assignment;
+  app.withTypeProvider<ZodTypeProvider>().put(
+    `/api/${definition.name}/:id/${assigned}`,
+    {
+      config: { permission: `update-${definition.name}` },
+      schema: {
+        tags: [definition.name],
+        summary: assignment.summary,
+        params: idParams,
+        body: z.object({ [field]: idList(field.replace('_ids', ' id')) }),
+        response: { 200: dataOf(recordSchema(definition)).describe(assignment.answer), ...refusals(401, 403, 404, 409, 422) },
+      },
+    },
+    async (request, reply) => {
+      const scope = scopeOf(request);
+      const id = Number(request.params.id);
+      return runWrite(request, reply, async (trx) => {
+        const before = await findRecordOrFail(trx, scope, definition, id);
+        await assignment.replace(trx, scope, id, request.body[field]);
+        const after = await findRecordOrFail(trx, scope, definition, id);
+        const summary = assignmentSummary(before[assignment.names], after[assignment.names]);
+        await recordActivity(trx, scope, { resource: definition.name, recordId: id, action: `assigned-${assigned}`, summary });
+        return { status: 200, body: { data: after } };
+      });
+    },
+  );
+}
+
+/** What one of the routes that give a user a new temporary secret (a password, a security pin) resets. */
+interface SecretReset {
+  path: 'reset-password' | 'reset-security-pin';
+  column: 'password_hash' | 'security_pin_hash';
+  /** What it is called in the route's description: `password`, `pin`. */
+  secret: 'password' | 'pin';
+  /** The answer's property holding the new secret. */
+  key: 'temporary_password' | 'temporary_security_pin';
+  make: () => string;
+}
+
+/** Registers `POST /api/users/{path}`: gives the user a new temporary secret and answers it, this once. */
+function secretResetRoute(app: FastifyInstance, reset: SecretReset): void {
+  const noun = reset.secret === 'pin' ? 'security pin' : 'password';
+  app.withTypeProvider<ZodTypeProvider>().post(
+    `/api/users/${reset.path}`,
+    {
+      config: { permission: 'update-users' },
+      schema: {
+        tags: ['users'],
+        summary: `Give a user a new temporary ${noun} (answered once)`,
+        body: userIdBody,
+        response: {
+          200: z.looseObject({ id: z.number().int(), [reset.key]: z.string() }).describe(`The new ${reset.secret}, shown this once`),
+          ...refusals(401, 403, 404, 422),
+        },
+      },
+    },
+    async (request, reply) => {
+      const scope = scopeOf(request);
+      return runWrite(request, reply, async (trx) => {
+        const temporary = reset.make();
+        await resetSecret(trx, scope, request.body.id, reset.column, temporary);
+        return { status: 200, body: { id: request.body.id, [reset.key]: temporary } };
+      });
+    },
+  );
+}
+
 export async function accessRoutes(app: FastifyInstance): Promise<void> {
-  const routes = app.withTypeProvider<ZodTypeProvider>();
+  assignmentRoute(app, {
+    definition: roles,
+    assigned: 'permissions',
+    field: 'permission_ids',
+    summary: "Replace a role's permissions",
+    answer: 'The role with its permissions',
+    replace: replaceRolePermissions,
+    names: 'permission_names',
+  });
+  assignmentRoute(app, {
+    definition: users,
+    assigned: 'roles',
+    field: 'role_ids',
+    summary: "Replace a user's roles in this business",
+    answer: 'The user with their roles',
+    replace: replaceUserRoles,
+    names: 'role_names',
+  });
 
-  routes.put(
-    '/api/roles/:id/permissions',
-    {
-      config: { permission: 'update-roles' },
-      schema: {
-        tags: ['roles'],
-        summary: "Replace a role's permissions",
-        params: idParams,
-        body: z.object({ permission_ids: idList('permission id') }),
-        response: { 200: dataOf(recordSchema(roles)).describe('The role with its permissions'), ...refusals(401, 403, 404, 409, 422) },
-      },
-    },
-    async (request, reply) => {
-      const scope = scopeOf(request);
-      const id = Number(request.params.id);
-      return runWrite(request, reply, async (trx) => {
-        const before = await findRecordOrFail(trx, scope, roles, id);
-        await replaceRolePermissions(trx, scope, id, request.body.permission_ids);
-        const after = await findRecordOrFail(trx, scope, roles, id);
-        const summary = assignmentSummary(before.permission_names, after.permission_names);
-        await recordActivity(trx, scope, { resource: roles.name, recordId: id, action: 'assigned-permissions', summary });
-        return { status: 200, body: { data: after } };
-      });
-    },
-  );
-
-  routes.put(
-    '/api/users/:id/roles',
-    {
-      config: { permission: 'update-users' },
-      schema: {
-        tags: ['users'],
-        summary: "Replace a user's roles in this business",
-        params: idParams,
-        body: z.object({ role_ids: idList('role id') }),
-        response: { 200: dataOf(recordSchema(users)).describe('The user with their roles'), ...refusals(401, 403, 404, 409, 422) },
-      },
-    },
-    async (request, reply) => {
-      const scope = scopeOf(request);
-      const id = Number(request.params.id);
-      return runWrite(request, reply, async (trx) => {
-        const before = await findRecordOrFail(trx, scope, users, id);
-        await replaceUserRoles(trx, scope, id, request.body.role_ids);
-        const after = await findRecordOrFail(trx, scope, users, id);
-        const summary = assignmentSummary(before.role_names, after.role_names);
-        await recordActivity(trx, scope, { resource: users.name, recordId: id, action: 'assigned-roles', summary });
-        return { status: 200, body: { data: after } };
-      });
-    },
-  );
-
-  routes.post(
-    '/api/users/reset-password',
-    {
-      config: { permission: 'update-users' },
-      schema: {
-        tags: ['users'],
-        summary: 'Give a user a new temporary password (answered once)',
-        body: userIdBody,
-        response: {
-          200: z.looseObject({ id: z.number().int(), temporary_password: z.string() }).describe('The new password, shown this once'),
-          ...refusals(401, 403, 404, 422),
-        },
-      },
-    },
-    async (request, reply) => {
-      const scope = scopeOf(request);
-      return runWrite(request, reply, async (trx) => {
-        const temporary = temporaryPassword();
-        await resetSecret(trx, scope, request.body.id, 'password_hash', temporary);
-        return { status: 200, body: { id: request.body.id, temporary_password: temporary } };
-      });
-    },
-  );
-
-  routes.post(
-    '/api/users/reset-security-pin',
-    {
-      config: { permission: 'update-users' },
-      schema: {
-        tags: ['users'],
-        summary: 'Give a user a new temporary security pin (answered once)',
-        body: userIdBody,
-        response: {
-          200: z.looseObject({ id: z.number().int(), temporary_security_pin: z.string() }).describe('The new pin, shown this once'),
-          ...refusals(401, 403, 404, 422),
-        },
-      },
-    },
-    async (request, reply) => {
-      const scope = scopeOf(request);
-      return runWrite(request, reply, async (trx) => {
-        const temporary = temporaryPin();
-        await resetSecret(trx, scope, request.body.id, 'security_pin_hash', temporary);
-        return { status: 200, body: { id: request.body.id, temporary_security_pin: temporary } };
-      });
-    },
-  );
+  secretResetRoute(app, {
+    path: 'reset-password',
+    column: 'password_hash',
+    secret: 'password',
+    key: 'temporary_password',
+    make: temporaryPassword,
+  });
+  secretResetRoute(app, {
+    path: 'reset-security-pin',
+    column: 'security_pin_hash',
+    secret: 'pin',
+    key: 'temporary_security_pin',
+    make: temporaryPin,
+  });
 }

@@ -54,9 +54,12 @@ describe.each(databaseKinds)('authorization on %s', (kind) => {
   let adminId: number;
 
   beforeAll(async () => {
-    const demo = await startDemo(kind);
-    ({ test, admin, adminId } = demo);
-    [main, second] = demo.businesses;
+    ({
+      test,
+      admin,
+      adminId,
+      businesses: [main, second],
+    } = await startDemo(kind));
   });
   afterAll(() => test.close());
 

@@ -170,6 +170,20 @@ export async function assertAssignableRoles(db: Db, scope: Scope, roleIds: reado
   );
 }
 
+/**
+ * Changes what a user or role is assigned: the record locked first, the change made so the business
+ * keeps a master, then the record's version bumped, so a copy a device holds is known to be old.
+ */
+async function reassigned(trx: Trx, scope: Scope, table: 'users' | 'roles', id: number, change: () => Promise<void>): Promise<void> {
+  await lockRow(trx, table, id);
+  await keepingAMaster(trx, scope, change);
+  await trx
+    .updateTable(table)
+    .set((eb) => ({ version: eb('version', '+', 1), updated_at: nowIso() }))
+    .where('id', '=', id)
+    .execute();
+}
+
 /** Replaces the user's roles in this business (their roles elsewhere stay). */
 export async function replaceUserRoles(trx: Trx, scope: Scope, userId: number, roleIds: readonly number[]): Promise<void> {
   const member = await trx
@@ -182,8 +196,7 @@ export async function replaceUserRoles(trx: Trx, scope: Scope, userId: number, r
   if (!member) throw notFound('user');
   await assertManagesUser(trx, scope, userId);
   await assertAssignableRoles(trx, scope, roleIds);
-  await lockRow(trx, 'users', userId);
-  await keepingAMaster(trx, scope, async () => {
+  await reassigned(trx, scope, 'users', userId, async () => {
     await trx
       .deleteFrom('user_roles')
       .where('user_id', '=', userId)
@@ -196,11 +209,6 @@ export async function replaceUserRoles(trx: Trx, scope: Scope, userId: number, r
         .values(ids.map((roleId) => ({ user_id: userId, role_id: roleId })))
         .execute();
   });
-  await trx
-    .updateTable('users')
-    .set((eb) => ({ version: eb('version', '+', 1), updated_at: nowIso() }))
-    .where('id', '=', userId)
-    .execute();
 }
 
 /** Replaces the role's permissions. */
@@ -222,8 +230,7 @@ export async function replaceRolePermissions(trx: Trx, scope: Scope, roleId: num
     scope,
     (await permissionNamesOfRole(trx, roleId)).filter((name) => !granted.includes(name)),
   );
-  await lockRow(trx, 'roles', roleId);
-  await keepingAMaster(trx, scope, async () => {
+  await reassigned(trx, scope, 'roles', roleId, async () => {
     await trx.deleteFrom('role_permissions').where('role_id', '=', roleId).execute();
     if (ids.length > 0) {
       await trx
@@ -232,11 +239,15 @@ export async function replaceRolePermissions(trx: Trx, scope: Scope, roleId: num
         .execute();
     }
   });
-  await trx
-    .updateTable('roles')
-    .set((eb) => ({ version: eb('version', '+', 1), updated_at: nowIso() }))
-    .where('id', '=', roleId)
-    .execute();
+}
+
+/** The businesses `userId` is a live member of, as a subquery of ids. */
+export function memberBusinessIds(db: Db, userId: number) {
+  return db
+    .selectFrom('memberships')
+    .select('memberships.business_id')
+    .where('memberships.user_id', '=', userId)
+    .where('memberships.deleted_at', 'is', null);
 }
 
 /**
@@ -249,15 +260,7 @@ export async function assertManagesIdentity(db: Db, scope: Scope, userId: number
     .select('theirs.business_id')
     .where('theirs.user_id', '=', userId)
     .where('theirs.deleted_at', 'is', null)
-    .where(
-      'theirs.business_id',
-      'not in',
-      db
-        .selectFrom('memberships as mine')
-        .select('mine.business_id')
-        .where('mine.user_id', '=', scope.userId)
-        .where('mine.deleted_at', 'is', null),
-    )
+    .where('theirs.business_id', 'not in', memberBusinessIds(db, scope.userId))
     .executeTakeFirst();
   if (elsewhere) {
     throw forbidden('This user also belongs to a business you are not a member of; their sign-in details can only be changed there.');

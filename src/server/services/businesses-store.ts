@@ -4,7 +4,7 @@ import { WALK_IN_NAME } from '../../domain/walk-in';
 import { forUpdate } from '../db/dialect';
 import { conflict } from '../errors';
 import type { ResourceStore } from '../resources/store';
-import { assertHoldsIn } from './access.service';
+import { assertHoldsIn, memberBusinessIds } from './access.service';
 import { provisionBusiness } from './business-provisioning.service';
 import { untyped } from '../db/scope';
 import type { BusinessesTable } from '../db/schema';
@@ -19,18 +19,7 @@ const PROVISIONED = ['roles', 'contact_types', 'item_types'] as const;
  */
 export const businessesStore: ResourceStore = {
   countsMaintained: false,
-  query: (db, scope) =>
-    db
-      .selectFrom('businesses')
-      .where(
-        'businesses.id',
-        'in',
-        db
-          .selectFrom('memberships')
-          .select('memberships.business_id')
-          .where('memberships.user_id', '=', scope.userId)
-          .where('memberships.deleted_at', 'is', null),
-      ),
+  query: (db, scope) => db.selectFrom('businesses').where('businesses.id', 'in', memberBusinessIds(db, scope.userId)),
   select: (query) => query.selectAll('businesses'),
   column: (name) => `businesses.${name}`,
   async lock(trx, _scope, id) {
