@@ -30,8 +30,22 @@ export interface ImportKind {
   resource: string;
   /** When a row is the same record as one already there: "the same SKU". */
   sameWhen: string;
+  /** What one new row makes, in words: "item", "opening balance". */
+  made: string;
+  /**
+   * A row naming one already there is a correction made as a new record (an opening balance's
+   * correcting adjustment), so updating needs only the permission to create. Absent: it updates
+   * the record, which needs the permission to update.
+   */
+  correctsByCreating?: true;
+  /** The resource whose list shows what it made, when not its own (opening stock: the stocks). */
+  listedIn?: string;
   columns: readonly ImportColumn[];
 }
+
+/** The permission actions an import of `kind` needs: to create its records, and to update them when it updates. */
+export const importNeeds = (kind: ImportKind, updates: boolean): ('create' | 'update')[] =>
+  updates && !kind.correctsByCreating ? ['create', 'update'] : ['create'];
 
 const unit: ImportColumn = {
   key: 'unit',
@@ -65,6 +79,7 @@ export const IMPORT_KINDS: readonly ImportKind[] = [
     title: 'Items',
     resource: 'items',
     sameWhen: 'the same SKU',
+    made: 'item',
     columns: [
       { ...sku, label: 'SKU', aliases: ['item code', 'code', 'item sku'] },
       { key: 'name', label: 'Name', required: true, example: 'Lucky Me! Beef Noodles 55g', aliases: ['item', 'item name', 'description'] },
@@ -88,6 +103,7 @@ export const IMPORT_KINDS: readonly ImportKind[] = [
     title: 'Contacts',
     resource: 'contacts',
     sameWhen: 'the same name and type',
+    made: 'contact',
     columns: [
       {
         key: 'name',
@@ -120,6 +136,7 @@ export const IMPORT_KINDS: readonly ImportKind[] = [
     title: 'Purchase prices',
     resource: 'purchase-item-prices',
     sameWhen: 'the same item, supplier, unit and effective date',
+    made: 'purchase price',
     columns: [
       sku,
       { key: 'supplier', label: 'Supplier', example: 'Monde Nissin Distributor', aliases: ['contact', 'vendor'] },
@@ -133,6 +150,7 @@ export const IMPORT_KINDS: readonly ImportKind[] = [
     title: 'Sale prices',
     resource: 'sale-item-prices',
     sameWhen: 'the same item, branch, unit and effective date',
+    made: 'sale price',
     columns: [sku, { key: 'branch', label: 'Branch', example: 'Makati', aliases: ['store', 'outlet'] }, unit, price, effective],
   },
   {
@@ -140,6 +158,9 @@ export const IMPORT_KINDS: readonly ImportKind[] = [
     title: 'Opening stock',
     resource: 'stock-adjustments',
     sameWhen: 'the same item at the same place',
+    made: 'opening balance',
+    correctsByCreating: true,
+    listedIn: 'stocks',
     columns: [
       sku,
       {

@@ -1,7 +1,15 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { IMPORT_KINDS, IMPORT_MAX_BYTES, IMPORT_MAX_ROWS, importKind, type ImportKindName, type OnExisting } from '../../domain/imports';
+import {
+  IMPORT_KINDS,
+  IMPORT_MAX_BYTES,
+  IMPORT_MAX_ROWS,
+  importKind,
+  importNeeds,
+  type ImportKindName,
+  type OnExisting,
+} from '../../domain/imports';
 import { holdsAny, permissionName } from '../../domain/permissions';
 import { getResource } from '../../domain/resources/registry';
 import { forbidden, HttpError } from '../errors';
@@ -50,10 +58,9 @@ const outcome = z.looseObject({
 
 /** The permissions an import needs: to create its records, and to update them when it updates. */
 function needed(kind: ImportKindName, onExisting: OnExisting): string[] {
-  const { permission } = getResource(importKind(kind)!.resource);
-  return onExisting === 'update' && kind !== 'opening-stock'
-    ? [permissionName('create', permission), permissionName('update', permission)]
-    : [permissionName('create', permission)];
+  const declared = importKind(kind)!;
+  const { permission } = getResource(declared.resource);
+  return importNeeds(declared, onExisting === 'update').map((action) => permissionName(action, permission));
 }
 
 export async function importRoutes(app: FastifyInstance): Promise<void> {

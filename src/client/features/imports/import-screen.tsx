@@ -1,7 +1,15 @@
 import { Link, useNavigate, useSearch } from '@tanstack/react-router';
 import { Download, FileUp } from 'lucide-react';
 import { useId, useState } from 'react';
-import { IMPORT_KINDS, importKind, matchColumns, type ImportKind, type ImportKindName, type ImportOutcome } from '../../../domain/imports';
+import {
+  IMPORT_KINDS,
+  importKind,
+  importNeeds,
+  matchColumns,
+  type ImportKind,
+  type ImportKindName,
+  type ImportOutcome,
+} from '../../../domain/imports';
 import { holdsAny, permissionName } from '../../../domain/permissions';
 import { getResource } from '../../../domain/resources/registry';
 import { NotFoundScreen } from '../../components/layout/not-found-screen';
@@ -9,12 +17,17 @@ import { Button } from '../../components/ui/button';
 import { Label } from '../../components/ui/label';
 import { NativeSelect } from '../../components/ui/native-select';
 import { ProgressBar } from '../../components/ui/progress-bar';
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '../../components/ui/table';
+import { NativeOptions } from '../../components/choices';
+import { FramedTable } from '../../components/framed-table';
+import { HeadedSection } from '../../components/headed-section';
+import { TableBody, TableCell, TableHead, TableHeader, TableRow } from '../../components/ui/table';
 import { ApiError, describeError, postWithProgress } from '../../lib/api';
 import { clientKey } from '../../lib/outbox-queue';
 import { usePermissions } from '../../lib/session';
 import { count, importedWords, newRecords } from './import-words';
 import { readSheet, SheetProblem, templateCsv, type Cell } from './read-sheet';
+import { ProblemAlert } from '../../components/problem-alert';
+import { SmallLabel } from '../../components/labelled-field';
 
 type Stage =
   | { step: 'choose' }
@@ -50,7 +63,8 @@ function Importer({ importable }: { importable: ImportKind[] }) {
   const navigate = useNavigate();
   const kind = importable.find((each) => each.name === search.kind) ?? importable[0];
   const held = usePermissions();
-  const mayUpdate = kind.name === 'opening-stock' || holdsAny(held, [permissionName('update', getResource(kind.resource).permission)]);
+  const { permission } = getResource(kind.resource);
+  const mayUpdate = importNeeds(kind, true).every((action) => holdsAny(held, [permissionName(action, permission)]));
   const [file, setFile] = useState<{ name: string; rows: Cell[][] } | null>(null);
   const [mapping, setMapping] = useState<Record<string, number | null>>({});
   const [onExisting, setOnExisting] = useState<'skip' | 'update'>('skip');
@@ -143,11 +157,7 @@ function Importer({ importable }: { importable: ImportKind[] }) {
             value={kind.name}
             onChange={(event) => choose(event.target.value as ImportKindName)}
           >
-            {importable.map((each) => (
-              <option key={each.name} value={each.name}>
-                {each.title}
-              </option>
-            ))}
+            <NativeOptions choices={importable.map((each) => ({ value: each.name, label: each.title }))} />
           </NativeSelect>
         </div>
         <div className="flex items-end">
@@ -173,24 +183,17 @@ function Importer({ importable }: { importable: ImportKind[] }) {
           />
         </div>
       </section>
-      {problem && (
-        <p role="alert" className="text-sm text-destructive">
-          {problem}
-        </p>
-      )}
+      <ProblemAlert problem={problem} />
       {file && (
         <>
-          <section aria-labelledby="columns-heading" className="space-y-3">
-            <h2 id="columns-heading" className="text-lg font-semibold">
-              Columns of {file.name} · {count(body.length, 'row')}
-            </h2>
+          <HeadedSection headingId="columns-heading" title={`Columns of ${file.name} · ${count(body.length, 'row')}`} className="space-y-3">
             <div className="grid gap-3 sm:grid-cols-2">
               {kind.columns.map((column) => (
                 <div key={column.key}>
-                  <Label htmlFor={`column-${column.key}`} className="mb-1 block text-xs text-muted-foreground">
+                  <SmallLabel htmlFor={`column-${column.key}`}>
                     {column.label}
                     {column.required ? ' (required)' : ''}
-                  </Label>
+                  </SmallLabel>
                   <NativeSelect
                     id={`column-${column.key}`}
                     className="w-full"
@@ -236,7 +239,7 @@ function Importer({ importable }: { importable: ImportKind[] }) {
               </p>
             )}
             <Preview headers={headers} rows={body} />
-          </section>
+          </HeadedSection>
           <div className="flex flex-wrap items-center gap-3">
             <Button type="button" variant="outline" onClick={() => void check()} disabled={busy || missing.length > 0}>
               Check {count(body.length, 'row')}
@@ -271,46 +274,46 @@ function Importer({ importable }: { importable: ImportKind[] }) {
 /** The first rows of the file as read, for the eye to confirm it is the right one. */
 function Preview({ headers, rows }: { headers: string[]; rows: Cell[][] }) {
   return (
-    <div className="overflow-x-auto rounded-lg border">
-      <Table>
-        <TableHeader>
-          <TableRow>
-            <TableHead>Row</TableHead>
-            {headers.map((header, index) => (
-              <TableHead key={index}>{header}</TableHead>
+    <FramedTable>
+      <TableHeader>
+        <TableRow>
+          <TableHead>Row</TableHead>
+          {headers.map((header, index) => (
+            <TableHead key={index}>{header}</TableHead>
+          ))}
+        </TableRow>
+      </TableHeader>
+      <TableBody>
+        {rows.slice(0, 5).map((cells, index) => (
+          <TableRow key={index}>
+            <TableCell className="text-muted-foreground">{index + 2}</TableCell>
+            {headers.map((_, at) => (
+              <TableCell key={at}>{cells[at] === null || cells[at] === undefined ? '' : String(cells[at])}</TableCell>
             ))}
           </TableRow>
-        </TableHeader>
-        <TableBody>
-          {rows.slice(0, 5).map((cells, index) => (
-            <TableRow key={index}>
-              <TableCell className="text-muted-foreground">{index + 2}</TableCell>
-              {headers.map((_, at) => (
-                <TableCell key={at}>{cells[at] === null || cells[at] === undefined ? '' : String(cells[at])}</TableCell>
-              ))}
-            </TableRow>
-          ))}
-        </TableBody>
-      </Table>
-    </div>
+        ))}
+      </TableBody>
+    </FramedTable>
   );
 }
 
 function CheckOutcome({ outcome, kind }: { outcome: ImportOutcome; kind: ImportKind }) {
   if (outcome.problem_rows > 0) {
     return (
-      <section aria-labelledby="problems-heading" className="space-y-2">
-        <h2 id="problems-heading" className="text-lg font-semibold text-destructive">
-          {count(outcome.problem_rows, 'row')} of {outcome.total.toLocaleString('en-US')} to correct before anything is imported
-        </h2>
+      <HeadedSection
+        headingId="problems-heading"
+        title={`${count(outcome.problem_rows, 'row')} of ${outcome.total.toLocaleString('en-US')} to correct before anything is imported`}
+        className="space-y-2"
+        headingClassName="text-lg font-semibold text-destructive"
+      >
         <ProblemTable outcome={outcome} />
-      </section>
+      </HeadedSection>
     );
   }
   return (
     <div className="space-y-2 text-sm" aria-live="polite">
       <p>
-        Ready: {newRecords(kind.name, outcome.created)}, {count(outcome.updated, 'update')}
+        Ready: {newRecords(kind, outcome.created)}, {count(outcome.updated, 'update')}
         {outcome.changes.length > 0 &&
           ` (${outcome.changes.map((change) => `${change.field} in ${count(change.records, 'record')}`).join(', ')})`}
         , {count(outcome.skipped, 'row')} skipped as already here
@@ -335,24 +338,22 @@ function CheckOutcome({ outcome, kind }: { outcome: ImportOutcome; kind: ImportK
 function ProblemTable({ outcome }: { outcome: ImportOutcome }) {
   return (
     <>
-      <div className="overflow-x-auto rounded-lg border">
-        <Table>
-          <TableHeader>
-            <TableRow>
-              <TableHead>Row</TableHead>
-              <TableHead>What is wrong</TableHead>
+      <FramedTable>
+        <TableHeader>
+          <TableRow>
+            <TableHead>Row</TableHead>
+            <TableHead>What is wrong</TableHead>
+          </TableRow>
+        </TableHeader>
+        <TableBody>
+          {outcome.problems.map((problem) => (
+            <TableRow key={problem.row}>
+              <TableCell>{problem.row}</TableCell>
+              <TableCell>{problem.messages.join(' ')}</TableCell>
             </TableRow>
-          </TableHeader>
-          <TableBody>
-            {outcome.problems.map((problem) => (
-              <TableRow key={problem.row}>
-                <TableCell>{problem.row}</TableCell>
-                <TableCell>{problem.messages.join(' ')}</TableCell>
-              </TableRow>
-            ))}
-          </TableBody>
-        </Table>
-      </div>
+          ))}
+        </TableBody>
+      </FramedTable>
       {outcome.problem_rows > outcome.problems.length && (
         <p className="text-sm text-muted-foreground">…and {count(outcome.problem_rows - outcome.problems.length, 'more row')}.</p>
       )}
@@ -361,14 +362,11 @@ function ProblemTable({ outcome }: { outcome: ImportOutcome }) {
 }
 
 function DoneOutcome({ outcome, kind }: { outcome: ImportOutcome; kind: ImportKind }) {
-  const list = kind.name === 'opening-stock' ? '/stocks' : `/${kind.resource}`;
+  const listed = getResource(kind.listedIn ?? kind.resource);
   return (
-    <section aria-labelledby="done-heading" className="space-y-2 rounded-lg border p-4">
-      <h2 id="done-heading" className="text-lg font-semibold">
-        Imported
-      </h2>
+    <HeadedSection headingId="done-heading" title="Imported" className="space-y-2 rounded-lg border p-4">
       <p className="text-sm">
-        {importedWords(kind.name, outcome)}
+        {importedWords(kind, outcome)}
         {outcome.made.length > 0 && `; also made: ${outcome.made.join(', ')}`}.
       </p>
       {outcome.adjustments.map((adjustment) => (
@@ -380,10 +378,10 @@ function DoneOutcome({ outcome, kind }: { outcome: ImportOutcome; kind: ImportKi
           .
         </p>
       ))}
-      <Link to={list} className="text-sm underline">
-        Open {kind.name === 'opening-stock' ? 'Stocks' : getResource(kind.resource).plural}
+      <Link to="/$resource" params={{ resource: listed.name }} className="text-sm underline">
+        Open {listed.plural}
       </Link>
-    </section>
+    </HeadedSection>
   );
 }
 
