@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { invoicePayments } from '../domain/resources/invoice-payments';
 import { purchaseOrders } from '../domain/resources/purchase-orders';
 import { registry } from '../domain/resources/registry';
+import { stockAdjustments } from '../domain/resources/stock-adjustments';
+import { stockCounts } from '../domain/resources/stock-counts';
+import { stockTransfers } from '../domain/resources/stock-transfers';
 import { users } from '../domain/resources/users';
 import { composeEngine } from './composition';
 import { registerReversals, registerSteps, workOf } from './documents/document-store';
@@ -20,12 +24,21 @@ describe('composing the engine', () => {
     expect(storeFor(users).createFields).toHaveProperty('role_ids');
   });
 
-  it('refuses a document resource that has no store of its own', () => {
-    const unregistered = { ...purchaseOrders, name: 'unregistered-orders', table: 'unregistered_orders' };
-    expect(() => composeEngine([...registry, unregistered])).toThrow(
-      'The document resource "unregistered-orders" has no store registered.',
+  it('serves a document kind with no part of its own from its declaration: a payment by the payment store, any other by the document store', () => {
+    const undeclared = { ...stockAdjustments, name: 'composed-gifts', table: 'composed_gifts' };
+    composeEngine([...registry, undeclared]);
+    expect(storeFor(undeclared).createFields).toHaveProperty('lines');
+    // Its void moves back what its declaration says it moved, with no work written for it.
+    expect(workOf('composed-gifts', 'void')).toBeTypeOf('function');
+    expect(storeFor(invoicePayments).createFields).toHaveProperty('tenders');
+    expect(workOf('invoice-payments', 'void')).toBeTypeOf('function');
+  });
+
+  it('refuses a kind that moves stock between places without saying how its void moves it back', () => {
+    const unsaid = { ...stockTransfers, name: 'unsaid-transfers', table: 'unsaid_transfers' };
+    expect(() => composeEngine([...registry, unsaid])).toThrow(
+      'unsaid-transfers moves stock between places or on closing: its void must say how that is moved back.',
     );
-    expect(() => storeFor(unregistered)).toThrow('No store for resource "unregistered-orders"');
   });
 
   it('refuses a resource that is not a business table and has no store of its own', () => {
@@ -40,14 +53,14 @@ describe('composing the engine', () => {
     expect(workOf('stock-counts', 'post')).toBeTypeOf('function');
     expect(workOf('stock-counts', 'finish')).toBeUndefined();
     expect(workOf('quotations', 'cancel')).toBeUndefined();
-    expect(() => registerReversals({ 'purchase-orders': { void: async () => {} } })).toThrow(
+    expect(() => registerReversals(purchaseOrders, { void: async () => {} })).toThrow(
       'purchase-orders has a void reversal, but its lifecycle declares no void transition.',
     );
     // A step forward is no reversal, nor an undoing a step.
-    expect(() => registerReversals({ 'stock-counts': { post: async () => {} } })).toThrow(
+    expect(() => registerReversals(stockCounts, { post: async () => {} })).toThrow(
       'stock-counts has a post reversal, but its post transition is not undo.',
     );
-    expect(() => registerSteps({ 'stock-counts': { cancel: async () => ({}) } })).toThrow(
+    expect(() => registerSteps(stockCounts, { cancel: async () => ({}) })).toThrow(
       'stock-counts has a cancel step, but its cancel transition is not forward.',
     );
   });

@@ -1,46 +1,34 @@
+import type { LineInput } from '../domain/document-lines';
 import type { ResourceDefinition } from '../domain/resource';
-import { billPayments } from '../domain/resources/bill-payments';
-import { bills } from '../domain/resources/bills';
 import { businesses } from '../domain/resources/businesses';
 import { conversions } from '../domain/resources/conversions';
-import { creditMemoranda } from '../domain/resources/credit-memoranda';
-import { debitMemoranda } from '../domain/resources/debit-memoranda';
 import { documentMemoranda } from '../domain/resources/document-memoranda';
-import { invoicePayments } from '../domain/resources/invoice-payments';
-import { invoices } from '../domain/resources/invoices';
 import { items } from '../domain/resources/items';
 import { permissions } from '../domain/resources/permissions';
 import { purchaseItemPrices } from '../domain/resources/purchase-item-prices';
-import { purchaseOrders } from '../domain/resources/purchase-orders';
-import { quotations } from '../domain/resources/quotations';
-import { receiveOrders } from '../domain/resources/receive-orders';
 import { registry } from '../domain/resources/registry';
 import { roles } from '../domain/resources/roles';
-import { stockAdjustments } from '../domain/resources/stock-adjustments';
-import { stockCounts } from '../domain/resources/stock-counts';
-import { stockReceives } from '../domain/resources/stock-receives';
-import { stockRequests } from '../domain/resources/stock-requests';
-import { stockReturns } from '../domain/resources/stock-returns';
-import { stockTransfers } from '../domain/resources/stock-transfers';
 import { stocks } from '../domain/resources/stocks';
 import { users } from '../domain/resources/users';
 import type { Scope, Trx } from './db/scope';
-import { adjustmentReversals, stockAdjustmentsStore } from './documents/adjustments';
-import { countSteps, stockCountsStore } from './documents/counts';
-import { registerReversals, registerSteps } from './documents/document-store';
-import { logisticsReversals, stockReceivesStore, stockRequestsStore, stockReturnsStore, stockTransfersStore } from './documents/logistics';
+import { adjustmentsPart } from './documents/adjustments';
+import { countsPart } from './documents/counts';
+import { documentStore, registerReversals, registerSteps } from './documents/document-store';
+import { priceLines } from './documents/lines';
+import { logisticsParts } from './documents/logistics';
 import { documentMemorandaStore } from './documents/memo-store';
-import { creditMemorandaStore, debitMemorandaStore, memorandaReversals } from './documents/memoranda';
-import { billPaymentsStore, billsStore, purchaseOrdersStore, purchasingReversals, receiveOrdersStore } from './documents/purchasing';
-import { invoicePaymentsStore, invoicesStore, quotationsStore, salesReversals } from './documents/sales';
+import { paymentStore } from './documents/payments';
+import { purchasingParts } from './documents/purchasing';
+import { salesParts } from './documents/sales';
 import { stocksStore } from './documents/stocks-store';
+import { voidOf } from './documents/undo-effects';
 import { removeFilesOf } from './files/file-store';
+import type { ServerPart } from './documents/server-part';
 import { conversionsStore } from './resources/conversions-store';
 import { itemsStore } from './resources/items-store';
 import { permissionsStore } from './resources/permissions-store';
 import { purchaseItemPricesStore } from './resources/purchase-item-prices-store';
 import { onForceDelete } from './resources/record-service';
-import type { ResourceStore } from './resources/store';
 import { registerPlainStores, registerStore } from './resources/stores';
 import { businessesStore } from './services/businesses-store';
 import { rolesStore } from './services/roles-store';
@@ -48,39 +36,57 @@ import { usersStore } from './services/users-store';
 
 /**
  * Puts the record engine together. The engine (`resources/`) knows nothing of documents, files or
- * users; here each resource with rules of its own gets its store, every other business table the
- * generic one, each document kind what its transitions reverse, and a permanent delete its work
- * beyond the record's rows. `buildApp` composes it
+ * users; here the server parts of the resources with rules of their own (`documents/server-part.ts`) are
+ * registered — their stores and their transitions' work — and every other resource is served from
+ * its declaration: a payment or memorandum by the payment store, a business table by the generic
+ * one, and every document's void undoes what its kind declares it did. `buildApp` composes it
  * before registering any route; whatever uses the engine without building the app (the seeder,
  * the audit's callers) composes it too. Composing again changes nothing.
  */
 
-const SPECIAL_STORES: readonly [ResourceDefinition, ResourceStore][] = [
-  [businesses, businessesStore],
-  [users, usersStore],
-  [permissions, permissionsStore],
-  [roles, rolesStore],
-  [items, itemsStore],
-  [conversions, conversionsStore],
-  [purchaseItemPrices, purchaseItemPricesStore],
-  [stocks, stocksStore],
-  [purchaseOrders, purchaseOrdersStore],
-  [receiveOrders, receiveOrdersStore],
-  [bills, billsStore],
-  [billPayments, billPaymentsStore],
-  [quotations, quotationsStore],
-  [invoices, invoicesStore],
-  [invoicePayments, invoicePaymentsStore],
-  [creditMemoranda, creditMemorandaStore],
-  [debitMemoranda, debitMemorandaStore],
-  [stockRequests, stockRequestsStore],
-  [stockTransfers, stockTransfersStore],
-  [stockReceives, stockReceivesStore],
-  [stockReturns, stockReturnsStore],
-  [stockAdjustments, stockAdjustmentsStore],
-  [stockCounts, stockCountsStore],
-  [documentMemoranda, documentMemorandaStore],
+const PARTS: readonly ServerPart[] = [
+  { definition: businesses, store: businessesStore },
+  { definition: users, store: usersStore },
+  { definition: permissions, store: permissionsStore },
+  { definition: roles, store: rolesStore },
+  { definition: items, store: itemsStore },
+  { definition: conversions, store: conversionsStore },
+  { definition: purchaseItemPrices, store: purchaseItemPricesStore },
+  { definition: stocks, store: stocksStore },
+  { definition: documentMemoranda, store: documentMemorandaStore },
+  ...purchasingParts,
+  ...salesParts,
+  ...logisticsParts,
+  adjustmentsPart,
+  countsPart,
 ];
+
+const derivedParts = new WeakMap<ResourceDefinition, ServerPart>();
+
+/**
+ * The part of a document kind with no rules beyond its declaration: a payment's or memorandum's
+ * (`effects.settles`) the payment store; any other's the document store with its lines priced as
+ * given (no price list), moving the stock its spec says. Made once per kind, so that composing
+ * again changes nothing.
+ */
+function derivedPart(definition: ResourceDefinition): ServerPart | undefined {
+  const document = definition.document;
+  if (!document) return undefined;
+  const known = derivedParts.get(definition);
+  if (known) return known;
+  const store = document.effects?.settles
+    ? paymentStore(definition)
+    : documentStore(definition, {
+        async prepare(trx, scope, columns, input) {
+          if (document.lines === 'none') return {};
+          const context = { list: null, date: String(columns.date), partyId: null, adjusts: document.lines === 'adjustments' };
+          return { lines: await priceLines(trx, scope, input.lines as LineInput[], context) };
+        },
+      });
+  const part = { definition, store };
+  derivedParts.set(definition, part);
+  return part;
+}
 
 /** A record's attached files go with it when it is deleted permanently. */
 async function removeAttachedFiles(trx: Trx, scope: Scope, definition: ResourceDefinition, id: number): Promise<void> {
@@ -92,10 +98,21 @@ async function removeAttachedFiles(trx: Trx, scope: Scope, definition: ResourceD
  * document, or a resource that is not a business table, has no store of its own.
  */
 export function composeEngine(definitions: readonly ResourceDefinition[] = registry): void {
-  for (const [definition, store] of SPECIAL_STORES) registerStore(definition, store);
+  const parts = new Map(PARTS.map((part) => [part.definition.name, part]));
+  for (const definition of definitions) {
+    const part = parts.get(definition.name) ?? derivedPart(definition);
+    if (part) registerStore(definition, part.store);
+    if (!definition.document) continue;
+    const reversals = { ...part?.reversals };
+    for (const transition of definition.document.lifecycle.transitions) {
+      if (transition.to !== 'void') continue;
+      const reversal = voidOf(definition, reversals[transition.name]);
+      if (reversal) reversals[transition.name] = reversal;
+      else delete reversals[transition.name];
+    }
+    registerReversals(definition, reversals);
+    if (part?.steps) registerSteps(definition, part.steps);
+  }
   registerPlainStores(definitions);
-  for (const kinds of [purchasingReversals, salesReversals, memorandaReversals, logisticsReversals, adjustmentReversals])
-    registerReversals(kinds);
-  registerSteps(countSteps);
   onForceDelete(removeAttachedFiles);
 }

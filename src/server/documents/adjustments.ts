@@ -1,7 +1,9 @@
+import { z } from 'zod';
 import type { LineInput } from '../../domain/document-lines';
 import { stockAdjustments } from '../../domain/resources/stock-adjustments';
 import type { ResourceStore } from '../resources/store';
-import { documentStore, moveBack, type Reversals } from './document-store';
+import type { ServerPart } from './server-part';
+import { documentStore } from './document-store';
 import { priceLines } from './lines';
 
 /**
@@ -24,7 +26,7 @@ const store = documentStore(stockAdjustments, {
   },
 });
 
-export const stockAdjustmentsStore: ResourceStore = {
+const stockAdjustmentsStore: ResourceStore = {
   ...store,
   // Who made each adjustment: the screen offers its maker the void on the day they made it.
   async decorate(db, scope, records) {
@@ -41,12 +43,14 @@ export const stockAdjustmentsStore: ResourceStore = {
     const makers = new Map(rows.map((row) => [Number(row.id), row.created_by === null ? null : Number(row.created_by)]));
     for (const record of records) record.created_by = makers.get(record.id) ?? null;
   },
-};
-
-export const adjustmentReversals: Reversals = {
-  'stock-adjustments': {
-    async void(trx, scope, row) {
-      await moveBack(trx, scope, row, 'stock-adjustment', -1);
-    },
+  decorated: {
+    created_by: z
+      .number()
+      .int()
+      .nullable()
+      .describe('The user who made it: they may void it on the day they made it without the delete permission'),
   },
 };
+
+/** Stock adjustments; a void moves their lines back as they declare (`effects.stock`). */
+export const adjustmentsPart: ServerPart = { definition: stockAdjustments, store: stockAdjustmentsStore };

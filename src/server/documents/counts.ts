@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { sql, type RawBuilder } from 'kysely';
 import { countDifference, differenceValue } from '../../domain/count-figures';
 import { todayInManila, type Location } from '../../domain/documents';
@@ -22,7 +23,8 @@ import { assertOperates, placeAccessOf } from '../resources/places';
 import { createRecord } from '../resources/record-service';
 import type { ResourceStore } from '../resources/store';
 import type { Db, Scope, Trx } from '../db/scope';
-import { documentStore, locationOf, viewedSource, type Steps, type TransitionDone } from './document-store';
+import type { ServerPart } from './server-part';
+import { documentStore, locationOf, viewedSource, type TransitionDone } from './document-store';
 import { itemCosts } from './item-costs';
 import { balancesAt, openBalances } from './ledger';
 import { priceLines } from './lines';
@@ -42,7 +44,7 @@ import { priceLines } from './lines';
  * A blind count's lines and record say nothing of what is expected, on hand or different while it
  * is open (`expectedHidden`); finishing its counting shows them, and only then is it posted. Finishing
  * and posting are transitions its lifecycle declares, taken by the document transition routes
- * (routes/documents.routes.ts); what posting writes is its step here (`countSteps`).
+ * (routes/documents.routes.ts); what posting writes is its step here (`countsPart`).
  */
 
 /** The items a count of this scope covers at the start; none for picked items, added as they are counted. */
@@ -61,7 +63,7 @@ async function startLines(trx: Trx, scope: Scope, countId: number, columns: Reco
 
 const scopeLabel = (scope: string) => COUNT_SCOPES.find((option) => option.value === scope)!.label.toLowerCase();
 
-export const stockCountsStore: ResourceStore = (() => {
+const stockCountsStore: ResourceStore = (() => {
   const base = documentStore(stockCounts, {
     async prepare(_trx, _scope, columns) {
       // The scope's own narrowing is required, and no other is taken.
@@ -85,6 +87,21 @@ export const stockCountsStore: ResourceStore = (() => {
     async decorate(db, scope, records) {
       await base.decorate?.(db, scope, records);
       await decorateCounts(db, scope, records);
+    },
+    decorated: {
+      lines_total: z.number().int().describe('How many items are on the count'),
+      lines_counted: z.number().int().describe('How many of them were counted'),
+      lines_differing: z
+        .number()
+        .int()
+        .optional()
+        .describe('How many counted lines differ from on hand: only when the count is read alone, and not while a blind count is open'),
+      difference_value: z
+        .number()
+        .optional()
+        .describe(
+          'Their net difference in pesos at the items’ costs: only when the count is read alone, and not while a blind count is open',
+        ),
     },
     // Its lines and entries are its own parts: they go with it.
     async remove(trx, scope, id) {
@@ -514,4 +531,5 @@ async function postCount(trx: Trx, scope: Scope, count: Record<string, unknown>)
 }
 
 /** A count's own work in its lifecycle's forward steps: posting writes the adjustment (finishing changes the status only). */
-export const countSteps: Steps = { [stockCounts.name]: { post: postCount } };
+/** Stock counts: posting one writes its stock adjustment. */
+export const countsPart: ServerPart = { definition: stockCounts, store: stockCountsStore, steps: { post: postCount } };

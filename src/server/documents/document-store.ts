@@ -65,9 +65,6 @@ export type Reversal = (
   given?: { reason?: string | null; note?: string | null },
 ) => Promise<string | void>;
 
-/** Each kind's reversals, by resource name and transition name. */
-export type Reversals = Record<string, Partial<Record<Transition['name'], Reversal>>>;
-
 /** What a transition did beyond its status: columns it set with it (a posted count's stock adjustment), and the history's words. */
 export interface TransitionDone {
   columns?: Record<string, unknown>;
@@ -81,9 +78,6 @@ export interface TransitionDone {
  */
 export type StepWork = (trx: Trx, scope: Scope, row: Record<string, unknown>) => Promise<TransitionDone>;
 
-/** Each kind's steps, by resource name and transition name. */
-export type Steps = Record<string, Partial<Record<Transition['name'], StepWork>>>;
-
 /** What any transition does beyond its status, as the route takes it. */
 export type TransitionWork = (
   trx: Trx,
@@ -94,42 +88,42 @@ export type TransitionWork = (
 
 const works = new Map<string, TransitionWork>();
 
-/** Keeps the kinds' work for their transitions, each of which their lifecycle declares, going that way. */
+/** Keeps a kind's work for its transitions, each of which its lifecycle declares, going that way. */
 function registerWork<Work>(
-  kinds: Record<string, Partial<Record<string, Work>>>,
+  definition: ResourceDefinition,
+  byTransition: Partial<Record<string, Work>>,
   direction: Transition['direction'],
   asWork: (work: Work) => TransitionWork,
 ): void {
   const what = direction === 'undo' ? 'reversal' : 'step';
-  for (const [resource, byTransition] of Object.entries(kinds)) {
-    const declared = registry.find((definition) => definition.name === resource)?.document?.lifecycle.transitions ?? [];
-    for (const [name, work] of Object.entries(byTransition)) {
-      const transition = declared.find((each) => each.name === name);
-      if (!transition) throw new Error(`${resource} has a ${name} ${what}, but its lifecycle declares no ${name} transition.`);
-      if (transition.direction !== direction)
-        throw new Error(`${resource} has a ${name} ${what}, but its ${name} transition is not ${direction}.`);
-      works.set(`${resource}/${name}`, asWork(work!));
-    }
+  const declared = definition.document?.lifecycle.transitions ?? [];
+  for (const [name, work] of Object.entries(byTransition)) {
+    if (!work) continue;
+    const transition = declared.find((each) => each.name === name);
+    if (!transition) throw new Error(`${definition.name} has a ${name} ${what}, but its lifecycle declares no ${name} transition.`);
+    if (transition.direction !== direction)
+      throw new Error(`${definition.name} has a ${name} ${what}, but its ${name} transition is not ${direction}.`);
+    works.set(`${definition.name}/${name}`, asWork(work));
   }
 }
 
 /**
- * Registers what the kinds' transitions reverse (where the app is composed). Each must be an
- * undoing transition its kind's lifecycle declares; registering one again changes nothing.
+ * Registers what a kind's transitions reverse (where the app is composed). Each must be an
+ * undoing transition its kind's lifecycle declares; registering one again replaces it.
  */
-export function registerReversals(kinds: Reversals): void {
-  registerWork(kinds, 'undo', (reversal) => async (...args) => {
+export function registerReversals(definition: ResourceDefinition, reversals: Partial<Record<string, Reversal>>): void {
+  registerWork(definition, reversals, 'undo', (reversal) => async (...args) => {
     const summary = await reversal(...args);
     return summary ? { summary } : {};
   });
 }
 
 /**
- * Registers the kinds' own work for their forward transitions (where the app is composed): a
- * count's post writes its stock adjustment. Each must be a forward transition its kind declares.
+ * Registers a kind's own work for its forward transitions (where the app is composed): a count's
+ * post writes its stock adjustment. Each must be a forward transition its kind declares.
  */
-export function registerSteps(kinds: Steps): void {
-  registerWork(kinds, 'forward', (step) => step);
+export function registerSteps(definition: ResourceDefinition, steps: Partial<Record<string, StepWork>>): void {
+  registerWork(definition, steps, 'forward', (step) => step);
 }
 
 /** What a transition of a kind does beyond its status; none when it only changes the status (a quotation's cancel, a count's finish). */

@@ -13,7 +13,8 @@ import { nowIso } from '../db/dialect';
 import { conflict, validationError } from '../errors';
 import type { ResourceStore } from '../resources/store';
 import { untyped, type Scope, type Trx } from '../db/scope';
-import { documentStore, liveSource, viewedSource, type Reversals } from './document-store';
+import type { ServerPart } from './server-part';
+import { documentStore, liveSource, viewedSource } from './document-store';
 import { move } from './ledger';
 import { priceLines, storedLines, type StoredLine } from './lines';
 
@@ -125,13 +126,13 @@ const sameEnds = (columns: Record<string, unknown>, source: Record<string, unkno
       Number(columns[`${side}_location_id`]) === Number(source[`${side}_location_id`]),
   );
 
-export const stockRequestsStore: ResourceStore = documentStore(stockRequests, {
+const stockRequestsStore: ResourceStore = documentStore(stockRequests, {
   async prepare(trx, scope, columns, input) {
     return { lines: await priceLines(trx, scope, lines(input), counted(columns, false)) };
   },
 });
 
-export const stockTransfersStore: ResourceStore = documentStore(stockTransfers, {
+const stockTransfersStore: ResourceStore = documentStore(stockTransfers, {
   async prepare(trx, scope, columns, input) {
     let inputs = lines(input);
     const requestId = columns.stock_request_id === null || columns.stock_request_id === undefined ? null : Number(columns.stock_request_id);
@@ -265,7 +266,7 @@ const receivesStore = documentStore(stockReceives, {
  * transit may close the rest as lost at once (`rest: 'close'`, with `lost_reason` and `lost_note`),
  * in its own transaction, as the transfer's close would later.
  */
-export const stockReceivesStore: ResourceStore = {
+const stockReceivesStore: ResourceStore = {
   ...receivesStore,
   createFields: { ...receivesStore.createFields, ...restInput },
   async insert(trx, scope, columns, input) {
@@ -305,7 +306,7 @@ export const stockReceivesStore: ResourceStore = {
  * of each less what earlier returns took; it goes from the transfer's destination back to its
  * source, and moves nothing until a transfer made from it does.
  */
-export const stockReturnsStore: ResourceStore = documentStore(stockReturns, {
+const stockReturnsStore: ResourceStore = documentStore(stockReturns, {
   placesFrom: returnedEnds,
   async prepare(trx, scope, columns, input) {
     const transfer = await viewedSource(trx, scope, stockTransfers, Number(columns.stock_transfer_id));
@@ -334,58 +335,63 @@ export const stockReturnsStore: ResourceStore = documentStore(stockReturns, {
   },
 });
 
-export const logisticsReversals: Reversals = {
-  'stock-transfers': {
-    async void(trx, scope, row) {
-      // Its request or return first, as a transfer made from one locks it first.
-      for (const [field, table] of SOURCES) if (row[field] !== null) await liveSource(trx, scope, table, Number(row[field]));
-      const sent = await storedLines(trx, 'stock-transfer', [Number(row.id)]);
-      const document = { type: 'stock-transfer', id: Number(row.id), number: String(row.number), date: todayInManila() };
-      await move(trx, scope, document, [
-        ...sent.map((line) => ({ itemId: line.item_id, location: to(row), quantity: 0, inTransit: -line.base_quantity })),
-        ...sent.map((line) => ({ itemId: line.item_id, location: from(row), quantity: line.base_quantity })),
-      ]);
-      for (const [field, table, type] of SOURCES) {
-        if (row[field] === null) continue;
-        const undone = sent.map((line) => ({ sourceLineId: line.source_line_id, quantity: line.quantity }));
-        await fulfil(trx, undone, -1);
-        await follow(trx, table, type, Number(row[field]), ['pending', 'partially_transferred', 'transferred']);
-      }
-    },
-    async close(trx, scope, row, given) {
-      const errors = lostRestErrors(given?.reason, given?.note);
-      if (Object.keys(errors).length > 0) throw validationError(errors);
-      const note = given?.note?.trim() || null;
-      return writeOffRest(trx, scope, row, given!.reason as LostReason, note);
-    },
+/** A transfer's void puts what it sent back at its origin; its close writes off what never arrived. */
+const transferWork: ServerPart['reversals'] = {
+  async void(trx, scope, row) {
+    // Its request or return first, as a transfer made from one locks it first.
+    for (const [field, table] of SOURCES) if (row[field] !== null) await liveSource(trx, scope, table, Number(row[field]));
+    const sent = await storedLines(trx, 'stock-transfer', [Number(row.id)]);
+    const document = { type: 'stock-transfer', id: Number(row.id), number: String(row.number), date: todayInManila() };
+    await move(trx, scope, document, [
+      ...sent.map((line) => ({ itemId: line.item_id, location: to(row), quantity: 0, inTransit: -line.base_quantity })),
+      ...sent.map((line) => ({ itemId: line.item_id, location: from(row), quantity: line.base_quantity })),
+    ]);
+    for (const [field, table, type] of SOURCES) {
+      if (row[field] === null) continue;
+      const undone = sent.map((line) => ({ sourceLineId: line.source_line_id, quantity: line.quantity }));
+      await fulfil(trx, undone, -1);
+      await follow(trx, table, type, Number(row[field]), ['pending', 'partially_transferred', 'transferred']);
+    }
   },
-  'stock-receives': {
-    async void(trx, scope, row) {
-      // Its transfer first, as a receive made from it locks it first.
-      const transfer = await liveSource(trx, scope, 'stock_transfers', Number(row.stock_transfer_id));
-      // What never arrived was written off when the transfer was closed: putting these goods back
-      // in transit would leave them on their way on a transfer nothing more can be received of.
-      if (transfer?.status === 'closed_short') {
-        throw conflict(`${stockTransfers.singular} ${String(transfer.number)} was closed short: its receives can no longer be voided.`);
-      }
-      const arrived = await storedLines(trx, 'stock-receive', [Number(row.id)]);
-      const document = { type: 'stock-receive', id: Number(row.id), number: String(row.number), date: todayInManila() };
-      await move(
-        trx,
-        scope,
-        document,
-        arrived.map((line) => ({ itemId: line.item_id, location: to(row), quantity: -line.base_quantity, inTransit: line.base_quantity })),
-      );
-      await fulfil(
-        trx,
-        arrived.map((line) => ({ sourceLineId: line.source_line_id, quantity: line.quantity })),
-        -1,
-      );
-      await follow(trx, 'stock_transfers', 'stock-transfer', Number(row.stock_transfer_id), [
-        'in_transit',
-        'partially_received',
-        'received',
-      ]);
-    },
+  async close(trx, scope, row, given) {
+    const errors = lostRestErrors(given?.reason, given?.note);
+    if (Object.keys(errors).length > 0) throw validationError(errors);
+    const note = given?.note?.trim() || null;
+    return writeOffRest(trx, scope, row, given!.reason as LostReason, note);
   },
 };
+
+/** A receive's void puts what arrived back in transit. */
+const receiveWork: ServerPart['reversals'] = {
+  async void(trx, scope, row) {
+    // Its transfer first, as a receive made from it locks it first.
+    const transfer = await liveSource(trx, scope, 'stock_transfers', Number(row.stock_transfer_id));
+    // What never arrived was written off when the transfer was closed: putting these goods back
+    // in transit would leave them on their way on a transfer nothing more can be received of.
+    if (transfer?.status === 'closed_short') {
+      throw conflict(`${stockTransfers.singular} ${String(transfer.number)} was closed short: its receives can no longer be voided.`);
+    }
+    const arrived = await storedLines(trx, 'stock-receive', [Number(row.id)]);
+    const document = { type: 'stock-receive', id: Number(row.id), number: String(row.number), date: todayInManila() };
+    await move(
+      trx,
+      scope,
+      document,
+      arrived.map((line) => ({ itemId: line.item_id, location: to(row), quantity: -line.base_quantity, inTransit: line.base_quantity })),
+    );
+    await fulfil(
+      trx,
+      arrived.map((line) => ({ sourceLineId: line.source_line_id, quantity: line.quantity })),
+      -1,
+    );
+    await follow(trx, 'stock_transfers', 'stock-transfer', Number(row.stock_transfer_id), ['in_transit', 'partially_received', 'received']);
+  },
+};
+
+/** Stock requests, transfers, receives and returns. */
+export const logisticsParts: readonly ServerPart[] = [
+  { definition: stockRequests, store: stockRequestsStore },
+  { definition: stockTransfers, store: stockTransfersStore, reversals: transferWork },
+  { definition: stockReceives, store: stockReceivesStore, reversals: receiveWork },
+  { definition: stockReturns, store: stockReturnsStore },
+];

@@ -15,7 +15,7 @@ import type { ResourceStore } from '../resources/store';
 import { untyped, type Db, type Scope, type Trx } from '../db/scope';
 import type { ApiRecord } from '../resources/codec';
 import { documentStore, viewedSource, type Prepared, type Reversal } from './document-store';
-import { decorateTenders, insertTenders, removeTenders, tendersOfPayments } from './tenders';
+import { decorateTenders, insertTenders, removeTenders, tenderAnswer, tendersOfPayments } from './tenders';
 
 /**
  * What bills and invoices share: a balance that payments bring down (unpaid → partially_paid →
@@ -182,8 +182,30 @@ export function paymentStore(definition: ResourceDefinition): ResourceStore {
       await store.decorate?.(db, scope, records);
       await decorateTenders(db, type, records);
     },
+    ...(tendered && {
+      decorated: { tenders: z.array(tenderAnswer).describe('How it was paid, in order: its amount is what they come to') },
+    }),
   };
 }
+
+/** A payment as the document it settles carries it (`decoratePayments`). */
+const settlingPaymentAnswer = z.looseObject({
+  id: z.number().int(),
+  number: z.string(),
+  date: z.string().describe('YYYY-MM-DD'),
+  amount: z.number().describe('In pesos'),
+  tenders: z.array(tenderAnswer),
+});
+
+/** What `decoratePayments` adds to each paid document, as answers describe it. */
+export const paymentsAnswer: z.ZodRawShape = {
+  payments: z
+    .array(settlingPaymentAnswer)
+    .optional()
+    .describe(
+      'The payments settling it, neither voided nor in the trash, by date, with their tenders; absent for a user who may not view payments',
+    ),
+};
 
 /** A payment of a bill or an invoice as the paid document's read carries it. */
 interface PaymentOfDocument {

@@ -2,7 +2,6 @@ import { sql } from 'kysely';
 import { centavosToPesos } from '../../domain/money';
 import { fromThousandths, toThousandths } from '../../domain/quantity';
 import type { LineInput } from '../../domain/document-lines';
-import { billPayments } from '../../domain/resources/bill-payments';
 import { bills } from '../../domain/resources/bills';
 import { purchaseOrders } from '../../domain/resources/purchase-orders';
 import { receiveOrders } from '../../domain/resources/receive-orders';
@@ -10,9 +9,9 @@ import { nowIso } from '../db/dialect';
 import { conflict, validationError } from '../errors';
 import type { ResourceStore } from '../resources/store';
 import type { Scope, Trx } from '../db/scope';
-import { documentStore, liveSource, moveBack, viewedSource, type Reversals } from './document-store';
+import type { ServerPart } from './server-part';
+import { documentStore, liveSource, viewedSource } from './document-store';
 import { priceLines, storedLines, type StoredLine } from './lines';
-import { balanceVoid, paymentStore, paymentVoid } from './payments';
 
 /**
  * Purchasing: purchase orders → receive orders (stock in; the order's status follows what was
@@ -35,7 +34,7 @@ async function followPurchaseOrder(trx: Trx, purchaseOrderId: number): Promise<v
     .execute();
 }
 
-export const purchaseOrdersStore: ResourceStore = documentStore(purchaseOrders, {
+const purchaseOrdersStore: ResourceStore = documentStore(purchaseOrders, {
   async prepare(trx, scope, columns, input) {
     const priced = await priceLines(trx, scope, lines(input), {
       list: 'purchase',
@@ -141,7 +140,7 @@ async function billedOf(trx: Trx, orderId: number): Promise<Map<number, number>>
  * A receive order against a purchase order receives the order's lines (see `againstOrder`), at
  * most what is still to be received of each; without an order, it prices its own lines.
  */
-export const receiveOrdersStore: ResourceStore = documentStore(receiveOrders, {
+const receiveOrdersStore: ResourceStore = documentStore(receiveOrders, {
   async prepare(trx, scope, columns, input) {
     const orderId = columns.purchase_order_id === null ? null : Number(columns.purchase_order_id);
     let inputs = lines(input);
@@ -179,7 +178,7 @@ export const receiveOrdersStore: ResourceStore = documentStore(receiveOrders, {
 });
 
 /** A bill against a purchase order bills the order's lines (see `againstOrder`), at most what unvoided bills have not billed of each. */
-export const billsStore: ResourceStore = documentStore(bills, {
+const billsStore: ResourceStore = documentStore(bills, {
   async prepare(trx, scope, columns, input) {
     let inputs = lines(input);
     const orderId = columns.purchase_order_id === null ? null : Number(columns.purchase_order_id);
@@ -200,26 +199,29 @@ export const billsStore: ResourceStore = documentStore(bills, {
   },
 });
 
-export const billPaymentsStore: ResourceStore = paymentStore(billPayments);
-
-export const purchasingReversals: Reversals = {
-  'receive-orders': {
-    async void(trx, scope, row) {
-      // The order first, as a receipt made from it locks it first: never the two in opposite orders.
-      if (row.purchase_order_id !== null) await liveSource(trx, scope, 'purchase_orders', Number(row.purchase_order_id));
-      const received = await moveBack(trx, scope, row, 'receive-order', -1);
-      if (row.purchase_order_id === null) return;
-      for (const line of received) {
-        if (line.source_line_id === null) continue;
-        await trx
-          .updateTable('document_lines')
-          .set({ quantity_done: sql`quantity_done - ${line.quantity}` })
-          .where('id', '=', line.source_line_id)
-          .execute();
-      }
-      await followPurchaseOrder(trx, Number(row.purchase_order_id));
+/** Orders, receipts and bills; bill payments are served from their declaration (`effects.settles`). */
+export const purchasingParts: readonly ServerPart[] = [
+  { definition: purchaseOrders, store: purchaseOrdersStore },
+  {
+    definition: receiveOrders,
+    store: receiveOrdersStore,
+    reversals: {
+      // Its goods leave stock as it declares; what it received of its order is owed again.
+      async void(trx, scope, row) {
+        if (row.purchase_order_id === null) return;
+        // The order first, as a receipt made from it locks it first: never the two in opposite orders.
+        await liveSource(trx, scope, 'purchase_orders', Number(row.purchase_order_id));
+        for (const line of await storedLines(trx, receiveOrders.document!.type, [Number(row.id)])) {
+          if (line.source_line_id === null) continue;
+          await trx
+            .updateTable('document_lines')
+            .set({ quantity_done: sql`quantity_done - ${line.quantity}` })
+            .where('id', '=', line.source_line_id)
+            .execute();
+        }
+        await followPurchaseOrder(trx, Number(row.purchase_order_id));
+      },
     },
   },
-  bills: { void: balanceVoid(bills) },
-  'bill-payments': { void: paymentVoid(billPayments) },
-};
+  { definition: bills, store: billsStore },
+];

@@ -13,9 +13,10 @@ import { forbidden, HttpError, validationError } from '../errors';
 import type { ApiRecord } from '../resources/codec';
 import type { CreateAnother, ResourceStore } from '../resources/store';
 import { untyped, type Db, type Scope, type Trx } from '../db/scope';
-import { documentStore, liveSource, moveBack, viewedSource, type Reversals } from './document-store';
+import type { ServerPart } from './server-part';
+import { documentStore, liveSource, viewedSource } from './document-store';
 import { priceLines } from './lines';
-import { balanceVoid, decoratePayments, paymentStore, paymentVoid } from './payments';
+import { decoratePayments, paymentsAnswer } from './payments';
 
 /**
  * Sales: quotations → invoices (stock out, refused when it would go negative; the quotation is
@@ -38,7 +39,7 @@ async function setStatus(trx: Trx, table: string, id: number, status: string): P
     .execute();
 }
 
-export const quotationsStore: ResourceStore = documentStore(quotations, {
+const quotationsStore: ResourceStore = documentStore(quotations, {
   async prepare(trx, scope, columns, input) {
     return { lines: await priceLines(trx, scope, lines(input), salePricing(columns)) };
   },
@@ -186,7 +187,7 @@ async function payAtTheCounter(invoice: ApiRecord, payment: NonNullable<CounterP
   }
 }
 
-export const invoicesStore: ResourceStore = {
+const invoicesStore: ResourceStore = {
   ...invoicesBase,
   createFields: { ...invoicesBase.createFields, payment: counterPayment },
   async insert(trx, scope, columns, input) {
@@ -205,19 +206,26 @@ export const invoicesStore: ResourceStore = {
     await decorateIssue(db, scope, records);
     await decoratePayments(db, scope, invoicePayments, records);
   },
+  decorated: {
+    issued_at: z.string().describe("When it was made: on the device's clock for one made offline and sent later"),
+    issued_by: z
+      .looseObject({ id: z.number().int(), display: z.string().nullable() })
+      .nullable()
+      .describe('The user who made it, by name; null for one the demo seeder made'),
+    ...paymentsAnswer,
+  },
 };
 
-export const invoicePaymentsStore: ResourceStore = paymentStore(invoicePayments);
-
-/** Voiding an invoice puts its goods back in stock, and its quotation may be invoiced again. */
-async function returnInvoicedGoods(trx: Trx, scope: Scope, row: Record<string, unknown>): Promise<void> {
+/** Voiding an invoice (its goods go back in stock as it declares): its quotation may be invoiced again. */
+async function reopenQuotation(trx: Trx, scope: Scope, row: Record<string, unknown>): Promise<void> {
+  if (row.quotation_id === null) return;
   // The quotation first, as an invoice made from it locks it first.
-  if (row.quotation_id !== null) await liveSource(trx, scope, 'quotations', Number(row.quotation_id));
-  await moveBack(trx, scope, row, 'invoice', 1);
-  if (row.quotation_id !== null) await setStatus(trx, 'quotations', Number(row.quotation_id), 'open');
+  await liveSource(trx, scope, 'quotations', Number(row.quotation_id));
+  await setStatus(trx, 'quotations', Number(row.quotation_id), 'open');
 }
 
-export const salesReversals: Reversals = {
-  invoices: { void: balanceVoid(invoices, returnInvoicedGoods) },
-  'invoice-payments': { void: paymentVoid(invoicePayments) },
-};
+/** Quotations and invoices; invoice payments are served from their declaration (`effects.settles`). */
+export const salesParts: readonly ServerPart[] = [
+  { definition: quotations, store: quotationsStore },
+  { definition: invoices, store: invoicesStore, reversals: { void: reopenQuotation } },
+];

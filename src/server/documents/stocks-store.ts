@@ -1,5 +1,7 @@
+import { z } from 'zod';
 import { fromThousandths } from '../../domain/quantity';
 import { stocks } from '../../domain/resources/stocks';
+import { placeAnswer } from '../resources/answer-shapes';
 import { businessTableStore, type ResourceStore } from '../resources/store';
 
 /** Stocks read like any business table, with their location and reorder level named. */
@@ -48,5 +50,12 @@ export const stocksStore: ResourceStore = {
       record.reorder_level_reached =
         item?.reorder !== null && item?.reorder !== undefined && Number(record.quantity_on_hand) <= item.reorder;
     }
+  },
+  decorated: {
+    location: placeAnswer,
+    unit: z.string().nullable().describe("The item's base unit"),
+    unit_of_measurement_id: z.number().int().nullable(),
+    reorder_level: z.number().nullable(),
+    reorder_level_reached: z.boolean(),
   },
 };

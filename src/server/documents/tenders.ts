@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { z } from 'zod';
 import { centavosToPesos } from '../../domain/money';
 import type { ResourceDefinition } from '../../domain/resource';
 import { getResource } from '../../domain/resources/registry';
@@ -14,6 +15,17 @@ import { untyped, type Db, type Scope, type Trx } from '../db/scope';
  * back with every read of the payment; and taken away for reconciliation as CSV, one row per
  * tender or a total per day and method.
  */
+
+/** A tender of a payment (`domain/tenders.ts`), as answers carry it: what its method needs is given, the rest null. */
+export const tenderAnswer = z.looseObject({
+  method: z.string().describe(`One of ${TENDER_METHODS.map((method) => method.value).join(', ')}`),
+  amount: z.number().describe('In pesos'),
+  reference: z.string().nullable().describe("GCash's, Maya's, other QR Ph's or a bank transfer's reference number; a card's approval code"),
+  bank: z.string().nullable().describe("A check's bank"),
+  check_number: z.string().nullable(),
+  check_date: z.string().nullable().describe('YYYY-MM-DD'),
+  received: z.number().nullable().describe('Of cash: what the customer handed over, in pesos (the change is what is over the amount)'),
+});
 
 /** Keeps a new payment's tenders, in their order. */
 export async function insertTenders(trx: Trx, scope: Scope, paymentType: string, paymentId: number, tenders: readonly Tender[]) {

@@ -80,6 +80,8 @@ export interface ResourceStore {
   afterCreate?(trx: Trx, scope: Scope, record: ApiRecord, input: Record<string, unknown>, create: CreateAnother): Promise<void>;
   /** Adds derived read-only values (role names, permission ids …) to records being returned. */
   decorate?(db: Db, scope: Scope, records: ApiRecord[]): Promise<void>;
+  /** What `decorate` adds to each record, as the API's answers describe it (routes/responses.ts). */
+  decorated?: z.ZodRawShape;
 }
 
 /** The generic store: a table with `business_id`, one row per record. */

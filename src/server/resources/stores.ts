@@ -36,3 +36,6 @@ export function storeFor(definition: ResourceDefinition): ResourceStore {
   if (!store) throw new Error(`No store for resource "${definition.name}": the engine has not been composed.`);
   return store;
 }
+
+/** The store of a resource, or none while the engine is not composed yet (an answer's schema made as its module loads). */
+export const composedStore = (definition: ResourceDefinition): ResourceStore | undefined => stores.get(definition.name);

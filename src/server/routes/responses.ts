@@ -4,8 +4,9 @@ import type { Field } from '../../domain/fields';
 import type { ListMeta } from '../../domain/list-params';
 import { readableFields, referenceKey, type ResourceDefinition } from '../../domain/resource';
 import { getResource } from '../../domain/resources/registry';
-import { TENDER_METHODS } from '../../domain/tenders';
+import { placeAnswer } from '../resources/answer-shapes';
 import type { ApiRecord } from '../resources/codec';
+import { composedStore } from '../resources/stores';
 
 /**
  * The answers of the API, as every route declares them in `schema.response`: the OpenAPI
@@ -118,9 +119,6 @@ function referenceTo(resource: string): z.ZodType {
   return z.looseObject({ id: z.number().int(), display: display.nullable() }).nullable();
 }
 
-/** A warehouse or branch named by a record that is at, or moves goods between, such places. */
-const location = z.looseObject({ id: z.number().int().nullable(), display: z.string().nullable() });
-
 const documentLine = z.looseObject({
   id: z.number().int(),
   item_id: z.number().int(),
@@ -175,7 +173,7 @@ function documentShape(definition: ResourceDefinition): z.ZodRawShape {
   if (!spec) return {};
   return {
     ...(spec.lines !== 'none' && { lines: z.array(documentLine) }),
-    ...(spec.twoLocations && { from_location: location, to_location: location }),
+    ...(spec.twoLocations && { from_location: placeAnswer, to_location: placeAnswer }),
     particulars: issuedParticulars,
     prints: z.number().int().describe('How many times it was printed: the first print is the original, every later one a reprint'),
   };
@@ -202,98 +200,6 @@ export const countLine = z.looseObject({
   difference_value: z.number().nullable().optional().describe('The difference at that cost, in pesos; absent while a blind count is open'),
 });
 
-/** A tender of a payment (`domain/tenders.ts`): what its method needs is given, the rest null. */
-const tender = z.looseObject({
-  method: z.string().describe(`One of ${TENDER_METHODS.map((method) => method.value).join(', ')}`),
-  amount: z.number().describe('In pesos'),
-  reference: z.string().nullable().describe("GCash's, Maya's, other QR Ph's or a bank transfer's reference number; a card's approval code"),
-  bank: z.string().nullable().describe("A check's bank"),
-  check_number: z.string().nullable(),
-  check_date: z.string().nullable().describe('YYYY-MM-DD'),
-  received: z.number().nullable().describe('Of cash: what the customer handed over, in pesos (the change is what is over the amount)'),
-});
-const tenders = { tenders: z.array(tender).describe('How it was paid, in order: its amount is what they come to') };
-
-/** A payment as the invoice it settles carries it (`documents/payments.ts`, `decoratePayments`). */
-const settlingPayment = z.looseObject({
-  id: z.number().int(),
-  number: z.string(),
-  date: z.string().describe('YYYY-MM-DD'),
-  amount: z.number().describe('In pesos'),
-  tenders: z.array(tender),
-});
-
-/** What an invoice's printed copy says of its issue and its payment (`documents/sales.ts`). */
-const invoiceIssue = {
-  issued_at: z.string().describe("When it was made: on the device's clock for one made offline and sent later"),
-  issued_by: z
-    .looseObject({ id: z.number().int(), display: z.string().nullable() })
-    .nullable()
-    .describe('The user who made it, by name; null for one the demo seeder made'),
-  payments: z
-    .array(settlingPayment)
-    .optional()
-    .describe(
-      'The payments settling it, neither voided nor in the trash, by date, with their tenders; absent for a user who may not view payments',
-    ),
-};
-
-/** What a resource's store adds to its records beyond their fields (its `decorate`). */
-const DECORATIONS: Readonly<Record<string, z.ZodRawShape>> = {
-  invoices: invoiceIssue,
-  'invoice-payments': tenders,
-  'bill-payments': tenders,
-  roles: { permission_ids: z.array(z.number().int()), permission_names: z.array(z.string()) },
-  users: {
-    role_ids: z.array(z.number().int()),
-    role_names: z.array(z.string()).describe('Their roles in the active business'),
-    userable: location.nullable().describe('The branch or warehouse they work at'),
-    userable_from: z.string().nullable().describe('Where they work, as "Branch: Makati"'),
-    places: z
-      .looseObject({
-        all: z.enum(['view', 'operate']).nullable().describe('Every place of the business, at this level (null: not every place)'),
-        grants: z.array(
-          z.looseObject({
-            type: z.enum(['branch', 'warehouse']),
-            id: z.number().int(),
-            level: z.enum(['view', 'operate']),
-            name: z.string(),
-          }),
-        ),
-      })
-      .describe('The branches and warehouses they work at here: view sees, operate also makes and changes documents'),
-  },
-  stocks: {
-    location,
-    unit: z.string().nullable().describe("The item's base unit"),
-    unit_of_measurement_id: z.number().int().nullable(),
-    reorder_level: z.number().nullable(),
-    reorder_level_reached: z.boolean(),
-  },
-  'stock-adjustments': {
-    created_by: z
-      .number()
-      .int()
-      .nullable()
-      .describe('The user who made it: they may void it on the day they made it without the delete permission'),
-  },
-  'stock-counts': {
-    lines_total: z.number().int().describe('How many items are on the count'),
-    lines_counted: z.number().int().describe('How many of them were counted'),
-    lines_differing: z
-      .number()
-      .int()
-      .optional()
-      .describe('How many counted lines differ from on hand: only when the count is read alone, and not while a blind count is open'),
-    difference_value: z
-      .number()
-      .optional()
-      .describe(
-        'Their net difference in pesos at the items’ costs: only when the count is read alone, and not while a blind count is open',
-      ),
-  },
-};
-
 const schemaOfRecords = new WeakMap<ResourceDefinition, z.ZodType<ApiRecord>>();
 
 /**
@@ -304,6 +210,8 @@ const schemaOfRecords = new WeakMap<ResourceDefinition, z.ZodType<ApiRecord>>();
 export function recordSchema(definition: ResourceDefinition): z.ZodType<ApiRecord> {
   const known = schemaOfRecords.get(definition);
   if (known) return known;
+  // What its store adds; known once the engine is composed, before any route is registered.
+  const store = composedStore(definition);
   const shape: Record<string, z.ZodType> = {};
   for (const [name, field] of readableFields(definition)) {
     shape[name] = field.kind === 'discounts' ? fieldValue(field) : fieldValue(field).nullable();
@@ -314,13 +222,13 @@ export function recordSchema(definition: ResourceDefinition): z.ZodType<ApiRecor
       id: z.number().int(),
       ...shape,
       ...documentShape(definition),
-      ...DECORATIONS[definition.name],
+      ...store?.decorated,
       created_at: z.string(),
       updated_at: z.string(),
       deleted_at: z.string().nullable().describe('When it went to the trash; null when it is not there'),
       version: z.number().int().describe('Send it as If-Match to update only this version'),
     })
     .describe(`A ${definition.singular.toLowerCase()}`);
-  schemaOfRecords.set(definition, schema);
+  if (store) schemaOfRecords.set(definition, schema);
   return schema;
 }

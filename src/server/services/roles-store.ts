@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { sql } from 'kysely';
 import { roles as roleDefinition } from '../../domain/resources/roles';
 import { businessTableStore, type ResourceStore } from '../resources/store';
@@ -54,4 +55,5 @@ export const rolesStore: ResourceStore = {
       record.permission_names = own.map((row) => row.name as string);
     }
   },
+  decorated: { permission_ids: z.array(z.number().int()), permission_names: z.array(z.string()) },
 };

@@ -9,6 +9,7 @@ import { assertWorksAtHeld, EVERY_PLACE_INPUT, placesInput, placesOfUsers, repla
 import type { ApiRecord } from '../resources/codec';
 import type { ResourceStore } from '../resources/store';
 import type { Db, Scope, Trx } from '../db/scope';
+import { placeAnswer } from '../resources/answer-shapes';
 
 const IDENTITY_COLUMNS = ['name', 'email', 'username'] as const;
 const MEMBERSHIP_COLUMNS = ['deleted_at', 'userable_type', 'userable_id'] as const;
@@ -257,5 +258,24 @@ export const usersStore: ResourceStore = {
       record.userable_from = name ? `${record.userable_type === 'branch' ? 'Branch' : 'Warehouse'}: ${name}` : null;
       record.places = places.get(record.id) ?? { all: null, grants: [] };
     }
+  },
+  decorated: {
+    role_ids: z.array(z.number().int()),
+    role_names: z.array(z.string()).describe('Their roles in the active business'),
+    userable: placeAnswer.nullable().describe('The branch or warehouse they work at'),
+    userable_from: z.string().nullable().describe('Where they work, as "Branch: Makati"'),
+    places: z
+      .looseObject({
+        all: z.enum(['view', 'operate']).nullable().describe('Every place of the business, at this level (null: not every place)'),
+        grants: z.array(
+          z.looseObject({
+            type: z.enum(['branch', 'warehouse']),
+            id: z.number().int(),
+            level: z.enum(['view', 'operate']),
+            name: z.string(),
+          }),
+        ),
+      })
+      .describe('The branches and warehouses they work at here: view sees, operate also makes and changes documents'),
   },
 };
