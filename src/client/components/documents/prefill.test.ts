@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { getResource } from '../../../domain/resources/registry';
 import type { DocumentLine } from './line-rows';
 import type { Place } from '../../lib/places';
@@ -141,5 +141,14 @@ describe('a new document starts at the user’s own place', () => {
       undefined,
     );
     expect(placed.values.branch_id).toBe(2);
+  });
+});
+
+describe('a new document’s date', () => {
+  afterEach(() => vi.useRealTimers());
+
+  it('is today in Manila, whatever the device’s clock zone: at 17:00 UTC it is already the next day', () => {
+    vi.useFakeTimers({ now: new Date('2026-11-27T17:00:00Z'), toFake: ['Date'] });
+    expect(documentStartingValues(getResource('invoices')).date).toBe('2026-11-28');
   });
 });

@@ -1,4 +1,5 @@
 import type { Prefill } from '../../../domain/lifecycle';
+import { todayInManila } from '../../../domain/documents';
 import { referenceKey, type ResourceDefinition } from '../../../domain/resource';
 import { getResource } from '../../../domain/resources/registry';
 import { paidInTenders } from '../../../domain/tenders';
@@ -22,11 +23,6 @@ const PARTY_AND_PLACE = [
   'to_location_type',
   'to_location_id',
 ];
-
-const today = () => {
-  const now = new Date();
-  return `${now.getFullYear()}-${String(now.getMonth() + 1).padStart(2, '0')}-${String(now.getDate()).padStart(2, '0')}`;
-};
 
 /**
  * A source line still open, to be fulfilled by this document (a purchase order line being
@@ -61,7 +57,7 @@ export function documentStartingValues(
   source?: Record<string, unknown>,
   link = definition.document?.source,
 ): FormValues {
-  const values: FormValues = { ...startingValues(definition), date: today() };
+  const values: FormValues = { ...startingValues(definition), date: todayInManila() };
   if (!link || !source) return values;
   values[link.field] = source.id;
   for (const name of PARTY_AND_PLACE) if (name in values) values[name] = source[name] ?? null;
