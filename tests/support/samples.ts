@@ -107,6 +107,10 @@ async function documentBody(admin: Session, definition: ResourceDefinition, body
     // Found goods: a line adding stock, which its void takes away again.
     rest.lines = [{ item_id: item.id, unit_of_measurement_id: item.unit_of_measurement_id, quantity: 2, reason: 'found' }];
   }
+  if (definition.document?.lines === 'quantities' && !definition.document.twoLocations && !definition.document.source) {
+    // Goods at the one place, no prices: taken out of the warehouse's stock, or put in.
+    rest.lines = [{ item_id: item.id, unit_of_measurement_id: item.unit_of_measurement_id, quantity: 2 }];
+  }
   if (definition.name === 'stock-counts') {
     // One brand's items: the scope names it, and no other narrowing.
     Object.assign(rest, { scope: 'brand', item_classification_id: null, item_type_id: null });

@@ -4,23 +4,8 @@ import { registry } from './registry';
 
 describe('what the registry derives from each kind', () => {
   it('lets a memo be written about every kind of document, each named by its type', () => {
-    expect(DOCUMENT_RESOURCES).toEqual({
-      'purchase-order': 'purchase-orders',
-      'receive-order': 'receive-orders',
-      bill: 'bills',
-      'bill-payment': 'bill-payments',
-      quotation: 'quotations',
-      invoice: 'invoices',
-      'invoice-payment': 'invoice-payments',
-      'credit-memorandum': 'credit-memoranda',
-      'debit-memorandum': 'debit-memoranda',
-      'stock-request': 'stock-requests',
-      'stock-transfer': 'stock-transfers',
-      'stock-receive': 'stock-receives',
-      'stock-return': 'stock-returns',
-      'stock-adjustment': 'stock-adjustments',
-      'stock-count': 'stock-counts',
-    });
+    expect(DOCUMENT_RESOURCES).toMatchObject({ 'purchase-order': 'purchase-orders', invoice: 'invoices', 'stock-count': 'stock-counts' });
+    expect(Object.values(DOCUMENT_RESOURCES)).toEqual(registry.flatMap((definition) => (definition.document ? [definition.name] : [])));
     expect(Object.keys(DOCUMENT_RESOURCES)).toEqual(registry.flatMap((definition) => definition.document?.type ?? []));
     // The memo's form offers the same kinds, labelled with their names, and reads a document by its type.
     expect(documentMemoranda.fields.document_type.options).toBe(DOCUMENT_TYPES);
