@@ -1,4 +1,3 @@
-import type { LineInput } from '../domain/document-lines';
 import type { ResourceDefinition } from '../domain/resource';
 import { businesses } from '../domain/resources/businesses';
 import { conversions } from '../domain/resources/conversions';
@@ -13,8 +12,7 @@ import { users } from '../domain/resources/users';
 import type { Scope, Trx } from './db/scope';
 import { adjustmentsPart } from './documents/adjustments';
 import { countsPart } from './documents/counts';
-import { documentStore, registerReversals, registerSteps } from './documents/document-store';
-import { priceLines } from './documents/lines';
+import { declaredDocumentStore, registerReversals, registerSteps } from './documents/document-store';
 import { logisticsParts } from './documents/logistics';
 import { documentMemorandaStore } from './documents/memo-store';
 import { paymentStore } from './documents/payments';
@@ -65,24 +63,15 @@ const derivedParts = new WeakMap<ResourceDefinition, ServerPart>();
 
 /**
  * The part of a document kind with no rules beyond its declaration: a payment's or memorandum's
- * (`effects.settles`) the payment store; any other's the document store with its lines priced as
- * given (no price list), moving the stock its spec says. Made once per kind, so that composing
- * again changes nothing.
+ * (`effects.settles`) the payment store; any other's `declaredDocumentStore`. Made once per kind,
+ * so that composing again changes nothing.
  */
 function derivedPart(definition: ResourceDefinition): ServerPart | undefined {
   const document = definition.document;
   if (!document) return undefined;
   const known = derivedParts.get(definition);
   if (known) return known;
-  const store = document.effects?.settles
-    ? paymentStore(definition)
-    : documentStore(definition, {
-        async prepare(trx, scope, columns, input) {
-          if (document.lines === 'none') return {};
-          const context = { list: null, date: String(columns.date), partyId: null, adjusts: document.lines === 'adjustments' };
-          return { lines: await priceLines(trx, scope, input.lines as LineInput[], context) };
-        },
-      });
+  const store = document.effects?.settles ? paymentStore(definition) : declaredDocumentStore(definition);
   const part = { definition, store };
   derivedParts.set(definition, part);
   return part;

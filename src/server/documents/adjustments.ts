@@ -1,10 +1,8 @@
 import { z } from 'zod';
-import type { LineInput } from '../../domain/document-lines';
 import { stockAdjustments } from '../../domain/resources/stock-adjustments';
 import type { ResourceStore } from '../resources/store';
 import type { ServerPart } from './server-part';
-import { documentStore } from './document-store';
-import { priceLines } from './lines';
+import { declaredDocumentStore } from './document-store';
 
 /**
  * Stock adjustments: each line's signed quantity moves the stock at the adjustment's place in the
@@ -14,17 +12,7 @@ import { priceLines } from './lines';
  * it on the row it locked, and who may take it: see the lifecycle's `byMakerSameDay`).
  */
 
-const store = documentStore(stockAdjustments, {
-  async prepare(trx, scope, columns, input) {
-    const lines = await priceLines(trx, scope, input.lines as LineInput[], {
-      list: null,
-      date: String(columns.date),
-      partyId: null,
-      adjusts: true,
-    });
-    return { lines };
-  },
-});
+const store = declaredDocumentStore(stockAdjustments);
 
 const stockAdjustmentsStore: ResourceStore = {
   ...store,

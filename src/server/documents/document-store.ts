@@ -14,7 +14,7 @@ import { assertOperates, placeAccessOf } from '../resources/places';
 import { businessTableStore, type ResourceStore } from '../resources/store';
 import { untyped, type Db, type Scope, type Trx } from '../db/scope';
 import { move, type DocumentRef } from './ledger';
-import { insertLines, storedLines, type PricedLines, type StoredLine } from './lines';
+import { insertLines, priceLines, storedLines, type PricedLines, type StoredLine } from './lines';
 import { numberedInput, sequenceFromBlock } from './number-blocks';
 import { nextDocumentNumber, nextReferenceNumber } from './numbering';
 import { decorateParticulars, keepParticulars } from './particulars';
@@ -422,4 +422,20 @@ export function documentStore(definition: ResourceDefinition, hooks: DocumentHoo
       }
     },
   };
+}
+
+/**
+ * The store of a document kind with no rules beyond its declaration: its lines priced as given,
+ * with no price list (signed, each with its reason, for `lines: 'adjustments'`), its stock moved
+ * as its spec says.
+ */
+export function declaredDocumentStore(definition: ResourceDefinition): ResourceStore {
+  const document = definition.document!;
+  return documentStore(definition, {
+    async prepare(trx, scope, columns, input) {
+      if (document.lines === 'none') return {};
+      const context = { list: null, date: String(columns.date), partyId: null, adjusts: document.lines === 'adjustments' };
+      return { lines: await priceLines(trx, scope, input.lines as LineInput[], context) };
+    },
+  });
 }
