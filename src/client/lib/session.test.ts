@@ -1,6 +1,6 @@
 import { QueryClient } from '@tanstack/react-query';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { businessesQuery, userQuery } from './session';
+import { businessesQuery, forgetEndedSession, userQuery, type CurrentUser } from './session';
 
 afterEach(() => vi.unstubAllGlobals());
 
@@ -24,6 +24,26 @@ describe('the session’s queries', () => {
     expect(client.getQueryData(userQuery(1).queryKey)).toEqual({ id: 7, name: 'Ana' });
     expect(client.getQueryData(businessesQuery().queryKey)).toEqual([{ id: 1, name: 'Sari-Sari' }]);
     expect(fetch).toHaveBeenCalledTimes(2);
+    client.clear();
+  });
+
+  it('are forgotten when the server ended the session, the user read before a business was chosen included', () => {
+    const client = new QueryClient();
+    const ana: CurrentUser = {
+      ...{ id: 7, name: 'Ana', email: 'ana@example.com', business_id: null, userable_from: null },
+      ...{ role_names: [], permission_names: [], businesses: [] },
+    };
+    client.setQueryData(userQuery(null).queryKey, ana);
+    client.setQueryData(userQuery(2).queryKey, ana);
+    client.setQueryData(businessesQuery().queryKey, [{ id: 1, name: 'Sari-Sari' }]);
+    client.setQueryData(userQuery(1).queryKey, ana);
+    forgetEndedSession(client, 1);
+    expect(
+      client
+        .getQueryCache()
+        .getAll()
+        .map((query) => query.queryKey),
+    ).toEqual([userQuery(1).queryKey]);
     client.clear();
   });
 });

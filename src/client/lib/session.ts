@@ -1,4 +1,4 @@
-import { queryOptions, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { hashKey, queryOptions, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useEffect, useSyncExternalStore } from 'react';
 import { holdsAny } from '../../domain/permissions';
 import { activeBusinessId, api, ApiError, setActiveBusinessId, subscribeToBusiness } from './api';
@@ -109,12 +109,13 @@ export function useSession(): SessionState {
     if (user.error instanceof ApiError && user.error.status === 403) setActiveBusinessId(null);
   }, [user.error]);
   // The server ended the session: what was kept of it goes (a user in error is not kept), so the
-  // next start asks to sign in too. The outbox and the offline copies wait for the next sign-in.
+  // next start asks to sign in too — the user as read in another business (or none, at the first
+  // start) included. The outbox and the offline copies wait for the next sign-in.
   useEffect(() => {
     if (!signedOut) return;
     forgetKeptAccess(localStorage);
-    queryClient.removeQueries({ queryKey: businessesQuery().queryKey });
-  }, [signedOut, queryClient]);
+    forgetEndedSession(queryClient, businessId);
+  }, [signedOut, queryClient, businessId]);
   useEffect(() => {
     if (!list) return;
     if (businessId === null || !list.some((business) => business.id === businessId)) setActiveBusinessId(list[0]?.id ?? null);
@@ -158,6 +159,16 @@ export function useSession(): SessionState {
   // anything: a call without the business would be refused.
   if (selected !== businessId || (selected !== null && user.data.business_id !== selected)) return { status: 'loading' };
   return { status: 'signed-in', user: user.data, businesses: list, businessId: selected };
+}
+
+/**
+ * Every session query but the one that answered 401 (removing that one would ask again, and again):
+ * the user as read in another business or before one was chosen is still a success, and would be
+ * kept on the device for the next start.
+ */
+export function forgetEndedSession(queryClient: QueryClient, businessId: number | null): void {
+  const refused = hashKey(userQuery(businessId).queryKey);
+  queryClient.removeQueries({ queryKey: ['session'], predicate: (query) => query.queryHash !== refused });
 }
 
 /** The branch or warehouse the signed-in user works at in the active business; none when they work at no one place. */
