@@ -25,6 +25,7 @@ export function RootLayout() {
     case 'signed-out':
       return <Navigate to="/login" search={{ redirect: location.href }} replace />;
     case 'loading':
+      // index.html draws the same before any code arrives: keep the two alike.
       return (
         <div className="min-h-svh">
           <ProgressBar active />

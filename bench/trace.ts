@@ -1,0 +1,115 @@
+import { readFileSync, rmSync } from 'node:fs';
+import puppeteer from 'puppeteer-core';
+import { sessionCookie } from './api-targets';
+import { BUSINESS_ID, DATA_DIR } from './bench-database';
+import { CHROMIUM, startServer } from './browser';
+
+/**
+ * Where a page's load spends the main thread: `npx tsx bench/trace.ts /counter` loads the page of
+ * the production build in dist/ (signed in as the Lighthouse runs are, except at /login) in a
+ * fresh headless Chromium whose CPU is slowed four times (`RATE=1` for none), records a trace
+ * for `WAIT` ms (10,000), and prints every task over 50 ms with what it ran (script evaluation,
+ * React's scheduler, microtasks, layout) and the paints, then the functions that took the most
+ * time of their own. Build with `npx vite build --minify false --outDir /tmp/x` and set
+ * `DIST=/tmp/x` to read the functions by their names. It uses the database of the Lighthouse
+ * runs (bench/.data/lighthouse.sqlite): `npm run bench -- --lighthouse-page=/counter` makes it.
+ * A diagnosis, not a benchmark: Lighthouse's figures (bench/lighthouse.ts) are the measure.
+ */
+
+const path = process.argv[2] ?? '/counter';
+const rate = Number(process.env.RATE ?? 4);
+const wait = Number(process.env.WAIT ?? 10_000);
+const traceFile = `${DATA_DIR}trace.json`;
+
+interface TraceEvent {
+  name: string;
+  ph: string;
+  ts: number;
+  dur?: number;
+  pid: number;
+  tid: number;
+  args?: {
+    name?: string;
+    data?: { url?: string; functionName?: string; type?: string; documentLoaderURL?: string; isLoadingMainFrame?: boolean };
+  };
+}
+
+const { app, url } = await startServer(`${DATA_DIR}lighthouse.sqlite`, process.env.DIST ?? `${process.cwd()}/dist`);
+const browser = await puppeteer.launch({ executablePath: process.env.CHROME_PATH ?? CHROMIUM, args: ['--no-sandbox'] });
+try {
+  const page = await browser.newPage();
+  await page.setViewport({ width: 412, height: 823 });
+  if (!path.startsWith('/login')) {
+    await page.goto(new URL('/api/health', url).href);
+    await page.evaluate((id) => localStorage.setItem('business_id', id), String(BUSINESS_ID));
+    await page.setExtraHTTPHeaders({ Cookie: await sessionCookie(url) });
+  }
+  const cdp = await page.createCDPSession();
+  await cdp.send('Emulation.setCPUThrottlingRate', { rate });
+  await cdp.send('Profiler.enable');
+  await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
+  await cdp.send('Profiler.start');
+  await page.tracing.start({
+    path: traceFile,
+    categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8.execute', 'blink.user_timing'],
+  });
+  await page.goto(new URL(path, url).href);
+  await new Promise((resolve) => setTimeout(resolve, wait));
+  await page.tracing.stop();
+  const { profile } = await cdp.send('Profiler.stop');
+
+  const events = (JSON.parse(readFileSync(traceFile, 'utf8')) as { traceEvents: TraceEvent[] }).traceEvents;
+  rmSync(traceFile);
+  const start = events.find(
+    (event) =>
+      event.name === 'navigationStart' && event.args?.data?.isLoadingMainFrame && event.args.data.documentLoaderURL?.endsWith(path),
+  );
+  if (!start) throw new Error('The trace holds no navigation.');
+  const thread = (event: TraceEvent) => event.pid === start.pid && event.tid === start.tid;
+  const ms = (ts: number) => Math.round((ts - start.ts) / 1000);
+  for (const paint of events.filter(
+    (event) => thread(event) && ['firstContentfulPaint', 'largestContentfulPaint::Candidate'].includes(event.name),
+  ))
+    console.log(`${ms(paint.ts)} ms ${paint.name}`);
+  const slices = events.filter((event) => thread(event) && event.ph === 'X' && event.dur !== undefined);
+  let blocking = 0;
+  for (const task of slices.filter((event) => event.name === 'RunTask' && event.dur! > 50_000)) {
+    blocking += task.dur! / 1000 - 50;
+    const inner = slices.filter(
+      (event) =>
+        event !== task &&
+        event.name !== 'RunTask' &&
+        event.ts >= task.ts &&
+        event.ts + event.dur! <= task.ts + task.dur! &&
+        event.dur! > 3000,
+    );
+    const what = inner
+      .slice(0, 8)
+      .map((event) => {
+        const data = event.args?.data;
+        const detail = [data?.url?.replace(/.*\//, ''), data?.functionName, data?.type].filter(Boolean).join(' ');
+        return `${event.name}${detail ? ` (${detail})` : ''} ${Math.round(event.dur! / 1000)}`;
+      })
+      .join(', ');
+    console.log(`${ms(task.ts)} ms, ${Math.round(task.dur! / 1000)} ms: ${what}`);
+  }
+  console.log(`Beyond 50 ms, all tasks: ${Math.round(blocking)} ms (CPU ${rate}× slower)`);
+
+  const own = new Map<number, number>();
+  profile.timeDeltas?.forEach((delta, i) => {
+    const node = profile.samples![i];
+    own.set(node, (own.get(node) ?? 0) + delta / 1000);
+  });
+  const byFunction = new Map<string, number>();
+  for (const node of profile.nodes) {
+    const { functionName, url: script, lineNumber } = node.callFrame;
+    const key = `${functionName || '(anonymous)'} ${script.replace(/.*\//, '')}:${lineNumber + 1}`;
+    byFunction.set(key, (byFunction.get(key) ?? 0) + (own.get(node.id) ?? 0));
+  }
+  console.log('Most time of their own:');
+  for (const [name, time] of [...byFunction].sort((a, b) => b[1] - a[1]).slice(0, 30))
+    console.log(`${time.toFixed(0).padStart(7)} ms ${name}`);
+} finally {
+  await browser.close();
+  await app.close();
+}
