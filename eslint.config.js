@@ -50,7 +50,7 @@ const SERVER_FLOORS = [
 const CLIENT_FLOORS = [['main.tsx'], ['app.tsx'], ['router.tsx'], ['screen-parts.tsx'], ['features'], ['components'], ['lib']];
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'bench/.data/**', 'coverage/**', 'src/client/components/ui/**'] },
+  { ignores: ['dist/**', 'node_modules/**', 'bench/.data/**', 'coverage/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -1,6 +1,7 @@
 import { expect } from 'vitest';
-import { todayInManila } from '../../src/domain/documents';
-import { getResource } from '../../src/domain/resources/registry';
+import { todayInManila, type Location } from '../../src/domain/documents';
+import type { ResourceDefinition } from '../../src/domain/resource';
+import { getResource, registry } from '../../src/domain/resources/registry';
 import type { PlaceAccess, PlaceType } from '../../src/domain/places';
 import { addDays } from '../../src/server/overview/calendar';
 import { png } from './png';
@@ -24,6 +25,9 @@ import { sendFile } from './upload';
  *   - at Makati, which the user only views: a document of every kind it can hold, a transfer and a
  *     return leaving it, a price, a memo, and files; an invoice voided and trashed, a memo trashed;
  *   - for the user to act on at Valenzuela: a transfer from Mandaue in transit to it.
+ *
+ * Any other document of one place, which this does not know by name, is made from the samples at
+ * Mandaue (or Cebu, when it is at branches only) and at Makati (`sampleBodyAt`).
  */
 
 export interface PlacesWorld {
@@ -82,6 +86,43 @@ export function csvRecords(csv: string): Record<string, string>[] {
   }
   const [headings = [], ...records] = rows;
   return records.map((cells) => Object.fromEntries(headings.map((heading, index) => [heading, cells[index]])));
+}
+
+/**
+ * The columns naming the one place a document of `definition` is at, when a body for it can be
+ * derived from the samples: a document at a branch or a warehouse, not made from another (a
+ * payment's or a memo's place is its source's; one that must have a source names its lines).
+ */
+export function onePlaceColumns(definition: ResourceDefinition): { branch?: string; warehouse?: string } | undefined {
+  const { document, places } = definition;
+  if (!document || document.twoLocations || !places || Object.keys(places.ends).length !== 1) return undefined;
+  const end = places.ends[places.operates];
+  if (!end || 'type' in end) return undefined;
+  if (document.source && (document.lines === 'none' || definition.fields[document.source.field]?.required)) return undefined;
+  return end;
+}
+
+/**
+ * A body making a document of `definition` at the first of `places` it can be at: the sample's
+ * (`sampleBody`), at that place instead of the sample's, made from no other document, its lines of
+ * `item`. Undefined when the body cannot be derived (`onePlaceColumns`) or the document is at none of them.
+ */
+export async function sampleBodyAt(
+  admin: Session,
+  definition: ResourceDefinition,
+  places: readonly Location[],
+  item: { id: number; unit: number },
+): Promise<Record<string, unknown> | undefined> {
+  const columns = onePlaceColumns(definition);
+  const place = columns && places.find((each) => columns[each.type]);
+  if (!columns || !place) return undefined;
+  const body = await sampleBody(admin, definition);
+  for (const column of Object.values(columns)) delete body[column];
+  if (definition.document?.source) delete body[definition.document.source.field];
+  body[columns[place.type]!] = place.id;
+  if (Array.isArray(body.lines))
+    body.lines = body.lines.map((line: Record<string, unknown>) => ({ ...line, item_id: item.id, unit_of_measurement_id: item.unit }));
+  return body;
 }
 
 /** The two demo branches the smaller place suites use, by key: Makati, where their user works, and Quezon City. */
@@ -188,6 +229,14 @@ export async function buildPlacesWorld(admin: Session): Promise<PlacesWorld> {
     const entry = await admin.send('POST', `/api/stock-counts/${count.id}/entries`, { item_id: item.id, quantity: 7 });
     expect(entry.status, JSON.stringify(entry.body)).toBe(201);
     return { bill: bill.id as number, invoice: invoice.id as number };
+  }
+
+  /** Every other document of one place, from the samples, at the first of `places` it can be at (in `into`). */
+  async function othersAt(places: readonly Location[], into: Record<string, number>) {
+    for (const definition of registry.filter((each) => each.document && into[each.name] === undefined)) {
+      const body = await sampleBodyAt(admin, definition, places, item);
+      if (body) into[definition.name] = (await made(definition.name, body)).id;
+    }
   }
 
   /**
@@ -297,6 +346,16 @@ export async function buildPlacesWorld(admin: Session): Promise<PlacesWorld> {
       lines: [line(4)],
     })
   ).id;
+
+  // Any other document of one place: at Mandaue (or Cebu, at branches only), and at Makati.
+  await othersAt(
+    [
+      { type: 'warehouse', id: place.mandaue },
+      { type: 'branch', id: place.cebu },
+    ],
+    foreign,
+  );
+  await othersAt([{ type: 'branch', id: place.makati }], viewOnly);
 
   // Memos about a document elsewhere and one at Makati, one more elsewhere in the trash.
   const memo = (resource: string, type: string, id: number, subject: string) =>

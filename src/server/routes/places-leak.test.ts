@@ -1,6 +1,6 @@
 import { strFromU8, unzipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { todayInManila } from '../../domain/documents';
+import { todayInManila, type Location } from '../../domain/documents';
 import { allPermissions } from '../../domain/permissions';
 import { viewsRecord } from '../../domain/places';
 import { updatableFields, type ResourceDefinition } from '../../domain/resource';
@@ -8,7 +8,7 @@ import { DOCUMENT_RESOURCES } from '../../domain/resources/document-memoranda';
 import { findResource, getResource, registry } from '../../domain/resources/registry';
 import { WORKING_SET, workingStatuses } from '../../domain/working-set';
 import { listening, openEventStream, sessionHeaders } from '../../../tests/support/event-stream';
-import { buildPlacesWorld, csvRecords, photo, type PlacesWorld } from '../../../tests/support/places-fixture';
+import { buildPlacesWorld, csvRecords, photo, sampleBodyAt, type PlacesWorld } from '../../../tests/support/places-fixture';
 import { sendFile, uploadOf } from '../../../tests/support/upload';
 import { betweenPlaces, created, databaseKinds, startDemo, userWithPermissions } from '../../../tests/support/test-app';
 import type { Session, TestApp } from '../../../tests/support/test-app';
@@ -382,7 +382,10 @@ describe.each(databaseKinds)('no route answers another place’s records on %s',
     expect(refused).toBeGreaterThan(100);
   }, 120_000);
 
-  /** Bodies making a record of each kind at a place of `side`: one the user does not work at, or Makati, which they view. */
+  /**
+   * Bodies making a record of each kind at a place of `side`: one the user does not work at, or Makati, which they view.
+   * Those below by hand; any other document of one place from the samples, at the side's place of its type.
+   */
   async function bodiesAt(side: 'foreign' | 'viewOnly'): Promise<Record<string, Record<string, unknown>[]>> {
     const { place, item, customer, supplier } = world;
     const sources = world.sources[side];
@@ -394,7 +397,7 @@ describe.each(databaseKinds)('no route answers another place’s records on %s',
     const elsewhere = side === 'foreign' ? { type: 'warehouse', id: place.mandaue } : { type: 'branch', id: place.makati };
     const valenzuela = { type: 'warehouse', id: place.valenzuela };
     const service = (await admin.send('GET', '/api/services?order_by=asc&limit=1')).body.data[0].id;
-    return {
+    const bodies: Record<string, Record<string, unknown>[]> = {
       'purchase-orders': [{ ...at, contact_id: supplier, date, lines: [{ ...line, unit_price: 10 }] }],
       'receive-orders': [{ ...at, contact_id: supplier, date, lines: [{ ...line, unit_price: 10 }] }],
       bills: [{ ...at, contact_id: supplier, date, lines: [{ ...line, unit_price: 10 }] }],
@@ -435,6 +438,18 @@ describe.each(databaseKinds)('no route answers another place’s records on %s',
         { service_id: service, price: 1, effective_date: date },
       ],
     };
+    const places: Location[] =
+      side === 'foreign'
+        ? [
+            { type: 'warehouse', id: place.mandaue },
+            { type: 'branch', id: place.cebu },
+          ]
+        : [{ type: 'branch', id: place.makati }];
+    for (const definition of registry.filter((each) => !bodies[each.name])) {
+      const body = await sampleBodyAt(admin, definition, places, item);
+      if (body) bodies[definition.name] = [body];
+    }
+    return bodies;
   }
 
   it('refuses to make a record of any kind at a place the user does not operate at, and makes none', async () => {
@@ -682,6 +697,11 @@ describe.each(databaseKinds)('no route answers another place’s records on %s',
       body: 'At Valenzuela',
     });
     await changed('PATCH', `/api/document-memoranda/${memo.id}`, { subject: 'Still ours' });
+    // Any other document of one place, from the samples.
+    for (const definition of registry.filter((each) => each.document && !made[each.name])) {
+      const body = await sampleBodyAt(admin, definition, [{ type: 'warehouse', id: place.valenzuela }], item);
+      if (body) await make(definition.name, body);
+    }
 
     // Every kind of document, made here and read back.
     const missing = registry.filter((definition) => definition.document && !made[definition.name]).map((definition) => definition.name);
