@@ -9,12 +9,13 @@ import {
   keptWhole,
   offlineDatabase,
   offlineDatabaseName,
+  onRecordsChanged,
   openOfflineStore,
   saveAnswer,
   type OfflineDatabase,
 } from './offline-store';
 import { listQuery } from './resource-queries';
-import { NO_ROOM, startWorkingSet, stopWorkingSet, syncNow, workingSetIdle, workingSetStatus } from './working-set';
+import { NO_ROOM, startWorkingSet, stopWorkingSet, subscribeToWorkingSet, syncNow, workingSetIdle, workingSetStatus } from './working-set';
 import { PAGE_SIZE } from './working-set-download';
 
 /**
@@ -232,6 +233,32 @@ describe('the first download', () => {
     const trash = listQuery(BUSINESS, items, { only_trashed: 1 });
     const trashed = await trash.queryFn!({ queryKey: trash.queryKey, signal: new AbortController().signal, meta: undefined } as never);
     expect(trashed.data).toEqual([item(9, 'Trashed')]);
+  });
+  it('tells the page once a resource is kept whole, not after each of its pages, and its progress at most once a second', async () => {
+    server.data.items = Array.from({ length: 5 * PAGE_SIZE }, (_, at) => item(at + 1));
+    const told: string[] = [];
+    const stop = onRecordsChanged(({ businessId, resource, change }) => {
+      // (Of the resources it downloads: those it drops as it begins are told too.)
+      if (businessId === BUSINESS && change === 'all' && resource !== null && resource in server.data) told.push(resource);
+    });
+    const shown: number[] = [];
+    // The clock stands still: every page after the first comes within the second.
+    vi.spyOn(Date, 'now').mockReturnValue(Date.UTC(2026, 10, 27, 2));
+    const unwatch = subscribeToWorkingSet(() => {
+      const progress = workingSetStatus().progress;
+      if (progress && shown.at(-1) !== progress.done) shown.push(progress.done);
+    });
+    try {
+      const db = await started();
+      expect(await keptIds(db, 'items')).toHaveLength(5 * PAGE_SIZE);
+      expect(told).toEqual(['items', 'brands']);
+      // Nothing yet as it begins; the first page at once; the rest, within the second, once as it ends.
+      expect(shown).toEqual([0, PAGE_SIZE, 5 * PAGE_SIZE + 1]);
+    } finally {
+      stop();
+      unwatch();
+      vi.mocked(Date.now).mockRestore();
+    }
   });
 });
 

@@ -69,6 +69,8 @@ const STREAM_CEILING_MS = 30_000;
 const STREAM_SILENCE_MS = 45_000;
 /** Storage refused: tried again after a day, or when the user asks. */
 const REFUSED_FOR_MS = 24 * 60 * 60 * 1000;
+/** A first download's progress is shown at most this often. */
+const PROGRESS_EVERY_MS = 1000;
 /** Changes sent by the outbox come in quick succession: one pull for them. */
 const AFTER_SENT_MS = 300;
 
@@ -422,20 +424,44 @@ function createEngine(
 
   /**
    * The pages still to come (working-set-download.ts), in the download's worker where the browser has
-   * workers; each page kept is told here: the lists showing its resource read again, the progress shown.
+   * workers. The page hears of each page kept, but tells what changed once a resource is done (what
+   * reads its records reads them again then, not after each of its pages) and shows the progress at
+   * most once a PROGRESS_EVERY_MS: on a phone, each telling is a render of the screen, and a first
+   * download is dozens of pages while the first screen is being used.
    */
   async function download(db: OfflineDatabase, start: SyncState, get: Get, signal: AbortSignal): Promise<SyncState> {
     const { businessId } = start;
+    let resourceKept: string | null = null;
+    let shownAt = 0;
+    let unshown: SyncState | null = null;
+    const tellKept = () => {
+      if (resourceKept !== null) recordsChanged(businessId, resourceKept, 'all');
+      resourceKept = null;
+    };
+    const showProgress = (state: SyncState) => {
+      shownAt = Date.now();
+      unshown = null;
+      show({ progress: progressOf(state) });
+    };
     const kept = (state: SyncState, resource: string) => {
       wentOnline();
       syncStateChanged(businessId);
-      recordsChanged(businessId, resource, 'all');
-      show({ progress: progressOf(state) });
+      if (resourceKept !== resource) tellKept();
+      resourceKept = resource;
+      if (Date.now() - shownAt >= PROGRESS_EVERY_MS) showProgress(state);
+      else unshown = state;
     };
-    let state =
-      downloads && !downloads.broken
-        ? await downloads.download(name, start, signal, kept)
-        : await downloadPages(db, start, get, signal, kept);
+    let state: SyncState;
+    try {
+      state =
+        downloads && !downloads.broken
+          ? await downloads.download(name, start, signal, kept)
+          : await downloadPages(db, start, get, signal, kept);
+    } finally {
+      // Stopped or failed too: what was kept is told, and where the download stands.
+      tellKept();
+      if (unshown) showProgress(unshown);
+    }
     state = { ...state, phase: 'ready', pending: [], syncedAt: Date.now() };
     await db.syncState.put(state);
     syncStateChanged(businessId);
