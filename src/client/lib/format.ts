@@ -10,10 +10,12 @@ export function formatDate(value: string): string {
   return new Date(year, month - 1, day).toLocaleDateString(undefined, { year: 'numeric', month: 'short', day: 'numeric' });
 }
 
-const manilaTime = new Intl.DateTimeFormat(undefined, { timeZone: 'Asia/Manila', dateStyle: 'medium', timeStyle: 'short' });
+/** Made when first used: the first formatter in Manila's time zone loads the browser's zone data (lib/freshness.ts). */
+let manilaTime: Intl.DateTimeFormat | undefined;
 
 /** A moment on Manila's clock, where the businesses are, whatever zone the device is set to. */
 export function formatTimestamp(value: string): string {
+  manilaTime ??= new Intl.DateTimeFormat(undefined, { timeZone: 'Asia/Manila', dateStyle: 'medium', timeStyle: 'short' });
   return manilaTime.format(new Date(value));
 }
 

@@ -14,16 +14,16 @@ import type { WorkingSetStatus } from './working-set';
  */
 
 // As lib/format.ts writes moments (not imported from there: the header, on every first screen, needs only this).
-const manilaClock = new Intl.DateTimeFormat(undefined, { timeZone: 'Asia/Manila', timeStyle: 'short' });
-const manilaDateAndClock = new Intl.DateTimeFormat(undefined, { timeZone: 'Asia/Manila', dateStyle: 'medium', timeStyle: 'short' });
-const manilaDayAndClock = new Intl.DateTimeFormat(undefined, {
-  timeZone: 'Asia/Manila',
-  month: 'short',
-  day: 'numeric',
-  hour: 'numeric',
-  minute: '2-digit',
-});
-const manilaDay = new Intl.DateTimeFormat('en-CA', { timeZone: 'Asia/Manila', year: 'numeric', month: '2-digit', day: '2-digit' });
+// Made when first used: the first formatter in Manila's time zone loads the browser's zone data,
+// a sixth of a second of the entry's start on a phone, for words a first start does not show.
+const manila = (options: Intl.DateTimeFormatOptions, locale?: string) => {
+  let made: Intl.DateTimeFormat | undefined;
+  return () => (made ??= new Intl.DateTimeFormat(locale, { timeZone: 'Asia/Manila', ...options }));
+};
+const manilaClock = manila({ timeStyle: 'short' });
+const manilaDateAndClock = manila({ dateStyle: 'medium', timeStyle: 'short' });
+const manilaDayAndClock = manila({ month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit' });
+const manilaDay = manila({ year: 'numeric', month: '2-digit', day: '2-digit' }, 'en-CA');
 const countFormat = new Intl.NumberFormat('en-PH');
 
 /**
@@ -31,9 +31,9 @@ const countFormat = new Intl.NumberFormat('en-PH');
  * day than `now` adds its date ("Nov 27, 10:42 AM"), and another year the year too.
  */
 export function clockTime(at: number, now = Date.now()): string {
-  const [day, today] = [manilaDay.format(at), manilaDay.format(now)];
-  if (day === today) return manilaClock.format(at);
-  return day.slice(0, 4) === today.slice(0, 4) ? manilaDayAndClock.format(at) : manilaDateAndClock.format(at);
+  const [day, today] = [manilaDay().format(at), manilaDay().format(now)];
+  if (day === today) return manilaClock().format(at);
+  return day.slice(0, 4) === today.slice(0, 4) ? manilaDayAndClock().format(at) : manilaDateAndClock().format(at);
 }
 
 /** How much of the first download is done, rounded down: 99 % until the last record is in. */
