@@ -130,11 +130,12 @@ function copyBuild(): { builtAt: Date; entry: string } {
 
 /**
  * One Lighthouse run in a Chromium of its own: a fresh profile, so no run inherits another's storage.
- * Signed in, the session cookie goes in Lighthouse's extraHeaders and the active business in
- * localStorage, where the app keeps it (`business_id`, src/client/lib/api.ts): without it the app
- * asks the server which businesses there are first, and its screens ask for data before it knows.
- * The business is written from a page of the app's origin that runs none of its code; Lighthouse
- * then clears the service worker and the caches, not localStorage.
+ * Signed in, the session cookie is set in that browser, as signing in would (the app's download
+ * worker sends it too: a header added to the page's requests reaches none of a worker's), and the
+ * active business goes in localStorage, where the app keeps it (`business_id`, src/client/lib/api.ts):
+ * without it the app asks the server which businesses there are first, and its screens ask for data
+ * before it knows. Both are written from a page of the app's origin that runs none of its code;
+ * Lighthouse then clears the service worker and the caches, not cookies or localStorage.
  */
 async function audit(url: string, cookie: string | undefined): Promise<Result> {
   const chrome = await launch({ chromePath: LIGHTHOUSE_CHROME, chromeFlags: ['--headless=new', '--no-sandbox'] });
@@ -145,13 +146,10 @@ async function audit(url: string, cookie: string | undefined): Promise<Result> {
     if (cookie) {
       await page.goto(new URL('/api/health', url).href);
       await page.evaluate((id) => localStorage.setItem('business_id', id), String(BUSINESS_ID));
+      const [name, value] = [cookie.slice(0, cookie.indexOf('=')), cookie.slice(cookie.indexOf('=') + 1)];
+      await browser.setCookie({ name, value, domain: new URL(url).hostname, path: '/', httpOnly: true });
     }
-    const result = await lighthouse(
-      url,
-      { logLevel: 'error', onlyCategories: [...CATEGORIES], extraHeaders: cookie ? { Cookie: cookie } : undefined },
-      undefined,
-      page,
-    );
+    const result = await lighthouse(url, { logLevel: 'error', onlyCategories: [...CATEGORIES] }, undefined, page);
     if (!result) throw new Error(`Lighthouse gave no result for ${url}.`);
     const { runtimeError } = result.lhr;
     if (runtimeError) throw new Error(`Lighthouse on ${url}: ${runtimeError.code} ${runtimeError.message}`);
@@ -171,6 +169,9 @@ interface NetworkRequest {
 function stateProblem(page: AuditedPage, lhr: Result): string | undefined {
   if (new URL(lhr.finalDisplayedUrl).pathname !== page.path) return `the page ended on ${lhr.finalDisplayedUrl}`;
   const requests = (lhr.audits['network-requests'].details as unknown as { items: NetworkRequest[] }).items;
+  // Signed in, nothing of the app (its workers included) may be refused as signed out.
+  const refused = page.signedIn ? requests.find((request) => request.statusCode === 401) : undefined;
+  if (refused) return `${new URL(refused.url).pathname} answered 401 while signed in`;
   for (const [path, status] of Object.entries(page.answers)) {
     // -1: a request the page cancelled, a query superseded before its answer.
     const statuses = requests

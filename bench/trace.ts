@@ -42,7 +42,10 @@ try {
   if (!path.startsWith('/login')) {
     await page.goto(new URL('/api/health', url).href);
     await page.evaluate((id) => localStorage.setItem('business_id', id), String(BUSINESS_ID));
-    await page.setExtraHTTPHeaders({ Cookie: await sessionCookie(url) });
+    // As a cookie of the browser, not a header of the page's requests: the app's download worker sends it too.
+    const cookie = await sessionCookie(url);
+    const [name, value] = [cookie.slice(0, cookie.indexOf('=')), cookie.slice(cookie.indexOf('=') + 1)];
+    await browser.setCookie({ name, value, domain: new URL(url).hostname, path: '/', httpOnly: true });
   }
   const cdp = await page.createCDPSession();
   await cdp.send('Emulation.setCPUThrottlingRate', { rate });
