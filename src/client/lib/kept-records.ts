@@ -94,8 +94,12 @@ export async function keptRecord(
   return newest(row, page && at >= 0 ? { record: page.records[at], savedAt: page.savedAt } : undefined);
 }
 
-/** Pages read from IndexedDB at a time while every record is read, the page answering between. */
-const PAGES_READ = 2;
+/**
+ * Pages read from IndexedDB at a time while every record is read, the page answering between: one,
+ * since the browser makes a page's thousand records in one go as the read answers — on a phone
+ * four times slower, a long task each (bench/trace.ts), twice as long for two.
+ */
+const PAGES_READ = 1;
 
 /**
  * Every record of a resource kept for the business, a chunk at a time (a page's records, each
