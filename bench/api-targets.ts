@@ -126,6 +126,15 @@ export async function sessionCookie(baseUrl: string, who: 'admin' | 'clerk' = 'a
   return session.split(';')[0];
 }
 
+/**
+ * The session cookie (`name=value`, as sessionCookie gives it) as a browser keeps it for the app at
+ * `baseUrl`: set in a benchmark's browser, every request of the app carries it, its workers' too.
+ */
+export function browserCookie(cookie: string, baseUrl: string) {
+  const at = cookie.indexOf('=');
+  return { name: cookie.slice(0, at), value: cookie.slice(at + 1), domain: new URL(baseUrl).hostname, path: '/', httpOnly: true };
+}
+
 /** Signs in as the seeded admin (or the clerk) the way the web app does, for the session cookie and the business. */
 async function signedInHeaders(baseUrl: string, who: 'admin' | 'clerk' = 'admin'): Promise<Record<string, string>> {
   return { cookie: await sessionCookie(baseUrl, who), 'business-id': String(BUSINESS_ID) };

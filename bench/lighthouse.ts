@@ -5,7 +5,7 @@ import { launch } from 'chrome-launcher';
 import lighthouse, { type Result } from 'lighthouse';
 import puppeteer, { type Browser } from 'puppeteer-core';
 import { ensureClientBuilt } from '../scripts/client-build';
-import { sessionCookie } from './api-targets';
+import { browserCookie, sessionCookie } from './api-targets';
 import { BUSINESS_ID, DATA_DIR } from './bench-database';
 import { CACHED_ITEMS, CHROMIUM, startServer } from './browser';
 import { goalsTable, type Goal } from './report';
@@ -146,8 +146,7 @@ async function audit(url: string, cookie: string | undefined): Promise<Result> {
     if (cookie) {
       await page.goto(new URL('/api/health', url).href);
       await page.evaluate((id) => localStorage.setItem('business_id', id), String(BUSINESS_ID));
-      const [name, value] = [cookie.slice(0, cookie.indexOf('=')), cookie.slice(cookie.indexOf('=') + 1)];
-      await browser.setCookie({ name, value, domain: new URL(url).hostname, path: '/', httpOnly: true });
+      await browser.setCookie(browserCookie(cookie, url));
     }
     const result = await lighthouse(url, { logLevel: 'error', onlyCategories: [...CATEGORIES] }, undefined, page);
     if (!result) throw new Error(`Lighthouse gave no result for ${url}.`);

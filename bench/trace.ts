@@ -1,6 +1,6 @@
 import { readFileSync, rmSync } from 'node:fs';
 import puppeteer from 'puppeteer-core';
-import { sessionCookie } from './api-targets';
+import { browserCookie, sessionCookie } from './api-targets';
 import { BUSINESS_ID, DATA_DIR } from './bench-database';
 import { CHROMIUM, startServer } from './browser';
 
@@ -43,9 +43,7 @@ try {
     await page.goto(new URL('/api/health', url).href);
     await page.evaluate((id) => localStorage.setItem('business_id', id), String(BUSINESS_ID));
     // As a cookie of the browser, not a header of the page's requests: the app's download worker sends it too.
-    const cookie = await sessionCookie(url);
-    const [name, value] = [cookie.slice(0, cookie.indexOf('=')), cookie.slice(cookie.indexOf('=') + 1)];
-    await browser.setCookie({ name, value, domain: new URL(url).hostname, path: '/', httpOnly: true });
+    await browser.setCookie(browserCookie(await sessionCookie(url), url));
   }
   const cdp = await page.createCDPSession();
   await cdp.send('Emulation.setCPUThrottlingRate', { rate });
