@@ -27,6 +27,8 @@ describe.skipIf(!chromiumAvailable).each([
     const box = page.getByRole('combobox', { name: label }).nth(index);
     await box.fill(typed);
     await page.getByRole('option', { name: option }).first().click();
+    // The box names what was picked: the line goes on with that record, not whatever else was listed.
+    await expect.poll(() => box.inputValue()).toMatch(option);
   }
   async function choose(page: Page, label: string, option: string) {
     await page.getByRole('combobox', { name: new RegExp(`^${label}\\s*\\*?$`) }).click();

@@ -1,4 +1,4 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { X } from 'lucide-react';
 import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { PICKER_LIMIT } from '../../../domain/list-params';
@@ -36,6 +36,16 @@ export function matchingChoices(target: ResourceDefinition, choices: readonly Ch
     .filter((choice) => term === '' || choice.name.toLowerCase().includes(term) || Boolean(choice.code?.toLowerCase().includes(term)))
     .slice(0, PICKER_LIMIT)
     .map((choice) => ({ id: choice.id, [target.display]: choice.name, deleted_at: null, version: 0 }));
+}
+
+/**
+ * The records a search answered for earlier text that still show what is typed now: listed while
+ * the typed text's own search is on its way, so nothing found for other text is offered, and a
+ * record that stays listed stays where it was under the finger.
+ */
+export function stillMatching(target: ResourceDefinition, records: readonly ApiRecord[], typed: string): ApiRecord[] {
+  const term = typed.trim().toLowerCase();
+  return records.filter((record) => displayOf(target, record).toLowerCase().includes(term));
 }
 
 /**
@@ -121,11 +131,17 @@ export function ReferencePicker({
   const results = useQuery({
     ...searchOf(term ?? ''),
     enabled: open && term !== null && !choices,
-    // Never offer another term's results: Enter would pick from a list that no longer applies.
-    placeholderData: undefined,
+    placeholderData: keepPreviousData,
   });
+  // The server's answer for the text as typed; until it comes, the earlier answer's records that still match.
+  const answered = term === text && !results.isPlaceholderData;
+  const found = results.data?.data ?? [];
   // Choices follow each keystroke, with no server to wait for; the chosen one's name lists them all.
-  const rows = choices ? matchingChoices(target, choices, text === shown ? '' : text) : (results.data?.data ?? []);
+  const rows = choices
+    ? matchingChoices(target, choices, text === shown ? '' : text)
+    : answered
+      ? found
+      : stillMatching(target, found, text);
 
   const choose = (record: ApiRecord) => {
     // Pickers list the server's records, whose ids are numbers.
@@ -176,8 +192,8 @@ export function ReferencePicker({
           } else if (event.key === 'Enter') {
             // Enter picks; it never submits the form from a picker.
             event.preventDefault();
-            if ((choices || term === text) && rows[active]) choose(rows[active]);
-            else if (!choices && text.trim() !== '' && term !== text) {
+            if ((choices || answered) && rows[active]) choose(rows[active]);
+            else if (!choices && text.trim() !== '' && !answered) {
               // Typed faster than the search follows: search what was typed now, and pick its first
               // result, never one listed for the text before the last keystrokes.
               const searchedText = text;
@@ -218,7 +234,7 @@ export function ReferencePicker({
         <PickerList id={listId}>
           {results.error ? (
             <PickerNote failed>{describeError(results.error)}</PickerNote>
-          ) : (results.isSuccess || choices) && rows.length === 0 ? (
+          ) : (choices || (answered && results.isSuccess)) && rows.length === 0 ? (
             <PickerNote>No Result</PickerNote>
           ) : (
             rows.map((record, index) => (
