@@ -37,10 +37,33 @@ function precompress(outDir: string): Plugin {
   };
 }
 
+/**
+ * Moves the app's stylesheet from the head to the end of the body. In the head it holds back every
+ * paint until it has arrived; at the end it holds back only the app's code (a module script runs
+ * once the stylesheets before it are in), so the first look (index.html, with a style of its own)
+ * is drawn as soon as the page is, and the app still never draws unstyled.
+ */
+function stylesheetAfterFirstLook(): Plugin {
+  return {
+    name: 'bodega:stylesheet-after-first-look',
+    apply: 'build',
+    transformIndexHtml: {
+      order: 'post',
+      handler(html) {
+        const links = html.match(/^\s*<link rel="stylesheet"[^>]*>\n/gm) ?? [];
+        if (links.length === 0 || !html.includes('</body>')) throw new Error('index.html has no stylesheet link or no body to move it to.');
+        const moved = links.reduce((page, link) => page.replace(link, ''), html);
+        return moved.replace('</body>', `${links.map((link) => `  ${link.trim()}\n`).join('')}  </body>`);
+      },
+    },
+  };
+}
+
 export default defineConfig({
   plugins: [
     react(),
     tailwindcss(),
+    stylesheetAfterFirstLook(),
     VitePWA({
       strategies: 'injectManifest',
       srcDir: 'sw',

@@ -3,13 +3,16 @@ import './first-screen';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app';
+import { keepFirstLook } from './components/layout/first-look';
 import { registerServiceWorker } from './lib/service-worker';
 import { applyStoredTheme } from './lib/theme';
 import './styles.css';
 
 applyStoredTheme();
 
-createRoot(document.getElementById('root') as HTMLElement).render(
+const root = document.getElementById('root') as HTMLElement;
+keepFirstLook(root);
+createRoot(root).render(
   <StrictMode>
     <App />
   </StrictMode>,

@@ -29,6 +29,15 @@ export function firstScreenModules(path: string): readonly FirstScreenModule[] {
 }
 
 /**
+ * The first look of the screen `path` opens, where index.html holds one of its own (a template
+ * named `first-look-<name>`): the server sends it in the page in place of the app's loading look,
+ * so a slow phone draws the screen's frame before its code arrives.
+ */
+export function firstLookOf(path: string): 'counter' | null {
+  return path === '/counter' ? 'counter' : null;
+}
+
+/**
  * The id of the element in which the page sent to a signed-in navigation carries the user
  * (server/client-page.ts writes it, client/lib/early-user.ts reads it).
  */

@@ -1,11 +1,12 @@
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type Session, type TestApp } from '../../tests/support/test-app';
-import { FIRST_SCREEN_MODULES } from '../domain/first-screens';
+import { FIRST_SCREEN_MODULES, firstLookOf } from '../domain/first-screens';
+import { withFirstLook } from './client-page';
 
 /** A navigation's page names the files of the screen its address opens, from the build's manifest. */
 describe('the page a navigation gets', () => {
@@ -16,7 +17,9 @@ describe('the page a navigation gets', () => {
     '<!doctype html><html><head><title>Bodega</title>',
     '<script type="module" crossorigin src="/assets/index-e1.js"></script>',
     '<link rel="modulepreload" crossorigin href="/assets/react-r1.js">',
-    '</head><body><div id="root"></div></body></html>',
+    '</head><body><div id="root"><!--first-look--><p>Loading Bodega…</p><!--/first-look--></div>',
+    '<template id="first-look-counter"><h1>Counter</h1></template>',
+    '</body></html>',
   ].join('\n');
   // As Vite writes it: the entry (index.html) and its imports, the screens as dynamic entries.
   const manifest = {
@@ -76,7 +79,7 @@ describe('the page a navigation gets', () => {
     ]);
     const edit = await navigate('/brands/1/edit');
     expect(edit.statusCode).toBe(200);
-    expect(edit.body).toBe(index);
+    expect(edit.body).toBe(withFirstLook(index, null));
   });
 
   it('is sent compressed as the browser accepts, and saying it varies by that', async () => {
@@ -106,6 +109,17 @@ describe('the page a navigation gets', () => {
     const answered = await test.app.inject({ method: 'GET', url: '/api/auth/user', headers: { cookie: admin.cookie } });
     expect(userIn(page.body)).toEqual(answered.json());
     expect(userIn(page.body)).toMatchObject({ email: 'admin@example.com', business_id: admin.businessId });
+  });
+
+  it('draws the counter’s own first look to a signed-in navigation to it, and the loading look to anyone else', async () => {
+    const look = (html: string) => /<!--first-look-->(.*?)<!--\/first-look-->/.exec(html)?.[1];
+    const signedIn = await test.app.inject({ method: 'GET', url: '/counter', headers: { ...FETCH_METADATA, cookie: admin.cookie } });
+    expect(look(signedIn.body)).toBe('<h1>Counter</h1>');
+    const signedOut = await test.app.inject({ method: 'GET', url: '/counter', headers: FETCH_METADATA });
+    expect(look(signedOut.body)).toBe('<p>Loading Bodega…</p>');
+    const list = await test.app.inject({ method: 'GET', url: '/brands', headers: { ...FETCH_METADATA, cookie: admin.cookie } });
+    expect(look(list.body)).toBe('<p>Loading Bodega…</p>');
+    for (const page of [signedIn, signedOut, list]) expect(page.body).not.toContain('<template');
   });
 
   it('carries nobody to a fetch (the service worker’s copy), to a signed-out or ended session, nor where a name could end the script', async () => {
@@ -145,5 +159,38 @@ describe('the page a navigation gets', () => {
     } finally {
       await sql`alter table role_permissions_away rename to role_permissions`.execute(test.app.db);
     }
+  });
+});
+
+describe('the first look a page draws', () => {
+  const index = [
+    '<html><head></head><body>',
+    '<div id="root"><!--first-look--><p>Loading Bodega…</p><!--/first-look--></div>',
+    '<template id="first-look-counter"><h1>Counter</h1><p>Total ₱0.00 $&</p></template>',
+    '<template id="first-look-overview"><h1>Overview</h1></template>',
+    '</body></html>',
+  ].join('\n');
+
+  it('is the screen’s own where index.html holds one, as written, and no template is sent', () => {
+    expect(firstLookOf('/counter')).toBe('counter');
+    expect(withFirstLook(index, firstLookOf('/counter'))).toBe(
+      '<html><head></head><body>\n<div id="root"><!--first-look--><h1>Counter</h1><p>Total ₱0.00 $&</p><!--/first-look--></div>\n</body></html>',
+    );
+  });
+
+  it('is the app’s loading look for any other screen, or a screen index.html holds no look of', () => {
+    expect(firstLookOf('/brands')).toBeNull();
+    const loading =
+      '<html><head></head><body>\n<div id="root"><!--first-look--><p>Loading Bodega…</p><!--/first-look--></div>\n</body></html>';
+    expect(withFirstLook(index, null)).toBe(loading);
+    expect(withFirstLook(index, 'stocks')).toBe(loading);
+  });
+
+  it('is the counter’s in the index.html the build starts from, between the markers the server looks for', () => {
+    const source = readFileSync('index.html', 'utf8');
+    const counter = withFirstLook(source, 'counter');
+    expect(counter).not.toContain('<template');
+    expect(counter).not.toContain('Loading Bodega…');
+    expect(counter).toMatch(/<div id="root">\s*<!--first-look-->[\s\S]*Scan a barcode, or type a name[\s\S]*<!--\/first-look-->\s*<\/div>/);
   });
 });

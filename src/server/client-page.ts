@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { firstScreenModules, SIGNED_IN_USER_ELEMENT } from '../domain/first-screens';
+import { firstLookOf, firstScreenModules, SIGNED_IN_USER_ELEMENT } from '../domain/first-screens';
 import { SESSION_COOKIE, sessionUserId } from './plugins/auth';
 import { firstBusinessProfile } from './routes/auth.routes';
 
@@ -12,8 +12,10 @@ import { firstBusinessProfile } from './routes/auth.routes';
  * index.html, naming the built files of the screen the address opens (domain/first-screens.ts) as
  * module preloads, so the browser fetches them while it fetches the entry rather than once the
  * entry has been evaluated and asks for them — on a phone, most of a second later. Each such page
- * is made once, at start, with its brotli and gzip copies. Without the build's manifest (a client
- * built some other way) the page is index.html as it is.
+ * is made once, at start, with its brotli and gzip copies. Where index.html holds a first look of
+ * the screen's own (domain/first-screens.ts), the page to a signed-in navigation draws it in place
+ * of the app's loading look; the first looks of other screens are left out. Without the build's manifest (a client built some
+ * other way) the page is index.html as it is.
  *
  * To a browser navigating with a live session, the page also carries the signed-in user as
  * `GET /api/auth/user` would answer (their first business), so the first screen does not wait a
@@ -56,32 +58,47 @@ function entryChunks(manifest: Manifest): Set<string> {
   return keys;
 }
 
+/** Where index.html draws its first look, inside the app's root element. */
+const FIRST_LOOK = /<!--first-look-->[\s\S]*?<!--\/first-look-->/;
+/** The first looks of screens index.html holds, each a template. */
+const FIRST_LOOK_TEMPLATES = /\s*<template id="first-look-[\w-]+">[\s\S]*?<\/template>/g;
+
+/** index.html drawing the first look named `look` (its loading look where it holds none of that name), with no templates. */
+export function withFirstLook(index: string, look: string | null): string {
+  const template = look === null ? null : new RegExp(`<template id="first-look-${look}">([\\s\\S]*?)</template>`).exec(index);
+  const drawn = template ? index.replace(FIRST_LOOK, () => `<!--first-look-->${template[1]}<!--/first-look-->`) : index;
+  return drawn.replace(FIRST_LOOK_TEMPLATES, '');
+}
+
 const page = (text: string): ClientPage => {
   const html = Buffer.from(text);
   return { html, br: brotliCompressSync(html, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }), gzip: gzipSync(html, { level: 9 }) };
 };
 
 /**
- * The pages of the client built in `clientDir`, by the first screen's modules; `pageFor(path)`
- * answers null where index.html as built is the page (no manifest, or no screen of its own).
+ * The pages of the client built in `clientDir`, by the first screen's modules and first look (for a signed-in navigation);
+ * `pageFor(path)` answers null where index.html as built is the page (no manifest).
  */
-function clientPages(clientDir: string): { index: Buffer; pageFor(path: string): ClientPage | null } {
+function clientPages(clientDir: string): { index: Buffer; pageFor(path: string, signedIn: boolean): ClientPage | null } {
   const index = readFileSync(join(clientDir, 'index.html'), 'utf8');
   const manifestPath = join(clientDir, '.vite', 'manifest.json');
   if (!existsSync(manifestPath)) return { index: Buffer.from(index), pageFor: () => null };
   const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as Manifest;
   const entry = entryChunks(manifest);
-  const made = new Map<string, ClientPage | null>();
+  const made = new Map<string, ClientPage>();
   return {
     index: Buffer.from(index),
-    pageFor(path) {
+    pageFor(path, signedIn) {
       const modules = firstScreenModules(path);
-      const key = modules.join(' ');
+      // A screen's look for those it opens to; to anyone else the sign-in comes next, not the screen.
+      const look = signedIn ? firstLookOf(path) : null;
+      const key = `${modules.join(' ')}|${look}`;
       if (!made.has(key)) {
         const files = new Set<string>();
         for (const module of modules) filesOf(manifest, module, entry, files);
         const links = [...files].map((file) => `    <link rel="modulepreload" crossorigin href="/${file}">\n`).join('');
-        made.set(key, links === '' || !index.includes('</head>') ? null : page(index.replace('</head>', `${links}  </head>`)));
+        const html = withFirstLook(index, look);
+        made.set(key, page(links === '' ? html : html.replace('</head>', `${links}  </head>`)));
       }
       return made.get(key)!;
     },
@@ -115,8 +132,8 @@ export function serveClient(app: FastifyInstance, clientDir: string | undefined)
     if (!pages || request.url.startsWith('/api/') || request.method !== 'GET') {
       return reply.status(404).send({ message: `No route for ${request.method} ${request.url.split('?')[0]}.` });
     }
-    const page = pages.pageFor(request.url.split('?')[0]);
     const user = isNavigation(request) ? await signedInUser(app, request) : null;
+    const page = pages.pageFor(request.url.split('?')[0], user !== null);
     if (user !== null) {
       const html = (page?.html ?? pages.index).toString();
       const element = `    <script type="application/json" id="${SIGNED_IN_USER_ELEMENT}">${scriptSafeJson(user)}</script>\n`;

@@ -3,18 +3,18 @@ import { useDeferredValue } from 'react';
 import { describeError } from '../../lib/api';
 import { useSession } from '../../lib/session';
 import { Button } from '../ui/button';
-import { ProgressBar } from '../ui/progress-bar';
 import { AppShell } from './app-shell';
+import { FirstLook } from './first-look';
 
 /** Signs the visitor in before anything else; the layout shows once the user and permissions are loaded. */
 export function RootLayout() {
   const signedIn = useSession();
   const location = useLocation();
   // The first signed-in screen (the shell and the page in it) is rendered as a transition: React
-  // draws it in slices, yielding to the browser between them, and "Loading" stays until it is
+  // draws it in slices, yielding to the browser between them, and the first look stays until it is
   // whole — a slow phone is never held for the whole of it at once. So too when the session is
   // known as the app starts (a kept session, or the user in the page): the first render is
-  // "Loading" (useDeferredValue's initial value), the screen follows in slices.
+  // the first look (useDeferredValue's initial value), the screen follows in slices.
   // (Not on the sign-in screen, which does not wait for the session: nothing there to draw twice.)
   const status = location.pathname === '/login' ? 'signing-in' : signedIn.status;
   const drawn = useDeferredValue(status, status === 'signing-in' ? status : 'loading');
@@ -25,13 +25,7 @@ export function RootLayout() {
     case 'signed-out':
       return <Navigate to="/login" search={{ redirect: location.href }} replace />;
     case 'loading':
-      // index.html draws the same before any code arrives: keep the two alike.
-      return (
-        <div className="min-h-svh">
-          <ProgressBar active />
-          <p className="p-6 text-sm text-muted-foreground">Loading Bodega…</p>
-        </div>
-      );
+      return <FirstLook />;
     case 'failed':
       return (
         <main className="mx-auto max-w-md space-y-4 p-6">

@@ -199,7 +199,8 @@ export function CounterScreen() {
   return (
     <div className="mx-auto grid max-w-5xl gap-4 md:grid-cols-[minmax(0,1fr)_22rem]">
       <section aria-label="Sale" className="min-w-0 space-y-3">
-        <div className="flex flex-wrap items-center justify-between gap-2">
+        {/* As tall with one branch named as with several to choose from: nothing moves once the places are known. */}
+        <div className="flex min-h-11 flex-wrap items-center justify-between gap-2">
           <h1 className="text-2xl font-semibold">Counter</h1>
           {branches.length > 1 ? (
             <label className="flex items-center gap-2 text-sm">
