@@ -5,6 +5,7 @@ import { ApiError } from './api';
 import { USER_RETRIEVED } from './kept-access';
 import { followPlaces, type NamedPlaces } from './kept-places';
 import { keptRow, versionOf } from './kept-records';
+import { yieldWhereAble } from './next-turn';
 import { declareOfflineSchema } from './offline-schema';
 
 /**
@@ -214,8 +215,12 @@ export function openOfflineStore(userId: number): void {
   announceTo(name);
   opening = loadDexie().then(async (DexieClass) => {
     (await previous)?.close();
+    // The store's code evaluated, the database declared, its first use: each a task of its own,
+    // not one long one that holds a slow phone's first screen.
+    await yieldWhereAble();
     const database = new DexieClass(name) as OfflineDatabase;
     declareOfflineSchema(database);
+    await yieldWhereAble();
     return database;
   });
   void navigator.storage?.persist?.().catch(() => undefined);
