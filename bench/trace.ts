@@ -73,6 +73,29 @@ try {
   ))
     console.log(`${ms(paint.ts)} ms ${paint.name}`);
   const slices = events.filter((event) => thread(event) && event.ph === 'X' && event.dur !== undefined);
+  // The profile's samples, each at its time (the trace's clock) and in its function.
+  const nodes = new Map(profile.nodes.map((node) => [node.id, node.callFrame]));
+  const samples: { ts: number; name: string }[] = [];
+  let sampledAt = profile.startTime;
+  profile.timeDeltas?.forEach((delta, i) => {
+    sampledAt += delta;
+    const frame = nodes.get(profile.samples![i])!;
+    samples.push({
+      ts: sampledAt,
+      name: `${frame.functionName || '(anonymous)'} ${frame.url.replace(/.*\//, '')}:${frame.lineNumber + 1}`,
+    });
+  });
+  /** The functions that took most of a task's own time, as the profile sampled them. */
+  const ownWithin = (from: number, to: number) => {
+    const counts = new Map<string, number>();
+    for (const sample of samples)
+      if (sample.ts >= from && sample.ts < to && !sample.name.startsWith('(')) counts.set(sample.name, (counts.get(sample.name) ?? 0) + 1);
+    return [...counts]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 4)
+      .map(([name]) => name)
+      .join(', ');
+  };
   let blocking = 0;
   for (const task of slices.filter((event) => event.name === 'RunTask' && event.dur! > 50_000)) {
     blocking += task.dur! / 1000 - 50;
@@ -93,6 +116,7 @@ try {
       })
       .join(', ');
     console.log(`${ms(task.ts)} ms, ${Math.round(task.dur! / 1000)} ms: ${what}`);
+    console.log(`    most in: ${ownWithin(task.ts, task.ts + task.dur!)}`);
   }
   console.log(`Beyond 50 ms, all tasks: ${Math.round(blocking)} ms (CPU ${rate}× slower)`);
 
