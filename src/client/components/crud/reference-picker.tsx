@@ -1,4 +1,4 @@
-import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { X } from 'lucide-react';
 import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { PICKER_LIMIT } from '../../../domain/list-params';
@@ -131,7 +131,13 @@ export function ReferencePicker({
   const results = useQuery({
     ...searchOf(term ?? ''),
     enabled: open && term !== null && !choices,
-    placeholderData: keepPreviousData,
+    // Until the typed text's answer comes, the last one — the same search of the same records, for other text.
+    placeholderData: (previous, previousQuery) => {
+      const [business, resource, , asked] = (previousQuery?.queryKey ?? []) as [unknown, unknown, unknown, Record<string, unknown>?];
+      const same =
+        business === businessId && resource === target.name && Object.entries(filter ?? {}).every(([key, value]) => asked?.[key] === value);
+      return same ? previous : undefined;
+    },
   });
   // The server's answer for the text as typed; until it comes, the earlier answer's records that still match.
   const answered = term === text && !results.isPlaceholderData;
