@@ -3,6 +3,7 @@ import type { QueryClient } from '@tanstack/react-query';
 import { RootLayout } from './components/layout/root-layout';
 import { NotFoundScreen } from './components/layout/not-found-screen';
 import { activitySearch } from './features/activity/activity-search';
+import { ageingSearch } from './features/ageing/ageing-search';
 import { loadCounterScreen, loadListScreen, loadOverviewScreen, loadScreenParts } from './first-screen';
 import { activeBusinessId } from './lib/api';
 import { redirectTarget } from './lib/route-names';
@@ -81,6 +82,17 @@ const importsRoute = createRoute({
   component: screen(() => import('./features/imports/import-screen'), 'ImportScreen'),
 });
 
+/** What customers owe and what is owed suppliers, by days past due; `?branch_id=` or `?warehouse_id=` keeps it to one place. */
+const ageingRoute = (side: 'receivables' | 'payables') =>
+  createRoute({
+    getParentRoute: () => rootRoute,
+    path: `/${side}`,
+    validateSearch: (search: Record<string, unknown>) => ageingSearch(search),
+    component: screen(() => import('./features/ageing/ageing-screen'), side === 'receivables' ? 'ReceivablesScreen' : 'PayablesScreen'),
+  });
+const receivablesRoute = ageingRoute('receivables');
+const payablesRoute = ageingRoute('payables');
+
 /** Selling at a branch: the sale, its payment and its receipt on one screen. */
 const counterRoute = screenRoute('/counter', screen(loadCounterScreen, 'CounterScreen'));
 
@@ -152,6 +164,8 @@ const routeTree = rootRoute.addChildren([
   activityRoute,
   importsRoute,
   counterRoute,
+  receivablesRoute,
+  payablesRoute,
   listRoute,
   createRouteForResource,
   transferFromRequestRoute,

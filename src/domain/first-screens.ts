@@ -16,7 +16,7 @@ export const FIRST_SCREEN_MODULES = [
 export type FirstScreenModule = (typeof FIRST_SCREEN_MODULES)[number];
 
 /** The single-segment paths the client's router serves with screens of their own, not a resource's list. */
-const OWN_SCREENS = new Set(['login', 'overview', 'counter', 'imports', 'activity', 'pending-changes']);
+const OWN_SCREENS = new Set(['login', 'overview', 'counter', 'imports', 'activity', 'pending-changes', 'receivables', 'payables']);
 
 /** The modules of the screen `path` opens first: none where it is not one of those screens. */
 export function firstScreenModules(path: string): readonly FirstScreenModule[] {

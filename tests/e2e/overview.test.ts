@@ -84,8 +84,11 @@ describe.skipIf(!chromiumAvailable)('overview in Chromium', { timeout: 120_000 }
       await card(page, title).getByText(formatPesos(unpaid.total), { exact: true }).first().waitFor();
       await card(page, title).getByText(`on ${unpaid.count} unpaid ${noun}s`).waitFor();
     }
-    const oldestInvoice = card(page, 'Receivables').getByRole('link').first();
+    const oldestInvoice = card(page, 'Receivables').getByRole('listitem').first().getByRole('link');
     expect(await oldestInvoice.getAttribute('href')).toMatch(/^\/invoices\/\d+$/);
+    // Each side's card leads to its ageing by party.
+    expect(await card(page, 'Receivables').getByRole('link', { name: 'By customer' }).getAttribute('href')).toBe('/receivables');
+    expect(await card(page, 'Payables').getByRole('link', { name: 'By supplier' }).getAttribute('href')).toBe('/payables');
 
     for (const title of ['Stock value', 'Top items by sales']) {
       await card(page, title).locator('svg .recharts-bar-rectangle').first().waitFor();

@@ -4,7 +4,9 @@ import { z } from 'zod';
 import { todayInManila } from '../../domain/documents';
 import { holdsAny } from '../../domain/permissions';
 import { forbidden, validationError } from '../errors';
+import { AGEING_BUCKETS, AGEING_SIDES } from '../../domain/ageing';
 import { addDays, daysBetween, monthsSpanned, startOfMonth, type Interval } from '../overview/calendar';
+import { ageing, ageingCsv, type AgeingQuery } from '../overview/ageing';
 import { lowStock } from '../overview/low-stock';
 import { openBalances } from '../overview/open-balances';
 import { recentDocuments } from '../overview/recent-documents';
@@ -13,7 +15,8 @@ import { stockValue } from '../overview/stock-value';
 import { topItems } from '../overview/top-items';
 import { scopeOf } from '../plugins/auth';
 import type { Db } from '../db/scope';
-import { refusals } from './responses';
+import { BYTE_ORDER_MARK } from '../resources/csv-export';
+import { bytesAnswer, refusals } from './responses';
 
 /**
  * The overview dashboard's cards, one GET each, for the active business and only from what the
@@ -107,6 +110,50 @@ const openBalancesAnswer = z.looseObject({
       .describe('The most overdue'),
   }),
 });
+
+const bucketAmounts = z.looseObject(Object.fromEntries(AGEING_BUCKETS.map(({ key, label }) => [key, pesos(label)])));
+
+const ageingAnswer = z.looseObject({
+  as_of: z.string().describe('The day (YYYY-MM-DD, Manila) the days past due are counted to'),
+  data: z
+    .array(
+      z.looseObject({
+        contact_id: z.number().int().nullable().describe('Null: the documents that name no party'),
+        contact: z.string().nullable(),
+        buckets: bucketAmounts,
+        total: pesos('What is unpaid'),
+        count: z.number().int().describe('How many documents are unpaid'),
+        oldest_due: z.string().describe('The earliest due day of those (YYYY-MM-DD)'),
+      }),
+    )
+    .describe('One row per party, the most owed first'),
+  totals: z.looseObject({ buckets: bucketAmounts, total: pesos('What is unpaid'), count: z.number().int() }),
+});
+
+const placeId = (type: string) =>
+  z
+    .string()
+    .regex(/^[1-9]\d{0,8}$/, `The ${type} id must be a whole number.`)
+    .optional()
+    .describe(`Only the documents of this ${type}`);
+
+/** One branch or one warehouse, or every place the user views (neither). */
+const ageingQuery = z
+  .object({ branch_id: placeId('branch'), warehouse_id: placeId('warehouse') })
+  .refine((query) => query.branch_id === undefined || query.warehouse_id === undefined, {
+    path: ['warehouse_id'],
+    message: 'Name a branch or a warehouse, not both.',
+  });
+
+function ageingQueryOf({ branch_id, warehouse_id }: z.infer<typeof ageingQuery>): AgeingQuery {
+  const place =
+    branch_id !== undefined
+      ? ({ type: 'branch', id: Number(branch_id) } as const)
+      : warehouse_id !== undefined
+        ? ({ type: 'warehouse', id: Number(warehouse_id) } as const)
+        : undefined;
+  return { today: todayInManila(), place };
+}
 
 const stockValueAnswer = z.looseObject({
   data: z.array(
@@ -217,6 +264,50 @@ export async function overviewRoutes(app: FastifyInstance): Promise<void> {
         },
       },
       async (request) => ({ data: await openBalances(db, table, scopeOf(request), todayInManila()) }),
+    );
+  }
+
+  for (const [side, { resource, party }] of Object.entries(AGEING_SIDES) as [
+    keyof typeof AGEING_SIDES,
+    (typeof AGEING_SIDES)[keyof typeof AGEING_SIDES],
+  ][]) {
+    const config = { permission: `view-${resource}` };
+    const summary = `What each ${party.toLowerCase()} owes or is owed on unpaid ${resource}, by days past due`;
+    routes.get(
+      `/api/overview/${side}/ageing`,
+      {
+        config,
+        schema: {
+          tags,
+          summary,
+          description: `Unpaid ${resource} of the places the caller views (or of one of them), by party, in buckets of days past their due date (their date when they have none) on today in Manila: ${AGEING_BUCKETS.map(({ label }) => label).join(', ')}.`,
+          querystring: ageingQuery,
+          response: { 200: ageingAnswer, ...refusals(401, 403, 422) },
+        },
+      },
+      async (request) => ageing(db, side, scopeOf(request), ageingQueryOf(request.query)),
+    );
+    routes.get(
+      `/api/overview/${side}/ageing.csv`,
+      {
+        config,
+        schema: {
+          tags,
+          summary: `${summary}, as CSV`,
+          description: `The ageing as CSV (UTF-8 with a byte-order mark): ${party}, one column per bucket, Total, the count of unpaid ${resource} and the oldest due day; a Total row last. Money as plain decimals.`,
+          querystring: ageingQuery,
+          response: { 200: bytesAnswer(String, 'CSV (UTF-8 with a byte-order mark)', ['text/csv']), ...refusals(401, 403, 422) },
+        },
+      },
+      async (request, reply) => {
+        const query = ageingQueryOf(request.query);
+        const place = query.place ? `-${query.place.type}-${query.place.id}` : '';
+        return reply
+          .header('content-type', 'text/csv; charset=utf-8')
+          .header('content-disposition', `attachment; filename="${side}-ageing${place}-${query.today}.csv"`)
+          .header('cache-control', 'private, no-store')
+          .send(BYTE_ORDER_MARK + ageingCsv(side, await ageing(db, side, scopeOf(request), query)));
+      },
     );
   }
 

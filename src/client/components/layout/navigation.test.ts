@@ -1,4 +1,4 @@
-import { FileUp, History, LayoutDashboard, Store } from 'lucide-react';
+import { CalendarClock, FileUp, History, LayoutDashboard, Store } from 'lucide-react';
 import { describe, expect, it } from 'vitest';
 import { IMPORT_KINDS } from '../../../domain/imports';
 import { getResource, registry } from '../../../domain/resources/registry';
@@ -23,7 +23,9 @@ describe('navigation', () => {
     // The rest are screens that are no resource's list, each where the product has it.
     expect(links.filter((link) => !declared.some((definition) => definition.name === link.resource))).toEqual([
       { group: 'Dashboards', label: 'Overview', icon: LayoutDashboard },
+      { group: 'Purchasing', label: 'Payables', resource: 'payables', icon: CalendarClock, permission: 'view-bills' },
       { group: 'Sales & Services', label: 'Counter', resource: 'counter', icon: Store, permission: 'create-invoices' },
+      { group: 'Sales & Services', label: 'Receivables', resource: 'receivables', icon: CalendarClock, permission: 'view-invoices' },
       { group: 'Management', label: 'Activity', resource: 'activity', icon: History, permission: 'view-activity' },
       {
         group: 'Management',
@@ -46,6 +48,8 @@ describe('navigation', () => {
     ]);
     const labels = (group: string) => NAVIGATION.find((each) => each.label === group)!.links.map((link) => link.label);
     expect(labels('Sales & Services')[0]).toBe('Counter');
+    expect(labels('Sales & Services').at(-1)).toBe('Receivables');
+    expect(labels('Purchasing').at(-1)).toBe('Payables');
     expect(labels('Management').slice(-2)).toEqual(['Activity', 'Import']);
     // Some of what the product specification names, where it names it.
     expect(labels('Inventory')).toEqual(expect.arrayContaining(['Items', 'Stocks', 'Stock Adjustments', 'Stock Counts']));

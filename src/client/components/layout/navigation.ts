@@ -1,4 +1,4 @@
-import { FileUp, History, LayoutDashboard, type LucideIcon, Store } from 'lucide-react';
+import { CalendarClock, FileUp, History, LayoutDashboard, type LucideIcon, Store } from 'lucide-react';
 import { IMPORT_KINDS } from '../../../domain/imports';
 import type { MenuGroup } from '../../../domain/menu';
 import { permissionName, VIEW_ACTIVITY_PERMISSION } from '../../../domain/permissions';
@@ -25,11 +25,25 @@ export interface NavigationGroup {
  */
 const GROUPS: Readonly<Record<MenuGroup, { first?: NavigationLink[]; last?: NavigationLink[] }>> = {
   Inventory: {},
-  Purchasing: {},
+  Purchasing: {
+    // `/payables`: what is owed each supplier, by days past due.
+    last: [
+      { label: 'Payables', resource: 'payables', icon: CalendarClock, permission: permissionName('view', getResource('bills').permission) },
+    ],
+  },
   'Sales & Services': {
     // `/counter` sells at a branch, making an invoice and its payment at once.
     first: [
       { label: 'Counter', resource: 'counter', icon: Store, permission: permissionName('create', getResource('invoices').permission) },
+    ],
+    // `/receivables`: what each customer owes, by days past due.
+    last: [
+      {
+        label: 'Receivables',
+        resource: 'receivables',
+        icon: CalendarClock,
+        permission: permissionName('view', getResource('invoices').permission),
+      },
     ],
   },
   Logistics: {},

@@ -149,6 +149,11 @@ export function UnpaidCard({
       query={query}
       empty={`No unpaid ${noun}s.`}
       isEmpty={(answer) => answer.data.count === 0}
+      action={
+        <Link to={`/${kind}`} className="inline-flex min-h-11 items-center text-sm text-primary hover:underline">
+          {kind === 'receivables' ? 'By customer' : 'By supplier'}
+        </Link>
+      }
     >
       {({ data }) => (
         <div className="space-y-4">

@@ -86,7 +86,16 @@ export interface RecentDocuments {
   }[];
 }
 
-export type OverviewCard = 'sales-purchases' | 'receivables' | 'payables' | 'stock-value' | 'low-stock' | 'top-items' | 'recent-documents';
+export type OverviewCard =
+  | 'sales-purchases'
+  | 'receivables'
+  | 'payables'
+  | 'receivables/ageing'
+  | 'payables/ageing'
+  | 'stock-value'
+  | 'low-stock'
+  | 'top-items'
+  | 'recent-documents';
 
 /**
  * One card's figures: from the server, kept on this device like lists are; without a network,
