@@ -66,6 +66,13 @@ export interface Field {
   format?: 'tin' | 'branch-code';
   /** The option kept when none is given: a select with a usual choice (an item's VAT: VATable). */
   whenBlank?: string;
+  /**
+   * Given only by a user holding this permission (or the master): a form asks only them for it,
+   * a record's view shows it only when it holds a value, and a printed copy never (an invoice's
+   * reason for going past its customer's credit limit). The store that reads it refuses it from
+   * anyone else.
+   */
+  heldBy?: string;
 }
 
 interface FieldOptions {
@@ -76,6 +83,7 @@ interface FieldOptions {
   shownWhen?: Field['shownWhen'];
   format?: Field['format'];
   whenBlank?: string;
+  heldBy?: string;
 }
 
 /** Whether a field is asked for and shown with these values: always, unless it is shown only with another's value. */
@@ -116,6 +124,7 @@ function build(kind: FieldKind, label: string, options: FieldOptions & Partial<F
     shownWhen: options.shownWhen,
     format: options.format,
     whenBlank: options.whenBlank,
+    heldBy: options.heldBy,
   };
 }
 

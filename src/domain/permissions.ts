@@ -1,3 +1,4 @@
+import { OVERRIDE_CREDIT_LIMITS_PERMISSION } from './resources/invoices';
 import { registry } from './resources/registry';
 
 /** The master permission; spelled as the product has always spelled it. */
@@ -29,13 +30,14 @@ export interface PermissionSeed {
   group: string;
 }
 
-/** The full seeded list: six per prefix, then `service-prices`, `view-activity` and the master permission. */
+/** The full seeded list: six per prefix, then `service-prices`, `view-activity`, `override-credit-limits` (with the invoices') and the master permission. */
 export function allPermissions(): PermissionSeed[] {
   const seeds: PermissionSeed[] = PERMISSION_PREFIXES.flatMap((prefix) =>
     PERMISSION_ACTIONS.map((action) => ({ name: permissionName(action, prefix), group: prefix })),
   );
   seeds.push({ name: SERVICE_PRICES_PERMISSION, group: 'service-prices' });
   seeds.push({ name: VIEW_ACTIVITY_PERMISSION, group: 'activity' });
+  seeds.push({ name: OVERRIDE_CREDIT_LIMITS_PERMISSION, group: 'invoices' });
   seeds.push({ name: MASTER_PERMISSION, group: 'master' });
   return seeds;
 }

@@ -14,7 +14,7 @@ import { composeEngine } from './composition';
 import { isPostgres, nowIso } from './db/dialect';
 import type { Database } from './db/schema';
 import type { ApiRecord } from './resources/codec';
-import { createRecord } from './resources/record-service';
+import { createRecord, updateRecord } from './resources/record-service';
 import type { Scope, Trx } from './db/scope';
 import { provisionBusiness } from './services/business-provisioning.service';
 import type { PlaceLevel } from '../domain/places';
@@ -410,7 +410,6 @@ async function seedCatalogue(trx: Trx, businessId: number, catalogue: Catalogue)
         name,
         mobile,
         payment_terms_days: 15,
-        credit_limit: 50_000,
         ...particulars,
       }),
     );
@@ -461,6 +460,7 @@ async function seedCatalogue(trx: Trx, businessId: number, catalogue: Catalogue)
   const record = (resource: string, values: Record<string, unknown>) => createRecord(trx, scope, getResource(resource), values);
   await seedPurchasing(record, warehouseId, stocked);
   await seedSales(record, warehouseId, stocked, customerIds);
+  await seedCreditLimits(trx, scope, customerIds);
   await seedLogistics(record, warehouseId, branchIds, stocked);
   await seedAdjustments(record, warehouseId, stocked);
   if (catalogue.counter && branchIds[0]) {
@@ -589,6 +589,27 @@ async function seedSales(create: CreateRecord, warehouseId: number, items: Stock
     valid_until: daysAgo(-12),
     lines: [{ item_id: first.id, unit_of_measurement_id: first.unitId, quantity: 48, unit_price: first.price }],
   });
+}
+
+/**
+ * Credit limits, once the customers owe what the sales left unpaid: the last of several at its
+ * limit (what it owes now: another invoice on account is refused, or needs an override and its
+ * reason), the others with room — what they owe, rounded up to ₱10,000, and ₱20,000 more.
+ */
+async function seedCreditLimits(trx: Trx, scope: Scope, customerIds: number[]): Promise<void> {
+  for (const [index, customerId] of customerIds.entries()) {
+    const { owed } = await trx
+      .selectFrom('invoices')
+      .select((eb) => eb.fn.sum<number | string | null>('balance').as('owed'))
+      .where('business_id', '=', scope.businessId)
+      .where('contact_id', '=', customerId)
+      .where('status', '<>', 'void')
+      .executeTakeFirstOrThrow();
+    const pesos = Number(owed ?? 0) / 100;
+    const atLimit = customerIds.length > 1 && index === customerIds.length - 1;
+    const limit = atLimit ? pesos : Math.ceil(pesos / 10_000) * 10_000 + 20_000;
+    await updateRecord(trx, scope, getResource('contacts'), customerId, { credit_limit: limit });
+  }
 }
 
 /**

@@ -4,6 +4,12 @@ import { statusValues } from '../lifecycle';
 import { defineResource } from '../resource';
 import { balanceFields, balanceLifecycle, DOCUMENT_SEARCH, documentHeader, documentTotals } from './document-fields';
 
+/**
+ * Makes an invoice that takes its customer past their credit limit, with the reason recorded on it
+ * (held with the invoices' own permissions; `domain/permissions.ts` seeds it).
+ */
+export const OVERRIDE_CREDIT_LIMITS_PERMISSION = 'override-credit-limits';
+
 const lifecycle = balanceLifecycle({
   settledBy: [
     { resource: 'invoice-payments', label: 'Record payment' },
@@ -42,6 +48,8 @@ export const invoices = defineResource({
     buyer_discount: select('Senior citizen / PWD', BUYER_DISCOUNTS),
     buyer_discount_id_number: text('SC/PWD ID number', { max: 40, shownWhen: { field: 'buyer_discount', is: ['senior', 'pwd'] } }),
     buyer_discount_name: text('Name on the ID', { max: 200, shownWhen: { field: 'buyer_discount', is: ['senior', 'pwd'] } }),
+    // Going past the customer's credit limit: allowed to whoever may override it, and why is kept.
+    credit_override_reason: text('Credit limit override reason', { max: 500, heldBy: OVERRIDE_CREDIT_LIMITS_PERMISSION }),
     ...documentTotals(),
     ...balanceFields(),
   },

@@ -447,6 +447,8 @@ export interface InvoicesTable extends DocumentHeader, Totals, Balance {
   buyer_discount: string | null;
   buyer_discount_id_number: string | null;
   buyer_discount_name: string | null;
+  /** Why it was let take its customer past their credit limit; null when it did not. */
+  credit_override_reason: string | null;
 }
 
 export interface InvoicePaymentsTable extends DocumentHeader, Payment {

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contactTypeId, databaseKinds, startSellingDemo, userWithPermissions } from '../../../tests/support/test-app';
 import type { SellingDemo, Session, TestApp } from '../../../tests/support/test-app';
 import { oneLineAtBranch } from '../../../tests/support/one-line';
-import { migrateToLatest } from '../db/migrate';
+import { up as keepParticularsOfEarlierDocuments } from '../db/migrations/2026-11-30-03-document-particulars';
 import type { Db } from '../db/scope';
 
 /**
@@ -141,12 +141,9 @@ describe.each(databaseKinds)('the particulars a document was issued with, on %s'
       last_printed_at: null,
     });
     const kept = await rows();
-    // As an older Bodega left the database: no particulars kept, the migration not run.
-    const schema =
-      kind === 'postgres' ? (await sql<{ name: string }>`select current_schema() as name`.execute(db)).rows[0].name : undefined;
+    // As an older Bodega left the database: no particulars kept; then the migration that keeps them runs.
     await sql`drop table document_particulars`.execute(db);
-    await sql`delete from kysely_migration where name = '2026-11-30-03-document-particulars'`.execute(db);
-    expect(await migrateToLatest(db, schema)).toEqual(['2026-11-30-03-document-particulars']);
+    await keepParticularsOfEarlierDocuments(db);
     const filled = await rows();
     expect(filled.map((row) => [row.business_id, row.document_type, row.document_id])).toEqual(
       kept.map((row) => [row.business_id, row.document_type, row.document_id]),

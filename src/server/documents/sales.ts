@@ -1,14 +1,14 @@
 import { sql } from 'kysely';
 import { z } from 'zod';
-import { centavosToPesos, formatPesos } from '../../domain/money';
+import { centavosToPesos, formatPesos, pesosToCentavos } from '../../domain/money';
 import type { LineInput } from '../../domain/document-lines';
 import { holdsAny, permissionName } from '../../domain/permissions';
 import { createSchema } from '../../domain/resource-schemas';
 import { invoicePayments } from '../../domain/resources/invoice-payments';
-import { invoices } from '../../domain/resources/invoices';
+import { invoices, OVERRIDE_CREDIT_LIMITS_PERMISSION } from '../../domain/resources/invoices';
 import { quotations } from '../../domain/resources/quotations';
 import { tendersInput } from '../../domain/tenders-input';
-import { nowIso, toIsoTimestamp } from '../db/dialect';
+import { forUpdate, nowIso, toIsoTimestamp } from '../db/dialect';
 import { forbidden, HttpError, validationError } from '../errors';
 import type { ApiRecord } from '../resources/codec';
 import type { CreateAnother, ResourceStore } from '../resources/store';
@@ -86,6 +86,59 @@ function buyerDiscountOf(columns: Record<string, unknown>): Record<string, unkno
   return {};
 }
 
+/** What a sale at the counter pays with its invoice (`payment.tenders`), in centavos: what it leaves unpaid is owed. */
+function paidWith(input: Record<string, unknown>): number {
+  const tenders = (input.payment as { tenders?: unknown } | null | undefined)?.tenders;
+  if (!Array.isArray(tenders)) return 0;
+  return tenders.reduce((paid: number, tender: { amount?: unknown }) => {
+    const amount = Number(tender?.amount);
+    return Number.isFinite(amount) && amount > 0 ? paid + pesosToCentavos(amount) : paid;
+  }, 0);
+}
+
+/**
+ * A customer's credit limit (`contacts.credit_limit`, none: no limit): an invoice that would leave
+ * them owing more than it, on every unpaid invoice of the business with what this one leaves
+ * unpaid, is refused in words — unless its maker holds `override-credit-limits` and gives the
+ * reason, which the invoice keeps (`credit_override_reason`, in its history too). The customer's
+ * row is locked first, so two invoices to one customer at once are reckoned one after the other
+ * and cannot pass the limit together. The reason comes from no one else, and is kept only where
+ * it was needed. Answers the reason kept.
+ */
+async function creditOverrideOf(trx: Trx, scope: Scope, contactId: number, unpaid: number, given: unknown): Promise<string | null> {
+  const reason = typeof given === 'string' && given.trim() !== '' ? given.trim() : null;
+  const mayOverride = holdsAny(scope.permissions, [OVERRIDE_CREDIT_LIMITS_PERMISSION]);
+  if (reason !== null && !mayOverride) throw forbidden("Going past a customer's credit limit needs permission to override credit limits.");
+  if (unpaid <= 0) return null;
+  const customer = await forUpdate(
+    trx,
+    trx.selectFrom('contacts').select(['name', 'credit_limit']).where('id', '=', contactId).where('business_id', '=', scope.businessId),
+  ).executeTakeFirst();
+  if (!customer || customer.credit_limit === null) return null;
+  const { owed } = await trx
+    .selectFrom('invoices')
+    .select((eb) => eb.fn.sum<number | string | null>('balance').as('owed'))
+    .where('business_id', '=', scope.businessId)
+    .where('contact_id', '=', contactId)
+    .where('deleted_at', 'is', null)
+    .where('status', '<>', 'void')
+    .where('balance', '>', 0)
+    .executeTakeFirstOrThrow();
+  const after = Number(owed ?? 0) + unpaid;
+  const limit = Number(customer.credit_limit);
+  if (after <= limit) return null;
+  if (reason !== null) return reason;
+  const pesos = (centavos: number) => formatPesos(centavosToPesos(centavos));
+  throw validationError({
+    contact_id: [
+      `${customer.name}'s credit limit is ${pesos(limit)}: with what they owe already, this invoice would leave ${pesos(after)} unpaid, ` +
+        `${pesos(after - limit)} past it. Take ${pesos(after - limit)} more in payment, or ` +
+        (mayOverride ? 'give the reason for going past the limit.' : 'ask someone who may override credit limits.'),
+    ],
+    ...(mayOverride && { credit_override_reason: ["Give the reason for going past the customer's credit limit."] }),
+  });
+}
+
 const invoicesBase: ResourceStore = documentStore(invoices, {
   async prepare(trx, scope, columns, input) {
     if (columns.quotation_id !== null && columns.quotation_id !== undefined) {
@@ -94,8 +147,14 @@ const invoicesBase: ResourceStore = documentStore(invoices, {
     }
     const buyerDiscount = buyerDiscountOf(columns);
     const priced = await priceLines(trx, scope, lines(input), { ...salePricing(columns), buyerDiscount: Boolean(columns.buyer_discount) });
-    await refuseWithoutBuyerParticulars(trx, scope, Number(columns.contact_id), priced.totals.total);
-    return { columns: { ...buyerDiscount, amount_paid: 0, balance: priced.totals.total }, lines: priced };
+    const contactId = Number(columns.contact_id);
+    await refuseWithoutBuyerParticulars(trx, scope, contactId, priced.totals.total);
+    const unpaid = priced.totals.total - Math.min(paidWith(input), priced.totals.total);
+    const override = await creditOverrideOf(trx, scope, contactId, unpaid, columns.credit_override_reason);
+    return {
+      columns: { ...buyerDiscount, credit_override_reason: override, amount_paid: 0, balance: priced.totals.total },
+      lines: priced,
+    };
   },
   async apply(trx, _scope, _document, _prepared, columns) {
     if (columns.quotation_id !== null && columns.quotation_id !== undefined) {

@@ -190,10 +190,11 @@ export function RecordForm({
   // A picker the user may not search is left out when the field may stay blank; a required one
   // stays, and its search says why it finds nothing. Places are offered from their own list.
   const usable = (name: string, field: Field) =>
-    !field.references ||
-    field.required ||
-    placeInput(name) !== undefined ||
-    holdsAny(permissions, [permissionName('view', getResource(field.references).permission)]);
+    (!field.heldBy || holdsAny(permissions, [field.heldBy])) &&
+    (!field.references ||
+      field.required ||
+      placeInput(name) !== undefined ||
+      holdsAny(permissions, [permissionName('view', getResource(field.references).permission)]));
   const change = (name: string, value: unknown, shown?: string) => {
     if (shown !== undefined) setNames((current) => ({ ...current, [name]: { id: value, display: shown } }));
     setValues((current) => {

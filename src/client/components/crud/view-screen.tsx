@@ -165,7 +165,13 @@ function RecordView({ definition, id }: { definition: ResourceDefinition; id: st
       <dl className="grid gap-x-6 rounded-lg border bg-card sm:grid-cols-[minmax(10rem,14rem)_1fr]">
         <DetailRow label="ID" value={local ? 'Assigned when it syncs' : `#${record.id}`} />
         {readableFields(definition)
-          .filter(([name, field]) => !(definition.document?.lines === 'priced' && TOTALS.includes(name)) && isShown(field, record))
+          .filter(
+            ([name, field]) =>
+              !(definition.document?.lines === 'priced' && TOTALS.includes(name)) &&
+              isShown(field, record) &&
+              // Given by few (an override's reason): shown where one was given.
+              !(field.heldBy && (record[name] === null || record[name] === undefined || record[name] === '')),
+          )
           .map(([name, field]) => (
             <DetailRow key={name} label={field.label} value={displayValue(name, field, record)} />
           ))}

@@ -298,7 +298,8 @@ function Facts({ definition, record, placeShown }: { definition: ResourceDefinit
   const typeFields = new Set(fields.flatMap(([, field]) => (field.referencesBy ? [field.referencesBy.field] : [])));
   const rows = fields
     .filter(
-      ([name, field]) => PRINTED_KINDS.has(field.kind) && !typeFields.has(name) && !elsewhere(name, placeShown) && isShown(field, record),
+      ([name, field]) =>
+        PRINTED_KINDS.has(field.kind) && !field.heldBy && !typeFields.has(name) && !elsewhere(name, placeShown) && isShown(field, record),
     )
     .map(([name, field]) => {
       const value = displayValue(name, field, record);
