@@ -145,7 +145,22 @@ async function schemaProblems(db: Db, kind: DatabaseKind, definition: ResourceDe
       );
     }
   }
+  if (definition.document && definition.places) problems.push(...placeIndexProblems(definition, indexes));
   return problems;
+}
+
+/** A document kind's indexes by place (`tables(db).placeIndexes`): by each end, and newest first with its ends. */
+function placeIndexProblems(definition: ResourceDefinition, indexes: IndexShape[]): string[] {
+  const ends = definition.document?.twoLocations
+    ? [
+        ['from_location_type', 'from_location_id'],
+        ['to_location_type', 'to_location_id'],
+      ]
+    : [['branch_id'], ['warehouse_id']];
+  const expected = [...ends.map((end) => ['business_id', ...end, 'id']), ['business_id', 'created_at', 'id', ...ends.flat()]];
+  return expected
+    .filter((columns) => !indexes.some((index) => index.columns.join() === columns.join()))
+    .map((columns) => `${definition.name}: no index on ${definition.table} (${columns.join(', ')}): make it with tables(db).placeIndexes`);
 }
 
 describe.each(databaseKinds)('the migrated schema against the registry (%s)', (kind) => {
@@ -157,7 +172,7 @@ describe.each(databaseKinds)('the migrated schema against the registry (%s)', (k
     await test.close();
   });
 
-  it('has, for every definition, its table, a column per stored field, the unique indexes and the full-text indexes', async () => {
+  it('has, for every definition, its table, a column per stored field, the unique, full-text and place indexes', async () => {
     const problems: string[] = [];
     for (const definition of registry) problems.push(...(await schemaProblems(test.app.db, kind, definition)));
     expect(problems).toEqual([]);
@@ -168,6 +183,9 @@ describe.each(databaseKinds)('the migrated schema against the registry (%s)', (k
     expect(fields.some(({ definition, field }) => field.unique && definition.tenancy === 'business')).toBe(true);
     expect(fields.some(({ definition, field }) => field.unique && definition.tenancy !== 'business')).toBe(true);
     expect(fields.some(({ field }) => field.fullText)).toBe(true);
+    const placed = registry.filter((definition) => definition.document && definition.places);
+    expect(placed.some((definition) => definition.document?.twoLocations)).toBe(true);
+    expect(placed.some((definition) => !definition.document?.twoLocations)).toBe(true);
   });
 
   it('seeds the six permissions of every definition', async () => {

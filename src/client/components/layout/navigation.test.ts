@@ -54,7 +54,7 @@ describe('navigation', () => {
     // Some of what the product specification names, where it names it.
     expect(labels('Inventory')).toEqual(expect.arrayContaining(['Items', 'Stocks', 'Stock Adjustments', 'Stock Counts']));
     expect(labels('Purchasing')).toEqual(expect.arrayContaining(['Purchase Orders', 'Receive Orders', 'Bills', 'Bill Payments']));
-    expect(labels('Logistics')).toEqual(['Stock Requests', 'Stock Transfers', 'Stock Receives', 'Stock Returns']);
+    expect(labels('Logistics')).toEqual(expect.arrayContaining(['Stock Requests', 'Stock Transfers', 'Stock Receives', 'Stock Returns']));
   });
 
   it('offers no screen that is not built, to anyone: services and their prices keep their routes but have no link', () => {

@@ -86,5 +86,32 @@ export function tables(db: Kysely<any>) {
       await db.schema.createIndex(`${table}_contact_index`).on(table).columns(['contact_id', 'date']).execute();
       await db.schema.createIndex(`${table}_date_index`).on(table).columns(['business_id', 'date']).execute();
     },
+    /**
+     * A document kind's indexes by place, as every kind before it has them (2026-11-27-01-places):
+     * a user kept to some places lists and counts theirs, and the overview reads the newest, without
+     * walking every document of the business. `ends`: a document at one branch or warehouse
+     * (`branch_id`, `warehouse_id`), or goods between two places (`from_…`, `to_…`).
+     * `schema-check.test.ts` refuses a document kind without them.
+     */
+    async placeIndexes(table: string, ends: 'one-place' | 'between-places'): Promise<void> {
+      const index = (name: string, columns: string[]) =>
+        db.schema
+          .createIndex(`${table}_${name}_index`)
+          .on(table)
+          .columns(['business_id', ...columns])
+          .execute();
+      const places =
+        ends === 'one-place'
+          ? ['branch_id', 'warehouse_id']
+          : ['from_location_type', 'from_location_id', 'to_location_type', 'to_location_id'];
+      if (ends === 'one-place') {
+        await index('branch', ['branch_id', 'id']);
+        await index('warehouse', ['warehouse_id', 'id']);
+      } else {
+        await index('from', ['from_location_type', 'from_location_id', 'id']);
+        await index('to', ['to_location_type', 'to_location_id', 'id']);
+      }
+      await index('created', ['created_at', 'id', ...places]);
+    },
   };
 }
