@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { DocumentSpec } from './documents';
 import { recordId } from './field-values';
 import { roundsToNothing } from './quantity';
+import { RETURN_DISPOSITIONS, RETURN_REASONS } from './resources/sales-returns';
 import { ADJUSTMENT_REASONS, OTHER_REASON, reasonSignRefusal } from './resources/stock-adjustments';
 
 const LINES_MAX = 200;
@@ -59,6 +60,32 @@ const adjustmentLine = z
     if (wrongSign) context.addIssue({ code: 'custom', path: ['quantity'], message: wrongSign });
   });
 
+/** One of `options`' values, refused in words naming them. */
+const oneOf = (field: string, options: readonly { value: string; label: string }[]) =>
+  z.enum(options.map((option) => option.value) as [string, ...string[]], {
+    error: (issue) =>
+      issue.input === undefined || issue.input === null || issue.input === ''
+        ? `The ${field} field is required.`
+        : `The ${field} must be one of: ${options.map((option) => option.label.toLowerCase()).join(', ')}.`,
+  });
+
+/**
+ * A line of a return: the line of the source document it takes back (its item and unit are that
+ * line's), how much, why (and a note, required for "other"), and what becomes of the goods.
+ */
+const returnLine = z
+  .object({
+    source_line_id: recordId('Source line'),
+    quantity: lineFields.quantity,
+    reason: oneOf('reason', RETURN_REASONS),
+    note: z.string().trim().max(500, 'The note must not be greater than 500 characters.').nullish(),
+    disposition: oneOf('disposition', RETURN_DISPOSITIONS),
+  })
+  .superRefine((line, context) => {
+    if (line.reason === OTHER_REASON && !line.note)
+      context.addIssue({ code: 'custom', path: ['note'], message: 'Say why in the note when the reason is other.' });
+  });
+
 const linesOf = <T extends z.ZodType>(line: T) =>
   z
     .array(line, {
@@ -77,8 +104,15 @@ export const linesInput = linesOf(z.object(lineFields));
 /** A stock adjustment's lines: signed quantities, each with its reason (and a note, required for "other"). */
 export const adjustmentLinesInput = linesOf(adjustmentLine);
 
-/** The lines a document kind takes. */
-export const linesInputOf = (spec: DocumentSpec) => (spec.lines === 'adjustments' ? adjustmentLinesInput : linesInput);
+/** A return's lines: each a line of its source document, with its reason and disposition. */
+export const returnLinesInput = linesOf(returnLine);
 
-/** A line as the server's pricing reads it: an adjustment's carries its reason and note, a priced one its price. */
-export type LineInput = z.infer<typeof linesInput>[number] & { reason?: string; note?: string | null };
+/** The lines a document kind takes. */
+export const linesInputOf = (spec: DocumentSpec) =>
+  spec.lines === 'adjustments' ? adjustmentLinesInput : spec.lines === 'returns' ? returnLinesInput : linesInput;
+
+/**
+ * A line as the server's pricing reads it: an adjustment's carries its reason and note, a return's
+ * its reason, note and disposition, a priced one its price.
+ */
+export type LineInput = z.infer<typeof linesInput>[number] & { reason?: string; note?: string | null; disposition?: string };

@@ -19,9 +19,11 @@ export interface DocumentSpec {
   prefix: string;
   /**
    * Priced item lines; lines of quantities only (goods moved between locations); adjustments
-   * (signed quantities, each with its reason: stock corrected at one place); or none (payments).
+   * (signed quantities, each with its reason: stock corrected at one place); returns (lines of the
+   * source document, each with its reason and disposition, priced as their share of it); or none
+   * (payments).
    */
-  lines: 'priced' | 'quantities' | 'adjustments' | 'none';
+  lines: 'priced' | 'quantities' | 'adjustments' | 'returns' | 'none';
   /** Goods go from one location to another (`from_location_*` → `to_location_*`) instead of being at one. */
   twoLocations?: boolean;
   /**

@@ -13,7 +13,12 @@ describe('the declared effects of the document kinds', () => {
   it('move stock on hand where and as each kind moves it when made', () => {
     for (const definition of documents) {
       const { stock, twoLocations, lines, effects } = definition.document!;
-      const onHand = (effects?.stock ?? []).filter((effect) => effect.onHand !== 0).map((effect) => [effect.at, effect.onHand]);
+      const moving = (effects?.stock ?? []).filter((effect) => effect.onHand !== 0);
+      // A return moves only the lines of some dispositions: its own part moves them, never the whole document.
+      const byDisposition = moving.filter((effect) => effect.dispositions);
+      expect(byDisposition.length > 0, definition.name).toBe(lines === 'returns');
+      if (byDisposition.length > 0) expect(stock, definition.name).toBeUndefined();
+      const onHand = moving.filter((effect) => !effect.dispositions).map((effect) => [effect.at, effect.onHand]);
       const at = twoLocations ? (stock === 'out' ? 'from' : 'to') : 'own';
       expect(onHand, definition.name).toEqual(stock ? [[at, stock === 'out' ? -1 : 1]] : []);
       // Moving both ways is by each line's sign: only adjustments' lines are signed.
@@ -46,7 +51,7 @@ describe('the declared effects of the document kinds', () => {
     expect(owed.sort()).toEqual(['bills', 'invoices']);
     for (const name of owed) {
       const into = settling.filter((definition) => definition.document!.effects!.settles!.resource === name);
-      expect(into.map((definition) => definition.document!.effects!.settles!.into).sort(), name).toEqual([
+      expect([...new Set(into.map((definition) => definition.document!.effects!.settles!.into))].sort(), name).toEqual([
         'amount_adjusted',
         'amount_paid',
       ]);

@@ -23,6 +23,11 @@ export interface StockEffect {
    * moved when the document is made and moved back when it is voided.
    */
   rest?: { status: string; takenBy: string };
+  /**
+   * Moves only the lines whose disposition is one of these (a sales return's restocked lines; its
+   * written-off ones move nothing). Absent: every line.
+   */
+  dispositions?: readonly string[];
 }
 
 /** Where a kind's `amount` goes while the kind is not void: into a figure of the document it names. */

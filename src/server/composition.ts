@@ -18,6 +18,7 @@ import { documentMemorandaStore } from './documents/memo-store';
 import { paymentStore } from './documents/payments';
 import { purchasingParts } from './documents/purchasing';
 import { salesParts } from './documents/sales';
+import { salesReturnsPart } from './documents/sales-returns';
 import { stocksStore } from './documents/stocks-store';
 import { voidOf } from './documents/undo-effects';
 import { removeFilesOf } from './files/file-store';
@@ -54,6 +55,7 @@ const PARTS: readonly ServerPart[] = [
   { definition: documentMemoranda, store: documentMemorandaStore },
   ...purchasingParts,
   ...salesParts,
+  salesReturnsPart,
   ...logisticsParts,
   adjustmentsPart,
   countsPart,

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import type { FastifyInstance } from 'fastify';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { buildApp } from '../../src/server/app';
 import type { AppConfig } from '../../src/server/config';
 import { seed } from '../../src/server/seed';
@@ -120,6 +120,26 @@ export async function readyForOffline(page: Page): Promise<void> {
   await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
   await page.getByRole('button', { name: /^Account of/ }).waitFor();
   await page.waitForFunction(() => localStorage.getItem('bodega-session')?.includes('permission_names'));
+}
+
+/**
+ * Opens a select and picks one of its options. A tap that lands while the screen is still
+ * settling (a picker closing, the line re-rendering with the item just chosen) can leave the
+ * select shut, as a person would see and tap again; so does this, up to three times.
+ */
+export async function selectOption(page: Page, trigger: Locator, option: string): Promise<void> {
+  const choice = page.getByRole('option', { name: option, exact: true });
+  for (let attempt = 1; ; attempt += 1) {
+    await trigger.click();
+    try {
+      await choice.waitFor({ timeout: 5_000 });
+      break;
+    } catch (error) {
+      if (attempt === 3) throw error;
+      await page.keyboard.press('Escape');
+    }
+  }
+  await choice.click();
 }
 
 /** Serious or critical axe violations, as readable lines. */

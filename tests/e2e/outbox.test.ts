@@ -360,8 +360,8 @@ describe.skipIf(!chromiumAvailable)('a new build', { timeout: 120_000 }, () => {
       await (await navigator.serviceWorker.getRegistration())?.update();
     });
     await page.getByText('New version available').waitFor();
-    await page.getByRole('button', { name: 'Reload' }).click();
-    await page.waitForEvent('load');
+    // Waited for before the tap: the reload can be over before the tap's own call returns.
+    await Promise.all([page.waitForEvent('load'), page.getByRole('button', { name: 'Reload' }).click()]);
     await page.getByRole('link', { name: 'Pending changes: 1' }).waitFor();
 
     // The server takes changes again; the connection coming back sends the queue at once.

@@ -2,7 +2,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { centavosToPesos, formatPesos } from '../../src/domain/money';
 import { ledgerDiscrepancies } from '../../src/server/documents/ledger';
-import { chromiumAvailable, PHONE, signedIn, startE2E, TABLET, type E2E } from './browser';
+import { chromiumAvailable, PHONE, selectOption, signedIn, startE2E, TABLET, type E2E } from './browser';
 
 /**
  * Each demo role signs in and does its day's work start to finish, through the screens alone, on
@@ -58,8 +58,7 @@ describe.skipIf(!chromiumAvailable).each([
     await pick(page, /^Customer/, 'Rosa', 'Sari-Sari ni Aling Rosa');
     await pick(page, 'Item', 'Pancit Canton Original', /Pancit Canton Original/);
     // Only the units the item converts from are offered: its piece, and the dozen.
-    await page.getByLabel('Unit').first().click();
-    await page.getByRole('option', { name: 'Dozen (doz)' }).click();
+    await selectOption(page, page.getByLabel('Unit').first(), 'Dozen (doz)');
     // No dozen price is listed: the line says so before saving, and the cashier types one.
     await page.getByText(/No sale price is listed for Lucky Me! Pancit Canton Original in this unit/).waitFor();
     await page.getByLabel('Unit price').first().fill('180');

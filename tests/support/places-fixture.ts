@@ -221,6 +221,14 @@ export async function buildPlacesWorld(admin: Session): Promise<PlacesWorld> {
     into['credit-memoranda'] = (
       await made('credit-memoranda', { invoice_id: invoice.id, date: daysAgo(13), amount: 5, reason: 'Dented' })
     ).id;
+    into['sales-returns'] = (
+      await made('sales-returns', {
+        invoice_id: invoice.id,
+        date: daysAgo(13),
+        settlement: 'credit',
+        lines: [{ source_line_id: invoice.lines[0].id, quantity: 1, reason: 'damaged', disposition: 'restock' }],
+      })
+    ).id;
     into['stock-adjustments'] = (
       await made('stock-adjustments', { ...at, date: daysAgo(12), lines: [{ ...line(-1), reason: 'damaged' }] })
     ).id;

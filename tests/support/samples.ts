@@ -139,6 +139,16 @@ async function documentBody(admin: Session, definition: ResourceDefinition, body
     rest.lines = [{ source_line_id: received.body.data.lines[0].source_line_id, quantity: 1 }];
     return rest;
   }
+  if (definition.document?.lines === 'returns') {
+    // Goods back from a fresh sale of the kind it is made from, credited to what that sale owes.
+    const source = definition.document.source!;
+    const sold = await admin.send('POST', `/api/${source.resource}`, await sampleBody(admin, getResource(source.resource)));
+    expect(sold.status, JSON.stringify(sold.body)).toBe(201);
+    rest[source.field] = sold.body.data.id;
+    rest.settlement = 'credit';
+    rest.lines = [{ source_line_id: sold.body.data.lines[0].id, quantity: 1, reason: 'damaged', disposition: 'restock' }];
+    return rest;
+  }
   if (definition.name === 'stock-receives') {
     const transfer = await admin.send('POST', '/api/stock-transfers', await sampleBody(admin, getResource('stock-transfers')));
     expect(transfer.status, JSON.stringify(transfer.body)).toBe(201);

@@ -2,7 +2,7 @@ import { BUYER_DISCOUNTS } from '../documents';
 import { date, reference, select, text } from '../fields';
 import { statusValues } from '../lifecycle';
 import { defineResource } from '../resource';
-import { balanceFields, balanceLifecycle, DOCUMENT_SEARCH, documentHeader, documentTotals } from './document-fields';
+import { balanceFields, balanceLifecycle, DOCUMENT_SEARCH, documentHeader, documentTotals, SETTLED } from './document-fields';
 
 /**
  * Makes an invoice that takes its customer past their credit limit, with the reason recorded on it
@@ -10,7 +10,7 @@ import { balanceFields, balanceLifecycle, DOCUMENT_SEARCH, documentHeader, docum
  */
 export const OVERRIDE_CREDIT_LIMITS_PERMISSION = 'override-credit-limits';
 
-const lifecycle = balanceLifecycle({
+const owed = balanceLifecycle({
   settledBy: [
     { resource: 'invoice-payments', label: 'Record payment' },
     { resource: 'credit-memoranda', label: 'Credit memo' },
@@ -18,6 +18,16 @@ const lifecycle = balanceLifecycle({
   field: 'invoice_id',
   voidReverses: 'Its goods return to stock, nothing is owed on it any more, and its quotation is open again.',
 });
+
+const lifecycle = {
+  ...owed,
+  // Goods come back from it, paid or not, at most what it sold less what earlier returns took.
+  followOns: [
+    ...(owed.followOns ?? []),
+    { resource: 'sales-returns', label: 'Return goods', from: Object.values(SETTLED), field: 'invoice_id', prefill: 'open-lines' as const },
+  ],
+  linesDone: 'Returned',
+};
 
 /** A sale: goods leave the stock of its branch or warehouse, and the customer owes its total. */
 export const invoices = defineResource({

@@ -28,6 +28,7 @@ describe('what the registry derives from each kind', () => {
       'stock-transfers': 'truck',
       'stock-receives': 'package-check',
       'stock-returns': 'undo-2',
+      'sales-returns': 'undo-2',
     });
   });
 

@@ -23,6 +23,7 @@ import { quotations } from './quotations';
 import { receiveOrders } from './receive-orders';
 import { roles } from './roles';
 import { saleItemPrices } from './sale-item-prices';
+import { salesReturns } from './sales-returns';
 import { servicePrices } from './service-prices';
 import { services } from './services';
 import { stockAdjustments } from './stock-adjustments';
@@ -57,6 +58,7 @@ export const registry: readonly ResourceDefinition[] = [
   quotations,
   invoices,
   invoicePayments,
+  salesReturns,
   creditMemoranda,
   debitMemoranda,
   documentMemoranda,

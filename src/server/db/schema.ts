@@ -345,9 +345,11 @@ export interface DocumentLinesTable {
   vat: number;
   source_line_id: number | null;
   quantity_done: Generated<number>;
-  /** A stock adjustment line's reason (`ADJUSTMENT_REASONS`) and note; null on other kinds' lines. */
+  /** A stock adjustment's or a return's line's reason and note; null on other kinds' lines. */
   reason: string | null;
   note: string | null;
+  /** A return line's disposition (`RETURN_DISPOSITIONS`): restock or write_off; null on other kinds' lines. */
+  disposition: string | null;
 }
 
 /**
@@ -471,6 +473,16 @@ export interface PaymentTendersTable {
   check_date: Day | null;
   /** Of cash: what the customer handed over, in centavos (at least the amount); null when not told. */
   received: number | null;
+}
+
+export interface SalesReturnsTable extends DocumentHeader, Totals {
+  invoice_id: number;
+  /** `credit` (taken off the invoice's balance) or `refund` (paid back in tenders). */
+  settlement: string;
+  /** What it took off the invoice's balance: its total when credited, else nothing. */
+  amount: Generated<number>;
+  /** What was paid back in its tenders: its total when refunded, else nothing. */
+  refunded: Generated<number>;
 }
 
 export interface CreditMemorandaTable extends DocumentHeader {
@@ -638,6 +650,7 @@ export interface Database {
   invoice_payments: InvoicePaymentsTable;
   payment_tenders: PaymentTendersTable;
   credit_memoranda: CreditMemorandaTable;
+  sales_returns: SalesReturnsTable;
   debit_memoranda: DebitMemorandaTable;
   stock_requests: StockRequestsTable;
   stock_transfers: StockTransfersTable;

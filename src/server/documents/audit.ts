@@ -153,7 +153,8 @@ const signed = (sign: Sign, quantity: RawBuilder<number>): RawBuilder<number> =>
  * of no quantity; for a void document nothing net, in twice as many movements (each one and its
  * reversal). A kind that moves the rest of its lines once closed (a transfer closed short writing
  * off what did not arrive) calls for that rest — each line less what the unvoided lines taking it
- * hold — in one movement, and for nothing of a line taken whole.
+ * hold — in one movement, and for nothing of a line taken whole. A kind moving only lines of some
+ * dispositions (a return's restocked ones) calls for nothing of its other lines.
  */
 function expectedMovements(side: Kinds['moving'][number], kinds: Kinds): RawBuilder<unknown> {
   const { effect } = side;
@@ -189,7 +190,9 @@ function expectedMovements(side: Kinds['moving'][number], kinds: Kinds): RawBuil
       ${live(signed(effect.onHand, whole))} as expected, ${live(signed(effect.inTransit, whole))} as expected_in_transit,
       case when lines.base_quantity = 0 then 0 when documents.status = 'void' then 2 else 1 end as expected_movements
     from document_lines lines inner join ${sql.table(side.table)} documents on documents.id = lines.document_id
-    where lines.document_type = ${side.type}`;
+    where lines.document_type = ${side.type}${
+      effect.dispositions ? sql` and lines.disposition in (${sql.join(effect.dispositions.map((each) => sql.lit(each)))})` : sql``
+    }`;
 }
 
 interface MovementRow {

@@ -223,11 +223,21 @@ export function locationOf(columns: Record<string, unknown>): Location | undefin
 
 /**
  * A void moving the goods of a document at one place back, dated today: what a receipt put in
- * stock leaves it (`-1`), what an invoice took out returns (`+1`). Answers the document's lines.
+ * stock leaves it (`-1`), what an invoice took out returns (`+1`) — of its lines of these
+ * `dispositions` only, when given (a return's restocked ones). Answers the lines moved.
  */
-export async function moveBack(trx: Trx, scope: Scope, row: Record<string, unknown>, type: string, sign: 1 | -1): Promise<StoredLine[]> {
+export async function moveBack(
+  trx: Trx,
+  scope: Scope,
+  row: Record<string, unknown>,
+  type: string,
+  sign: 1 | -1,
+  dispositions?: readonly string[],
+): Promise<StoredLine[]> {
   const location = locationOf(row)!;
-  const lines = await storedLines(trx, type, [Number(row.id)]);
+  const lines = (await storedLines(trx, type, [Number(row.id)])).filter(
+    (line) => !dispositions || dispositions.includes(String(line.disposition)),
+  );
   await move(
     trx,
     scope,
@@ -248,7 +258,9 @@ export function locationErrors(values: Record<string, unknown>): Record<string, 
 /** The lines of a read, in pesos and units as the API speaks them. */
 async function decorateLines(db: Db, definition: ResourceDefinition, records: ApiRecord[]): Promise<void> {
   const type = definition.document!.type;
-  const adjusts = definition.document!.lines === 'adjustments';
+  // An adjustment's lines say why; a return's also what became of the goods.
+  const reasoned = definition.document!.lines === 'adjustments' || definition.document!.lines === 'returns';
+  const disposed = definition.document!.lines === 'returns';
   const lines = await storedLines(
     db,
     type,
@@ -291,7 +303,8 @@ async function decorateLines(db: Db, definition: ResourceDefinition, records: Ap
       vat: centavosToPesos(line.vat),
       source_line_id: line.source_line_id,
       quantity_done: fromThousandths(line.quantity_done),
-      ...(adjusts && { reason: line.reason, note: line.note }),
+      ...(reasoned && { reason: line.reason, note: line.note }),
+      ...(disposed && { disposition: line.disposition }),
     });
     byDocument.set(line.document_id, list);
   }
@@ -361,7 +374,7 @@ export function documentStore(definition: ResourceDefinition, hooks: DocumentHoo
         : await nextDocumentNumber(trx, scope, spec.type, spec.prefix, date, location);
       const referenceNumber = row.contact_id ? await nextReferenceNumber(trx, scope, spec.type, date, Number(row.contact_id)) : null;
       // Goods moved between locations have no totals nor reference number.
-      const money = spec.lines === 'priced' ? { ...prepared.lines?.totals } : {};
+      const money = spec.lines === 'priced' || spec.lines === 'returns' ? { ...prepared.lines?.totals } : {};
       const reference = 'contact_id' in definition.fields ? { reference_number: referenceNumber } : {};
       const id = await base.insert(trx, scope, { ...row, ...money, ...reference, number, created_by: scope.userId || null }, input);
       if (prepared.lines) await insertLines(trx, scope, spec.type, id, prepared.lines.lines);

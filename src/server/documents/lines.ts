@@ -1,4 +1,4 @@
-import type { Selectable } from 'kysely';
+import { sql, type Selectable } from 'kysely';
 import { documentTotals, type DocumentTotals, type LineFigures, type VatCategory } from '../../domain/documents';
 import type { DiscountEntry } from '../../domain/fields';
 import { pesosToCentavos } from '../../domain/money';
@@ -33,9 +33,11 @@ export interface Line extends LineFigures {
   unitPrice: number;
   discountHundredths: number;
   sourceLineId: number | null;
-  /** A stock adjustment line's reason and note (null on other kinds' lines). */
+  /** A stock adjustment's or a return's line's reason and note (null on other kinds' lines). */
   reason: string | null;
   note: string | null;
+  /** A return line's disposition (null on other kinds' lines). */
+  disposition: string | null;
 }
 
 export interface PricedLines {
@@ -196,6 +198,7 @@ export async function priceLines(db: Db, scope: Scope, inputs: readonly LineInpu
       baseQuantity: sign * priced.baseQuantity,
       reason: context.adjusts ? (input.reason ?? null) : null,
       note: context.adjusts ? input.note || null : null,
+      disposition: null,
     });
   }
   if (Object.keys(errors).length > 0) throw validationError(errors);
@@ -235,6 +238,7 @@ export async function insertLines(trx: Trx, scope: Scope, documentType: string, 
         quantity_done: 0,
         reason: line.reason,
         note: line.note,
+        disposition: line.disposition,
       })
       .execute();
   }
@@ -253,4 +257,18 @@ export async function storedLines(db: Db, documentType: string, documentIds: rea
     .orderBy('document_id')
     .orderBy('position')
     .execute();
+}
+
+/** Adds to what later documents fulfilled of source lines, refusing (in the UPDATE itself) more than they hold. */
+export async function fulfil(trx: Trx, fulfilled: readonly { sourceLineId: number | null; quantity: number }[], sign = 1): Promise<void> {
+  for (const [index, line] of fulfilled.entries()) {
+    if (line.sourceLineId === null) continue;
+    const done = await trx
+      .updateTable('document_lines')
+      .set({ quantity_done: sql`quantity_done + ${sign * line.quantity}` })
+      .where('id', '=', line.sourceLineId)
+      .where(sql<boolean>`quantity_done + ${sign * line.quantity} between 0 and quantity`)
+      .executeTakeFirst();
+    if (Number(done.numUpdatedRows) === 0) throw validationError({ [`lines.${index}.quantity`]: ['More than remains of this line.'] });
+  }
 }

@@ -16,7 +16,7 @@ import { untyped, type Scope, type Trx } from '../db/scope';
 import type { ServerPart } from './server-part';
 import { documentStore, liveSource, viewedSource } from './document-store';
 import { move } from './ledger';
-import { priceLines, storedLines, type StoredLine } from './lines';
+import { fulfil, priceLines, storedLines, type StoredLine } from './lines';
 
 /**
  * Logistics: a stock request asks a location for goods → a stock transfer takes them out of the
@@ -66,20 +66,6 @@ function fulfilling(inputs: LineInput[], sourceLines: StoredLine[], verb: string
   });
   if (Object.keys(errors).length > 0) throw validationError(errors);
   return fulfilled;
-}
-
-/** Adds to what later documents fulfilled of source lines, refusing (in the UPDATE itself) more than they hold. */
-async function fulfil(trx: Trx, fulfilled: readonly { sourceLineId: number | null; quantity: number }[], sign = 1): Promise<void> {
-  for (const [index, line] of fulfilled.entries()) {
-    if (line.sourceLineId === null) continue;
-    const done = await trx
-      .updateTable('document_lines')
-      .set({ quantity_done: sql`quantity_done + ${sign * line.quantity}` })
-      .where('id', '=', line.sourceLineId)
-      .where(sql<boolean>`quantity_done + ${sign * line.quantity} between 0 and quantity`)
-      .executeTakeFirst();
-    if (Number(done.numUpdatedRows) === 0) throw validationError({ [`lines.${index}.quantity`]: ['More than remains of this line.'] });
-  }
 }
 
 /** A status from how much of a document's lines later documents fulfilled. */

@@ -73,7 +73,7 @@ export function settledStatus(table?: string): RawBuilder<SettledStatus> {
  * never goes below zero. Returns false (nothing changed) when it would. Then the status follows
  * (`settledStatus`).
  */
-async function followBalance(trx: Trx, table: string, id: number, delta: number, settlement: Settlement): Promise<boolean> {
+export async function followBalance(trx: Trx, table: string, id: number, delta: number, settlement: Settlement): Promise<boolean> {
   const moved = await untyped(trx)
     .updateTable(table)
     .set({

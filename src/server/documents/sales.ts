@@ -9,7 +9,7 @@ import { invoices, OVERRIDE_CREDIT_LIMITS_PERMISSION } from '../../domain/resour
 import { quotations } from '../../domain/resources/quotations';
 import { tendersInput } from '../../domain/tenders-input';
 import { forUpdate, nowIso, toIsoTimestamp } from '../db/dialect';
-import { forbidden, HttpError, validationError } from '../errors';
+import { conflict, forbidden, HttpError, validationError } from '../errors';
 import type { ApiRecord } from '../resources/codec';
 import type { CreateAnother, ResourceStore } from '../resources/store';
 import { untyped, type Db, type Scope, type Trx } from '../db/scope';
@@ -275,8 +275,19 @@ const invoicesStore: ResourceStore = {
   },
 };
 
-/** Voiding an invoice (its goods go back in stock as it declares): its quotation may be invoiced again. */
+/**
+ * Voiding an invoice (its goods go back in stock as it declares): refused while returns took any of
+ * its goods back (they are back already: void the returns first); its quotation may be invoiced again.
+ */
 async function reopenQuotation(trx: Trx, scope: Scope, row: Record<string, unknown>): Promise<void> {
+  const returned = await trx
+    .selectFrom('document_lines')
+    .select('id')
+    .where('document_type', '=', invoices.document!.type)
+    .where('document_id', '=', Number(row.id))
+    .where('quantity_done', '>', 0)
+    .executeTakeFirst();
+  if (returned) throw conflict(`Invoice ${String(row.number)} has returns: void them first.`);
   if (row.quotation_id === null) return;
   // The quotation first, as an invoice made from it locks it first.
   await liveSource(trx, scope, 'quotations', Number(row.quotation_id));

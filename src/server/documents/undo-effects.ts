@@ -22,7 +22,8 @@ export function voidOf(definition: ResourceDefinition, own?: Reversal): Reversal
       : async (trx, scope, row, given) => {
           const summary = await own?.(trx, scope, row, given);
           for (const effect of atOwnPlace) {
-            if (effect.onHand !== 0) await moveBack(trx, scope, row, definition.document!.type, effect.onHand === 1 ? -1 : 1);
+            if (effect.onHand !== 0)
+              await moveBack(trx, scope, row, definition.document!.type, effect.onHand === 1 ? -1 : 1, effect.dispositions);
           }
           return summary;
         };

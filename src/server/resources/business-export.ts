@@ -6,6 +6,7 @@ import { centavosToPesos } from '../../domain/money';
 import { fromThousandths } from '../../domain/quantity';
 import type { ResourceDefinition } from '../../domain/resource';
 import { getResource, registry } from '../../domain/resources/registry';
+import { RETURN_DISPOSITIONS, RETURN_REASONS } from '../../domain/resources/sales-returns';
 import { ADJUSTMENT_REASONS } from '../../domain/resources/stock-adjustments';
 import { methodLabel, paidInTenders } from '../../domain/tenders';
 import { BYTE_ORDER_MARK, csvLines, csvRow, inert } from './csv-export';
@@ -48,8 +49,9 @@ function recordsNote(definition: ResourceDefinition): string {
 function linesNote(definition: ResourceDefinition): string {
   const lines = definition.document!.lines;
   const figures =
-    lines === 'priced'
-      ? ', unit price, discount %, how it was taxed (VATable, VAT-exempt, zero-rated), whether it took a senior citizen or PWD discount, amount net of VAT, VAT'
+    lines === 'priced' || lines === 'returns'
+      ? ', unit price, discount %, how it was taxed (VATable, VAT-exempt, zero-rated), whether it took a senior citizen or PWD discount, amount net of VAT, VAT' +
+        (lines === 'returns' ? ', reason, note, what became of the goods (back in stock, written off)' : '')
       : lines === 'adjustments'
         ? ' (signed: added or taken away), reason, note'
         : '';
@@ -123,7 +125,8 @@ function lineColumns(definition: ResourceDefinition): LineColumn[] {
     { heading: 'Unit', cell: text('unit') },
     { heading: 'Quantity', cell: quantity('quantity') },
   ];
-  if (definition.document!.lines === 'priced') {
+  const { lines } = definition.document!;
+  if (lines === 'priced' || lines === 'returns') {
     const categories = new Map<string, string>(VAT_CATEGORIES.map((option) => [option.value, option.label]));
     columns.push(
       { heading: 'Unit price', cell: pesos('unit_price') },
@@ -134,12 +137,16 @@ function lineColumns(definition: ResourceDefinition): LineColumn[] {
       { heading: 'VAT', cell: pesos('vat') },
     );
   }
-  if (definition.document!.lines === 'adjustments') {
-    const reasons = new Map(ADJUSTMENT_REASONS.map((option) => [option.value, option.label]));
+  if (lines === 'adjustments' || lines === 'returns') {
+    const reasons = new Map((lines === 'returns' ? RETURN_REASONS : ADJUSTMENT_REASONS).map((option) => [option.value, option.label]));
     columns.push(
       { heading: 'Reason', cell: (row) => reasons.get(String(row.reason)) ?? text('reason')(row) },
       { heading: 'Note', cell: text('note') },
     );
+  }
+  if (lines === 'returns') {
+    const dispositions = new Map(RETURN_DISPOSITIONS.map((option) => [option.value, option.label]));
+    columns.push({ heading: 'Disposition', cell: (row) => dispositions.get(String(row.disposition)) ?? text('disposition')(row) });
   }
   if (isFulfilled(definition)) columns.push({ heading: 'Fulfilled', cell: quantity('quantity_done') });
   if (sourceOf(definition)) {
@@ -193,6 +200,7 @@ async function* documentLines(db: Db, scope: Scope, definition: ResourceDefiniti
         'dl.source_line_id',
         'dl.reason',
         'dl.note',
+        'dl.disposition',
         'doc.number as document_number',
         'item.name as item_name',
         'item.sku as item_sku',

@@ -122,6 +122,12 @@ async function takingAll(admin: Session, definition: ResourceDefinition): Promis
       const [line] = transfer.lines;
       return { ...body, lines: [{ source_line_id: line.id, quantity: line.quantity_done }] };
     }
+    case 'sales-returns': {
+      // All that was sold on the invoice's line.
+      const invoice = (await admin.send('GET', `/api/invoices/${body.invoice_id as number}`)).body.data;
+      const [line] = invoice.lines;
+      return { ...body, lines: [{ ...(body.lines as object[])[0], source_line_id: line.id, quantity: line.quantity }] };
+    }
     default:
       throw new Error(`${definition.name} is made from ${source.resource}: say how a document takes all of it.`);
   }

@@ -71,6 +71,7 @@ type ReadKind =
   | 'count-lines'
   | 'tenders'
   | 'overview'
+  | 'statement'
   | 'activity'
   | 'zip'
   | 'sync'
@@ -91,6 +92,7 @@ function readKind(url: string): ReadKind | undefined {
   if (url === '/api/activity') return 'activity';
   if (url === '/api/businesses/export.zip') return 'zip';
   if (url === '/api/stocks/:id/movements') return 'movements';
+  if (url === '/api/contacts/:id/statement' || url === '/api/contacts/:id/statement.pdf') return 'statement';
   if (url === '/api/stock-counts/:id/lines') return 'count-lines';
   if (SYNC_ROUTES[url]) return SYNC_ROUTES[url];
   const [, , name, ...rest] = url.split('/');
@@ -406,6 +408,7 @@ describe.each(databaseKinds)('no route answers another place’s records on %s',
     const line = { item_id: item.id, unit_of_measurement_id: item.unit, quantity: 1 };
     const date = today;
     const firstLine = async (transfer: number) => (await admin.send('GET', `/api/stock-transfers/${transfer}`)).body.data.lines[0].id;
+    const invoiceLine = (await admin.send('GET', `/api/invoices/${sources.invoice}`)).body.data.lines[0].id;
     const elsewhere = side === 'foreign' ? { type: 'warehouse', id: place.mandaue } : { type: 'branch', id: place.makati };
     const valenzuela = { type: 'warehouse', id: place.valenzuela };
     const service = (await admin.send('GET', '/api/services?order_by=asc&limit=1')).body.data[0].id;
@@ -419,6 +422,14 @@ describe.each(databaseKinds)('no route answers another place’s records on %s',
       invoices: [{ ...at, contact_id: customer, date, lines: [{ ...line, unit_price: 10 }] }],
       'invoice-payments': [{ invoice_id: sources.invoice, date, tenders: [{ method: 'cash', amount: 1 }] }],
       'credit-memoranda': [{ invoice_id: sources.invoice, date, amount: 1, reason: 'Refused' }],
+      'sales-returns': [
+        {
+          invoice_id: sources.invoice,
+          date,
+          settlement: 'credit',
+          lines: [{ source_line_id: invoiceLine, quantity: 1, reason: 'damaged', disposition: 'restock' }],
+        },
+      ],
       'document-memoranda': [{ document_type: 'invoice', document_id: sources.invoice, date, subject: 'Refused', body: 'Refused' }],
       // Asked for by the place itself; goods leaving it; a transfer arriving there; goods sent back from it.
       'stock-requests': [{ ...betweenPlaces(valenzuela, elsewhere), date, lines: [line] }],
@@ -568,7 +579,7 @@ describe.each(databaseKinds)('no route answers another place’s records on %s',
   }, 120_000);
 
   // Last of the reads: it makes documents elsewhere, which the sets of records elsewhere above do not hold.
-  it('the overview’s cards show nothing of another place, and do not move with what happens there', async () => {
+  it('the overview’s cards and a customer’s statement show nothing of another place, and do not move with what happens there', async () => {
     const problems: string[] = [];
     const cards = routes().filter((route) => route.method === 'GET' && readKind(route.url) === 'overview');
     const read = async (session: Session) =>
@@ -595,6 +606,21 @@ describe.each(databaseKinds)('no route answers another place’s records on %s',
         if (elsewhere) problems.push(`${route.url} shows ${JSON.stringify(row)}`);
       }
     }
+
+    // A customer's statement names no document elsewhere, but those of the places the user views; its PDF is made of the same.
+    const statementRoutes = routes().filter((route) => route.method === 'GET' && readKind(route.url) === 'statement');
+    expect(statementRoutes.map((route) => route.url).sort()).toEqual(['/api/contacts/:id/statement', '/api/contacts/:id/statement.pdf']);
+    const statementOf = (session: Session, pdf = false) =>
+      session.send('GET', `/api/contacts/${world.customer}/statement${pdf ? '.pdf' : ''}?from=${addDays(today, -400)}&to=${today}`);
+    const statement = await statementOf(user);
+    const named: { resource: string; id: number }[] = statement.body.data ?? [];
+    for (const row of named.filter((each) => foreignIds.get(each.resource)?.has(each.id)))
+      problems.push(`the customer's statement shows ${row.resource} ${row.id}, elsewhere`);
+    if (statement.status !== 200 || named.length === 0) problems.push(`the customer's statement answered ${statement.status} with no rows`);
+    const pdf = await statementOf(user, true);
+    if (pdf.status !== 200 || pdf.headers['content-type'] !== 'application/pdf')
+      problems.push(`the customer's statement as PDF answered ${pdf.status} ${String(pdf.headers['content-type'])}`);
+    const adminsStatement = await statementOf(admin);
 
     // Figures: what happens elsewhere moves the admin's cards, and none of the user's.
     const admins = await read(admin);
@@ -629,6 +655,12 @@ describe.each(databaseKinds)('no route answers another place’s records on %s',
       if (JSON.stringify(adminsAfter[route.url].body) === JSON.stringify(admins[route.url].body))
         problems.push(`${route.url} did not move for the admin`);
     }
+    // The customer's statement, made before the sale above: the same for the user after it, not for the admin.
+    const statementAfter = await statementOf(user);
+    if (JSON.stringify(statementAfter.body) !== JSON.stringify(statement.body))
+      problems.push(`the customer's statement moved with what happened elsewhere`);
+    if (JSON.stringify((await statementOf(admin)).body) === JSON.stringify(adminsStatement.body))
+      problems.push(`the customer's statement did not move for the admin`);
 
     expect(problems).toEqual([]);
   }, 120_000);
@@ -672,6 +704,14 @@ describe.each(databaseKinds)('no route answers another place’s records on %s',
     const invoice = await make('invoices', { ...at, contact_id: customer, date, lines: [priced] });
     await make('invoice-payments', { invoice_id: invoice.id, date, tenders: [{ method: 'cash', amount: 5 }] });
     await make('credit-memoranda', { invoice_id: invoice.id, date, amount: 1, reason: 'Dented' });
+    // Goods back from a sale of two, credited to what it owes.
+    const sold = (await user.send('POST', '/api/invoices', { ...at, contact_id: customer, date, lines: [{ ...priced, quantity: 2 }] })).body.data;
+    await make('sales-returns', {
+      invoice_id: sold.id,
+      date,
+      settlement: 'credit',
+      lines: [{ source_line_id: sold.lines[0].id, quantity: 1, reason: 'wrong_item', disposition: 'write_off' }],
+    });
     const request = await make('stock-requests', {
       ...betweenPlaces({ type: 'warehouse', id: place.mandaue }, valenzuela),
       date,

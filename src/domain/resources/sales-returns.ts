@@ -1,0 +1,82 @@
+import { money, reference, select, type SelectOption } from '../fields';
+import { statusValues } from '../lifecycle';
+import { defineResource } from '../resource';
+import { documentHeader, documentTotals, DOCUMENT_SEARCH, postedLifecycle } from './document-fields';
+
+/** Why goods came back: each line of a return says one of these ("other" with a note). */
+export const RETURN_REASONS: readonly SelectOption[] = [
+  { value: 'damaged', label: 'Damaged' },
+  { value: 'wrong_item', label: 'Wrong item' },
+  { value: 'expired', label: 'Expired' },
+  { value: 'changed_mind', label: 'Changed mind' },
+  { value: 'other', label: 'Other' },
+];
+
+/**
+ * What becomes of a returned line's goods: back on hand at the return's place, to be sold again,
+ * or written off there and then (they never come back into stock).
+ */
+export const RETURN_DISPOSITIONS: readonly SelectOption[] = [
+  { value: 'restock', label: 'Back in stock' },
+  { value: 'write_off', label: 'Written off' },
+];
+
+/** The disposition whose goods go back on hand. */
+export const RESTOCK = 'restock';
+
+/**
+ * How the customer is given back what the returned goods came to: taken off what they still owe
+ * on the invoice (credit), or paid back in tenders (refund: cash, GCash …, as payments are taken).
+ */
+export const RETURN_SETTLEMENTS: readonly SelectOption[] = [
+  { value: 'credit', label: 'Credit to the invoice' },
+  { value: 'refund', label: 'Refund' },
+];
+
+const lifecycle = postedLifecycle(
+  'Its restocked goods leave stock again, what it credited is owed again on its invoice, and its lines may be returned again; a refund is not taken back.',
+);
+
+/**
+ * Goods a customer brings back from an invoice, made at the invoice's place: each line one of the
+ * invoice's, at most what was sold less what earlier returns took, with its reason and what becomes
+ * of the goods. It comes to its lines' share of the invoice — VAT split and any senior citizen's or
+ * PWD's discount in proportion — which is credited to the invoice or refunded. Printed, it is the
+ * credit memorandum naming the invoice.
+ */
+export const salesReturns = defineResource({
+  name: 'sales-returns',
+  singular: 'Sales Return',
+  plural: 'Sales Returns',
+  display: 'number',
+  editable: false,
+  document: {
+    type: 'sales-return',
+    followOnIcon: 'undo-2',
+    prefix: 'SRN',
+    lines: 'returns',
+    contact: 'Customer',
+    source: { field: 'invoice_id', resource: 'invoices' },
+    effects: {
+      stock: [{ at: 'own', onHand: 1, inTransit: 0, dispositions: [RESTOCK] }],
+      fulfils: true,
+      settles: { resource: 'invoices', field: 'invoice_id', into: 'amount_adjusted' },
+    },
+    lifecycle,
+  },
+  fields: {
+    invoice_id: reference('Invoice', 'invoices', { required: true }),
+    ...documentHeader('Customer', statusValues(lifecycle)),
+    contact_id: reference('Customer', 'contacts', { computed: true }),
+    branch_id: reference('Branch', 'branches', { computed: true }),
+    warehouse_id: reference('Warehouse', 'warehouses', { computed: true }),
+    settlement: select('Settlement', RETURN_SETTLEMENTS, { required: true }),
+    ...documentTotals(),
+    // What it took off the invoice's balance (its total, when credited) and what was paid back.
+    amount: money('Credited', { computed: true }),
+    refunded: money('Refunded', { computed: true }),
+  },
+  search: [...DOCUMENT_SEARCH, 'invoice_id', 'settlement'],
+  sort: ['number', 'date', 'total'],
+  columns: ['number', 'date', 'invoice_id', 'contact_id', 'settlement', 'total', 'status'],
+});

@@ -1,0 +1,212 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { auditAfterEach } from '../../../tests/support/audited';
+import {
+  contactTypeId,
+  created,
+  databaseKinds,
+  stockLevel,
+  stockUp,
+  type Session,
+  type TestApp,
+  startDemo,
+  firstOf,
+} from '../../../tests/support/test-app';
+import { todayInManila } from '../../domain/documents';
+import { pesosToCentavos } from '../../domain/money';
+
+/**
+ * Sales returns, on each database: goods back from an invoice, each line its share of the invoice
+ * line to the centavo (VAT and discounts, a senior citizen's 20 % too), restocked or written off,
+ * credited to the invoice or refunded in tenders; never more than was sold, however many devices
+ * return the same goods at once; a void undoing it once.
+ */
+describe.each(databaseKinds)('sales returns on %s', (kind) => {
+  let test: TestApp;
+  let admin: Session;
+  let businessId: number;
+  let branch: { type: 'branch'; id: number };
+  let customerId: number;
+  const items: Record<'soap' | 'rice' | 'medicine', number> = { soap: 0, rice: 0, medicine: 0 };
+  const today = todayInManila();
+
+  beforeAll(async () => {
+    let businesses: [number, number];
+    ({ test, admin, businesses } = await startDemo(kind));
+    businessId = businesses[0];
+    branch = { type: 'branch', id: (await firstOf(admin, 'branches')).id };
+    customerId = (await created(admin, '/api/contacts', { contact_type_id: await contactTypeId(admin, 'Customer'), name: 'Return Suki' })).id;
+    const item = async (sku: string, name: string, values: Record<string, unknown>) => {
+      const made = await created(admin, '/api/items', { sku, name, unit_of_measurement_id: 1, ...values });
+      await stockUp(admin, branch, { id: made.id, unit_of_measurement_id: 1 }, 1000);
+      return made.id as number;
+    };
+    items.soap = await item('RET-SOAP', 'Return Test Soap', {});
+    items.rice = await item('RET-RICE', 'Return Test Rice', { vat_category: 'exempt' });
+    items.medicine = await item('RET-MED', 'Return Test Paracetamol', { sc_pwd_discount: true });
+    expect((await admin.send('PATCH', `/api/businesses/${businessId}`, { prices_include_vat: true })).status).toBe(200);
+  });
+  afterAll(() => test.close());
+  auditAfterEach(() => test);
+
+  const line = (item: number, quantity: number, unitPrice: number, extra: Record<string, unknown> = {}) => ({
+    item_id: item,
+    unit_of_measurement_id: 1,
+    quantity,
+    unit_price: unitPrice,
+    ...extra,
+  });
+  const invoice = async (lines: unknown[], extra: Record<string, unknown> = {}) =>
+    created(admin, '/api/invoices', { contact_id: customerId, branch_id: branch.id, date: today, lines, ...extra });
+  const returned = (invoiceId: number, lines: unknown[], extra: Record<string, unknown> = {}) =>
+    admin.send('POST', '/api/sales-returns', { invoice_id: invoiceId, date: today, settlement: 'credit', lines, ...extra });
+  const back = (sourceLineId: number, quantity: number, extra: Record<string, unknown> = {}) => ({
+    source_line_id: sourceLineId,
+    quantity,
+    reason: 'damaged',
+    disposition: 'restock',
+    ...extra,
+  });
+  const centavos = (pesos: number) => pesosToCentavos(pesos);
+  /** `whole × part / of`, half up: a share by hand. */
+  const share = (whole: number, part: number, of: number) => Math.round((whole * part) / of);
+  const onHand = async (item: number) => (await stockLevel(admin, item, branch)).onHand;
+
+  it('credits 2 of 5 at their share of the line, VAT and discount included, and the rest makes up the line to the centavo', async () => {
+    // 5 × ₱99.99 VAT in, 7 % off: an odd line, so that shares round.
+    const sold = await invoice([line(items.soap, 5, 99.99, { discount_percent: 7 }), line(items.rice, 3, 51.25)]);
+    const [soap, rice] = sold.lines;
+    const soapBefore = await onHand(items.soap);
+    const riceBefore = await onHand(items.rice);
+
+    const first = await returned(sold.id, [back(soap.id, 2), back(rice.id, 1, { reason: 'expired', disposition: 'write_off' })]);
+    expect(first.status, JSON.stringify(first.body)).toBe(201);
+    const made = first.body.data;
+    // What the customer paid for each line is shared, and its VAT; the VATable sale is the rest.
+    const soapPaid = share(centavos(soap.amount) + centavos(soap.vat), 2, 5);
+    const vat = share(centavos(soap.vat), 2, 5);
+    const ricePaid = share(centavos(rice.amount), 1, 3);
+    expect(centavos(made.vat_total)).toBe(vat);
+    expect(centavos(made.vatable_sales)).toBe(soapPaid - vat);
+    expect(centavos(made.exempt_sales)).toBe(ricePaid);
+    expect(centavos(made.total)).toBe(soapPaid + ricePaid);
+    expect(made).toMatchObject({ status: 'posted', settlement: 'credit', contact_id: customerId, branch_id: branch.id, refunded: 0 });
+    expect(made.amount).toBe(made.total);
+    expect(made.number).toMatch(/^SRN-/);
+    expect(made.lines.map((each: { reason: string; disposition: string }) => [each.reason, each.disposition])).toEqual([
+      ['damaged', 'restock'],
+      ['expired', 'write_off'],
+    ]);
+    // The restocked soap is back on hand; the written-off rice is not.
+    expect(await onHand(items.soap)).toBe(soapBefore + 2);
+    expect(await onHand(items.rice)).toBe(riceBefore);
+    const after = (await admin.send('GET', `/api/invoices/${sold.id}`)).body.data;
+    expect(centavos(after.balance)).toBe(centavos(sold.total) - centavos(made.total));
+    expect(after.status).toBe('partially_paid');
+    expect(after.lines.map((each: { quantity_done: number }) => each.quantity_done)).toEqual([2, 1]);
+
+    // The rest of both lines: every return together comes to the invoice, to the centavo.
+    const rest = await returned(sold.id, [back(soap.id, 3), back(rice.id, 2, { reason: 'other', note: 'Bag torn' })]);
+    expect(rest.status, JSON.stringify(rest.body)).toBe(201);
+    for (const figure of ['total', 'vat_total', 'vatable_sales', 'exempt_sales', 'discount_total', 'subtotal'])
+      expect(centavos(made[figure]) + centavos(rest.body.data[figure]), figure).toBe(centavos(sold[figure]));
+    const settled = (await admin.send('GET', `/api/invoices/${sold.id}`)).body.data;
+    expect(settled).toMatchObject({ balance: 0, status: 'paid' });
+
+    // Nothing is left to return.
+    const more = await returned(sold.id, [back(soap.id, 1)]);
+    expect(more.status).toBe(422);
+    expect(more.body.errors).toEqual({ 'lines.0.quantity': ['All of this line was returned already.'] });
+  });
+
+  it("recomputes a senior citizen's discount in proportion", async () => {
+    const sold = await invoice([line(items.medicine, 4, 7.5), line(items.soap, 1, 30)], {
+      buyer_discount: 'senior',
+      buyer_discount_id_number: 'SC-1234',
+      buyer_discount_name: 'Lola Basyang',
+    });
+    const [medicine] = sold.lines;
+    const answer = await returned(sold.id, [back(medicine.id, 1, { reason: 'changed_mind' })]);
+    expect(answer.status, JSON.stringify(answer.body)).toBe(201);
+    const made = answer.body.data;
+    // The senior's medicine was sold VAT-exempt, 20 % off: a quarter of it comes back so.
+    expect(centavos(made.sc_pwd_discount)).toBe(share(centavos(sold.sc_pwd_discount), 1, 4));
+    expect(centavos(made.less_vat)).toBe(share(centavos(sold.less_vat), 1, 4));
+    expect(centavos(made.exempt_sales)).toBe(share(centavos(medicine.amount), 1, 4));
+    expect(made.vat_total).toBe(0);
+  });
+
+  it('refunds in cash and GCash what was paid, no more, and keeps the tenders', async () => {
+    const sold = await invoice([line(items.soap, 4, 50)], {
+      payment: { tenders: [{ method: 'cash', amount: 150 }] },
+    });
+    const [soap] = sold.lines;
+    // ₱100 back of the ₱150 paid: in two tenders.
+    const tenders = [
+      { method: 'cash', amount: 60 },
+      { method: 'gcash', amount: 40, reference: '9012345678901' },
+    ];
+    const refused = await returned(sold.id, [back(soap.id, 4)], { settlement: 'refund', tenders });
+    expect(refused.status).toBe(422);
+    expect(refused.body.errors.settlement[0]).toMatch(/only ₱150\.00 was paid on invoice .* and not refunded/);
+    const short = await returned(sold.id, [back(soap.id, 2)], { settlement: 'refund', tenders: [{ method: 'cash', amount: 60 }] });
+    expect(short.status).toBe(422);
+    expect(short.body.errors).toEqual({ tenders: ["The refund's tenders must come to what the returned goods do: ₱100.00."] });
+
+    const answer = await returned(sold.id, [back(soap.id, 2)], { settlement: 'refund', tenders });
+    expect(answer.status, JSON.stringify(answer.body)).toBe(201);
+    expect(answer.body.data).toMatchObject({ refunded: 100, amount: 0, total: 100 });
+    expect(answer.body.data.tenders.map((each: { method: string; amount: number }) => [each.method, each.amount])).toEqual([
+      ['cash', 60],
+      ['gcash', 40],
+    ]);
+    // The invoice still owes what it owed: the money went back, not off its balance.
+    expect((await admin.send('GET', `/api/invoices/${sold.id}`)).body.data).toMatchObject({ balance: 50, status: 'partially_paid' });
+    // ₱50 of what was paid is left to refund: the other two (₱100) are more than that.
+    const over = await returned(sold.id, [back(soap.id, 2)], { settlement: 'refund', tenders });
+    expect(over.body.errors.settlement[0]).toMatch(/only ₱50\.00 was paid/);
+  });
+
+  it('returns the same goods once, however many try at once, and undoes a void once', async () => {
+    const sold = await invoice([line(items.soap, 5, 20)]);
+    const [soap] = sold.lines;
+    const before = await onHand(items.soap);
+    const answers = await Promise.all(Array.from({ length: 8 }, () => returned(sold.id, [back(soap.id, 5)])));
+    const statuses = answers.map((answer) => answer.status).sort();
+    expect(statuses).toEqual([201, 422, 422, 422, 422, 422, 422, 422]);
+    expect(await onHand(items.soap)).toBe(before + 5);
+    const made = answers.find((answer) => answer.status === 201)!.body.data;
+    expect((await admin.send('GET', `/api/invoices/${sold.id}`)).body.data).toMatchObject({ balance: 0, status: 'paid' });
+
+    // The invoice cannot be voided while its goods are back.
+    expect((await admin.send('PATCH', `/api/invoices/${sold.id}/void`)).status).toBe(409);
+
+    const voids = await Promise.all(Array.from({ length: 4 }, () => admin.send('PATCH', `/api/sales-returns/${made.id}/void`)));
+    expect(voids.map((answer) => answer.status).sort()).toEqual([200, 409, 409, 409]);
+    expect(await onHand(items.soap)).toBe(before);
+    const reopened = (await admin.send('GET', `/api/invoices/${sold.id}`)).body.data;
+    expect(reopened).toMatchObject({ balance: 100, status: 'unpaid' });
+    expect(reopened.lines[0].quantity_done).toBe(0);
+    // Its lines may be returned again.
+    expect((await returned(sold.id, [back(soap.id, 1)])).status).toBe(201);
+  });
+
+  it('refuses in words what is not a line of the invoice, a credit past what is owed, and bad lines', async () => {
+    const sold = await invoice([line(items.soap, 2, 10)], { payment: { tenders: [{ method: 'cash', amount: 20 }] } });
+    const other = await invoice([line(items.soap, 1, 10)]);
+    const foreign = await returned(sold.id, [back(other.lines[0].id, 1)]);
+    expect(foreign.status).toBe(422);
+    expect(foreign.body.errors['lines.0.source_line_id'][0]).toMatch(/^Each line must be a line of invoice I-/);
+    const credit = await returned(sold.id, [back(sold.lines[0].id, 1)]);
+    expect(credit.status).toBe(422);
+    expect(credit.body.errors.settlement[0]).toMatch(/more than the ₱0\.00 still owed on invoice .*: refund them instead\.$/);
+    const bad = await returned(sold.id, [{ source_line_id: sold.lines[0].id, quantity: 1, reason: 'bored', disposition: 'keep' }]);
+    expect(bad.status).toBe(422);
+    expect(bad.body.errors).toMatchObject({
+      'lines.0.reason': ['The reason must be one of: damaged, wrong item, expired, changed mind, other.'],
+      'lines.0.disposition': ['The disposition must be one of: back in stock, written off.'],
+    });
+    const noNote = await returned(sold.id, [back(sold.lines[0].id, 1, { reason: 'other' })], { settlement: 'refund' });
+    expect(noNote.body.errors).toMatchObject({ 'lines.0.note': ['Say why in the note when the reason is other.'] });
+    expect((await admin.send('POST', '/api/sales-returns', { invoice_id: 'x', date: today, settlement: 'credit', lines: [] })).status).toBe(422);
+  });
+});

@@ -1,0 +1,237 @@
+import { documentTotals, lineFigures, type LineFigures, type VatCategory } from '../../domain/documents';
+import type { LineInput } from '../../domain/document-lines';
+import { centavosToPesos, formatPesos } from '../../domain/money';
+import { fromThousandths, toThousandths } from '../../domain/quantity';
+import { invoices } from '../../domain/resources/invoices';
+import { RESTOCK, salesReturns } from '../../domain/resources/sales-returns';
+import { tendersTotal, type Tender } from '../../domain/tenders';
+import { paymentCreateFields, paymentTenders } from '../../domain/tenders-input';
+import { validationError } from '../errors';
+import type { ResourceStore } from '../resources/store';
+import type { Scope, Trx } from '../db/scope';
+import { documentStore, liveSource, locationOf, viewedSource, type Prepared } from './document-store';
+import { move } from './ledger';
+import { fulfil, storedLines, type Line, type StoredLine } from './lines';
+import { followBalance } from './payments';
+import type { ServerPart } from './server-part';
+import { decorateTenders, insertTenders, removeTenders } from './tenders';
+
+/**
+ * Sales returns: goods a customer brings back from an invoice. Each line is one of the invoice's,
+ * at most what was sold less what earlier returns took (`quantity_done` of the invoice's line,
+ * moved by one guarded UPDATE, so two returns racing for the same goods cannot both take them),
+ * and comes to its share of that line as the invoice priced it — its VAT, its discount, a senior
+ * citizen's or PWD's discount — figured so that the returns of a whole line come to the line to
+ * the centavo. Restocked lines go back on hand at the invoice's place; written-off ones do not.
+ * What the return comes to is credited to the invoice (taken off its balance, as a memorandum's
+ * amount is) or refunded in tenders, at most what was paid on the invoice and not yet refunded.
+ */
+
+const PAYMENT_TYPE = salesReturns.document!.type;
+
+/** `whole × part / of`, rounded half up, exact for any figures a document may hold. */
+function share(whole: number, part: number, of: number): number {
+  if (of === 0) return 0;
+  const scaled = BigInt(whole) * BigInt(part) * 2n + BigInt(of);
+  return Number(scaled / (2n * BigInt(of)));
+}
+
+/**
+ * The figures an invoice line was priced to, recovered from what it keeps: its amount and VAT are
+ * those of one of the categories and VAT terms it could have been priced on (a senior citizen's or
+ * PWD's line keeps "exempt" whether its item was VATable or exempt). A line no terms reproduce
+ * keeps its own amount and VAT, its discount the rest of its gross.
+ */
+export function soldFigures(line: StoredLine, pricesIncludeVat: boolean): LineFigures {
+  const scPwd = Boolean(line.sc_pwd);
+  const category = line.vat_category as VatCategory;
+  const categories: VatCategory[] = scPwd && category === 'exempt' ? ['vatable', 'exempt'] : [category];
+  for (const candidate of categories) {
+    for (const inclusive of [pricesIncludeVat, !pricesIncludeVat]) {
+      const figures = lineFigures(line.quantity, line.unit_price, line.discount_percent, candidate, { pricesIncludeVat: inclusive, scPwd });
+      if (figures.amount === line.amount && figures.vat === line.vat) return figures;
+    }
+  }
+  const gross = Math.round((line.quantity * line.unit_price) / 1000);
+  const paid = pricesIncludeVat ? line.amount + line.vat : line.amount;
+  return { gross, lessVat: 0, discount: Math.max(0, gross - paid), amount: line.amount, vat: line.vat, category, scPwd };
+}
+
+/**
+ * What `quantity` more of a sold line comes to once `before` of it was returned: the share of
+ * every figure up to `before + quantity` less the share up to `before`, so that however a line is
+ * returned, its returns add up to it exactly. What the customer paid (amount and VAT together) is
+ * shared, and the VAT, the amount being the rest: 2 of 4 at ₱50 come back at ₱100.00, not a
+ * centavo off by rounding the two apart.
+ */
+export function returnedFigures(sold: LineFigures, soldQuantity: number, before: number, quantity: number): LineFigures {
+  const slice = (whole: number) => share(whole, before + quantity, soldQuantity) - share(whole, before, soldQuantity);
+  const vat = slice(sold.vat);
+  return {
+    gross: slice(sold.gross),
+    lessVat: slice(sold.lessVat),
+    discount: slice(sold.discount),
+    amount: slice(sold.amount + sold.vat) - vat,
+    vat,
+    category: sold.category,
+    scPwd: sold.scPwd,
+  };
+}
+
+/** The lines of a return of `invoice`, each its share of the invoice line it names; refused in words, all at once. */
+function returnLines(invoice: Record<string, unknown>, sold: readonly StoredLine[], inputs: readonly LineInput[]): Line[] {
+  const byId = new Map(sold.map((line) => [line.id, line]));
+  // What earlier returns and this one's earlier lines took of each sold line.
+  const taken = new Map(sold.map((line) => [line.id, line.quantity_done]));
+  const errors: Record<string, string[]> = {};
+  const lines: Line[] = [];
+  for (const [index, input] of inputs.entries()) {
+    const source = input.source_line_id ? byId.get(input.source_line_id) : undefined;
+    if (!source) {
+      errors[`lines.${index}.source_line_id`] = [`Each line must be a line of invoice ${String(invoice.number)}.`];
+      continue;
+    }
+    const quantity = toThousandths(input.quantity);
+    const before = taken.get(source.id)!;
+    const open = source.quantity - before;
+    if (quantity > open) {
+      errors[`lines.${index}.quantity`] = [
+        open === 0 ? 'All of this line was returned already.' : `Only ${fromThousandths(open)} of this line remain to be returned.`,
+      ];
+      continue;
+    }
+    taken.set(source.id, before + quantity);
+    const figures = returnedFigures(soldFigures(source, Boolean(invoice.prices_include_vat)), source.quantity, before, quantity);
+    lines.push({
+      ...figures,
+      itemId: source.item_id,
+      unitId: source.unit_of_measurement_id,
+      quantity,
+      baseQuantity: share(source.base_quantity, before + quantity, source.quantity) - share(source.base_quantity, before, source.quantity),
+      unitPrice: source.unit_price,
+      discountHundredths: source.discount_percent,
+      sourceLineId: source.id,
+      reason: input.reason ?? null,
+      note: input.note || null,
+      disposition: input.disposition ?? null,
+    });
+  }
+  if (Object.keys(errors).length > 0) throw validationError(errors);
+  return lines;
+}
+
+const pesos = (centavos: number) => formatPesos(centavosToPesos(centavos));
+
+/** What earlier returns of the invoice, not voided, refunded. */
+async function refundedBefore(trx: Trx, invoiceId: number): Promise<number> {
+  const { refunded } = await trx
+    .selectFrom('sales_returns')
+    .select((eb) => eb.fn.sum<number | string | null>('refunded').as('refunded'))
+    .where('invoice_id', '=', invoiceId)
+    .where('status', '<>', 'void')
+    .executeTakeFirstOrThrow();
+  return Number(refunded ?? 0);
+}
+
+/** How the customer gets back `total`: off what the invoice still owes, or in tenders out of what was paid on it. */
+async function settlementOf(
+  trx: Trx,
+  invoice: Record<string, unknown>,
+  settlement: string,
+  total: number,
+  input: Record<string, unknown>,
+): Promise<{ amount: number; refunded: number; tenders?: Tender[] }> {
+  const number = String(invoice.number);
+  if (settlement === 'credit') {
+    const owed = Number(invoice.balance);
+    if (total > owed) {
+      throw validationError({
+        settlement: [`The returned goods come to ${pesos(total)}, more than the ${pesos(owed)} still owed on invoice ${number}: refund them instead.`],
+      });
+    }
+    return { amount: total, refunded: 0 };
+  }
+  const refundable = Number(invoice.amount_paid) - (await refundedBefore(trx, Number(invoice.id)));
+  if (total > refundable) {
+    throw validationError({
+      settlement: [
+        `The returned goods come to ${pesos(total)}, but only ${pesos(Math.max(0, refundable))} was paid on invoice ${number} and not refunded: credit them to the invoice instead.`,
+      ],
+    });
+  }
+  const settled = paymentTenders({ tenders: input.tenders ?? [] });
+  if (settled.errors) throw validationError(settled.errors);
+  if (tendersTotal(settled.tenders) !== total) {
+    throw validationError({ tenders: [`The refund's tenders must come to what the returned goods do: ${pesos(total)}.`] });
+  }
+  return { amount: 0, refunded: total, tenders: settled.tenders };
+}
+
+interface ReturnPrepared extends Prepared {
+  /** A refund's tenders, kept with the return as a payment's are. */
+  refund?: Tender[];
+}
+
+const returnsBase: ResourceStore = documentStore(salesReturns, {
+  placesFrom: (invoice) => ({ branch_id: invoice.branch_id, warehouse_id: invoice.warehouse_id }),
+  async prepare(trx, scope, columns, input): Promise<ReturnPrepared> {
+    // Locked: the returns of one invoice are reckoned one after the other.
+    const invoice = await viewedSource(trx, scope, invoices, Number(columns.invoice_id));
+    if (!invoice) throw validationError({ invoice_id: ['The selected invoice is invalid.'] });
+    const lines = returnLines(invoice, await storedLines(trx, invoices.document!.type, [Number(invoice.id)]), input.lines as LineInput[]);
+    const totals = { ...documentTotals(lines), prices_include_vat: Number(invoice.prices_include_vat) };
+    const { amount, refunded, tenders } = await settlementOf(trx, invoice, String(columns.settlement), totals.total, input);
+    return {
+      columns: { contact_id: invoice.contact_id, branch_id: invoice.branch_id, warehouse_id: invoice.warehouse_id, amount, refunded },
+      lines: { lines, totals },
+      refund: tenders,
+    };
+  },
+  async apply(trx, scope, document, prepared, columns) {
+    const lines = prepared.lines!.lines;
+    const location = locationOf(columns)!;
+    await move(
+      trx,
+      scope,
+      document,
+      lines.filter((line) => line.disposition === RESTOCK).map((line) => ({ itemId: line.itemId, location, quantity: line.baseQuantity })),
+    );
+    await fulfil(trx, lines);
+    const credited = Number(columns.amount);
+    if (credited > 0 && !(await followBalance(trx, invoices.table, Number(columns.invoice_id), credited, 'amount_adjusted'))) {
+      throw validationError({ settlement: ['What the invoice still owes changed meanwhile: reload it and return the goods again.'] });
+    }
+    const refund = (prepared as ReturnPrepared).refund;
+    if (refund) await insertTenders(trx, scope, PAYMENT_TYPE, document.id, refund);
+  },
+});
+
+const salesReturnsStore: ResourceStore = {
+  ...returnsBase,
+  createFields: { ...returnsBase.createFields, tenders: paymentCreateFields.tenders },
+  async remove(trx, scope, id) {
+    await removeTenders(trx, scope, PAYMENT_TYPE, id);
+    await returnsBase.remove(trx, scope, id);
+  },
+  async decorate(db, scope, records) {
+    await returnsBase.decorate?.(db, scope, records);
+    await decorateTenders(db, PAYMENT_TYPE, records);
+  },
+};
+
+/**
+ * A return's void, beside what its declaration undoes (its restocked goods leave stock again, what
+ * it credited is owed again): its lines may be returned again. Its invoice first, as a return made
+ * from it locks it first.
+ */
+async function reopenReturnedLines(trx: Trx, scope: Scope, row: Record<string, unknown>): Promise<void> {
+  await liveSource(trx, scope, invoices.table, Number(row.invoice_id));
+  const lines = await storedLines(trx, PAYMENT_TYPE, [Number(row.id)]);
+  await fulfil(
+    trx,
+    lines.map((line) => ({ sourceLineId: line.source_line_id, quantity: line.quantity })),
+    -1,
+  );
+}
+
+export const salesReturnsPart: ServerPart = { definition: salesReturns, store: salesReturnsStore, reversals: { void: reopenReturnedLines } };
