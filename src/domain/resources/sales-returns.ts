@@ -70,7 +70,8 @@ export const salesReturns = defineResource({
     contact_id: reference('Customer', 'contacts', { computed: true }),
     branch_id: reference('Branch', 'branches', { computed: true }),
     warehouse_id: reference('Warehouse', 'warehouses', { computed: true }),
-    settlement: select('Settlement', RETURN_SETTLEMENTS, { required: true }),
+    // Chosen with the refund's tenders in the return's form; the server keeps it.
+    settlement: select('Settlement', RETURN_SETTLEMENTS, { computed: true }),
     ...documentTotals(),
     // What it took off the invoice's balance (its total, when credited) and what was paid back.
     amount: money('Credited', { computed: true }),

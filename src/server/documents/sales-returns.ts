@@ -1,9 +1,11 @@
-import { documentTotals, lineFigures, type LineFigures, type VatCategory } from '../../domain/documents';
+import { documentTotals, type VatCategory } from '../../domain/documents';
+import { returnedFigures, share, soldFigures } from '../../domain/returns';
 import type { LineInput } from '../../domain/document-lines';
 import { centavosToPesos, formatPesos } from '../../domain/money';
 import { fromThousandths, toThousandths } from '../../domain/quantity';
 import { invoices } from '../../domain/resources/invoices';
-import { RESTOCK, salesReturns } from '../../domain/resources/sales-returns';
+import { RESTOCK, RETURN_SETTLEMENTS, salesReturns } from '../../domain/resources/sales-returns';
+import { z } from 'zod';
 import { tendersTotal, type Tender } from '../../domain/tenders';
 import { paymentCreateFields, paymentTenders } from '../../domain/tenders-input';
 import { validationError } from '../errors';
@@ -29,55 +31,6 @@ import { decorateTenders, insertTenders, removeTenders } from './tenders';
 
 const PAYMENT_TYPE = salesReturns.document!.type;
 
-/** `whole × part / of`, rounded half up, exact for any figures a document may hold. */
-function share(whole: number, part: number, of: number): number {
-  if (of === 0) return 0;
-  const scaled = BigInt(whole) * BigInt(part) * 2n + BigInt(of);
-  return Number(scaled / (2n * BigInt(of)));
-}
-
-/**
- * The figures an invoice line was priced to, recovered from what it keeps: its amount and VAT are
- * those of one of the categories and VAT terms it could have been priced on (a senior citizen's or
- * PWD's line keeps "exempt" whether its item was VATable or exempt). A line no terms reproduce
- * keeps its own amount and VAT, its discount the rest of its gross.
- */
-export function soldFigures(line: StoredLine, pricesIncludeVat: boolean): LineFigures {
-  const scPwd = Boolean(line.sc_pwd);
-  const category = line.vat_category as VatCategory;
-  const categories: VatCategory[] = scPwd && category === 'exempt' ? ['vatable', 'exempt'] : [category];
-  for (const candidate of categories) {
-    for (const inclusive of [pricesIncludeVat, !pricesIncludeVat]) {
-      const figures = lineFigures(line.quantity, line.unit_price, line.discount_percent, candidate, { pricesIncludeVat: inclusive, scPwd });
-      if (figures.amount === line.amount && figures.vat === line.vat) return figures;
-    }
-  }
-  const gross = Math.round((line.quantity * line.unit_price) / 1000);
-  const paid = pricesIncludeVat ? line.amount + line.vat : line.amount;
-  return { gross, lessVat: 0, discount: Math.max(0, gross - paid), amount: line.amount, vat: line.vat, category, scPwd };
-}
-
-/**
- * What `quantity` more of a sold line comes to once `before` of it was returned: the share of
- * every figure up to `before + quantity` less the share up to `before`, so that however a line is
- * returned, its returns add up to it exactly. What the customer paid (amount and VAT together) is
- * shared, and the VAT, the amount being the rest: 2 of 4 at ₱50 come back at ₱100.00, not a
- * centavo off by rounding the two apart.
- */
-export function returnedFigures(sold: LineFigures, soldQuantity: number, before: number, quantity: number): LineFigures {
-  const slice = (whole: number) => share(whole, before + quantity, soldQuantity) - share(whole, before, soldQuantity);
-  const vat = slice(sold.vat);
-  return {
-    gross: slice(sold.gross),
-    lessVat: slice(sold.lessVat),
-    discount: slice(sold.discount),
-    amount: slice(sold.amount + sold.vat) - vat,
-    vat,
-    category: sold.category,
-    scPwd: sold.scPwd,
-  };
-}
-
 /** The lines of a return of `invoice`, each its share of the invoice line it names; refused in words, all at once. */
 function returnLines(invoice: Record<string, unknown>, sold: readonly StoredLine[], inputs: readonly LineInput[]): Line[] {
   const byId = new Map(sold.map((line) => [line.id, line]));
@@ -101,7 +54,8 @@ function returnLines(invoice: Record<string, unknown>, sold: readonly StoredLine
       continue;
     }
     taken.set(source.id, before + quantity);
-    const figures = returnedFigures(soldFigures(source, Boolean(invoice.prices_include_vat)), source.quantity, before, quantity);
+    const sold = soldFigures({ ...source, vat_category: source.vat_category as VatCategory }, Boolean(invoice.prices_include_vat));
+    const figures = returnedFigures(sold, source.quantity, before, quantity);
     lines.push({
       ...figures,
       itemId: source.item_id,
@@ -180,9 +134,17 @@ const returnsBase: ResourceStore = documentStore(salesReturns, {
     if (!invoice) throw validationError({ invoice_id: ['The selected invoice is invalid.'] });
     const lines = returnLines(invoice, await storedLines(trx, invoices.document!.type, [Number(invoice.id)]), input.lines as LineInput[]);
     const totals = { ...documentTotals(lines), prices_include_vat: Number(invoice.prices_include_vat) };
-    const { amount, refunded, tenders } = await settlementOf(trx, invoice, String(columns.settlement), totals.total, input);
+    const settlement = String(input.settlement);
+    const { amount, refunded, tenders } = await settlementOf(trx, invoice, settlement, totals.total, input);
     return {
-      columns: { contact_id: invoice.contact_id, branch_id: invoice.branch_id, warehouse_id: invoice.warehouse_id, amount, refunded },
+      columns: {
+        contact_id: invoice.contact_id,
+        branch_id: invoice.branch_id,
+        warehouse_id: invoice.warehouse_id,
+        settlement,
+        amount,
+        refunded,
+      },
       lines: { lines, totals },
       refund: tenders,
     };
@@ -208,7 +170,20 @@ const returnsBase: ResourceStore = documentStore(salesReturns, {
 
 const salesReturnsStore: ResourceStore = {
   ...returnsBase,
-  createFields: { ...returnsBase.createFields, tenders: paymentCreateFields.tenders },
+  createFields: {
+    ...returnsBase.createFields,
+    settlement: z
+      .enum(RETURN_SETTLEMENTS.map((option) => option.value) as [string, ...string[]], {
+        error: (issue) =>
+          issue.input === undefined || issue.input === null || issue.input === ''
+            ? 'The settlement field is required.'
+            : 'The settlement must be credit (to the invoice) or refund.',
+      })
+      .describe('credit: taken off what the invoice still owes; refund: paid back in `tenders`, at most what was paid on the invoice'),
+    tenders: paymentCreateFields.tenders.describe(
+      "A refund's tenders, as a payment's create takes them: they must come to the return's total. Ignored for a credit.",
+    ),
+  },
   async remove(trx, scope, id) {
     await removeTenders(trx, scope, PAYMENT_TYPE, id);
     await returnsBase.remove(trx, scope, id);

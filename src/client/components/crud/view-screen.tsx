@@ -167,7 +167,8 @@ function RecordView({ definition, id }: { definition: ResourceDefinition; id: st
         {readableFields(definition)
           .filter(
             ([name, field]) =>
-              !(definition.document?.lines === 'priced' && TOTALS.includes(name)) &&
+              // A priced document's totals show under its lines.
+              !((definition.document?.lines === 'priced' || definition.document?.lines === 'returns') && TOTALS.includes(name)) &&
               isShown(field, record) &&
               // Given by few (an override's reason): shown where one was given.
               !(field.heldBy && (record[name] === null || record[name] === undefined || record[name] === '')),

@@ -17,6 +17,7 @@ import {
 import { permissionName } from '../../../domain/permissions';
 import type { ResourceDefinition } from '../../../domain/resource';
 import { getResource, registry } from '../../../domain/resources/registry';
+import { RETURN_DISPOSITIONS, RETURN_REASONS } from '../../../domain/resources/sales-returns';
 import { ADJUSTMENT_REASONS } from '../../../domain/resources/stock-adjustments';
 import { mayMake, mayTake } from '../../../domain/where-made';
 import { useActor } from '../../lib/actor';
@@ -52,8 +53,11 @@ export function DocumentLines({ definition, record: given }: { definition: Resou
   const spec = definition.document;
   if (!spec || spec.lines === 'none') return null;
   const lines = (record.lines as ShownLine[] | undefined) ?? [];
-  const priced = spec.lines === 'priced';
+  // A return's lines are priced as their share of the sale, and say why they came back and what became of them.
+  const returns = spec.lines === 'returns';
+  const priced = spec.lines === 'priced' || returns;
   const adjusts = spec.lines === 'adjustments';
+  const reasoned = adjusts || returns;
   const done = spec.lifecycle.linesDone;
   const money = (value: unknown) => (Number.isNaN(Number(value)) ? 'Priced when sent' : formatPesos(Number(value ?? 0)));
   // The server says how each line is taxed (an older one does not): then each is tagged, and the tags explained.
@@ -78,7 +82,7 @@ export function DocumentLines({ definition, record: given }: { definition: Resou
                 )}
               </TableHead>
               {done && <TableHead className="hidden text-right sm:table-cell">{done}</TableHead>}
-              {adjusts && <TableHead>Reason</TableHead>}
+              {reasoned && <TableHead>Reason</TableHead>}
               {priced && (
                 <>
                   <TableHead className="hidden text-right sm:table-cell">Unit price</TableHead>
@@ -120,9 +124,10 @@ export function DocumentLines({ definition, record: given }: { definition: Resou
                     )}
                   </TableCell>
                   {done && <TableCell className="hidden text-right tabular-nums sm:table-cell">{line.quantity_done}</TableCell>}
-                  {adjusts && (
+                  {reasoned && (
                     <TableCell className="whitespace-normal">
-                      <span className="block">{reasonLabel(line.reason)}</span>
+                      <span className="block">{reasonLabel(line.reason, returns ? RETURN_REASONS : ADJUSTMENT_REASONS)}</span>
+                      {returns && <span className="block text-xs">{reasonLabel(line.disposition, RETURN_DISPOSITIONS)}</span>}
                       {line.note && <span className="text-xs text-muted-foreground">{line.note}</span>}
                     </TableCell>
                   )}
@@ -166,9 +171,9 @@ export function DocumentLines({ definition, record: given }: { definition: Resou
 /** A line as the screen and the printed copy read it: the VAT fields are missing from an older server's answer. */
 export type ShownLine = Omit<DocumentLine, 'vat_category' | 'sc_pwd'> & { vat_category?: VatCategory | null; sc_pwd?: boolean | null };
 
-/** A stock adjustment line's reason as the form offers it: "Count correction". */
-const reasonLabel = (reason: string | null | undefined) =>
-  ADJUSTMENT_REASONS.find((option) => option.value === reason)?.label ?? reason ?? '—';
+/** A line's reason (or a return line's disposition) as the form offers it: "Count correction", "Back in stock". */
+const reasonLabel = (reason: string | null | undefined, options: readonly { value: string; label: string }[]) =>
+  options.find((option) => option.value === reason)?.label ?? reason ?? '—';
 
 /** Closing a transfer's rest as lost, asked in its dialog (loaded when first asked). */
 const CloseRestDialog = deferred<{ closing: Closing | null; onClose: () => void }>(

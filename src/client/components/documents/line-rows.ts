@@ -1,4 +1,5 @@
 import type { DocumentSpec, VatCategory } from '../../../domain/documents';
+import type { SoldLine } from '../../../domain/returns';
 
 /**
  * A document's lines as its form holds them (rows typed as text) and as the API reads and takes
@@ -18,9 +19,13 @@ export interface LineRow {
   source_line_id?: number | null;
   /** How much of the source line is still open, shown as the most it can take. */
   open?: number;
-  /** A stock adjustment line's reason (`ADJUSTMENT_REASONS`) and note. */
+  /** A stock adjustment's or a return's line's reason and note. */
   reason?: string;
   note?: string;
+  /** A return line's disposition (`RETURN_DISPOSITIONS`); rows without one are not a return's. */
+  disposition?: string;
+  /** Of a return line: the line it comes back from, as it was sold, which its share is figured from. */
+  sold?: SoldLine;
 }
 
 /** A new line: one of nothing yet; a stock adjustment's with its reason still to choose. */
@@ -52,9 +57,11 @@ export interface DocumentLine {
   vat: number;
   /** What later documents fulfilled of it: received of an order line, transferred of a request line … */
   quantity_done: number;
-  /** A stock adjustment line's reason and note. */
+  /** A stock adjustment's or a return's line's reason and note. */
   reason?: string | null;
   note?: string | null;
+  /** A return's line's disposition. */
+  disposition?: string | null;
 }
 
 /** A document's stored lines as rows of the editor (editing it, or starting from it). */
@@ -69,6 +76,7 @@ export function rowsOf(lines: readonly DocumentLine[]): LineRow[] {
     unit_price: typed(line.unit_price),
     discount_percent: typed(line.discount_percent),
     ...(line.reason !== undefined && { reason: line.reason ?? '', note: line.note ?? '' }),
+    ...(line.disposition !== undefined && { disposition: line.disposition ?? '' }),
   }));
 }
 
@@ -80,6 +88,8 @@ const number = (text: string) => (text.trim() === '' || !Number.isFinite(Number(
  * unless no line has an item: then the server says what is missing.
  */
 export function linesBody(rows: readonly LineRow[]) {
+  // A return's lines name what comes back of the sale's lines: one left blank stays with the customer.
+  if (rows.some((row) => row.disposition !== undefined)) return returnLinesBody(rows);
   let end = rows.length;
   while (end > 1 && rows[end - 1].item_id === null && !rows[end - 1].source_line_id) end -= 1;
   return rows.slice(0, end).map((row) => ({
@@ -92,4 +102,17 @@ export function linesBody(rows: readonly LineRow[]) {
     // A stock adjustment's line says why; the server asks for the reason when it is left blank.
     ...(row.reason !== undefined && { reason: row.reason || null, note: row.note?.trim() || null }),
   }));
+}
+
+/** A return's lines as the API takes them: each sold line something of it comes back of, how much, why, and what becomes of it. */
+function returnLinesBody(rows: readonly LineRow[]) {
+  return rows
+    .filter((row) => row.quantity.trim() !== '')
+    .map((row) => ({
+      source_line_id: row.source_line_id ?? null,
+      quantity: number(row.quantity) ?? row.quantity,
+      reason: row.reason || null,
+      note: row.note?.trim() || null,
+      disposition: row.disposition || null,
+    }));
 }

@@ -58,27 +58,61 @@ function usePaidBalance(definition: ComponentProps<FormSection['Editor']>['defin
  * cards on a phone.
  */
 export function TendersEditor({ definition, value, onChange, errors, values }: ComponentProps<FormSection['Editor']>) {
-  const rows = value as TenderRow[];
   const balance = usePaidBalance(definition, values);
+  return (
+    <TenderRowsEditor
+      rows={value as TenderRow[]}
+      onChange={onChange}
+      errors={errors}
+      intro="How it was paid: add a tender for each way the money came, such as part in cash and the rest by GCash."
+      target={balance && { centavos: balance.centavos, label: `Balance of the ${balance.noun}`, over: 'More than the balance by', left: 'Left to pay' }}
+    />
+  );
+}
+
+/** What tenders should come to, and the words of the running figures against it. */
+export interface TenderTarget {
+  centavos: number;
+  label: string;
+  over: string;
+  left: string;
+}
+
+/**
+ * Rows of tenders (a payment's, a refund's): method, amount and what the method needs, each row
+ * a card on a phone; their total beneath, against `target` when one is known. Messages of the
+ * whole (`tenders`, `amount`, `payment_method`) above them.
+ */
+export function TenderRowsEditor({
+  rows,
+  onChange,
+  errors,
+  intro,
+  target,
+}: {
+  rows: TenderRow[];
+  onChange: (rows: TenderRow[]) => void;
+  errors: Record<string, string[]>;
+  intro: string;
+  target?: TenderTarget;
+}) {
   const total = rowsTotal(rows);
   const update = (index: number, changes: Partial<TenderRow>) =>
     onChange(rows.map((row, at) => (at === index ? { ...row, ...changes } : row)));
   const addTender = () => {
-    // The next tender starts with what is left to pay.
-    const left = balance ? balance.centavos - total : 0;
+    // The next tender starts with what is left.
+    const left = target ? target.centavos - total : 0;
     onChange([...rows, emptyTender(left > 0 ? String(centavosToPesos(left)) : '')]);
     requestAnimationFrame(() => document.getElementById(`tender-${rows.length}-method`)?.focus());
   };
-  // Messages of the whole payment: no tender, more than the balance, an amount or method that disagrees.
+  // Messages of the whole: no tender, more than the balance, an amount or method that disagrees.
   const overall = ['tenders', 'amount', 'payment_method'].flatMap((key) => errors[key] ?? []);
-  const left = balance ? balance.centavos - total : undefined;
+  const left = target ? target.centavos - total : undefined;
 
   return (
     <fieldset className="space-y-3">
       <legend className="mb-2 text-sm font-medium">Tenders</legend>
-      <p className="text-sm text-muted-foreground">
-        How it was paid: add a tender for each way the money came, such as part in cash and the rest by GCash.
-      </p>
+      <p className="text-sm text-muted-foreground">{intro}</p>
       <ProblemAlert problem={overall} />
       <ol className="space-y-3">
         {rows.map((row, index) => {
@@ -190,13 +224,11 @@ export function TendersEditor({ definition, value, onChange, errors, values }: C
           <dd className="text-right font-semibold" data-testid="tenders-total">
             {pesos(total)}
           </dd>
-          {balance && left !== undefined && (
+          {target && left !== undefined && (
             <>
-              <dt className="text-muted-foreground">Balance of the {balance.noun}</dt>
-              <dd className="text-right">{pesos(balance.centavos)}</dd>
-              <dt className={cn(left < 0 ? 'text-destructive' : 'text-muted-foreground')}>
-                {left < 0 ? 'More than the balance by' : 'Left to pay'}
-              </dt>
+              <dt className="text-muted-foreground">{target.label}</dt>
+              <dd className="text-right">{pesos(target.centavos)}</dd>
+              <dt className={cn(left < 0 ? 'text-destructive' : 'text-muted-foreground')}>{left < 0 ? target.over : target.left}</dt>
               <dd className={cn('text-right', left < 0 && 'text-destructive')}>{pesos(Math.abs(left))}</dd>
             </>
           )}

@@ -8,6 +8,7 @@ import { startingValues } from '../crud/record-form';
 import type { FormValues } from '../crud/field-input';
 import { emptyLine, rowsOf, type DocumentLine, type LineRow } from './line-rows';
 import { countsOnArrival, receiving } from './receive-rows';
+import { returnableRow, returnsGoods, returning } from './return-rows';
 import { emptyTender } from './tender-rows';
 
 /** The document a form is made from, and the field that names it (`stock_return_id` of `stock-returns`). */
@@ -65,9 +66,14 @@ export function documentStartingValues(
   const prefill = prefillOf(definition, link);
   if (prefill === 'open-lines' || prefill === 'done-lines') {
     const counted = prefill === 'open-lines' && countsOnArrival(definition);
-    const rows = lines.filter((line) => remaining(line, prefill) > 0).map((line) => openLine(line, remaining(line, prefill), counted));
-    // A receive's lines go with its answer about what did not arrive (receive-rows.ts).
-    values.lines = countsOnArrival(definition) ? receiving(rows) : rows;
+    const open = lines.filter((line) => remaining(line, prefill) > 0);
+    const rows = open.map((line) => openLine(line, remaining(line, prefill), counted));
+    // A receive's lines go with its answer about what did not arrive (receive-rows.ts); a return's
+    // with how the customer is paid back, each line blank until something of it comes back.
+    if (returnsGoods(definition)) {
+      const returnable = rows.map((row, index) => returnableRow(row, open[index]));
+      values.lines = returning(returnable, Boolean(source.prices_include_vat));
+    } else values.lines = countsOnArrival(definition) ? receiving(rows) : rows;
   } else if (prefill === 'all-lines') {
     values.lines = rowsOf(lines);
   } else if (prefill === 'balance' && typeof source.balance === 'number') {

@@ -1,0 +1,168 @@
+import type { ComponentProps } from 'react';
+import { amountAsPriced } from '../../../domain/documents';
+import { centavosToPesos, formatPesos } from '../../../domain/money';
+import { RETURN_DISPOSITIONS, RETURN_REASONS, RETURN_SETTLEMENTS } from '../../../domain/resources/sales-returns';
+import { OTHER_REASON } from '../../../domain/resources/stock-adjustments';
+import type { FormSection } from '../crud/slots';
+import { NativeOptions } from '../choices';
+import { SmallLabel } from '../labelled-field';
+import { ProblemAlert } from '../problem-alert';
+import { Input } from '../ui/input';
+import { NativeSelect } from '../ui/native-select';
+import { DocumentTotals } from './document-totals';
+import { FieldMessages } from './field-messages';
+import type { LineRow } from './line-rows';
+import { TenderRowsEditor } from './payment-tenders';
+import { totalsInPesos } from './printed-figures';
+import { returnFigures, type ReturnRows, type Settlement } from './return-rows';
+
+const pesos = (centavos: number) => formatPesos(centavosToPesos(centavos));
+
+/**
+ * The lines of a return and how the customer is paid back. Each line of the sale shows what may
+ * still come back of it; someone types how much does (blank: none), why, and whether it goes back
+ * in stock or is written off. What it comes to is figured as the server will, line by line and in
+ * total; it is credited to the invoice, or refunded in tenders that must come to it. The server's
+ * messages (`lines.0.quantity`, `settlement`, `tenders.0.amount`) show where they belong.
+ */
+export function ReturnLinesEditor({ value, onChange, errors }: ComponentProps<FormSection['Editor']>) {
+  const form = value as ReturnRows;
+  const { lines, totals } = returnFigures(form);
+  const change = (changes: Partial<ReturnRows>) => onChange({ ...form, ...changes });
+  const update = (index: number, changes: Partial<LineRow>) =>
+    change({ rows: form.rows.map((row, at) => (at === index ? { ...row, ...changes } : row)) });
+  const fromSale = form.rows.some((row) => row.sold);
+
+  return (
+    <>
+      <fieldset className="space-y-3">
+        <legend className="mb-2 text-sm font-medium">What comes back</legend>
+        {fromSale ? (
+          <p className="text-sm text-muted-foreground">Type how many come back of each line; leave blank what the customer keeps.</p>
+        ) : (
+          <p className="text-sm text-muted-foreground">Open the invoice the goods come back from and choose Return goods.</p>
+        )}
+        <ProblemAlert problem={errors.lines ?? []} />
+        <ol className="space-y-3">
+          {form.rows.map((row, index) => {
+            const id = (field: string) => `line-${index}-${field}`;
+            const at = (field: string) => errors[`lines.${index}.${field}`] ?? [];
+            const line = lines[index];
+            const typed = row.quantity.trim() !== '';
+            const tooMany = typed && row.open !== undefined && Number(row.quantity) > row.open;
+            return (
+              <li
+                key={index}
+                className="grid grid-cols-2 gap-3 rounded-lg border bg-card p-3 sm:grid-cols-12 sm:items-start"
+                aria-label={`Line ${index + 1}`}
+              >
+                <div className="col-span-2 sm:col-span-4">
+                  <SmallLabel htmlFor={id('quantity')}>Item</SmallLabel>
+                  <p className="flex min-h-11 items-center font-medium">{row.item_name ?? '—'}</p>
+                  {row.open !== undefined && (
+                    <p className="text-xs text-muted-foreground">
+                      {row.open} may come back, at {formatPesos(Number(row.unit_price || 0))} each as sold
+                    </p>
+                  )}
+                  <FieldMessages messages={at('source_line_id')} />
+                </div>
+                <div className="sm:col-span-2">
+                  <SmallLabel htmlFor={id('quantity')}>Returned</SmallLabel>
+                  <Input
+                    id={id('quantity')}
+                    inputMode="decimal"
+                    className="h-11 text-right tabular-nums"
+                    value={row.quantity}
+                    placeholder="0"
+                    aria-invalid={at('quantity').length > 0 || tooMany || undefined}
+                    onChange={(event) => update(index, { quantity: event.target.value })}
+                  />
+                  <FieldMessages messages={at('quantity').length > 0 ? at('quantity') : tooMany ? [`At most ${row.open}.`] : []} />
+                </div>
+                <div className="sm:col-span-3">
+                  <SmallLabel htmlFor={id('reason')}>Reason</SmallLabel>
+                  <NativeSelect
+                    id={id('reason')}
+                    className="h-11 w-full"
+                    value={row.reason ?? ''}
+                    aria-invalid={at('reason').length > 0 || undefined}
+                    onChange={(event) => update(index, { reason: event.target.value })}
+                  >
+                    <NativeOptions prompt="Choose…" choices={RETURN_REASONS} />
+                  </NativeSelect>
+                  <FieldMessages messages={at('reason')} />
+                </div>
+                <div className="sm:col-span-2">
+                  <SmallLabel htmlFor={id('disposition')}>Goods</SmallLabel>
+                  <NativeSelect
+                    id={id('disposition')}
+                    className="h-11 w-full"
+                    value={row.disposition ?? ''}
+                    aria-invalid={at('disposition').length > 0 || undefined}
+                    onChange={(event) => update(index, { disposition: event.target.value })}
+                  >
+                    <NativeOptions choices={RETURN_DISPOSITIONS} />
+                  </NativeSelect>
+                  <FieldMessages messages={at('disposition')} />
+                </div>
+                <div className="flex flex-col sm:col-span-1 sm:items-end">
+                  <span className="text-xs text-muted-foreground">Amount</span>
+                  <output className="flex min-h-11 items-center font-medium tabular-nums" aria-label={`Amount of line ${index + 1}`}>
+                    {line ? pesos(amountAsPriced(line, form.pricesIncludeVat)) : '—'}
+                  </output>
+                </div>
+                {(typed || row.reason === OTHER_REASON) && (
+                  <div className="col-span-2 sm:col-span-12">
+                    <SmallLabel htmlFor={id('note')}>Note{row.reason === OTHER_REASON ? '' : ' (optional)'}</SmallLabel>
+                    <Input
+                      id={id('note')}
+                      className="h-11"
+                      value={row.note ?? ''}
+                      maxLength={500}
+                      aria-invalid={at('note').length > 0 || undefined}
+                      onChange={(event) => update(index, { note: event.target.value })}
+                    />
+                    <FieldMessages messages={at('note')} />
+                  </div>
+                )}
+              </li>
+            );
+          })}
+        </ol>
+        <section aria-label="Totals" aria-live="polite" className="ml-auto w-full max-w-xs">
+          <DocumentTotals record={totalsInPesos(totals, form.pricesIncludeVat)} />
+        </section>
+      </fieldset>
+      <fieldset className="space-y-3">
+        <legend className="mb-2 text-sm font-medium">Paid back</legend>
+        <div role="radiogroup" aria-label="Paid back" className="flex flex-wrap gap-4">
+          {RETURN_SETTLEMENTS.map((option) => (
+            <label key={option.value} className="flex min-h-11 items-center gap-2">
+              <input
+                type="radio"
+                name="settlement"
+                className="size-5"
+                value={option.value}
+                checked={form.settlement === option.value}
+                onChange={() => change({ settlement: option.value as Settlement })}
+              />
+              {option.label}
+            </label>
+          ))}
+        </div>
+        <FieldMessages messages={errors.settlement ?? []} />
+        {form.settlement === 'credit' ? (
+          <p className="text-sm text-muted-foreground">{pesos(totals.total)} comes off what the customer still owes on the invoice.</p>
+        ) : (
+          <TenderRowsEditor
+            rows={form.tenders}
+            onChange={(tenders) => change({ tenders })}
+            errors={errors}
+            intro="How the money goes back: a tender for each way, such as part in cash and the rest by GCash."
+            target={{ centavos: totals.total, label: 'Refund due', over: 'More than is due by', left: 'Left to refund' }}
+          />
+        )}
+      </fieldset>
+    </>
+  );
+}
