@@ -159,6 +159,14 @@ describe.each(databaseKinds)('sales returns on %s', (kind) => {
       ['cash', 60],
       ['gcash', 40],
     ]);
+    // Taken away for reconciliation, the refund is money out, beside the money its invoice took in.
+    const csv = String((await admin.send('GET', `/api/invoice-payments/tenders.csv?from=${today}&to=${today}`)).body);
+    const refundRows = csv.split('\r\n').filter((row) => row.includes(answer.body.data.number));
+    expect(refundRows.map((row) => row.split(',').slice(2, 5).concat(row.split(',').slice(-2)))).toEqual([
+      [sold.number, 'Return Suki', 'Cash', '-60.00', ''],
+      [sold.number, 'Return Suki', 'GCash', '-40.00', ''],
+    ]);
+    expect(csv).toContain(`,${sold.number},Return Suki,Cash,,,,,150.00,`);
     // The invoice still owes what it owed: the money went back, not off its balance.
     expect((await admin.send('GET', `/api/invoices/${sold.id}`)).body.data).toMatchObject({ balance: 50, status: 'partially_paid' });
     // ₱50 of what was paid is left to refund: the other two (₱100) are more than that.

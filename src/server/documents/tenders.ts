@@ -2,7 +2,8 @@ import { sql } from 'kysely';
 import { z } from 'zod';
 import { centavosToPesos } from '../../domain/money';
 import type { ResourceDefinition } from '../../domain/resource';
-import { getResource } from '../../domain/resources/registry';
+import { holdsAny, permissionName } from '../../domain/permissions';
+import { getResource, registry } from '../../domain/resources/registry';
 import { methodLabel, TENDER_METHODS, type Tender, type TenderRead } from '../../domain/tenders';
 import { BYTE_ORDER_MARK, csvRow, inert } from '../resources/csv-export';
 import { placeAccessOf, placeCondition } from '../resources/places';
@@ -111,23 +112,66 @@ function paidBy(definition: ResourceDefinition) {
 }
 
 /**
- * The business's unvoided, untrashed payments of a kind dated in the period, joined to their
- * tenders (`payment`, `tender`): of the places the scope views, as the payments' list shows them.
+ * The kinds whose tenders pay back what a kind of payment took in, which the scope may view: a
+ * sales return's refund of what was paid on its invoice. Their tenders are money out.
+ */
+function refundsOf(scope: Scope, definition: ResourceDefinition): ResourceDefinition[] {
+  const paid = definition.document!.source!.resource;
+  return registry.filter(
+    (kind) =>
+      kind.document?.lines === 'returns' &&
+      kind.document.source?.resource === paid &&
+      holdsAny(scope.permissions, [permissionName('view', kind.permission)]),
+  );
+}
+
+/**
+ * The business's unvoided, untrashed payments of a kind dated in the period, each joined to its
+ * tenders, and the refunds of the documents they pay (`refundsOf`) with theirs, money out below
+ * zero: of the places the scope views, as their lists show them. One row per tender, with the
+ * number of what it paid or refunded and its party; `kind` orders a day's payments before its refunds.
  */
 function tendered(db: Db, scope: Scope, definition: ResourceDefinition, period: Period) {
-  const viewed = definition.places && placeCondition(definition.places, (column) => `payment.${column}`, placeAccessOf(scope), 'view');
-  const query = untyped(db)
-    .selectFrom(`${definition.table} as payment`)
-    .innerJoin('payment_tenders as tender', (join) =>
-      join.onRef('tender.payment_id', '=', 'payment.id').on('tender.payment_type', '=', definition.document!.type),
-    )
-    .where('payment.business_id', '=', scope.businessId)
-    .where('payment.status', '<>', 'void')
-    .where('payment.deleted_at', 'is', null)
-    .where('payment.date', '>=', period.from)
-    .where('payment.date', '<=', period.to)
-    .where('tender.business_id', '=', scope.businessId);
-  return viewed ? query.where(viewed) : query;
+  const paid = paidBy(definition);
+  const kinds = [
+    { kind: definition, field: paid.field, sign: 1 },
+    ...refundsOf(scope, definition).map((kind) => ({ kind, field: kind.document!.source!.field, sign: -1 })),
+  ];
+  const rows = kinds.map(({ kind, field, sign }, order) => {
+    const viewed = kind.places && placeCondition(kind.places, (column) => `payment.${column}`, placeAccessOf(scope), 'view');
+    const query = untyped(db)
+      .selectFrom(`${kind.table} as payment`)
+      .innerJoin('payment_tenders as tender', (join) =>
+        join.onRef('tender.payment_id', '=', 'payment.id').on('tender.payment_type', '=', kind.document!.type),
+      )
+      .leftJoin(`${paid.table} as paid`, 'paid.id', `payment.${field}`)
+      .leftJoin('contacts as party', 'party.id', 'payment.contact_id')
+      .select([
+        sql<number>`${sql.lit(order)}`.as('kind'),
+        'payment.id as payment_id',
+        'payment.date',
+        'payment.number',
+        'paid.number as paid_number',
+        'party.name as party',
+        'tender.position',
+        'tender.method',
+        'tender.reference',
+        'tender.bank',
+        'tender.check_number',
+        'tender.check_date',
+        sql<number>`${sql.lit(sign)} * tender.amount`.as('amount'),
+        'tender.received',
+      ])
+      .where('payment.business_id', '=', scope.businessId)
+      .where('payment.status', '<>', 'void')
+      .where('payment.deleted_at', 'is', null)
+      .where('payment.date', '>=', period.from)
+      .where('payment.date', '<=', period.to)
+      .where('tender.business_id', '=', scope.businessId);
+    return viewed ? query.where(viewed) : query;
+  });
+  const all = rows.slice(1).reduce((union, each) => union.unionAll(each), rows[0]);
+  return untyped(db).selectFrom(all.as('tendered'));
 }
 
 /** The columns of the tenders' CSV, for the README of whoever reads it. */
@@ -149,6 +193,7 @@ export function tenderColumns(definition: ResourceDefinition): string[] {
 }
 
 interface TenderRow {
+  kind: number;
   payment_id: number;
   date: string;
   number: string;
@@ -171,35 +216,20 @@ interface TenderRow {
  */
 export async function* tenderLines(db: Db, scope: Scope, definition: ResourceDefinition, period: Period, batchSize = 500) {
   yield BYTE_ORDER_MARK + csvRow(tenderColumns(definition));
-  const paid = paidBy(definition);
   const text = (value: string | null) => (value === null ? '' : inert(value));
-  let last: { date: string; id: number; position: number } | undefined;
+  let last: { date: string; kind: number; id: number; position: number } | undefined;
   for (;;) {
-    let batch = tendered(db, scope, definition, period)
-      .leftJoin(`${paid.table} as paid`, 'paid.id', `payment.${paid.field}`)
-      .leftJoin('contacts as party', 'party.id', 'payment.contact_id')
-      .select([
-        'payment.id as payment_id',
-        'payment.date',
-        'payment.number',
-        'paid.number as paid_number',
-        'party.name as party',
-        'tender.position',
-        'tender.method',
-        'tender.reference',
-        'tender.bank',
-        'tender.check_number',
-        'tender.check_date',
-        'tender.amount',
-        'tender.received',
-      ]);
+    let batch = tendered(db, scope, definition, period).selectAll();
     if (last) {
-      batch = batch.where(sql<boolean>`(payment.date, payment.id, tender.position) > (${last.date}, ${last.id}, ${last.position})`);
+      batch = batch.where(
+        sql<boolean>`(date, kind, payment_id, position) > (${last.date}, ${last.kind}, ${last.id}, ${last.position})`,
+      );
     }
     const rows = (await batch
-      .orderBy('payment.date')
-      .orderBy('payment.id')
-      .orderBy('tender.position')
+      .orderBy('date')
+      .orderBy('kind')
+      .orderBy('payment_id')
+      .orderBy('position')
       .limit(batchSize)
       .execute()) as TenderRow[];
     if (rows.length > 0) {
@@ -223,7 +253,7 @@ export async function* tenderLines(db: Db, scope: Scope, definition: ResourceDef
     }
     if (rows.length < batchSize) return;
     const final = rows[rows.length - 1];
-    last = { date: final.date, id: Number(final.payment_id), position: Number(final.position) };
+    last = { date: final.date, kind: Number(final.kind), id: Number(final.payment_id), position: Number(final.position) };
   }
 }
 
@@ -236,8 +266,8 @@ export const SUMMARY_COLUMNS = ['Date', 'Method', 'Count', 'Total'];
  */
 export async function* tenderSummaryLines(db: Db, scope: Scope, definition: ResourceDefinition, period: Period) {
   const rows = (await tendered(db, scope, definition, period)
-    .select(['payment.date', 'tender.method', sql<number>`count(*)`.as('count'), sql<number>`sum(tender.amount)`.as('total')])
-    .groupBy(['payment.date', 'tender.method'])
+    .select(['date', 'method', sql<number>`count(*)`.as('count'), sql<number>`sum(amount)`.as('total')])
+    .groupBy(['date', 'method'])
     .execute()) as { date: string; method: string; count: number; total: number }[];
   const order = (method: string) => {
     const index = TENDER_METHODS.findIndex((known) => known.value === method);

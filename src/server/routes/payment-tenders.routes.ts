@@ -16,7 +16,7 @@ import { bytesAnswer, refusals } from './responses';
  * Payments taken away for reconciliation, by each kind paid in tenders (invoice and bill
  * payments), for whoever may view that kind, of the places they view (a payment's branch or
  * warehouse, as its list shows it):
- *   GET /api/{kind}/tenders.csv?from=&to=          one row per tender of the period's unvoided payments
+ *   GET /api/{kind}/tenders.csv?from=&to=          one row per tender of the period's unvoided payments (refunds below zero)
  *   GET /api/{kind}/tenders-by-day.csv?from=&to=   their count and total per day and method
  * Both days included, today (in Manila) when not given; a period is at most 366 days.
  */
@@ -46,13 +46,13 @@ export async function paymentTenderRoutes(app: FastifyInstance): Promise<void> {
       {
         path: 'tenders.csv',
         summary: `The tenders of ${plural} in a period, as CSV`,
-        description: `One row per tender of the period's payments at the places the caller views, voided ones left out, by date: ${tenderColumns(definition).join(', ')}. Money as plain decimals.`,
+        description: `One row per tender of the period's payments at the places the caller views, voided ones left out, by date — and of refunds of what they pay (a sales return's, for whoever may view them) as money out, below zero: ${tenderColumns(definition).join(', ')}. Money as plain decimals.`,
         lines: tenderLines,
       },
       {
         path: 'tenders-by-day.csv',
         summary: `The tenders of ${plural} in a period, totalled by day and method, as CSV`,
-        description: `One row per day and method with tenders of payments at the places the caller views, voided payments left out: ${SUMMARY_COLUMNS.join(', ')}.`,
+        description: `One row per day and method with tenders of payments at the places the caller views, voided payments left out, refunds counted as money out: ${SUMMARY_COLUMNS.join(', ')}.`,
         lines: tenderSummaryLines,
       },
     ];
