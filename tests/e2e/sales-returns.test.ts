@@ -76,6 +76,8 @@ describe.skipIf(!chromiumAvailable).each([
     await page.getByRole('heading', { name: /^Sales Return SRN-/ }).waitFor();
     await page.getByText('Damaged').first().waitFor();
     await page.getByText('Back in stock').first().waitFor();
+    // It names the invoice it takes the goods back from, with the invoice's date.
+    await page.locator('dt:has-text("Invoice date") + dd').waitFor();
     if (process.env.SCREENSHOTS) await page.screenshot({ path: `${process.env.SCREENSHOTS}/sales-return-view-${size}.png`, fullPage: true });
     const made = await e2e.app.db
       .selectFrom('sales_returns')

@@ -1,4 +1,4 @@
-import { money, reference, select, type SelectOption } from '../fields';
+import { date, money, reference, select, type SelectOption } from '../fields';
 import { statusValues } from '../lifecycle';
 import { defineResource } from '../resource';
 import { documentHeader, documentTotals, DOCUMENT_SEARCH, postedLifecycle } from './document-fields';
@@ -66,6 +66,8 @@ export const salesReturns = defineResource({
   },
   fields: {
     invoice_id: reference('Invoice', 'invoices', { required: true }),
+    // As the printed credit memorandum names the invoice: its number and date.
+    invoice_date: date('Invoice date', { computed: true }),
     ...documentHeader('Customer', statusValues(lifecycle)),
     contact_id: reference('Customer', 'contacts', { computed: true }),
     branch_id: reference('Branch', 'branches', { computed: true }),

@@ -477,6 +477,8 @@ export interface PaymentTendersTable {
 
 export interface SalesReturnsTable extends DocumentHeader, Totals {
   invoice_id: number;
+  /** The invoice's date, as its credit memorandum names it. */
+  invoice_date: Day;
   /** `credit` (taken off the invoice's balance) or `refund` (paid back in tenders). */
   settlement: string;
   /** What it took off the invoice's balance: its total when credited, else nothing. */

@@ -257,7 +257,12 @@ describe.each(databaseKinds)('the database audit on %s', (kind) => {
 
   it('finds movements of a document that does not exist', async () => {
     const findings = await auditAfter(async (trx) => {
-      await trx.updateTable('stock_movements').set({ document_id: 999_999 }).where('document_id', '=', voidedReceipt.id).execute();
+      await trx
+        .updateTable('stock_movements')
+        .set({ document_id: 999_999 })
+        .where('document_type', '=', 'receive-order')
+        .where('document_id', '=', voidedReceipt.id)
+        .execute();
     });
     expect(findings).toEqual([
       {

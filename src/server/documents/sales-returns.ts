@@ -141,6 +141,7 @@ const returnsBase: ResourceStore = documentStore(salesReturns, {
         contact_id: invoice.contact_id,
         branch_id: invoice.branch_id,
         warehouse_id: invoice.warehouse_id,
+        invoice_date: invoice.date,
         settlement,
         amount,
         refunded,

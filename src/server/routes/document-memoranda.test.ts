@@ -89,16 +89,28 @@ describe.each(databaseKinds)('document memoranda on %s', (kind) => {
     const unknownDocument = await admin.send('POST', '/api/document-memoranda', memo({ id: 999_999 }));
     expect(unknownDocument.status).toBe(422);
     expect(unknownDocument.body.errors).toEqual({ document_id: ['The selected document is invalid.'] });
-    // The type picks where the id is looked for: a purchase order's id that no invoice has.
+    // The type picks where the id is looked for: a new document of whichever kind has the higher
+    // ids has one the other kind has not.
     const db = test.app.db as Kysely<any>;
-    const order = await db
-      .selectFrom('purchase_orders')
-      .select('id')
-      .where('business_id', '=', admin.businessId as number)
-      .where('id', 'not in', db.selectFrom('invoices').select('id'))
-      .executeTakeFirstOrThrow();
-    expect((await admin.send('POST', '/api/document-memoranda', memo(order))).status).toBe(201);
-    const wrongType = await admin.send('POST', '/api/document-memoranda', memo(order, { document_type: 'invoice' }));
+    const highest = async (table: string) =>
+      Number(
+        (
+          await db
+            .selectFrom(table)
+            .select((eb) => eb.fn.max('id').as('id'))
+            .executeTakeFirstOrThrow()
+        ).id,
+      );
+    const ordersAhead = (await highest('purchase_orders')) >= (await highest('invoices'));
+    const right = ordersAhead
+      ? { type: 'purchase-order', id: (await newDocument(admin, 'purchase-orders')).id }
+      : { type: 'invoice', id: (await newDocument(admin, 'invoices')).id };
+    const wrong = ordersAhead ? 'invoice' : 'purchase-order';
+    const made = await admin.send('POST', '/api/document-memoranda', memo(right, { document_type: right.type }));
+    expect(made.status).toBe(201);
+    // Gone again: the suites after list memos by type and id.
+    expect((await admin.send('DELETE', `/api/document-memoranda/${made.body.data.id}`)).status).toBe(200);
+    const wrongType = await admin.send('POST', '/api/document-memoranda', memo(right, { document_type: wrong }));
     expect(wrongType.status).toBe(422);
     expect(wrongType.body.errors).toEqual({ document_id: ['The selected document is invalid.'] });
   });

@@ -47,7 +47,7 @@ export function DocumentPrintout({ definition, record: given }: { definition: Re
   // A record still on this device is printed only with the final number it took from the device's block, and its figures.
   if (!spec || (isClientKey(record.id) && (!record.number || record.unpriced))) return null;
   const lines = (record.lines as ShownLine[] | undefined) ?? [];
-  const priced = spec.lines === 'priced';
+  const priced = spec.lines === 'priced' || spec.lines === 'returns';
   const sale = spec.type === 'invoice';
   const issue = sale ? issueOf(record) : null;
   // A voided or cancelled document keeps its number and says so, across it and under its title.

@@ -105,6 +105,7 @@ describe('the printed copy', () => {
     expect(printedTitle(getResource('bills'))).toBe('BILL');
     expect(printedTitle(getResource('quotations'))).toBe('QUOTATION');
     expect(printedTitle(getResource('invoice-payments'))).toBe('INVOICE PAYMENT');
+    expect(printedTitle(getResource('sales-returns'))).toBe('CREDIT MEMORANDUM');
   });
 
   it('names the senior citizen or PWD an invoice was discounted for', () => {

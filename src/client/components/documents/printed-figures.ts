@@ -102,10 +102,13 @@ export function vatLegend(lines: readonly FiguredLine[]): string | null {
 }
 
 /**
- * The title a document prints under: an invoice is a "SALES INVOICE", as the BIR names it; any
- * other kind its own name ("PURCHASE ORDER", "INVOICE PAYMENT"), claiming nothing more.
+ * The title a document prints under: an invoice is a "SALES INVOICE", as the BIR names it, and a
+ * sales return the "CREDIT MEMORANDUM" naming the invoice; any other kind its own name
+ * ("PURCHASE ORDER", "INVOICE PAYMENT"), claiming nothing more.
  */
 export function printedTitle(definition: ResourceDefinition): string {
+  // A return of goods sold is, on paper, the credit memorandum of what comes back.
+  if (definition.document?.lines === 'returns') return 'CREDIT MEMORANDUM';
   return definition.document?.type === 'invoice' ? 'SALES INVOICE' : definition.singular.toUpperCase();
 }
 
