@@ -4,6 +4,7 @@ import { RootLayout } from './components/layout/root-layout';
 import { NotFoundScreen } from './components/layout/not-found-screen';
 import { activitySearch } from './features/activity/activity-search';
 import { ageingSearch } from './features/ageing/ageing-search';
+import { statementSearch } from './features/statement/statement-search';
 import { loadCounterScreen, loadListScreen, loadOverviewScreen, loadScreenParts } from './first-screen';
 import { activeBusinessId } from './lib/api';
 import { redirectTarget } from './lib/route-names';
@@ -93,6 +94,14 @@ const ageingRoute = (side: 'receivables' | 'payables') =>
 const receivablesRoute = ageingRoute('receivables');
 const payablesRoute = ageingRoute('payables');
 
+/** A customer's statement of account over `?from=&to=` (by default the last three months and this one). */
+const statementRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/contacts/$id/statement',
+  validateSearch: (search: Record<string, unknown>) => statementSearch(search),
+  component: screen(() => import('./features/statement/statement-screen'), 'StatementScreen'),
+});
+
 /** Selling at a branch: the sale, its payment and its receipt on one screen. */
 const counterRoute = screenRoute('/counter', screen(loadCounterScreen, 'CounterScreen'));
 
@@ -166,6 +175,7 @@ const routeTree = rootRoute.addChildren([
   counterRoute,
   receivablesRoute,
   payablesRoute,
+  statementRoute,
   listRoute,
   createRouteForResource,
   transferFromRequestRoute,

@@ -10,8 +10,10 @@ import { PrintButton } from './components/crud/print-button';
 import { slots, type ActionProps, type CellProps, type FormSection, type RecordProps, type ScreenProps } from './components/crud/slots';
 import { emptyLine, linesBody, rowsOf, type DocumentLine, type LineRow } from './components/documents/line-rows';
 import { countsOnArrival, receiveSection } from './components/documents/receive-rows';
+import { returnSection, returnsGoods } from './components/documents/return-rows';
 import { emptyTender, paymentFieldsOf, tenderRowsOf, tendersBody, type TenderRow } from './components/documents/tender-rows';
 import { StatusBadge } from './components/documents/status-badge';
+import { StatementLink } from './features/statement/statement-link';
 import { UserPlacesDetails } from './features/users/user-places-details';
 import { placesBody, startingPlaces, type UserPlaces } from './features/users/user-places';
 import { navigationGroupOf } from './components/layout/navigation';
@@ -24,7 +26,7 @@ import type { ApiRecord } from './lib/resource-queries';
 
 /**
  * What the app puts into the generic screens' slots: documents, payments' tenders, attached files,
- * stocks, roles and users (with their places). The router loads this module before any screen, so every slot is filled when one renders;
+ * stocks, roles and users (with their places), and contacts' statements. The router loads this module before any screen, so every slot is filled when one renders;
  * the larger parts (a document's screens and editor, files, movements) load when first shown.
  */
 
@@ -147,6 +149,16 @@ for (const payments of registry.filter((definition) => paidInTenders(definition)
   slots.register({ resource: payments.name }, 'list.actions', TendersExport);
 }
 
+// A return takes goods back from its sale's lines, and says how the customer is paid back.
+const ReturnLinesEditor = lazyComponent<ComponentProps<FormSection['Editor']>>(() =>
+  import('./components/documents/return-lines-editor').then((m) => m.ReturnLinesEditor),
+);
+for (const returns of registry.filter(returnsGoods)) {
+  slots.register({ resource: returns.name }, 'form.section', returnSection(documentLines, ReturnLinesEditor));
+  // A refund's tenders, as a payment's.
+  slots.register({ resource: returns.name }, 'view.details', PaymentTenderDetails);
+}
+
 // Files: every record that takes them shows its Files panel once the server has it.
 
 function RecordFiles({ definition, record }: RecordProps) {
@@ -253,3 +265,6 @@ slots.register({ resource: 'roles' }, 'view.details', RolePermissions);
 slots.register({ resource: 'users' }, 'view.actions', AssignRolesLink);
 slots.register({ resource: 'users' }, 'view.details', UserDetails);
 slots.register({ resource: 'users' }, 'form.section', userPlaces);
+
+// Contacts lead to their statement of account, for those who read statements.
+slots.register({ resource: 'contacts' }, 'view.actions', StatementLink);

@@ -34,6 +34,7 @@ import { syncEventsRoutes } from './routes/sync-events.routes';
 import { numberBlocksRoutes } from './routes/number-blocks.routes';
 import { placesRoutes } from './routes/places.routes';
 import { resourceRoutes } from './routes/resource.routes';
+import { statementRoutes } from './routes/statements.routes';
 import { stockCountRoutes } from './routes/stock-counts.routes';
 import { ensurePermissions } from './services/permission-catalogue.service';
 
@@ -141,6 +142,7 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
   await app.register(filesRoutes);
   await app.register(activityRoutes);
   await app.register(overviewRoutes);
+  await app.register(statementRoutes);
   await app.register(operationsRoutes, config);
   await app.register(batchRoutes);
 

@@ -6,7 +6,11 @@ import {
   SERVICE_PRICES_PERMISSION,
   VIEW_ACTIVITY_PERMISSION,
 } from '../domain/permissions';
+import { documentTotals, type VatCategory } from '../domain/documents';
+import { centavosToPesos, pesosToCentavos } from '../domain/money';
+import { toThousandths } from '../domain/quantity';
 import { getResource } from '../domain/resources/registry';
+import { returnedFigures, soldFigures } from '../domain/returns';
 import { jobPermissions } from '../domain/role-needs';
 import { WALK_IN_NAME } from '../domain/walk-in';
 import { hashSecret, temporaryPassword } from './auth/secrets';
@@ -81,13 +85,13 @@ export const DEMO_ROLES: {
   {
     name: 'Branch Cashier',
     email: 'cashier@example.com',
-    description: 'Sells at a branch and takes payments.',
+    description: 'Sells at a branch, takes payments and takes goods back.',
     worksAt: 'branch',
     places: { all: null, own: 'operate' },
     permissions: [
       ...views(['items', 'stocks', 'sale-item-prices', 'services', 'service-prices', 'branches']),
       SERVICE_PRICES_PERMISSION,
-      ...jobPermissions(['quotations', 'invoices', 'invoice-payments', 'contacts', 'document-memoranda']),
+      ...jobPermissions(['quotations', 'invoices', 'invoice-payments', 'sales-returns', 'contacts', 'document-memoranda']),
     ],
   },
   {
@@ -460,6 +464,7 @@ async function seedCatalogue(trx: Trx, businessId: number, catalogue: Catalogue)
   const record = (resource: string, values: Record<string, unknown>) => createRecord(trx, scope, getResource(resource), values);
   await seedPurchasing(record, warehouseId, stocked);
   await seedSales(record, warehouseId, stocked, customerIds);
+  await seedOlderAndNewerDebts(record, warehouseId, stocked, customerIds);
   await seedCreditLimits(trx, scope, customerIds);
   await seedLogistics(record, warehouseId, branchIds, stocked);
   await seedAdjustments(record, warehouseId, stocked);
@@ -561,6 +566,7 @@ async function seedPurchasing(create: CreateRecord, warehouseId: number, items: 
  * month (the oldest paid, the next in part, the latest owed), and a quotation still open.
  */
 async function seedSales(create: CreateRecord, warehouseId: number, items: StockedItem[], customerIds: number[]): Promise<void> {
+  let firstPaid: ApiRecord | undefined;
   for (const [round, days] of [80, 50, 20].entries()) {
     for (const [index, customerId] of customerIds.entries()) {
       const lines = [0, 1, 2].map((offset) => {
@@ -569,6 +575,7 @@ async function seedSales(create: CreateRecord, warehouseId: number, items: Stock
       });
       const header = { contact_id: customerId, warehouse_id: warehouseId };
       const invoice = await create('invoices', { ...header, date: daysAgo(days), due_date: daysAgo(days - 15), lines });
+      firstPaid ??= invoice;
       if (round === 2) continue;
       const amount = round === 0 ? Number(invoice.total) : Math.round(Number(invoice.total) / 3);
       await create('invoice-payments', {
@@ -581,6 +588,7 @@ async function seedSales(create: CreateRecord, warehouseId: number, items: Stock
       });
     }
   }
+  if (firstPaid) await seedSalesReturn(create, firstPaid);
   const [first] = items;
   await create('quotations', {
     contact_id: customerIds[0],
@@ -589,6 +597,30 @@ async function seedSales(create: CreateRecord, warehouseId: number, items: Stock
     valid_until: daysAgo(-12),
     lines: [{ item_id: first.id, unit_of_measurement_id: first.unitId, quantity: 48, unit_price: first.price }],
   });
+}
+
+/**
+ * Unpaid invoices beyond the monthly sales, so that what customers owe falls in every bucket of
+ * the receivables ageing: one not yet due, one 61–90 days past due and one over 90, each to the
+ * next customer in turn. Made before the credit limits, which count them.
+ */
+async function seedOlderAndNewerDebts(create: CreateRecord, warehouseId: number, items: StockedItem[], customerIds: number[]) {
+  // Dated 9, 100 and 140 days ago (none in the last week, which sold only over the counter); due
+  // 6 days from now, 75 and 115 days ago.
+  for (const [index, [dated, due]] of [
+    [9, -6],
+    [100, 75],
+    [140, 115],
+  ].entries()) {
+    const item = items[index % items.length];
+    await create('invoices', {
+      contact_id: customerIds[index % customerIds.length],
+      warehouse_id: warehouseId,
+      date: daysAgo(dated),
+      due_date: daysAgo(due),
+      lines: [{ item_id: item.id, unit_of_measurement_id: item.unitId, quantity: 6, unit_price: item.price }],
+    });
+  }
 }
 
 /**
@@ -610,6 +642,57 @@ async function seedCreditLimits(trx: Trx, scope: Scope, customerIds: number[]): 
     const limit = atLimit ? pesos : Math.ceil(pesos / 10_000) * 10_000 + 20_000;
     await updateRecord(trx, scope, getResource('contacts'), customerId, { credit_limit: limit });
   }
+}
+
+/** A document's line as the API answers it: pesos, and quantities in their unit. */
+interface DocumentLineAnswer {
+  id: number;
+  quantity: number;
+  unit_price: number;
+  discount_percent: number;
+  amount: number;
+  vat: number;
+  vat_category: VatCategory;
+  sc_pwd: boolean;
+}
+
+/**
+ * Goods back from the first paid sale, three days ago: one of its first line the customer changed
+ * their mind about, back in stock, and two of its second found dented, written off — refunded in
+ * cash what they come to (figured as the server figures a return, `domain/returns.ts`).
+ */
+async function seedSalesReturn(create: CreateRecord, invoice: ApiRecord): Promise<void> {
+  const sold = invoice.lines as DocumentLineAnswer[];
+  const back = [
+    { line: sold[0], quantity: 1, reason: 'changed_mind', disposition: 'restock' },
+    { line: sold[1], quantity: 2, reason: 'damaged', note: 'Dented cans', disposition: 'write_off' },
+  ];
+  const figures = back.map(({ line, quantity }) =>
+    returnedFigures(
+      soldFigures(
+        {
+          quantity: toThousandths(line.quantity),
+          unit_price: pesosToCentavos(line.unit_price),
+          discount_percent: Math.round(line.discount_percent * 100),
+          amount: pesosToCentavos(line.amount),
+          vat: pesosToCentavos(line.vat),
+          vat_category: line.vat_category,
+          sc_pwd: line.sc_pwd,
+        },
+        Boolean(invoice.prices_include_vat),
+      ),
+      toThousandths(line.quantity),
+      0,
+      toThousandths(quantity),
+    ),
+  );
+  await create('sales-returns', {
+    invoice_id: invoice.id,
+    date: daysAgo(3),
+    settlement: 'refund',
+    lines: back.map(({ line, quantity, reason, note, disposition }) => ({ source_line_id: line.id, quantity, reason, note, disposition })),
+    tenders: [{ method: 'cash', amount: centavosToPesos(documentTotals(figures).total) }],
+  });
 }
 
 /**

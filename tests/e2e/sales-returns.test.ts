@@ -70,7 +70,8 @@ describe.skipIf(!chromiumAvailable).each([
     await page.locator('#tender-1-method').selectOption('gcash');
     expect(Number(await page.locator('#tender-1-amount').inputValue())).toBeCloseTo(pesos - cash, 2);
     await page.locator('#tender-1-reference').fill('9012345678901');
-    if (process.env.SCREENSHOTS) await page.screenshot({ path: `${process.env.SCREENSHOTS}/sales-return-form-${size}.png`, fullPage: true });
+    if (process.env.SCREENSHOTS)
+      await page.screenshot({ path: `${process.env.SCREENSHOTS}/sales-return-form-${size}.png`, fullPage: true });
     await page.getByRole('button', { name: 'Save Sales Return' }).click();
 
     await page.getByRole('heading', { name: /^Sales Return SRN-/ }).waitFor();
@@ -78,7 +79,8 @@ describe.skipIf(!chromiumAvailable).each([
     await page.getByText('Back in stock').first().waitFor();
     // It names the invoice it takes the goods back from, with the invoice's date.
     await page.locator('dt:has-text("Invoice date") + dd').waitFor();
-    if (process.env.SCREENSHOTS) await page.screenshot({ path: `${process.env.SCREENSHOTS}/sales-return-view-${size}.png`, fullPage: true });
+    if (process.env.SCREENSHOTS)
+      await page.screenshot({ path: `${process.env.SCREENSHOTS}/sales-return-view-${size}.png`, fullPage: true });
     const made = await e2e.app.db
       .selectFrom('sales_returns')
       .select(['id', 'total', 'refunded', 'amount', 'settlement'])

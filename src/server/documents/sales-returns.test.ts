@@ -34,7 +34,8 @@ describe.each(databaseKinds)('sales returns on %s', (kind) => {
     ({ test, admin, businesses } = await startDemo(kind));
     businessId = businesses[0];
     branch = { type: 'branch', id: (await firstOf(admin, 'branches')).id };
-    customerId = (await created(admin, '/api/contacts', { contact_type_id: await contactTypeId(admin, 'Customer'), name: 'Return Suki' })).id;
+    customerId = (await created(admin, '/api/contacts', { contact_type_id: await contactTypeId(admin, 'Customer'), name: 'Return Suki' }))
+      .id;
     const item = async (sku: string, name: string, values: Record<string, unknown>) => {
       const made = await created(admin, '/api/items', { sku, name, unit_of_measurement_id: 1, ...values });
       await stockUp(admin, branch, { id: made.id, unit_of_measurement_id: 1 }, 1000);
@@ -198,6 +199,36 @@ describe.each(databaseKinds)('sales returns on %s', (kind) => {
     expect((await returned(sold.id, [back(soap.id, 1)])).status).toBe(201);
   });
 
+  it("counts the period's returns on the overview by reason, voided ones left out, as their lines add up", async () => {
+    const listed = (await admin.send('GET', `/api/sales-returns?date=${today}&per_page=100`)).body.data as { id: number; status: string }[];
+    const byReason = new Map<string, { returns: Set<number>; centavos: number }>();
+    let total = 0;
+    let count = 0;
+    for (const { id, status } of listed) {
+      if (status === 'void') continue;
+      const made = (await admin.send('GET', `/api/sales-returns/${id}`)).body.data;
+      count += 1;
+      total += centavos(made.total);
+      for (const each of made.lines as { reason: string; amount: number; vat: number }[]) {
+        const entry = byReason.get(each.reason) ?? { returns: new Set(), centavos: 0 };
+        entry.returns.add(id);
+        entry.centavos += centavos(each.amount) + centavos(each.vat);
+        byReason.set(each.reason, entry);
+      }
+    }
+    expect(count).toBeGreaterThan(3);
+    const card = (await admin.send('GET', `/api/overview/returns?from=${today}&to=${today}`)).body;
+    expect(card.returns).toBe(count);
+    expect(centavos(card.amount)).toBe(total);
+    expect(card.data.map((row: { reason: string }) => row.reason)).toEqual(
+      ['damaged', 'wrong_item', 'expired', 'changed_mind', 'other'].filter((reason) => byReason.has(reason)),
+    );
+    for (const row of card.data as { reason: string; returns: number; amount: number }[]) {
+      expect(row.returns, row.reason).toBe(byReason.get(row.reason)!.returns.size);
+      expect(centavos(row.amount), row.reason).toBe(byReason.get(row.reason)!.centavos);
+    }
+  });
+
   it('refuses in words what is not a line of the invoice, a credit past what is owed, and bad lines', async () => {
     const sold = await invoice([line(items.soap, 2, 10)], { payment: { tenders: [{ method: 'cash', amount: 20 }] } });
     const other = await invoice([line(items.soap, 1, 10)]);
@@ -215,6 +246,8 @@ describe.each(databaseKinds)('sales returns on %s', (kind) => {
     });
     const noNote = await returned(sold.id, [back(sold.lines[0].id, 1, { reason: 'other' })], { settlement: 'refund' });
     expect(noNote.body.errors).toMatchObject({ 'lines.0.note': ['Say why in the note when the reason is other.'] });
-    expect((await admin.send('POST', '/api/sales-returns', { invoice_id: 'x', date: today, settlement: 'credit', lines: [] })).status).toBe(422);
+    expect((await admin.send('POST', '/api/sales-returns', { invoice_id: 'x', date: today, settlement: 'credit', lines: [] })).status).toBe(
+      422,
+    );
   });
 });

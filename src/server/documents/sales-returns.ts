@@ -100,7 +100,9 @@ async function settlementOf(
     const owed = Number(invoice.balance);
     if (total > owed) {
       throw validationError({
-        settlement: [`The returned goods come to ${pesos(total)}, more than the ${pesos(owed)} still owed on invoice ${number}: refund them instead.`],
+        settlement: [
+          `The returned goods come to ${pesos(total)}, more than the ${pesos(owed)} still owed on invoice ${number}: refund them instead.`,
+        ],
       });
     }
     return { amount: total, refunded: 0 };
@@ -210,4 +212,8 @@ async function reopenReturnedLines(trx: Trx, scope: Scope, row: Record<string, u
   );
 }
 
-export const salesReturnsPart: ServerPart = { definition: salesReturns, store: salesReturnsStore, reversals: { void: reopenReturnedLines } };
+export const salesReturnsPart: ServerPart = {
+  definition: salesReturns,
+  store: salesReturnsStore,
+  reversals: { void: reopenReturnedLines },
+};

@@ -221,9 +221,7 @@ export async function* tenderLines(db: Db, scope: Scope, definition: ResourceDef
   for (;;) {
     let batch = tendered(db, scope, definition, period).selectAll();
     if (last) {
-      batch = batch.where(
-        sql<boolean>`(date, kind, payment_id, position) > (${last.date}, ${last.kind}, ${last.id}, ${last.position})`,
-      );
+      batch = batch.where(sql<boolean>`(date, kind, payment_id, position) > (${last.date}, ${last.kind}, ${last.id}, ${last.position})`);
     }
     const rows = (await batch
       .orderBy('date')

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { todayInManila } from '../../domain/documents';
-import { ageingBucketOf } from '../../domain/ageing';
-import { contactTypeId, created, databaseKinds, startEmpty, userWithPermissions } from '../../../tests/support/test-app';
+import { AGEING_BUCKETS, ageingBucketOf } from '../../domain/ageing';
+import { contactTypeId, created, databaseKinds, startDemo, startEmpty, userWithPermissions } from '../../../tests/support/test-app';
 import type { Session, TestApp } from '../../../tests/support/test-app';
 import { BYTE_ORDER_MARK } from '../resources/csv-export';
 import { addDays } from './calendar';
@@ -164,6 +164,22 @@ describe.each(databaseKinds)('receivables and payables ageing on %s', (kind) => 
       const answer = await admin.send('GET', `/api/overview/receivables/ageing?${query}`);
       expect(answer.status, query).toBe(422);
       expect(Object.keys(answer.body.errors), query).toContain(field);
+    }
+  });
+});
+
+/** The demo data shows every bucket: in each demo business, some customer owes in each of them. */
+describe.each(databaseKinds)('the demo’s receivables ageing on %s', (kind) => {
+  it('has what customers owe in every bucket, from current to over 90 days', async () => {
+    const { test, admin, businesses } = await startDemo(kind);
+    try {
+      for (const business of businesses) {
+        const answer = await admin.inBusiness(business).send('GET', '/api/overview/receivables/ageing');
+        expect(answer.status).toBe(200);
+        for (const { key } of AGEING_BUCKETS) expect(answer.body.totals.buckets[key], `${key} in business ${business}`).toBeGreaterThan(0);
+      }
+    } finally {
+      await test.close();
     }
   });
 });

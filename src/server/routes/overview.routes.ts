@@ -12,6 +12,7 @@ import { openBalances } from '../overview/open-balances';
 import { recentDocuments } from '../overview/recent-documents';
 import { salesAndPurchases, type PeriodTotals } from '../overview/sales-purchases';
 import { stockValue } from '../overview/stock-value';
+import { returnsByReason } from '../overview/returns-by-reason';
 import { topItems } from '../overview/top-items';
 import { scopeOf } from '../plugins/auth';
 import type { Db } from '../db/scope';
@@ -203,6 +204,19 @@ const topItemsAnswer = z.looseObject({
   ),
 });
 
+const returnsAnswer = z.looseObject({
+  returns: z.number().int().describe("The period's sales returns"),
+  amount: pesos('What they came to, with VAT'),
+  data: z.array(
+    z.looseObject({
+      reason: z.string().describe('damaged, wrong_item, expired, changed_mind or other'),
+      label: z.string(),
+      returns: z.number().int().describe('How many returns gave it for a line'),
+      amount: pesos('What those lines came to, with VAT'),
+    }),
+  ),
+});
+
 const recentDocumentsAnswer = z.looseObject({
   data: z.array(
     z.looseObject({
@@ -352,6 +366,23 @@ export async function overviewRoutes(app: FastifyInstance): Promise<void> {
     async (request) => {
       const { from, to } = periodOf({ ...request.query, interval: 'day' });
       return topItems(db, scopeOf(request), from, to, request.query.limit);
+    },
+  );
+
+  routes.get(
+    '/api/overview/returns',
+    {
+      config: { permission: 'view-sales-returns' },
+      schema: {
+        tags,
+        summary: 'Goods that came back in a period, by reason',
+        querystring: z.object({ from: period.from, to: period.to }),
+        response: { 200: returnsAnswer.describe('By reason, in the order the return form offers them'), ...refusals(401, 403, 422) },
+      },
+    },
+    async (request) => {
+      const { from, to } = periodOf({ ...request.query, interval: 'day' });
+      return returnsByReason(db, scopeOf(request), from, to);
     },
   );
 

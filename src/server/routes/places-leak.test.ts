@@ -57,6 +57,7 @@ const OVERVIEW_CARDS = [
   'stock-value',
   'low-stock',
   'top-items',
+  'returns',
   'recent-documents',
 ];
 
@@ -635,11 +636,17 @@ describe.each(databaseKinds)('no route answers another place’s records on %s',
     const line = (quantity: number) => ({ item_id: scarce.id, unit_of_measurement_id: unit, quantity });
     await made('stock-adjustments', { branch_id: world.place.quezon, date: today, lines: [{ ...line(900), reason: 'opening_balance' }] });
     await made('stock-adjustments', { warehouse_id: world.place.mandaue, date: today, lines: [{ ...line(1), reason: 'opening_balance' }] });
-    await made('invoices', {
+    const sale = await made('invoices', {
       branch_id: world.place.quezon,
       contact_id: world.customer,
       date: today,
       lines: [{ ...line(800), unit_price: 5000 }],
+    });
+    await made('sales-returns', {
+      invoice_id: sale.id,
+      date: today,
+      settlement: 'credit',
+      lines: [{ source_line_id: sale.lines[0].id, quantity: 1, reason: 'damaged', disposition: 'write_off' }],
     });
     await made('bills', {
       warehouse_id: world.place.mandaue,
@@ -705,7 +712,8 @@ describe.each(databaseKinds)('no route answers another place’s records on %s',
     await make('invoice-payments', { invoice_id: invoice.id, date, tenders: [{ method: 'cash', amount: 5 }] });
     await make('credit-memoranda', { invoice_id: invoice.id, date, amount: 1, reason: 'Dented' });
     // Goods back from a sale of two, credited to what it owes.
-    const sold = (await user.send('POST', '/api/invoices', { ...at, contact_id: customer, date, lines: [{ ...priced, quantity: 2 }] })).body.data;
+    const sold = (await user.send('POST', '/api/invoices', { ...at, contact_id: customer, date, lines: [{ ...priced, quantity: 2 }] })).body
+      .data;
     await make('sales-returns', {
       invoice_id: sold.id,
       date,

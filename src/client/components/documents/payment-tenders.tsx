@@ -65,7 +65,14 @@ export function TendersEditor({ definition, value, onChange, errors, values }: C
       onChange={onChange}
       errors={errors}
       intro="How it was paid: add a tender for each way the money came, such as part in cash and the rest by GCash."
-      target={balance && { centavos: balance.centavos, label: `Balance of the ${balance.noun}`, over: 'More than the balance by', left: 'Left to pay' }}
+      target={
+        balance && {
+          centavos: balance.centavos,
+          label: `Balance of the ${balance.noun}`,
+          over: 'More than the balance by',
+          left: 'Left to pay',
+        }
+      }
     />
   );
 }

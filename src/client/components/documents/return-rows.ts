@@ -67,7 +67,12 @@ export function returnFigures(value: ReturnRows): { lines: (LineFigures | null)[
     if (!row.sold || row.open === undefined || row.quantity.trim() === '' || !Number.isFinite(typed) || typed <= 0 || typed > row.open)
       return null;
     const open = toThousandths(row.open);
-    return returnedFigures(soldFigures(row.sold, value.pricesIncludeVat), row.sold.quantity, row.sold.quantity - open, toThousandths(typed));
+    return returnedFigures(
+      soldFigures(row.sold, value.pricesIncludeVat),
+      row.sold.quantity,
+      row.sold.quantity - open,
+      toThousandths(typed),
+    );
   });
   return { lines, totals: documentTotals(lines.filter((line) => line !== null)) };
 }
@@ -92,7 +97,9 @@ export function returnSection(lines: FormSection, Editor: FormSection['Editor'])
     },
     // Offline, a refund's tenders are checked before it is queued, as the server would.
     check: async (_rows, body) =>
-      body.settlement === 'refund' ? ((await import('../../../domain/tenders-input')).paymentTenders({ tenders: body.tenders }).errors ?? {}) : {},
+      body.settlement === 'refund'
+        ? ((await import('../../../domain/tenders-input')).paymentTenders({ tenders: body.tenders }).errors ?? {})
+        : {},
     Editor,
   };
 }

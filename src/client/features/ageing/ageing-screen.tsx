@@ -1,11 +1,12 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link, useNavigate, useSearch } from '@tanstack/react-router';
-import { Download } from 'lucide-react';
+import { Download, FileText } from 'lucide-react';
 import { useState } from 'react';
 import { AGEING_BUCKETS, AGEING_SIDES, type AgeingBucketKey, type AgeingSide } from '../../../domain/ageing';
 import { formatPesos } from '../../../domain/money';
 import { permissionName } from '../../../domain/permissions';
 import { getResource } from '../../../domain/resources/registry';
+import { readsStatements } from '../../../domain/statement';
 import { ChoiceSelect } from '../../components/choices';
 import { EmptyTableRow, FramedTable } from '../../components/framed-table';
 import { LabelledField } from '../../components/labelled-field';
@@ -19,7 +20,7 @@ import { ApiError, apiFile, describeError, saveFile } from '../../lib/api';
 import { formatDate } from '../../lib/format';
 import { toast } from '../../lib/notify';
 import { placesAt, usePlaces } from '../../lib/places';
-import { useActiveBusinessId, useCan } from '../../lib/session';
+import { useActiveBusinessId, useCan, usePermissions } from '../../lib/session';
 import { cn } from '../../lib/utils';
 import { overviewQuery } from '../overview/overview-queries';
 import { ageingSearch, type AgeingSearch } from './ageing-search';
@@ -60,6 +61,9 @@ function Ageing({ side }: { side: AgeingSide }) {
   const [exporting, setExporting] = useState(false);
   const answer = ageing.data;
   const noun = getResource(resource).singular.toLowerCase();
+  // A customer's statement of account, for whoever reads statements.
+  const permissions = usePermissions();
+  const statements = side === 'receivables' && readsStatements(permissions);
 
   const choosePlace = (value: string) => {
     const [type, id] = value.split(':');
@@ -157,6 +161,7 @@ function Ageing({ side }: { side: AgeingSide }) {
                     </div>
                   ))}
                 </dl>
+                {statements && row.contact_id !== null && <StatementLink contactId={row.contact_id} contact={row.contact} />}
               </li>
             ))}
           </ul>
@@ -190,6 +195,7 @@ function Ageing({ side }: { side: AgeingSide }) {
                       <div className="text-xs text-muted-foreground">
                         {row.count} unpaid {row.count === 1 ? noun : `${noun}s`}
                       </div>
+                      {statements && row.contact_id !== null && <StatementLink contactId={row.contact_id} contact={row.contact} />}
                     </TableCell>
                     {AGEING_BUCKETS.map(({ key }) => (
                       <TableCell key={key} className="text-right tabular-nums">
@@ -220,5 +226,19 @@ function Ageing({ side }: { side: AgeingSide }) {
         </>
       )}
     </div>
+  );
+}
+
+/** A customer's statement of account, named for them to a screen reader. */
+function StatementLink({ contactId, contact }: { contactId: number; contact: string | null }) {
+  return (
+    <Link
+      to="/contacts/$id/statement"
+      params={{ id: String(contactId) }}
+      aria-label={`Statement of account of ${contact ?? `customer ${contactId}`}`}
+      className="inline-flex min-h-11 items-center gap-1 text-sm text-primary hover:underline md:min-h-0"
+    >
+      <FileText className="size-4" aria-hidden /> Statement
+    </Link>
   );
 }

@@ -18,6 +18,7 @@ import type {
   AgingBucket,
   LowStock,
   RecentDocuments,
+  ReturnsByReason,
   SalesPurchases,
   StockValue,
   TopItems,
@@ -374,6 +375,59 @@ export function TopItemsCard({
             detail: `${quantityFormat.format(item.quantity)} sold`,
           }))}
         />
+      )}
+    </OverviewCard>
+  );
+}
+
+/** Goods that came back in the period, by why, with what they came to; and the way to every return. */
+export function ReturnsCard({
+  query,
+  periodLabel,
+  className,
+}: {
+  query: UseQueryResult<ReturnsByReason>;
+  periodLabel: string;
+  className?: string;
+}) {
+  return (
+    <OverviewCard
+      title="Returns by reason"
+      description={periodLabel}
+      className={className}
+      query={query}
+      empty="No goods came back in this period."
+      isEmpty={(answer) => answer.returns === 0}
+    >
+      {(answer) => (
+        <div className="space-y-2">
+          <ul className="divide-y text-sm" aria-label="Returns by reason">
+            {answer.data.map((reason) => (
+              <li key={reason.reason} className="flex min-h-11 items-center justify-between gap-3">
+                <span>
+                  {reason.label}
+                  <span className="block text-xs text-muted-foreground">
+                    {reason.returns} {reason.returns === 1 ? 'return' : 'returns'}
+                  </span>
+                </span>
+                <span className="tabular-nums">{formatPesos(reason.amount)}</span>
+              </li>
+            ))}
+          </ul>
+          <p className="flex justify-between gap-3 border-t pt-2 text-sm font-semibold tabular-nums">
+            <span>
+              {answer.returns} {answer.returns === 1 ? 'return' : 'returns'}
+            </span>
+            <span>{formatPesos(answer.amount)}</span>
+          </p>
+          <Link
+            to="/$resource"
+            params={{ resource: 'sales-returns' }}
+            className="inline-flex min-h-11 items-center text-sm text-primary hover:underline"
+          >
+            All sales returns
+          </Link>
+        </div>
       )}
     </OverviewCard>
   );

@@ -72,6 +72,12 @@ export interface TopItems {
   data: { item_id: number; item: string; quantity: number; amount: number }[];
 }
 
+export interface ReturnsByReason {
+  returns: number;
+  amount: number;
+  data: { reason: string; label: string; returns: number; amount: number }[];
+}
+
 export interface RecentDocuments {
   data: {
     resource: string;
@@ -95,6 +101,7 @@ export type OverviewCard =
   | 'stock-value'
   | 'low-stock'
   | 'top-items'
+  | 'returns'
   | 'recent-documents';
 
 /**

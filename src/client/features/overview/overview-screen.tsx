@@ -7,7 +7,15 @@ import { useActiveBusinessId, usePermissions, useSession, type CurrentUser } fro
 import { OfflineNotice } from '../../components/offline-notice';
 import { Toggle } from '../../components/ui/toggle';
 import { BackupStatus } from './backup-status';
-import { LowStockCard, RecentDocumentsCard, SalesPurchasesCard, StockValueCard, TopItemsCard, UnpaidCard } from './overview-cards';
+import {
+  LowStockCard,
+  RecentDocumentsCard,
+  ReturnsCard,
+  SalesPurchasesCard,
+  StockValueCard,
+  TopItemsCard,
+  UnpaidCard,
+} from './overview-cards';
 import type { Series } from './series';
 import {
   overviewQuery,
@@ -15,6 +23,7 @@ import {
   type RecentDocuments,
   type SalesPurchases,
   type StockValue,
+  type ReturnsByReason,
   type TopItems,
   type Unpaid,
 } from './overview-queries';
@@ -70,13 +79,18 @@ export function OverviewScreen() {
     ...overviewQuery<TopItems>(businessId, 'top-items', 'the top items chart of this period', { from: range.from, to: range.to, limit: 5 }),
     enabled: sales,
   });
+  const returned = mayView('sales-returns');
+  const returns = useQuery({
+    ...overviewQuery<ReturnsByReason>(businessId, 'returns', 'the returns of this period', { from: range.from, to: range.to }),
+    enabled: returned,
+  });
   const recent = useQuery({
     ...overviewQuery<RecentDocuments>(businessId, 'recent-documents', 'the recent documents list', { limit: 8 }),
     enabled: documents,
   });
 
   // Cards read back from this device say so once, with the oldest time any of them was saved.
-  const savedTimes = [salesPurchases, receivables, payables, stockValue, lowStock, topItems, recent]
+  const savedTimes = [salesPurchases, receivables, payables, stockValue, lowStock, topItems, returns, recent]
     .map((query) => query.data?.savedOffline)
     .filter((time) => time !== undefined);
   const savedAt = savedTimes.length > 0 ? Math.min(...savedTimes) : undefined;
@@ -132,6 +146,7 @@ export function OverviewScreen() {
             {sales && <TopItemsCard query={topItems} periodLabel={label} />}
             {stocks && <LowStockCard query={lowStock} />}
             {documents && <RecentDocumentsCard query={recent} />}
+            {returned && <ReturnsCard query={returns} periodLabel={label} />}
           </div>
         </div>
       )}

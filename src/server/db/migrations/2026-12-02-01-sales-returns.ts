@@ -14,7 +14,9 @@ export async function up(db: Kysely<any>): Promise<void> {
   await businessRecord(
     'sales_returns',
     header((t) => {
-      let table = totals(t.addColumn('invoice_id', 'integer', requiredRef('invoices')).addColumn('invoice_date', dateType, (col) => col.notNull()))
+      let table = totals(
+        t.addColumn('invoice_id', 'integer', requiredRef('invoices')).addColumn('invoice_date', dateType, (col) => col.notNull()),
+      )
         .addColumn('settlement', 'text', (col) => col.notNull())
         .addColumn('prices_include_vat', FLAG, (col) => col.notNull().defaultTo(0))
         .addColumn('amount', MONEY, (col) => col.notNull().defaultTo(0))
