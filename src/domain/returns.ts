@@ -1,4 +1,6 @@
 import { lineFigures, type LineFigures, type VatCategory } from './documents';
+import { pesosToCentavos } from './money';
+import { toThousandths } from './quantity';
 
 /**
  * What goods coming back from a sale come to: each returned line its share of the line it was sold
@@ -17,6 +19,28 @@ export interface SoldLine {
   vat_category: VatCategory;
   sc_pwd: boolean | number;
 }
+
+/** A sold line as the API answers it: quantities in its unit, money in pesos, discounts in percent. */
+export interface SoldLineAnswer {
+  quantity: number;
+  unit_price: number;
+  discount_percent: number;
+  amount: number;
+  vat: number;
+  vat_category: VatCategory;
+  sc_pwd: boolean;
+}
+
+/** A sold line as the API answers it, as the server keeps it. */
+export const soldLineOf = (line: SoldLineAnswer): SoldLine => ({
+  quantity: toThousandths(line.quantity),
+  unit_price: pesosToCentavos(line.unit_price),
+  discount_percent: Math.round(line.discount_percent * 100),
+  amount: pesosToCentavos(line.amount),
+  vat: pesosToCentavos(line.vat),
+  vat_category: line.vat_category,
+  sc_pwd: line.sc_pwd,
+});
 
 /** `whole × part / of`, rounded half up, exact for any figures a document may hold. */
 export function share(whole: number, part: number, of: number): number {

@@ -6,11 +6,11 @@ import {
   SERVICE_PRICES_PERMISSION,
   VIEW_ACTIVITY_PERMISSION,
 } from '../domain/permissions';
-import { documentTotals, type VatCategory } from '../domain/documents';
-import { centavosToPesos, pesosToCentavos } from '../domain/money';
+import { documentTotals } from '../domain/documents';
+import { centavosToPesos } from '../domain/money';
 import { toThousandths } from '../domain/quantity';
 import { getResource } from '../domain/resources/registry';
-import { returnedFigures, soldFigures } from '../domain/returns';
+import { returnedFigures, soldFigures, soldLineOf, type SoldLineAnswer } from '../domain/returns';
 import { jobPermissions } from '../domain/role-needs';
 import { WALK_IN_NAME } from '../domain/walk-in';
 import { hashSecret, temporaryPassword } from './auth/secrets';
@@ -644,43 +644,20 @@ async function seedCreditLimits(trx: Trx, scope: Scope, customerIds: number[]): 
   }
 }
 
-/** A document's line as the API answers it: pesos, and quantities in their unit. */
-interface DocumentLineAnswer {
-  id: number;
-  quantity: number;
-  unit_price: number;
-  discount_percent: number;
-  amount: number;
-  vat: number;
-  vat_category: VatCategory;
-  sc_pwd: boolean;
-}
-
 /**
  * Goods back from the first paid sale, three days ago: one of its first line the customer changed
  * their mind about, back in stock, and two of its second found dented, written off — refunded in
  * cash what they come to (figured as the server figures a return, `domain/returns.ts`).
  */
 async function seedSalesReturn(create: CreateRecord, invoice: ApiRecord): Promise<void> {
-  const sold = invoice.lines as DocumentLineAnswer[];
+  const sold = invoice.lines as (SoldLineAnswer & { id: number })[];
   const back = [
     { line: sold[0], quantity: 1, reason: 'changed_mind', disposition: 'restock' },
     { line: sold[1], quantity: 2, reason: 'damaged', note: 'Dented cans', disposition: 'write_off' },
   ];
   const figures = back.map(({ line, quantity }) =>
     returnedFigures(
-      soldFigures(
-        {
-          quantity: toThousandths(line.quantity),
-          unit_price: pesosToCentavos(line.unit_price),
-          discount_percent: Math.round(line.discount_percent * 100),
-          amount: pesosToCentavos(line.amount),
-          vat: pesosToCentavos(line.vat),
-          vat_category: line.vat_category,
-          sc_pwd: line.sc_pwd,
-        },
-        Boolean(invoice.prices_include_vat),
-      ),
+      soldFigures(soldLineOf(line), Boolean(invoice.prices_include_vat)),
       toThousandths(line.quantity),
       0,
       toThousandths(quantity),

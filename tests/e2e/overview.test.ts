@@ -8,7 +8,16 @@ interface Unpaid {
   data: { total: number; count: number; aging: { bucket: string; amount: number; count: number }[] };
 }
 
-const CARDS = ['Sales and purchases', 'Receivables', 'Payables', 'Stock value', 'Top items by sales', 'Low stock', 'Recent documents'];
+const CARDS = [
+  'Sales and purchases',
+  'Receivables',
+  'Payables',
+  'Stock value',
+  'Top items by sales',
+  'Low stock',
+  'Recent documents',
+  'Returns by reason',
+];
 
 /** The overview dashboard in Chromium: every card for the admin, only the permitted ones for others. */
 describe.skipIf(!chromiumAvailable)('overview in Chromium', { timeout: 120_000 }, () => {
@@ -323,7 +332,7 @@ describe.skipIf(!chromiumAvailable)('overview in Chromium', { timeout: 120_000 }
     await card(page, 'Sales and purchases').locator('svg .recharts-bar-rectangle').first().waitFor();
     // Each card's answer is kept as it arrives, the session a moment later; leaving the page
     // before that would lose them.
-    await expect.poll(() => savedOverviewCards(page)).toBe(7);
+    await expect.poll(() => savedOverviewCards(page)).toBe(CARDS.length);
     await page.waitForFunction(() => localStorage.getItem('bodega-session')?.includes('permission_names'));
 
     await context.setOffline(true);

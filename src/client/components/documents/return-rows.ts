@@ -1,9 +1,8 @@
 import { documentTotals, type DocumentTotals, type LineFigures } from '../../../domain/documents';
 import type { ResourceDefinition } from '../../../domain/resource';
 import { RESTOCK } from '../../../domain/resources/sales-returns';
-import { returnedFigures, soldFigures, type SoldLine } from '../../../domain/returns';
+import { returnedFigures, soldFigures, soldLineOf } from '../../../domain/returns';
 import { toThousandths } from '../../../domain/quantity';
-import { pesosToCentavos } from '../../../domain/money';
 import type { FormSection } from '../crud/slots';
 import type { DocumentLine, LineRow } from './line-rows';
 import { emptyTender, tenderRowsOf, tendersBody, type TenderAnswer, type TenderRow } from './tender-rows';
@@ -27,17 +26,6 @@ export interface ReturnRows {
 
 /** Whether a kind takes goods back from the lines of the sale it is made from. */
 export const returnsGoods = (definition: ResourceDefinition | undefined): boolean => definition?.document?.lines === 'returns';
-
-/** A sold line as the server keeps it (thousandths, centavos, hundredths of a percent), from the API's answer. */
-export const soldLineOf = (line: DocumentLine): SoldLine => ({
-  quantity: toThousandths(line.quantity),
-  unit_price: pesosToCentavos(line.unit_price),
-  discount_percent: Math.round(line.discount_percent * 100),
-  amount: pesosToCentavos(line.amount),
-  vat: pesosToCentavos(line.vat),
-  vat_category: line.vat_category,
-  sc_pwd: line.sc_pwd,
-});
 
 /** A sold line still returnable, as a row: nothing of it coming back yet, to be restocked when it does. */
 export const returnableRow = (row: LineRow, line: DocumentLine): LineRow => ({

@@ -79,7 +79,8 @@ export function OverviewScreen() {
     ...overviewQuery<TopItems>(businessId, 'top-items', 'the top items chart of this period', { from: range.from, to: range.to, limit: 5 }),
     enabled: sales,
   });
-  const returned = mayView('sales-returns');
+  // Returns are of sales, over the period the sales chart chooses.
+  const returned = sales && mayView('sales-returns');
   const returns = useQuery({
     ...overviewQuery<ReturnsByReason>(businessId, 'returns', 'the returns of this period', { from: range.from, to: range.to }),
     enabled: returned,
