@@ -5,24 +5,41 @@ const documents = registry.filter((definition) => definition.document);
 const byType = new Map(documents.map((definition) => [definition.document!.type, definition]));
 
 /**
- * The declared effects are what the audit checks every kind by, and `stock` is what a document at
- * one place moves when it is made: the two must say the same, or the audit would find the ledger
- * wrong (or miss it being wrong) where the documents did what they declare.
+ * The declared effects are what the audit checks every kind by and what a document at one place
+ * moves when it is made (`ownMovements`), and `stock` is which way the screens expect its goods
+ * to go: the two must say the same.
  */
 describe('the declared effects of the document kinds', () => {
   it('move stock on hand where and as each kind moves it when made', () => {
     for (const definition of documents) {
       const { stock, twoLocations, lines, effects } = definition.document!;
       const moving = (effects?.stock ?? []).filter((effect) => effect.onHand !== 0);
-      // A return moves only the lines of some dispositions: its own part moves them, never the whole document.
-      const byDisposition = moving.filter((effect) => effect.dispositions);
-      expect(byDisposition.length > 0, definition.name).toBe(lines === 'returns');
-      if (byDisposition.length > 0) expect(stock, definition.name).toBeUndefined();
-      const onHand = moving.filter((effect) => !effect.dispositions).map((effect) => [effect.at, effect.onHand]);
+      // Lines are told apart only by what they carry: a return's by disposition, an adjustment's by reason.
+      expect(
+        moving.some((effect) => effect.dispositions),
+        definition.name,
+      ).toBe(lines === 'returns');
+      expect(
+        (effects?.stock ?? []).some((effect) => effect.reasons),
+        definition.name,
+      ).toBe(lines === 'adjustments');
+      // Each place and way once, as the spec's `stock` says which way goods go (a return's come back).
+      const ways = [...new Set(moving.map((effect) => `${effect.at} ${effect.onHand}`))];
       const at = twoLocations ? (stock === 'out' ? 'from' : 'to') : 'own';
-      expect(onHand, definition.name).toEqual(stock ? [[at, stock === 'out' ? -1 : 1]] : []);
+      const way = stock ? `${at} ${stock === 'out' ? -1 : 1}` : lines === 'returns' ? 'own 1' : undefined;
+      expect(ways, definition.name).toEqual(way ? [way] : []);
       // Moving both ways is by each line's sign: only adjustments' lines are signed.
       expect(stock === 'both', definition.name).toBe(lines === 'adjustments');
+    }
+  });
+
+  it('quarantine goods only at a kind’s own place, and only of the lines it names', () => {
+    for (const definition of documents) {
+      for (const effect of definition.document!.effects?.stock ?? []) {
+        if (!effect.quarantined) continue;
+        expect(effect.at, definition.name).toBe('own');
+        expect(effect.dispositions ?? effect.reasons, definition.name).toBeDefined();
+      }
     }
   });
 

@@ -24,11 +24,31 @@ export interface StockEffect {
    */
   rest?: { status: string; takenBy: string };
   /**
+   * Each line's base quantity quarantined there (on hand, but neither sold nor moved until released
+   * or written off): put into quarantine, taken out of it, or not moved (absent).
+   */
+  quarantined?: Sign;
+  /**
    * Moves only the lines whose disposition is one of these (a sales return's restocked lines; its
    * written-off ones move nothing). Absent: every line.
    */
   dispositions?: readonly string[];
+  /** Moves only the lines whose reason is one of these (a stock adjustment's releases from quarantine). Absent: every line. */
+  reasons?: readonly string[];
 }
+
+/** A line as the effects read it: its item, its base quantity (signed on a stock adjustment), its reason and disposition. */
+export interface EffectLine {
+  itemId: number;
+  baseQuantity: number;
+  reason: string | null;
+  disposition: string | null;
+}
+
+/** Whether an effect moves this line (its dispositions and reasons, where it names them). */
+export const effectMoves = (effect: StockEffect, line: Pick<EffectLine, 'reason' | 'disposition'>): boolean =>
+  (!effect.dispositions || effect.dispositions.includes(String(line.disposition))) &&
+  (!effect.reasons || effect.reasons.includes(String(line.reason)));
 
 /** Where a kind's `amount` goes while the kind is not void: into a figure of the document it names. */
 export interface Settles {

@@ -646,14 +646,15 @@ async function seedCreditLimits(trx: Trx, scope: Scope, customerIds: number[]): 
 
 /**
  * Goods back from the first paid sale, three days ago: one of its first line the customer changed
- * their mind about, back in stock, and two of its second found dented, written off — refunded in
- * cash what they come to (figured as the server figures a return, `domain/returns.ts`).
+ * their mind about, back in stock, and two of its second found dented, quarantined until someone
+ * checks them (on hand, not for sale) — refunded in cash what they come to (figured as the server
+ * figures a return, `domain/returns.ts`).
  */
 async function seedSalesReturn(create: CreateRecord, invoice: ApiRecord): Promise<void> {
   const sold = invoice.lines as (SoldLineAnswer & { id: number })[];
   const back = [
     { line: sold[0], quantity: 1, reason: 'changed_mind', disposition: 'restock' },
-    { line: sold[1], quantity: 2, reason: 'damaged', note: 'Dented cans', disposition: 'write_off' },
+    { line: sold[1], quantity: 2, reason: 'damaged', note: 'Dented cans — to be checked', disposition: 'quarantine' },
   ];
   const figures = back.map(({ line, quantity }) =>
     returnedFigures(

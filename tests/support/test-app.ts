@@ -231,9 +231,19 @@ export async function stockUp(
 
 /** What there is of the item `itemId` at `place`: on hand, and on its way there (0 where it has no stock row). */
 export async function stockLevel(session: Session, itemId: number, place: Place): Promise<{ onHand: number; inTransit: number }> {
-  const query = `item_id=${itemId}&location_type=${place.type}&location_id=${place.id}&is_strict=1`;
-  const row = (await session.send('GET', `/api/stocks?${query}`)).body.data[0];
+  const row = await stockRow(session, itemId, place);
   return { onHand: row?.quantity_on_hand ?? 0, inTransit: row?.quantity_in_transit ?? 0 };
+}
+
+/** What of the item `itemId` at `place` may be sold, moved or counted: on hand less quarantined (0 where it has no stock row). */
+export async function sellableAt(session: Session, itemId: number, place: Place): Promise<number> {
+  const row = await stockRow(session, itemId, place);
+  return (row?.quantity_on_hand ?? 0) - (row?.quantity_quarantined ?? 0);
+}
+
+async function stockRow(session: Session, itemId: number, place: Place) {
+  const query = `item_id=${itemId}&location_type=${place.type}&location_id=${place.id}&is_strict=1`;
+  return (await session.send('GET', `/api/stocks?${query}`)).body.data[0];
 }
 
 /** What `startSellingDemo` adds to the demo: the first business's id, its first branch and the new item stocked there. */

@@ -13,16 +13,21 @@ export const RETURN_REASONS: readonly SelectOption[] = [
 ];
 
 /**
- * What becomes of a returned line's goods: back on hand at the return's place, to be sold again,
- * or written off there and then (they never come back into stock).
+ * What becomes of a returned line's goods: back on hand at the return's place, to be sold again;
+ * on hand there but quarantined — neither sold nor moved until a stock adjustment releases them or
+ * writes them off (goods to be looked at); or written off there and then (they never come back
+ * into stock).
  */
 export const RETURN_DISPOSITIONS: readonly SelectOption[] = [
   { value: 'restock', label: 'Back in stock' },
+  { value: 'quarantine', label: 'Quarantined' },
   { value: 'write_off', label: 'Written off' },
 ];
 
-/** The disposition whose goods go back on hand. */
+/** The disposition whose goods go back on hand, to be sold again. */
 export const RESTOCK = 'restock';
+/** The disposition whose goods go back on hand in quarantine. */
+export const QUARANTINE = 'quarantine';
 
 /**
  * How the customer is given back what the returned goods came to: taken off what they still owe
@@ -34,7 +39,7 @@ export const RETURN_SETTLEMENTS: readonly SelectOption[] = [
 ];
 
 const lifecycle = postedLifecycle(
-  'Its restocked goods leave stock again, what it credited is owed again on its invoice, and its lines may be returned again; a refund is not taken back.',
+  'Its restocked and quarantined goods leave stock again, what it credited is owed again on its invoice, and its lines may be returned again; a refund is not taken back.',
 );
 
 /**
@@ -58,7 +63,10 @@ export const salesReturns = defineResource({
     contact: 'Customer',
     source: { field: 'invoice_id', resource: 'invoices' },
     effects: {
-      stock: [{ at: 'own', onHand: 1, inTransit: 0, dispositions: [RESTOCK] }],
+      stock: [
+        { at: 'own', onHand: 1, inTransit: 0, dispositions: [RESTOCK] },
+        { at: 'own', onHand: 1, inTransit: 0, quarantined: 1, dispositions: [QUARANTINE] },
+      ],
       fulfils: true,
       settles: { resource: 'invoices', field: 'invoice_id', into: 'amount_adjusted' },
     },

@@ -9,12 +9,21 @@ export type ReasonDirection = 'in' | 'out' | 'either';
 
 export interface AdjustmentReason extends SelectOption {
   direction: ReasonDirection;
+  /** The goods, as a refusal of the wrong sign names them; `{label} goods` where absent. */
+  goods?: string;
 }
+
+/** Quarantined goods (a return's, held back from sale) let go to be sold: on hand already, they stop being quarantined. */
+export const RELEASED = 'released';
+/** Quarantined goods written off: they leave the stock, and the quarantine. */
+export const QUARANTINE_WRITTEN_OFF = 'quarantine_written_off';
 
 /**
  * Why a line of a stock adjustment changes the stock: each line says one of these. Goods damaged,
  * expired or lost leave the stock and goods found come in, so those reasons decide the sign of
- * their line's quantity; a count's correction, an opening balance and "other" go either way.
+ * their line's quantity; a count's correction, an opening balance and "other" go either way. Two
+ * take goods out of quarantine: released ones become sellable (a quantity above zero, as they add
+ * to what may be sold) and written-off ones leave the stock (below zero).
  */
 export const ADJUSTMENT_REASONS: readonly AdjustmentReason[] = [
   { value: 'damaged', label: 'Damaged', direction: 'out' },
@@ -23,8 +32,15 @@ export const ADJUSTMENT_REASONS: readonly AdjustmentReason[] = [
   { value: 'found', label: 'Found', direction: 'in' },
   { value: 'count_correction', label: 'Count correction', direction: 'either' },
   { value: 'opening_balance', label: 'Opening balance', direction: 'either' },
+  { value: RELEASED, label: 'Released from quarantine', direction: 'in', goods: 'Goods released from quarantine' },
+  { value: QUARANTINE_WRITTEN_OFF, label: 'Written off from quarantine', direction: 'out', goods: 'Quarantined goods written off' },
   { value: 'other', label: 'Other', direction: 'either' },
 ];
+
+/** The reasons whose lines move what is on hand and sellable, not the quarantine. */
+const SELLABLE_REASONS = ADJUSTMENT_REASONS.map((option) => option.value).filter(
+  (reason) => reason !== RELEASED && reason !== QUARANTINE_WRITTEN_OFF,
+);
 
 /** The way a line with this reason moves the stock; `either` while no reason (or one it does not know) is chosen. */
 export const reasonDirection = (reason: string | null | undefined): ReasonDirection =>
@@ -38,10 +54,11 @@ export function reasonSignRefusal(reason: string | null | undefined, quantity: n
   const option = ADJUSTMENT_REASONS.find((candidate) => candidate.value === reason);
   if (!option || quantity === 0) return undefined;
   const size = String(Math.abs(quantity));
+  const goods = option.goods ?? `${option.label} goods`;
   if (option.direction === 'out' && quantity > 0)
-    return `${option.label} goods leave the stock: the quantity must be below zero (−${size}, not ${size}).`;
+    return `${goods} leave the stock: the quantity must be below zero (−${size}, not ${size}).`;
   if (option.direction === 'in' && quantity < 0)
-    return `${option.label} goods come into stock: the quantity must be above zero (${size}, not −${size}).`;
+    return `${goods} come into stock: the quantity must be above zero (${size}, not −${size}).`;
   return undefined;
 }
 
@@ -74,8 +91,14 @@ export const stockAdjustments = defineResource({
     prefix: 'SA',
     lines: 'adjustments',
     stock: 'both',
-    // Its lines are signed: a negative one takes goods away.
-    effects: { stock: [{ at: 'own', onHand: 1, inTransit: 0 }] },
+    // Its lines are signed: a negative one takes goods away (from quarantine, for a quarantined write-off).
+    effects: {
+      stock: [
+        { at: 'own', onHand: 1, inTransit: 0, reasons: SELLABLE_REASONS },
+        { at: 'own', onHand: 0, inTransit: 0, quarantined: -1, reasons: [RELEASED] },
+        { at: 'own', onHand: 1, inTransit: 0, quarantined: 1, reasons: [QUARANTINE_WRITTEN_OFF] },
+      ],
+    },
     lifecycle,
   },
   fields: {

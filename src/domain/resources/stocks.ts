@@ -7,8 +7,10 @@ export const LOCATION_TYPES = [
 ] as const;
 
 /**
- * What is on hand (and on its way) of an item at a warehouse or branch, in the item's base unit.
- * Read-only: documents move stock, and the stock's view lists the movements that did.
+ * What is on hand (and on its way) of an item at a warehouse or branch, in the item's base unit,
+ * and how much of what is on hand is quarantined: neither sold nor moved until a stock adjustment
+ * releases it or writes it off. Read-only: documents move stock, and the stock's view lists the
+ * movements that did.
  */
 export const stocks = defineResource({
   name: 'stocks',
@@ -27,8 +29,9 @@ export const stocks = defineResource({
     }),
     quantity_on_hand: quantity('On hand', { computed: true }),
     quantity_in_transit: quantity('In transit', { computed: true }),
+    quantity_quarantined: quantity('Quarantined', { computed: true }),
   },
   search: ['id', 'item_id', 'location_type', 'location_id'],
-  sort: ['quantity_on_hand', 'quantity_in_transit'],
-  columns: ['item_id', 'location_type', 'location_id', 'quantity_on_hand', 'quantity_in_transit'],
+  sort: ['quantity_on_hand', 'quantity_in_transit', 'quantity_quarantined'],
+  columns: ['item_id', 'location_type', 'location_id', 'quantity_on_hand', 'quantity_in_transit', 'quantity_quarantined'],
 });

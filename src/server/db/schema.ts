@@ -303,6 +303,8 @@ export interface StocksTable extends BusinessRecordColumns {
   location_id: number;
   quantity_on_hand: Generated<number>;
   quantity_in_transit: Generated<number>;
+  /** Of what is on hand, how much may not be sold or moved until released or written off. */
+  quantity_quarantined: Generated<number>;
 }
 
 /** Rows are only ever inserted: deltas in the item's base unit. */
@@ -315,6 +317,8 @@ export interface StockMovementsTable {
   location_id: number;
   quantity: number;
   in_transit: Generated<number>;
+  /** Into quarantine (above zero) or out of it (below). */
+  quarantined: Generated<number>;
   document_type: string;
   document_id: number;
   document_number: string;
@@ -348,7 +352,7 @@ export interface DocumentLinesTable {
   /** A stock adjustment's or a return's line's reason and note; null on other kinds' lines. */
   reason: string | null;
   note: string | null;
-  /** A return line's disposition (`RETURN_DISPOSITIONS`): restock or write_off; null on other kinds' lines. */
+  /** A return line's disposition (`RETURN_DISPOSITIONS`): restock, quarantine or write_off; null on other kinds' lines. */
   disposition: string | null;
 }
 

@@ -148,13 +148,17 @@ const unionAll = (members: readonly RawBuilder<unknown>[], empty: RawBuilder<unk
 const signed = (sign: Sign, quantity: RawBuilder<number>): RawBuilder<number> =>
   sign === 0 ? sql<number>`0` : sign === 1 ? quantity : sql<number>`-(${quantity})`;
 
+/** A condition on a line's column, where an effect names the values it moves (none where it names none). */
+const oneOf = (column: 'disposition' | 'reason', values: readonly string[] | undefined): RawBuilder<unknown> =>
+  values ? sql` and ${sql.ref(`lines.${column}`)} in (${sql.join(values.map((each) => sql.lit(each)))})` : sql``;
+
 /**
  * The movements a kind's lines call for at one of its places, one row per line: none for a line
  * of no quantity; for a void document nothing net, in twice as many movements (each one and its
  * reversal). A kind that moves the rest of its lines once closed (a transfer closed short writing
  * off what did not arrive) calls for that rest — each line less what the unvoided lines taking it
  * hold — in one movement, and for nothing of a line taken whole. A kind moving only lines of some
- * dispositions (a return's restocked ones) calls for nothing of its other lines.
+ * dispositions or reasons (a return's restocked ones, an adjustment's releases from quarantine) calls for nothing of its other lines.
  */
 function expectedMovements(side: Kinds['moving'][number], kinds: Kinds): RawBuilder<unknown> {
   const { effect } = side;
@@ -168,11 +172,12 @@ function expectedMovements(side: Kinds['moving'][number], kinds: Kinds): RawBuil
   const head = sql`
     select documents.business_id, lines.document_type, lines.document_id, documents.number, lines.item_id,
       ${locationType} as location_type, ${locationId} as location_id,
-      0 as moved, 0 as moved_in_transit, 0 as movements`;
+      0 as moved, 0 as moved_in_transit, 0 as moved_quarantined, 0 as movements`;
   if (effect.rest) {
     const rest = sql<number>`lines.base_quantity - coalesce(taken.base, 0)`;
     return sql`${head},
       ${signed(effect.onHand, rest)} as expected, ${signed(effect.inTransit, rest)} as expected_in_transit,
+      ${signed(effect.quarantined ?? 0, rest)} as expected_quarantined,
       case when lines.base_quantity = coalesce(taken.base, 0) then 0 else 1 end as expected_movements
     from document_lines lines
       inner join ${sql.table(side.table)} documents on documents.id = lines.document_id
@@ -188,11 +193,10 @@ function expectedMovements(side: Kinds['moving'][number], kinds: Kinds): RawBuil
   const live = (value: RawBuilder<number>) => sql`case when documents.status = 'void' then 0 else ${value} end`;
   return sql`${head},
       ${live(signed(effect.onHand, whole))} as expected, ${live(signed(effect.inTransit, whole))} as expected_in_transit,
+      ${live(signed(effect.quarantined ?? 0, whole))} as expected_quarantined,
       case when lines.base_quantity = 0 then 0 when documents.status = 'void' then 2 else 1 end as expected_movements
     from document_lines lines inner join ${sql.table(side.table)} documents on documents.id = lines.document_id
-    where lines.document_type = ${side.type}${
-      effect.dispositions ? sql` and lines.disposition in (${sql.join(effect.dispositions.map((each) => sql.lit(each)))})` : sql``
-    }`;
+    where lines.document_type = ${side.type}${oneOf('disposition', effect.dispositions)}${oneOf('reason', effect.reasons)}`;
 }
 
 interface MovementRow {
@@ -205,9 +209,11 @@ interface MovementRow {
   location_id: number;
   moved: number;
   moved_in_transit: number;
+  moved_quarantined: number;
   movements: number;
   expected: number;
   expected_in_transit: number;
+  expected_quarantined: number;
   expected_movements: number;
 }
 
@@ -243,22 +249,27 @@ async function movements(db: Db, kinds: Kinds): Promise<Pending[]> {
 
   const moved = sql`
     select business_id, document_type, document_id, document_number as number, item_id, location_type, location_id,
-      quantity as moved, in_transit as moved_in_transit, 1 as movements, 0 as expected, 0 as expected_in_transit, 0 as expected_movements
+      quantity as moved, in_transit as moved_in_transit, quarantined as moved_quarantined, 1 as movements,
+      0 as expected, 0 as expected_in_transit, 0 as expected_quarantined, 0 as expected_movements
     from stock_movements`;
   const { rows } = await sql<MovementRow>`
     select max(business_id) as business_id, document_type, document_id, max(number) as number, item_id, location_type, location_id,
-      sum(moved) as moved, sum(moved_in_transit) as moved_in_transit, sum(movements) as movements,
-      sum(expected) as expected, sum(expected_in_transit) as expected_in_transit, sum(expected_movements) as expected_movements
+      sum(moved) as moved, sum(moved_in_transit) as moved_in_transit, sum(moved_quarantined) as moved_quarantined,
+      sum(movements) as movements, sum(expected) as expected, sum(expected_in_transit) as expected_in_transit,
+      sum(expected_quarantined) as expected_quarantined, sum(expected_movements) as expected_movements
     from (${sql.join([moved, ...kinds.moving.map((side) => expectedMovements(side, kinds))], sql` union all `)}) as ledger
     group by document_type, document_id, item_id, location_type, location_id
-    having sum(moved) <> sum(expected) or sum(moved_in_transit) <> sum(expected_in_transit) or sum(movements) <> sum(expected_movements)
+    having sum(moved) <> sum(expected) or sum(moved_in_transit) <> sum(expected_in_transit)
+      or sum(moved_quarantined) <> sum(expected_quarantined) or sum(movements) <> sum(expected_movements)
     order by document_type, document_id, item_id, location_type, location_id`.execute(db);
   for (const row of rows) {
     if (misplaced.has(`${row.document_type}:${Number(row.document_id)}`)) continue;
     const place = { type: row.location_type, id: Number(row.location_id) };
     const transit = Number(row.moved_in_transit) !== 0 || Number(row.expected_in_transit) !== 0;
-    const figures = (onHand: unknown, inTransit: unknown, count: unknown) =>
-      `${quantity(onHand)} on hand${transit ? ` and ${quantity(inTransit)} in transit` : ''} in ${movementCount(count)}`;
+    const quarantine = Number(row.moved_quarantined) !== 0 || Number(row.expected_quarantined) !== 0;
+    const figures = (onHand: unknown, inTransit: unknown, quarantined: unknown, count: unknown) =>
+      `${quantity(onHand)} on hand${transit ? ` and ${quantity(inTransit)} in transit` : ''}` +
+      `${quarantine ? ` (${quantity(quarantined)} into quarantine)` : ''} in ${movementCount(count)}`;
     findings.push({
       check: 'movements',
       items: [Number(row.item_id)],
@@ -266,8 +277,8 @@ async function movements(db: Db, kinds: Kinds): Promise<Pending[]> {
       message: (names) =>
         `${kinds.documentName(row.document_type, row.number)} (business ${Number(row.business_id)}), ` +
         `${names.item(Number(row.item_id))} at ${names.place(place)}: ` +
-        `moved ${figures(row.moved, row.moved_in_transit, row.movements)}, ` +
-        `but its lines call for ${figures(row.expected, row.expected_in_transit, row.expected_movements)}.`,
+        `moved ${figures(row.moved, row.moved_in_transit, row.moved_quarantined, row.movements)}, ` +
+        `but its lines call for ${figures(row.expected, row.expected_in_transit, row.expected_quarantined, row.expected_movements)}.`,
     });
   }
 
@@ -317,6 +328,9 @@ async function balances(db: Db): Promise<Pending[]> {
       row.inTransit === row.movementsInTransit
         ? ''
         : `${quantity(row.inTransit)} in transit, but its movements sum to ${quantity(row.movementsInTransit)}`,
+      row.quarantined === row.movementsQuarantined
+        ? ''
+        : `${quantity(row.quarantined)} quarantined, but its movements sum to ${quantity(row.movementsQuarantined)}`,
     ].filter(Boolean);
     return {
       check: 'balances',

@@ -47,6 +47,12 @@ import { priceLines } from './lines';
  * (routes/documents.routes.ts); what posting writes is its step here (`countsPart`).
  */
 
+/**
+ * What a count counts of a balance: what is on hand and sellable. Quarantined goods are kept apart
+ * and leave only by an adjustment's release or write-off, so a count neither expects nor corrects them.
+ */
+const SELLABLE = sql`stocks.quantity_on_hand - stocks.quantity_quarantined`;
+
 /** The items a count of this scope covers at the start; none for picked items, added as they are counted. */
 async function startLines(trx: Trx, scope: Scope, countId: number, columns: Record<string, unknown>): Promise<void> {
   if (columns.scope === 'picked') return;
@@ -55,7 +61,7 @@ async function startLines(trx: Trx, scope: Scope, countId: number, columns: Reco
   const narrowed = field ? sql` and items.${sql.ref(field)} = ${Number(columns[field])}` : sql``;
   await sql`
     insert into stock_count_lines (business_id, stock_count_id, item_id, expected, counted, entries)
-    select items.business_id, ${countId}, items.id, coalesce(stocks.quantity_on_hand, 0), 0, 0
+    select items.business_id, ${countId}, items.id, coalesce(${SELLABLE}, 0), 0, 0
     from items left join stocks on stocks.item_id = items.id and stocks.business_id = items.business_id
       and stocks.location_type = ${location.type} and stocks.location_id = ${location.id}
     where items.business_id = ${scope.businessId} and items.deleted_at is null${narrowed}`.execute(trx);
@@ -171,8 +177,8 @@ const stocksAt = (location: Location) => sql`
   left join stocks on stocks.item_id = lines.item_id and stocks.business_id = lines.business_id
     and stocks.location_type = ${location.type} and stocks.location_id = ${location.id}`;
 
-/** On hand for a line (with its balance joined by `stocksAt`): when the count was posted, else now. */
-const ON_HAND = sql`coalesce(lines.posted_on_hand, stocks.quantity_on_hand, 0)`;
+/** On hand for a line (with its balance joined by `stocksAt`), sellable: when the count was posted, else now. */
+const ON_HAND = sql`coalesce(lines.posted_on_hand, ${SELLABLE}, 0)`;
 
 /** The lines each filter shows (a line is counted once it has an entry). */
 const SHOWN: Record<CountLineFilter, RawBuilder<unknown>> = {
@@ -241,7 +247,7 @@ async function readLines(
   const { rows } = await sql<CountLineRow>`
     with shown as (
       select lines.id, lines.item_id, lines.expected, lines.counted, lines.entries, lines.posted_on_hand,
-        items.name, items.sku, items.barcode, items.unit_of_measurement_id, stocks.quantity_on_hand as on_hand
+        items.name, items.sku, items.barcode, items.unit_of_measurement_id, ${SELLABLE} as on_hand
       from stock_count_lines lines inner join items on items.id = lines.item_id ${stocksAt(location)}
       where lines.stock_count_id = ${id} and lines.business_id = ${scope.businessId}${where}
       order by items.name, lines.id
@@ -471,8 +477,11 @@ async function makeBalances(trx: Trx, scope: Scope, countId: number, location: L
 }
 
 async function onHandAt(db: Db, scope: Scope, itemId: number, location: Location): Promise<number> {
-  const row = await balancesAt(db, scope, location).select('quantity_on_hand').where('item_id', '=', itemId).executeTakeFirst();
-  return Number(row?.quantity_on_hand ?? 0);
+  const row = await balancesAt(db, scope, location)
+    .select(['quantity_on_hand', 'quantity_quarantined'])
+    .where('item_id', '=', itemId)
+    .executeTakeFirst();
+  return Number(row?.quantity_on_hand ?? 0) - Number(row?.quantity_quarantined ?? 0);
 }
 
 /**
@@ -499,7 +508,7 @@ async function postCount(trx: Trx, scope: Scope, count: Record<string, unknown>)
   ).execute();
   await sql`
     update stock_count_lines set posted_on_hand = coalesce((
-      select stocks.quantity_on_hand from stocks
+      select ${SELLABLE} from stocks
       where stocks.business_id = stock_count_lines.business_id and stocks.item_id = stock_count_lines.item_id
         and stocks.location_type = ${location.type} and stocks.location_id = ${location.id}), 0)
     where stock_count_id = ${countId}`.execute(trx);

@@ -13,7 +13,8 @@ import { contactKindErrors } from '../resources/contact-kinds';
 import { assertOperates, placeAccessOf } from '../resources/places';
 import { businessTableStore, type ResourceStore } from '../resources/store';
 import { untyped, type Db, type Scope, type Trx } from '../db/scope';
-import { move, type DocumentRef } from './ledger';
+import { effectMoves, type EffectLine, type StockEffect } from '../../domain/effects';
+import { move, type DocumentRef, type Movement } from './ledger';
 import { insertLines, priceLines, storedLines, type PricedLines, type StoredLine } from './lines';
 import { numberedInput, sequenceFromBlock } from './number-blocks';
 import { nextDocumentNumber, nextReferenceNumber } from './numbering';
@@ -221,30 +222,50 @@ export function locationOf(columns: Record<string, unknown>): Location | undefin
   return undefined;
 }
 
+/** The effects a kind's making moves at its own place, and its void moves back (not between places, nor on closing). */
+export const ownPlaceEffects = (definition: ResourceDefinition): StockEffect[] =>
+  (definition.document?.effects?.stock ?? []).filter((effect) => effect.at === 'own' && effect.inTransit === 0 && !effect.rest);
+
 /**
- * A void moving the goods of a document at one place back, dated today: what a receipt put in
- * stock leaves it (`-1`), what an invoice took out returns (`+1`) — of its lines of these
- * `dispositions` only, when given (a return's restocked ones). Answers the lines moved.
+ * The movements a document's lines make at its place, as its kind declares (`effects.stock`):
+ * a receipt's put goods in stock, an invoice's take them out, a return's restocked lines come back
+ * and its quarantined ones come back into quarantine — or, `back` (a void), the reverse of each.
  */
-export async function moveBack(
-  trx: Trx,
-  scope: Scope,
-  row: Record<string, unknown>,
-  type: string,
-  sign: 1 | -1,
-  dispositions?: readonly string[],
-): Promise<StoredLine[]> {
-  const location = locationOf(row)!;
-  const lines = (await storedLines(trx, type, [Number(row.id)])).filter(
-    (line) => !dispositions || dispositions.includes(String(line.disposition)),
+export function ownMovements(definition: ResourceDefinition, lines: readonly EffectLine[], location: Location, back = false): Movement[] {
+  const sign = back ? -1 : 1;
+  return ownPlaceEffects(definition).flatMap((effect) =>
+    lines
+      .filter((line) => effectMoves(effect, line))
+      .map((line) => ({
+        itemId: line.itemId,
+        location,
+        quantity: sign * effect.onHand * line.baseQuantity,
+        quarantined: sign * (effect.quarantined ?? 0) * line.baseQuantity,
+      })),
   );
+}
+
+/** A stored line as the effects read it. */
+const effectLine = (line: StoredLine): EffectLine => ({
+  itemId: line.item_id,
+  baseQuantity: line.base_quantity,
+  reason: line.reason,
+  disposition: line.disposition,
+});
+
+/**
+ * A void moving the goods of a document at its place back, dated today, as its kind declares
+ * (`ownMovements`): what a receipt put in stock leaves it, what an invoice took out returns.
+ */
+export async function moveBack(trx: Trx, scope: Scope, row: Record<string, unknown>, definition: ResourceDefinition): Promise<void> {
+  const type = definition.document!.type;
+  const lines = await storedLines(trx, type, [Number(row.id)]);
   await move(
     trx,
     scope,
     { type, id: Number(row.id), number: String(row.number), date: todayInManila() },
-    lines.map((line) => ({ itemId: line.item_id, location, quantity: sign * line.base_quantity })),
+    ownMovements(definition, lines.map(effectLine), locationOf(row)!, true),
   );
-  return lines;
 }
 
 /** A document is at a branch or a warehouse — exactly one. */
@@ -381,17 +402,9 @@ export function documentStore(definition: ResourceDefinition, hooks: DocumentHoo
       // What it is issued with, as its business, place and contact are now: what every print of it shows.
       await keepParticulars(trx, scope, { type: spec.type, id, location, contactId: row.contact_id });
       const document = { type: spec.type, id, number, date };
-      // A document at one place moves its goods there as its spec says: in (a receipt), out (a sale),
-      // or by each line's sign (an adjustment).
-      if (spec.stock && !spec.twoLocations && prepared.lines) {
-        const sign = spec.stock === 'out' ? -1 : 1;
-        await move(
-          trx,
-          scope,
-          document,
-          prepared.lines.lines.map((line) => ({ itemId: line.itemId, location, quantity: sign * line.baseQuantity })),
-        );
-      }
+      // A document at one place moves its goods there as its kind declares: in (a receipt), out (a
+      // sale), by each line's sign (an adjustment), by each line's disposition (a return).
+      if (prepared.lines) await move(trx, scope, document, ownMovements(definition, prepared.lines.lines, location));
       await hooks.apply?.(trx, scope, document, prepared, row);
       return id;
     },

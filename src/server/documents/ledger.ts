@@ -9,7 +9,10 @@ import type { Db, Scope, Trx } from '../db/scope';
 /**
  * The stock ledger: a balance per item and location (`stocks`) and the movements that sum to it
  * (`stock_movements`), always written together in the transaction of the document that moves
- * the goods. Quantities are thousandths of the item's base unit.
+ * the goods. Quantities are thousandths of the item's base unit. Of what is on hand, a balance may
+ * hold some in quarantine (a return's goods waiting to be looked at): they count on hand, but no
+ * movement may take them until one takes them out of quarantine — only what is sellable (on hand
+ * less quarantined) leaves by a sale, a transfer or an adjustment.
  */
 
 export interface DocumentRef {
@@ -27,6 +30,8 @@ export interface Movement {
   quantity: number;
   /** Change in transit towards the location. */
   inTransit?: number;
+  /** Change of what is quarantined there: into quarantine (above zero) or out of it (below). */
+  quarantined?: number;
 }
 
 /** A balance of nothing, as a place's first movement of an item starts it. */
@@ -38,6 +43,7 @@ function zeroBalance(scope: Scope, itemId: number, location: Location, now: stri
     location_id: location.id,
     quantity_on_hand: 0,
     quantity_in_transit: 0,
+    quantity_quarantined: 0,
     created_at: now,
     updated_at: now,
     version: 1,
@@ -91,9 +97,10 @@ async function stockRow(trx: Trx, scope: Scope, itemId: number, location: Locati
 }
 
 /**
- * Applies movements for a document. A movement taking more than is on hand is refused (409,
- * naming the item) and, since the caller's transaction then rolls back, nothing is written.
- * The balance is changed by one conditional UPDATE, so concurrent documents cannot oversell.
+ * Applies movements for a document. A movement taking more than is sellable (on hand less
+ * quarantined), or out of quarantine more than is in it, is refused (409, naming the item) and,
+ * since the caller's transaction then rolls back, nothing is written. The balance is changed by
+ * one conditional UPDATE, so concurrent documents cannot oversell.
  */
 export async function move(trx: Trx, scope: Scope, document: DocumentRef, movements: readonly Movement[]): Promise<void> {
   const now = nowIso();
@@ -103,20 +110,24 @@ export async function move(trx: Trx, scope: Scope, document: DocumentRef, moveme
     (a, b) => a.itemId - b.itemId || a.location.type.localeCompare(b.location.type) || a.location.id - b.location.id,
   );
   for (const movement of ordered) {
-    if (movement.quantity === 0 && !movement.inTransit) continue;
+    if (movement.quantity === 0 && !movement.inTransit && !movement.quarantined) continue;
     const stockId = await stockRow(trx, scope, movement.itemId, movement.location);
     const inTransit = movement.inTransit ?? 0;
+    const quarantined = movement.quarantined ?? 0;
     const updated = await trx
       .updateTable('stocks')
       .set({
         quantity_on_hand: sql`quantity_on_hand + ${movement.quantity}`,
         quantity_in_transit: sql`quantity_in_transit + ${inTransit}`,
+        quantity_quarantined: sql`quantity_quarantined + ${quarantined}`,
         updated_at: now,
         version: sql`version + 1`,
       })
       .where('id', '=', stockId)
       .where(sql<boolean>`quantity_on_hand + ${movement.quantity} between 0 and ${MAX_STOCK_THOUSANDTHS}`)
       .where(sql<boolean>`quantity_in_transit + ${inTransit} between 0 and ${MAX_STOCK_THOUSANDTHS}`)
+      // What is quarantined stays between nothing and all that is on hand: what leaves is sellable.
+      .where(sql<boolean>`quantity_quarantined + ${quarantined} between 0 and quantity_on_hand + ${movement.quantity}`)
       .executeTakeFirst();
     if (Number(updated.numUpdatedRows) === 0) await refuseMove(trx, stockId, movement);
     await trx
@@ -129,6 +140,7 @@ export async function move(trx: Trx, scope: Scope, document: DocumentRef, moveme
         location_id: movement.location.id,
         quantity: movement.quantity,
         in_transit: inTransit,
+        quarantined,
         document_type: document.type,
         document_id: document.id,
         document_number: document.number,
@@ -139,12 +151,12 @@ export async function move(trx: Trx, scope: Scope, document: DocumentRef, moveme
   }
 }
 
-/** Why a balance refused a movement: not enough on hand (or in transit), or more than a balance may hold. */
+/** Why a balance refused a movement: not enough sellable, in transit or in quarantine, or more than a balance may hold. */
 async function refuseMove(trx: Trx, stockId: number, movement: Movement): Promise<never> {
   const row = await trx
     .selectFrom('stocks')
     .innerJoin('items', 'items.id', 'stocks.item_id')
-    .select(['items.name', 'items.sku', 'stocks.quantity_on_hand', 'stocks.quantity_in_transit'])
+    .select(['items.name', 'items.sku', 'stocks.quantity_on_hand', 'stocks.quantity_in_transit', 'stocks.quantity_quarantined'])
     .where('stocks.id', '=', stockId)
     .executeTakeFirstOrThrow();
   const kind = movement.location.type === 'branch' ? 'branch' : 'warehouse';
@@ -161,9 +173,18 @@ async function refuseMove(trx: Trx, stockId: number, movement: Movement): Promis
   if (beyond) {
     throw conflict(`${row.name} (${row.sku}) at ${place} would hold more than a stock balance can count.`);
   }
+  const quarantined = Number(row.quantity_quarantined);
+  const released = -(movement.quarantined ?? 0);
+  if (released > quarantined) {
+    throw conflict(
+      `Not that much ${row.name} (${row.sku}) in quarantine at ${place}: ` +
+        `${fromThousandths(quarantined)} quarantined, ${fromThousandths(released)} to take out.`,
+    );
+  }
+  const held = quarantined > 0 ? ` (${fromThousandths(quarantined)} of them quarantined, not for sale or transfer)` : '';
   throw conflict(
     `Not enough ${row.name} (${row.sku}) in stock at ${place}: ` +
-      `${fromThousandths(row.quantity_on_hand)} on hand, ${fromThousandths(-movement.quantity)} needed.`,
+      `${fromThousandths(row.quantity_on_hand)} on hand${held}, ${fromThousandths(-movement.quantity)} needed.`,
   );
 }
 
@@ -175,6 +196,8 @@ export interface Discrepancy {
   movementsOnHand: number;
   inTransit: number;
   movementsInTransit: number;
+  quarantined: number;
+  movementsQuarantined: number;
 }
 
 /** A stock row as the ledger check reads it, beside the sums of its movements. */
@@ -185,6 +208,7 @@ const STOCK_COLUMNS = [
   'stocks.location_id',
   'stocks.quantity_on_hand',
   'stocks.quantity_in_transit',
+  'stocks.quantity_quarantined',
 ] as const;
 
 /** Every balance that does not equal the sum of its movements (none, when the ledger is sound). */
@@ -196,11 +220,17 @@ export async function ledgerDiscrepancies(db: Db): Promise<Discrepancy[]> {
       ...STOCK_COLUMNS,
       sql<number>`coalesce(sum(stock_movements.quantity), 0)`.as('moved'),
       sql<number>`coalesce(sum(stock_movements.in_transit), 0)`.as('moved_in_transit'),
+      sql<number>`coalesce(sum(stock_movements.quarantined), 0)`.as('moved_quarantined'),
     ])
     .groupBy([...STOCK_COLUMNS])
     .execute();
   return rows
-    .filter((row) => row.quantity_on_hand !== row.moved || row.quantity_in_transit !== row.moved_in_transit)
+    .filter(
+      (row) =>
+        row.quantity_on_hand !== row.moved ||
+        row.quantity_in_transit !== row.moved_in_transit ||
+        row.quantity_quarantined !== row.moved_quarantined,
+    )
     .map((row) => ({
       stockId: row.id,
       itemId: row.item_id,
@@ -209,5 +239,7 @@ export async function ledgerDiscrepancies(db: Db): Promise<Discrepancy[]> {
       movementsOnHand: row.moved,
       inTransit: row.quantity_in_transit,
       movementsInTransit: row.moved_in_transit,
+      quarantined: row.quantity_quarantined,
+      movementsQuarantined: row.moved_quarantined,
     }));
 }

@@ -6,6 +6,7 @@ import {
   databaseKinds,
   stockLevel,
   stockUp,
+  betweenPlaces,
   type Session,
   type TestApp,
   startDemo,
@@ -229,6 +230,92 @@ describe.each(databaseKinds)('sales returns on %s', (kind) => {
     }
   });
 
+  it('keeps quarantined goods on hand but out of every sale and transfer, until an adjustment releases or writes them off', async () => {
+    const lamp = (await created(admin, '/api/items', { sku: 'RET-LAMP', name: 'Return Test Lamp', unit_of_measurement_id: 1 }))
+      .id as number;
+    await stockUp(admin, branch, { id: lamp, unit_of_measurement_id: 1 }, 2);
+    const sold = await invoice([line(lamp, 2, 350)]);
+    const made = await returned(sold.id, [back(sold.lines[0].id, 2, { disposition: 'quarantine' })]);
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    const stock = async () =>
+      (await admin.send('GET', `/api/stocks?item_id=${lamp}&location_type=branch&location_id=${branch.id}&is_strict=1`)).body.data[0];
+    expect(await stock()).toMatchObject({ quantity_on_hand: 2, quantity_quarantined: 2 });
+
+    // Neither sold nor moved: the ledger refuses, saying why.
+    const sale = await admin.send('POST', '/api/invoices', {
+      contact_id: customerId,
+      branch_id: branch.id,
+      date: today,
+      lines: [line(lamp, 1, 350)],
+    });
+    expect(sale.status).toBe(409);
+    expect(sale.body.message).toBe(
+      'Not enough Return Test Lamp (RET-LAMP) in stock at ' +
+        `${(await admin.send('GET', `/api/branches/${branch.id}`)).body.data.name}: 2 on hand (2 of them quarantined, not for sale or transfer), 1 needed.`,
+    );
+    const warehouse = await firstOf(admin, 'warehouses');
+    const asked = await created(admin, '/api/stock-requests', {
+      ...betweenPlaces(branch, { type: 'warehouse', id: warehouse.id }),
+      date: today,
+      lines: [{ item_id: lamp, unit_of_measurement_id: 1, quantity: 1 }],
+    });
+    const transfer = await admin.send('POST', '/api/stock-transfers', {
+      ...betweenPlaces(branch, { type: 'warehouse', id: warehouse.id }),
+      stock_request_id: asked.id,
+      date: today,
+      lines: [{ source_line_id: asked.lines[0].id, quantity: 1 }],
+    });
+    expect(transfer.status, JSON.stringify(transfer.body)).toBe(409);
+    const adjusted = (reason: string, quantity: number) =>
+      admin.send('POST', '/api/stock-adjustments', {
+        branch_id: branch.id,
+        date: today,
+        lines: [{ item_id: lamp, unit_of_measurement_id: 1, quantity, reason }],
+      });
+    // Nor adjusted away as damaged: quarantined goods leave by their own reason.
+    expect((await adjusted('damaged', -1)).status).toBe(409);
+
+    // One released is sold; one written off leaves the stock and the quarantine.
+    const released = await adjusted('released', 1);
+    expect(released.status, JSON.stringify(released.body)).toBe(201);
+    expect(await stock()).toMatchObject({ quantity_on_hand: 2, quantity_quarantined: 1 });
+    expect(
+      (
+        await admin.send('POST', '/api/invoices', {
+          contact_id: customerId,
+          branch_id: branch.id,
+          date: today,
+          lines: [line(lamp, 1, 350)],
+        })
+      ).status,
+    ).toBe(201);
+    const writtenOff = await adjusted('quarantine_written_off', -1);
+    expect(writtenOff.status, JSON.stringify(writtenOff.body)).toBe(201);
+    expect(await stock()).toMatchObject({ quantity_on_hand: 0, quantity_quarantined: 0 });
+
+    // Nothing left in quarantine to release; a release's sign is its reason's.
+    const none = await adjusted('released', 1);
+    expect(none.status).toBe(409);
+    expect(none.body.message).toMatch(/^Not that much Return Test Lamp \(RET-LAMP\) in quarantine at .+: 0 quarantined, 1 to take out\.$/);
+    expect((await adjusted('released', -1)).body.errors).toEqual({
+      'lines.0.quantity': ['Goods released from quarantine come into stock: the quantity must be above zero (1, not −1).'],
+    });
+
+    // A void undoes a write-off into quarantine again; the stock's movements show the quarantine's.
+    expect((await admin.send('PATCH', `/api/stock-adjustments/${writtenOff.body.data.id}/void`)).status).toBe(200);
+    expect(await stock()).toMatchObject({ quantity_on_hand: 1, quantity_quarantined: 1 });
+    const movements = (await admin.send('GET', `/api/stocks/${(await stock()).id}/movements?per_page=100`)).body.data;
+    expect(movements.map((each: { quantity: number; quarantined: number }) => [each.quantity, each.quarantined])).toEqual([
+      [1, 1],
+      [-1, -1],
+      [-1, 0],
+      [0, -1],
+      [2, 2],
+      [-2, 0],
+      [2, 0],
+    ]);
+  });
+
   it('refuses in words what is not a line of the invoice, a credit past what is owed, and bad lines', async () => {
     const sold = await invoice([line(items.soap, 2, 10)], { payment: { tenders: [{ method: 'cash', amount: 20 }] } });
     const other = await invoice([line(items.soap, 1, 10)]);
@@ -242,7 +329,7 @@ describe.each(databaseKinds)('sales returns on %s', (kind) => {
     expect(bad.status).toBe(422);
     expect(bad.body.errors).toMatchObject({
       'lines.0.reason': ['The reason must be one of: damaged, wrong item, expired, changed mind, other.'],
-      'lines.0.disposition': ['The disposition must be one of: back in stock, written off.'],
+      'lines.0.disposition': ['The disposition must be one of: back in stock, quarantined, written off.'],
     });
     const noNote = await returned(sold.id, [back(sold.lines[0].id, 1, { reason: 'other' })], { settlement: 'refund' });
     expect(noNote.body.errors).toMatchObject({ 'lines.0.note': ['Say why in the note when the reason is other.'] });

@@ -4,15 +4,14 @@ import type { LineInput } from '../../domain/document-lines';
 import { centavosToPesos, formatPesos } from '../../domain/money';
 import { fromThousandths, toThousandths } from '../../domain/quantity';
 import { invoices } from '../../domain/resources/invoices';
-import { RESTOCK, RETURN_SETTLEMENTS, salesReturns } from '../../domain/resources/sales-returns';
+import { RETURN_SETTLEMENTS, salesReturns } from '../../domain/resources/sales-returns';
 import { z } from 'zod';
 import { tendersTotal, type Tender } from '../../domain/tenders';
 import { paymentCreateFields, paymentTenders } from '../../domain/tenders-input';
 import { validationError } from '../errors';
 import type { ResourceStore } from '../resources/store';
 import type { Scope, Trx } from '../db/scope';
-import { documentStore, liveSource, locationOf, viewedSource, type Prepared } from './document-store';
-import { move } from './ledger';
+import { documentStore, liveSource, viewedSource, type Prepared } from './document-store';
 import { fulfil, storedLines, type Line, type StoredLine } from './lines';
 import { followBalance } from './payments';
 import type { ServerPart } from './server-part';
@@ -153,14 +152,8 @@ const returnsBase: ResourceStore = documentStore(salesReturns, {
     };
   },
   async apply(trx, scope, document, prepared, columns) {
+    // Its goods came back as its kind declares (the store moved them): now the lines they were sold on.
     const lines = prepared.lines!.lines;
-    const location = locationOf(columns)!;
-    await move(
-      trx,
-      scope,
-      document,
-      lines.filter((line) => line.disposition === RESTOCK).map((line) => ({ itemId: line.itemId, location, quantity: line.baseQuantity })),
-    );
     await fulfil(trx, lines);
     const credited = Number(columns.amount);
     if (credited > 0 && !(await followBalance(trx, invoices.table, Number(columns.invoice_id), credited, 'amount_adjusted'))) {
@@ -198,7 +191,7 @@ const salesReturnsStore: ResourceStore = {
 };
 
 /**
- * A return's void, beside what its declaration undoes (its restocked goods leave stock again, what
+ * A return's void, beside what its declaration undoes (its restocked and quarantined goods leave stock again, what
  * it credited is owed again): its lines may be returned again. Its invoice first, as a return made
  * from it locks it first.
  */

@@ -1,5 +1,5 @@
 import type { ResourceDefinition } from '../../domain/resource';
-import { moveBack, type Reversal } from './document-store';
+import { moveBack, ownPlaceEffects, type Reversal } from './document-store';
 import { balanceVoid, paymentVoid } from './payments';
 
 /**
@@ -12,7 +12,7 @@ import { balanceVoid, paymentVoid } from './payments';
  */
 export function voidOf(definition: ResourceDefinition, own?: Reversal): Reversal | undefined {
   const effects = definition.document?.effects ?? {};
-  const atOwnPlace = (effects.stock ?? []).filter((effect) => effect.at === 'own' && effect.inTransit === 0 && !effect.rest);
+  const atOwnPlace = ownPlaceEffects(definition);
   if (atOwnPlace.length < (effects.stock ?? []).length && !own) {
     throw new Error(`${definition.name} moves stock between places or on closing: its void must say how that is moved back.`);
   }
@@ -21,10 +21,7 @@ export function voidOf(definition: ResourceDefinition, own?: Reversal): Reversal
       ? own
       : async (trx, scope, row, given) => {
           const summary = await own?.(trx, scope, row, given);
-          for (const effect of atOwnPlace) {
-            if (effect.onHand !== 0)
-              await moveBack(trx, scope, row, definition.document!.type, effect.onHand === 1 ? -1 : 1, effect.dispositions);
-          }
+          await moveBack(trx, scope, row, definition);
           return summary;
         };
   if (effects.settles) {

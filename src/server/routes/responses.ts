@@ -138,7 +138,7 @@ const documentLine = z.looseObject({
   quantity_done: z.number().describe('How much of it later documents fulfilled'),
   reason: z.string().nullable().optional().describe("A stock adjustment's or a return's line's reason"),
   note: z.string().nullable().optional().describe("A stock adjustment's or a return's line's note"),
-  disposition: z.string().nullable().optional().describe("A return's line's disposition: restock or write_off"),
+  disposition: z.string().nullable().optional().describe("A return's line's disposition: restock, quarantine or write_off"),
 });
 
 /** What a document was issued with (`documents/particulars.ts`): what its every print shows, whatever changed since. */

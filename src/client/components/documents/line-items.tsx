@@ -6,7 +6,7 @@ import { centavosToPesos, formatPesos } from '../../../domain/money';
 import type { PricedLine } from '../../../domain/pricing';
 import { fromThousandths } from '../../../domain/quantity';
 import { getResource } from '../../../domain/resources/registry';
-import { ADJUSTMENT_REASONS, OTHER_REASON, reasonDirection } from '../../../domain/resources/stock-adjustments';
+import { ADJUSTMENT_REASONS, OTHER_REASON, QUARANTINE_WRITTEN_OFF, reasonDirection } from '../../../domain/resources/stock-adjustments';
 import { asOfWords } from '../../lib/freshness';
 import { listQuery, type ApiRecord } from '../../lib/resource-queries';
 import { useActiveBusinessId } from '../../lib/session';
@@ -191,6 +191,8 @@ export function LineItems({
                     {onHand !== undefined &&
                       context.adjusts &&
                       line &&
+                      // Quarantined goods written off leave the quarantine, not what may be sold.
+                      row.reason !== QUARANTINE_WRITTEN_OFF &&
                       ` → ${fromThousandths(onHand + Math.sign(Number(row.quantity)) * line.baseQuantity)} after`}
                   </p>
                 )}

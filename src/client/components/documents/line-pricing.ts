@@ -17,6 +17,7 @@ import {
 } from '../../../domain/pricing';
 import { fromThousandths, toMillionths, toThousandths } from '../../../domain/quantity';
 import { getResource } from '../../../domain/resources/registry';
+import { QUARANTINE_WRITTEN_OFF } from '../../../domain/resources/stock-adjustments';
 import { inWorkingSet } from '../../../domain/working-set';
 import { asOfWords, onHandWords, shownAsOf, useSyncStatus } from '../../lib/freshness';
 import { listQuery, recordQuery, type ApiRecord } from '../../lib/resource-queries';
@@ -37,6 +38,13 @@ export interface LineContext {
   /** The buyer takes a senior citizen's or PWD's discount (an invoice's). */
   buyerDiscount: boolean;
 }
+
+/** What a stock row holds on hand that may leave (sold, moved, adjusted away): on hand less quarantined; none without a row. */
+const sellableThousandths = (stock: ApiRecord | undefined): number =>
+  stock ? toThousandths(Number(stock.quantity_on_hand ?? 0)) - toThousandths(Number(stock.quantity_quarantined ?? 0)) : 0;
+
+/** What a stock row holds in quarantine (a number, as the API gives it), or 0. */
+const quarantinedOf = (stock: ApiRecord | undefined): number => Number(stock?.quantity_quarantined ?? 0);
 
 const positive = (value: unknown) => (Number.isInteger(Number(value)) && Number(value) > 0 ? Number(value) : null);
 
@@ -141,7 +149,8 @@ export function useLinePricing(rows: readonly LineRow[], context: LineContext) {
       const answer = stocks[at]?.data;
       const row = answer?.data.find((stock) => Number(stock.item_id) === id);
       // No stock row yet at the place: nothing on hand. Not read (no permission, not kept offline): unknown.
-      return [id, answer ? toThousandths(Number(row?.quantity_on_hand ?? 0)) : undefined] as const;
+      // What is quarantined there is on hand but may not leave: the lines may take only the rest.
+      return [id, answer ? sellableThousandths(row) : undefined] as const;
     }),
   );
 
@@ -163,7 +172,10 @@ export function useLinePricing(rows: readonly LineRow[], context: LineContext) {
     { savedOffline: placeStock.data?.savedOffline, fetchedAt: placeStock.dataUpdatedAt, workingSet: stocksKept },
     status,
   );
-  /** An item result's second line: its SKU, its listed price in its base unit, and what is on hand where its goods leave (as of when, from an older copy). */
+  /**
+   * An item result's second line: its SKU, its listed price in its base unit, and what is on hand
+   * where its goods leave that may leave (as of when, from an older copy), and what is quarantined there.
+   */
   const resultDetails = (record: ApiRecord): string => {
     const id = Number(record.id);
     const baseUnit = Number(record.unit_of_measurement_id);
@@ -173,7 +185,8 @@ export function useLinePricing(rows: readonly LineRow[], context: LineContext) {
     return [
       String(record.sku ?? ''),
       price !== undefined && formatPesos(centavosToPesos(price)),
-      place && placeStock.data && onHandWords(stock ? Number(stock.quantity_on_hand) : 0, placeStockAsOf),
+      place && placeStock.data && onHandWords(fromThousandths(sellableThousandths(stock)), placeStockAsOf),
+      quarantinedOf(stock) > 0 && `${quarantinedOf(stock)} quarantined`,
     ]
       .filter(Boolean)
       .join(' · ');
@@ -223,7 +236,8 @@ export function useLinePricing(rows: readonly LineRow[], context: LineContext) {
   rows.forEach((row, at) => {
     const state = states[at];
     if (row.item_id === null || state.kind !== 'priced') return;
-    if (context.adjusts && Number(row.quantity) > 0) return;
+    // Goods added, and quarantined goods written off, take nothing of what may leave.
+    if (context.adjusts && (Number(row.quantity) > 0 || row.reason === QUARANTINE_WRITTEN_OFF)) return;
     needed.set(row.item_id, (needed.get(row.item_id) ?? 0) + state.line.baseQuantity);
   });
   const shortOf = (row: LineRow): string | undefined => {
@@ -232,7 +246,10 @@ export function useLinePricing(rows: readonly LineRow[], context: LineContext) {
     const need = needed.get(row.item_id) ?? 0;
     if (onHand === undefined || need <= onHand) return undefined;
     const item = itemOf.get(row.item_id);
-    return `Not enough ${String(item?.name)} (${String(item?.sku)}) in stock at ${placeName}: ${fromThousandths(onHand)} on hand${asOfWords(onHandAsOf.get(row.item_id))}, ${fromThousandths(need)} needed.`;
+    const stock = stocks[itemIds.indexOf(row.item_id)]?.data?.data.find((each) => Number(each.item_id) === row.item_id);
+    const quarantined = quarantinedOf(stock);
+    const held = quarantined > 0 ? ` (${quarantined} more quarantined, not for sale or transfer)` : '';
+    return `Not enough ${String(item?.name)} (${String(item?.sku)}) in stock at ${placeName}: ${fromThousandths(onHand)} on hand${held}${asOfWords(onHandAsOf.get(row.item_id))}, ${fromThousandths(need)} needed.`;
   };
 
   return { states, unitsOf, shortOf, onHandOf, onHandAsOf, itemOf, resultDetails, pricesIncludeVat };

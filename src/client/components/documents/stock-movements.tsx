@@ -14,6 +14,7 @@ interface Movement {
   id: number;
   quantity: number;
   in_transit: number;
+  quarantined: number;
   document_number: string;
   document_id: number;
   document_resource: string | null;
@@ -21,7 +22,7 @@ interface Movement {
   moved_at: string;
 }
 
-/** The movements that make up a stock balance, latest first, each linking to its document. */
+/** The movements that make up a stock balance, latest first, each linking to its document; the quarantine's only where one moved it. */
 export function StockMovements({ stockId, unit }: { stockId: number; unit: string | null }) {
   const businessId = useActiveBusinessId();
   const [page, setPage] = useState(1);
@@ -32,6 +33,7 @@ export function StockMovements({ stockId, unit }: { stockId: number; unit: strin
   });
   const meta = movements.data?.meta;
   const signed = (value: number) => `${value > 0 ? '+' : ''}${value}${unit ? ` ${unit}` : ''}`;
+  const quarantine = movements.data?.data.some((movement) => movement.quarantined !== 0) ?? false;
   return (
     <HeadedSection headingId="movements-heading" title="Movements" className="space-y-2">
       <FramedTable>
@@ -41,6 +43,7 @@ export function StockMovements({ stockId, unit }: { stockId: number; unit: strin
             <TableHead>Document</TableHead>
             <TableHead className="text-right">On hand</TableHead>
             <TableHead className="text-right">In transit</TableHead>
+            {quarantine && <TableHead className="text-right">Quarantined</TableHead>}
           </TableRow>
         </TableHeader>
         <TableBody>
@@ -64,6 +67,9 @@ export function StockMovements({ stockId, unit }: { stockId: number; unit: strin
               </TableCell>
               <TableCell className="text-right tabular-nums">{movement.quantity ? signed(movement.quantity) : '—'}</TableCell>
               <TableCell className="text-right tabular-nums">{movement.in_transit ? signed(movement.in_transit) : '—'}</TableCell>
+              {quarantine && (
+                <TableCell className="text-right tabular-nums">{movement.quarantined ? signed(movement.quarantined) : '—'}</TableCell>
+              )}
             </TableRow>
           ))}
           {movements.data?.data.length === 0 && (
