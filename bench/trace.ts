@@ -77,16 +77,40 @@ try {
   const slices = events.filter((event) => thread(event) && event.ph === 'X' && event.dur !== undefined);
   // The profile's samples, each at its time (the trace's clock) and in its function.
   const nodes = new Map(profile.nodes.map((node) => [node.id, node.callFrame]));
-  const samples: { ts: number; name: string }[] = [];
+  const parents = new Map<number, number>();
+  for (const node of profile.nodes) for (const child of node.children ?? []) parents.set(child, node.id);
+  const frameName = (id: number) => {
+    const frame = nodes.get(id)!;
+    return `${frame.functionName || '(anonymous)'} ${frame.url.replace(/.*\//, '')}:${frame.lineNumber + 1}`;
+  };
+  const samples: { ts: number; name: string; node: number }[] = [];
   let sampledAt = profile.startTime;
   profile.timeDeltas?.forEach((delta, i) => {
     sampledAt += delta;
-    const frame = nodes.get(profile.samples![i])!;
-    samples.push({
-      ts: sampledAt,
-      name: `${frame.functionName || '(anonymous)'} ${frame.url.replace(/.*\//, '')}:${frame.lineNumber + 1}`,
-    });
+    samples.push({ ts: sampledAt, name: frameName(profile.samples![i]), node: profile.samples![i] });
   });
+  /** `TREE=1`: the functions whose calls (with what they called) took most of a task, as sampled. */
+  const inclusiveWithin = (from: number, to: number) => {
+    const counts = new Map<string, number>();
+    let all = 0;
+    for (const sample of samples) {
+      if (sample.ts < from || sample.ts >= to) continue;
+      all += 1;
+      const seen = new Set<string>();
+      for (let id: number | undefined = sample.node; id !== undefined; id = parents.get(id)) {
+        const name = frameName(id);
+        if (!/^\((root|program|idle|garbage collector)\)/.test(name)) seen.add(name);
+      }
+      for (const name of seen) counts.set(name, (counts.get(name) ?? 0) + 1);
+    }
+    return [
+      `of ${all} samples:`,
+      ...[...counts]
+        .sort((a, b) => b[1] - a[1])
+        .slice(0, Number(process.env.TREE) || 16)
+        .map(([name, count]) => `${name} ×${count}`),
+    ].join('\n      ');
+  };
   /** The functions that took most of a task's own time, as the profile sampled them. */
   const ownWithin = (from: number, to: number) => {
     const counts = new Map<string, number>();
@@ -119,6 +143,7 @@ try {
       .join(', ');
     console.log(`${ms(task.ts)} ms, ${Math.round(task.dur! / 1000)} ms: ${what}`);
     console.log(`    most in: ${ownWithin(task.ts, task.ts + task.dur!)}`);
+    if (process.env.TREE) console.log(`    under: ${inclusiveWithin(task.ts, task.ts + task.dur!)}`);
   }
   console.log(`Beyond ${long} ms, all tasks: ${Math.round(blocking)} ms (CPU ${rate}× slower)`);
 

@@ -126,4 +126,14 @@ describe('a business day', () => {
     expect(todayInManila(new Date('2026-11-22T23:30:00Z'))).toBe('2026-11-23');
     expect(todayInManila(new Date('2026-11-22T10:00:00Z'))).toBe('2026-11-22');
   });
+
+  it('turns at Manila’s midnight, 16:00 UTC, every day of the year, as the zone database says', () => {
+    const zone = new Intl.DateTimeFormat('en-CA', { timeZone: 'Asia/Manila', year: 'numeric', month: '2-digit', day: '2-digit' });
+    for (let day = 0; day < 366; day += 1) {
+      for (const minutes of [15 * 60 + 59, 16 * 60, 16 * 60 + 1]) {
+        const at = new Date(Date.UTC(2026, 0, 1 + day) + minutes * 60_000);
+        expect(todayInManila(at)).toBe(zone.format(at));
+      }
+    }
+  });
 });

@@ -9,6 +9,37 @@ import { getResource } from './resources/registry';
  * (client/features/statement).
  */
 
+/** One row of a statement: a document, what it charged (debit) or credited, and the balance after it. Money in pesos. */
+export type StatementRow = {
+  date: string;
+  /** The document's resource and id, to open it; its kind in words ("Invoice Payment"). */
+  resource: string;
+  id: number;
+  kind: string;
+  number: string;
+  description: string;
+  debit: number;
+  credit: number;
+  balance: number;
+};
+
+/**
+ * A statement, as `GET /api/contacts/{id}/statement` answers it and its PDF prints it. Money in
+ * pesos. Types, not interfaces: the route's answer schema takes them as the plain records they are.
+ */
+export type Statement = {
+  from: string;
+  to: string;
+  business: { name: string; trade_name: string | null; address: string | null; tin: string | null };
+  customer: { id: number; name: string; company_name: string | null; address: string | null; tin: string | null };
+  /** The names of the places whose documents it holds, for a user who views only some; null: every place. */
+  places: string[] | null;
+  opening_balance: number;
+  data: StatementRow[];
+  totals: { debit: number; credit: number };
+  closing_balance: number;
+};
+
 /** A kind of document a statement's rows are made of, and what its description reads. */
 export interface StatementSource {
   resource: string;

@@ -1,5 +1,6 @@
+import { todayInManila } from './documents';
 import type { ResourceDefinition } from './resource';
-import { getResource } from './resources/registry';
+import { getResource, registry } from './resources/registry';
 
 /**
  * A device's working set: what it keeps of a business so that the people on it can scan, price,
@@ -8,7 +9,9 @@ import { getResource } from './resources/registry';
  * client keeps it in the user's IndexedDB and keeps it current by the change log's deltas.
  *
  * Kept whole: the catalogue, prices, contacts, the places themselves and stock. Of documents, the
- * open ones only (a status of tone `open` or `outstanding`): what the floor still works on.
+ * open ones (a status of tone `open` or `outstanding`): what the floor still works on; and of the
+ * kinds goods come back from (invoices), those closed (paid) in the last RETURN_DAYS days too: a
+ * customer brings back yesterday's purchase to a counter whose network is down.
  */
 export const WORKING_SET: readonly string[] = [
   // The catalogue.
@@ -53,9 +56,33 @@ export function workingStatuses(definition: ResourceDefinition): string[] | unde
     .map(([status]) => status);
 }
 
-/** Whether a record as the client holds it still belongs to the working set (an open document, or any record not trashed). */
-export function belongsToWorkingSet(resource: string, record: Readonly<Record<string, unknown>>): boolean {
+/**
+ * How many days back a closed document goods come back from stays in the working set: a week, as
+ * counters here take goods back within seven days of the sale.
+ */
+export const RETURN_DAYS = 7;
+
+/** Whether goods come back from documents of this kind: a kind taking goods back (`lines: 'returns'`) is made from it. */
+const returnedFrom = (definition: ResourceDefinition) =>
+  registry.some((kind) => kind.document?.lines === 'returns' && kind.document.source?.resource === definition.name);
+
+/**
+ * Of a kind goods come back from, the closed documents still in the working set on `today`: those
+ * done (a status of tone `complete`: paid) and dated `since` or later. Undefined for other kinds.
+ */
+export function recentlyClosed(definition: ResourceDefinition, today = todayInManila()): { statuses: string[]; since: string } | undefined {
+  const statuses = definition.document?.lifecycle?.statuses;
+  if (!statuses || !returnedFrom(definition)) return undefined;
+  const since = new Date(Date.parse(`${today}T00:00:00Z`) - RETURN_DAYS * 24 * 60 * 60 * 1000).toISOString().slice(0, 10);
+  return { statuses: Object.keys(statuses).filter((status) => statuses[status] === 'complete'), since };
+}
+
+/** Whether a record as the client holds it still belongs to the working set (an open or recently closed document, or any record not trashed). */
+export function belongsToWorkingSet(resource: string, record: Readonly<Record<string, unknown>>, today = todayInManila()): boolean {
   if (record.deleted_at) return false;
-  const statuses = workingStatuses(getResource(resource));
-  return statuses === undefined || statuses.includes(String(record.status));
+  const definition = getResource(resource);
+  const statuses = workingStatuses(definition);
+  if (statuses === undefined || statuses.includes(String(record.status))) return true;
+  const recent = recentlyClosed(definition, today);
+  return recent !== undefined && recent.statuses.includes(String(record.status)) && String(record.date) >= recent.since;
 }

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ledgerDiscrepancies } from '../../src/server/documents/ledger';
-import { chromiumAvailable, PHONE, signedIn, startE2E, TABLET, type E2E } from './browser';
+import { chromiumAvailable, PHONE, readyForOffline, signedIn, startE2E, TABLET, type E2E } from './browser';
 
 /**
  * Goods back from a sale, in Chromium on a phone and a tablet: from the invoice's "Return goods",
@@ -103,6 +103,121 @@ describe.skipIf(!chromiumAvailable).each([
       .execute();
     expect(tenders.map((tender) => tender.method)).toEqual(['cash', 'gcash']);
     expect(await onHand()).toBe(before + 1000);
+    await context.close();
+  });
+});
+
+/**
+ * Issue #31's offline return, in Chromium on a phone: a cashier at Makati whose device synced once
+ * takes back an item from yesterday's paid sale with the network gone — the invoice is on the
+ * device (the working set keeps this week's paid sales), the return is kept to send, and once the
+ * network is back it reaches the server once: one return, the item back in stock once. A second
+ * return of the same goods made meanwhile is refused in words and stays in Pending changes.
+ */
+describe.skipIf(!chromiumAvailable)('a sales return made offline, in Chromium on a phone', { timeout: 180_000 }, () => {
+  let e2e: E2E;
+
+  beforeAll(async () => {
+    e2e = await startE2E();
+  });
+  afterAll(async () => {
+    if (e2e) expect(await ledgerDiscrepancies(e2e.app.db)).toEqual([]);
+    await e2e?.close();
+  });
+
+  it('takes an item back from yesterday’s invoice with no network and sends it once; a second return of the same goods is refused and kept', async () => {
+    const makati = await e2e.app.db.selectFrom('branches').select('id').where('name', '=', 'Makati').executeTakeFirstOrThrow();
+    const invoice = await e2e.app.db
+      .selectFrom('invoices')
+      .select(['id', 'number'])
+      .where('status', '=', 'paid')
+      .where('branch_id', '=', makati.id)
+      .orderBy('id')
+      .executeTakeFirstOrThrow();
+    // Sold yesterday, as Manila's calendar has it.
+    const yesterday = new Date(Date.now() + 8 * 3600_000 - 86_400_000).toISOString().slice(0, 10);
+    await e2e.app.db.updateTable('invoices').set({ date: yesterday }).where('id', '=', invoice.id).execute();
+    const [sold] = await e2e.app.db
+      .selectFrom('document_lines')
+      .select(['id', 'item_id', 'quantity', 'quantity_done'])
+      .where('document_type', '=', 'invoice')
+      .where('document_id', '=', invoice.id)
+      .orderBy('position')
+      .execute();
+    const onHand = async () =>
+      Number(
+        (
+          await e2e.app.db
+            .selectFrom('stocks')
+            .select('quantity_on_hand')
+            .where('item_id', '=', sold.item_id)
+            .where('location_type', '=', 'branch')
+            .where('location_id', '=', makati.id)
+            .executeTakeFirstOrThrow()
+        ).quantity_on_hand,
+      );
+    const returnsOf = () =>
+      e2e.app.db.selectFrom('sales_returns').select(['id', 'refunded']).where('invoice_id', '=', invoice.id).execute();
+    const [stockBefore, returnsBefore] = [await onHand(), (await returnsOf()).length];
+
+    const { context, page } = await signedIn(e2e, 'cashier@example.com', PHONE);
+    await readyForOffline(page);
+    // The first download done: the device holds the branch's working set, yesterday's sale in it.
+    await page.locator('[data-testid="sync-indicator"][data-tone="live"]').waitFor({ timeout: 90_000 });
+
+    await context.setOffline(true);
+    /** A return of `quantity` of the sale's first line, refunded in cash, made from the invoice as a cashier would; answers the refund. */
+    const returnOffline = async (quantity: string, reason: string) => {
+      await page.goto(`/invoices/${invoice.id}`);
+      await page.getByRole('heading', { name: `Invoice ${invoice.number}` }).waitFor();
+      await page.getByRole('link', { name: 'Return goods' }).click();
+      await page.getByRole('heading', { name: 'Create Sales Return' }).waitFor();
+      await page.locator('#line-0-quantity').fill(quantity);
+      await page.locator('#line-0-reason').selectOption(reason);
+      await page.getByRole('radio', { name: 'Refund' }).check();
+      const due = (await page.locator('dt:has-text("Refund due") + dd').textContent())!.trim();
+      await page.locator('#tender-0-amount').fill(due.replace(/[₱,]/g, ''));
+      await page.getByRole('button', { name: 'Save Sales Return' }).click();
+      await page.getByText('Created on this device').waitFor();
+      return due;
+    };
+    const due = await returnOffline('1', 'changed_mind');
+    const pesos = Number(due.replace(/[₱,]/g, ''));
+    expect(pesos).toBeGreaterThan(0);
+    // It reads as the server will save it, from the sale on the device: the item, why it came back, what it refunds.
+    await page.getByText('Changed mind').first().waitFor();
+    expect((await page.getByTestId('document-total').textContent())!.trim()).toBe(due);
+    if (process.env.SCREENSHOTS)
+      await page.screenshot({ path: `${process.env.SCREENSHOTS}/sales-return-offline-phone.png`, fullPage: true });
+    // A second return of what the device still believes may come back of the line: all of it, the first one's unit too.
+    await returnOffline(String((Number(sold.quantity) - Number(sold.quantity_done)) / 1000), 'damaged');
+
+    await page.goto('/pending-changes');
+    const cards = page.getByRole('article', { name: /Create Sales Return/ });
+    await cards
+      .first()
+      .getByText(new RegExp(`· Makati · 1 line · ${due.replace(/[.$]/g, '\\$&')}$`))
+      .waitFor();
+    expect(await cards.count()).toBe(2);
+    expect(await returnsOf()).toHaveLength(returnsBefore);
+
+    // Back online, the first reaches the server once; the second, more than is left to return, is refused in words and kept.
+    await context.setOffline(false);
+    const refused = page.getByRole('article', { name: /Create Sales Return/ });
+    await refused.getByText('Needs attention').waitFor({ timeout: 30_000 });
+    await refused
+      .getByText(/returned already|remain to be returned/)
+      .first()
+      .waitFor();
+    expect(await refused.count()).toBe(1);
+    if (process.env.SCREENSHOTS)
+      await page.screenshot({ path: `${process.env.SCREENSHOTS}/sales-return-refused-phone.png`, fullPage: true });
+    const after = await returnsOf();
+    expect(after).toHaveLength(returnsBefore + 1);
+    expect(Number(after.at(-1)!.refunded)).toBe(Math.round(pesos * 100));
+    expect(await onHand()).toBe(stockBefore + 1000);
+    const line = await e2e.app.db.selectFrom('document_lines').select('quantity_done').where('id', '=', sold.id).executeTakeFirstOrThrow();
+    expect(Number(line.quantity_done)).toBe(Number(sold.quantity_done) + 1000);
     await context.close();
   });
 });

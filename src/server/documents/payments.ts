@@ -15,7 +15,7 @@ import type { ResourceStore } from '../resources/store';
 import { untyped, type Db, type Scope, type Trx } from '../db/scope';
 import type { ApiRecord } from '../resources/codec';
 import { documentStore, viewedSource, type Prepared, type Reversal } from './document-store';
-import { decorateTenders, insertTenders, removeTenders, tenderAnswer, tendersOfPayments } from './tenders';
+import { insertTenders, keepingTenders, tenderAnswer, tendersOfPayments } from './tenders';
 
 /**
  * What bills and invoices share: a balance that payments bring down (unpaid → partially_paid →
@@ -159,8 +159,9 @@ export function paymentStore(definition: ResourceDefinition): ResourceStore {
   if (!tendered) return store;
   const fixed = (label: string) =>
     z.undefined({ error: `The ${label} cannot change once this ${definition.singular.toLowerCase()} is made.` }).optional();
+  const kept = keepingTenders(store, type, 'How it was paid, in order: its amount is what they come to');
   return {
-    ...store,
+    ...kept,
     createFields: paymentCreateFields,
     // Named in an update, what the tenders decided is refused rather than dropped.
     updateFields: { tenders: fixed('tenders'), amount: fixed('amount'), payment_method: fixed('payment method') },
@@ -174,17 +175,6 @@ export function paymentStore(definition: ResourceDefinition): ResourceStore {
       await insertTenders(trx, scope, type, id, tendersOf(input));
       return id;
     },
-    async remove(trx, scope, id) {
-      await removeTenders(trx, scope, type, id);
-      await store.remove(trx, scope, id);
-    },
-    async decorate(db, scope, records) {
-      await store.decorate?.(db, scope, records);
-      await decorateTenders(db, type, records);
-    },
-    ...(tendered && {
-      decorated: { tenders: z.array(tenderAnswer).describe('How it was paid, in order: its amount is what they come to') },
-    }),
   };
 }
 

@@ -15,7 +15,7 @@ import { documentStore, liveSource, viewedSource, type Prepared } from './docume
 import { fulfil, storedLines, type Line, type StoredLine } from './lines';
 import { followBalance } from './payments';
 import type { ServerPart } from './server-part';
-import { decorateTenders, insertTenders, removeTenders } from './tenders';
+import { insertTenders, keepingTenders } from './tenders';
 
 /**
  * Sales returns: goods a customer brings back from an invoice. Each line is one of the invoice's,
@@ -165,7 +165,7 @@ const returnsBase: ResourceStore = documentStore(salesReturns, {
 });
 
 const salesReturnsStore: ResourceStore = {
-  ...returnsBase,
+  ...keepingTenders(returnsBase, PAYMENT_TYPE, "A refund's tenders, in order: they come to what was refunded (none for a credit)"),
   createFields: {
     ...returnsBase.createFields,
     settlement: z
@@ -179,14 +179,6 @@ const salesReturnsStore: ResourceStore = {
     tenders: paymentCreateFields.tenders.describe(
       "A refund's tenders, as a payment's create takes them: they must come to the return's total. Ignored for a credit.",
     ),
-  },
-  async remove(trx, scope, id) {
-    await removeTenders(trx, scope, PAYMENT_TYPE, id);
-    await returnsBase.remove(trx, scope, id);
-  },
-  async decorate(db, scope, records) {
-    await returnsBase.decorate?.(db, scope, records);
-    await decorateTenders(db, PAYMENT_TYPE, records);
   },
 };
 

@@ -8,6 +8,7 @@ import { methodLabel, TENDER_METHODS, type Tender, type TenderRead } from '../..
 import { BYTE_ORDER_MARK, csvRow, inert } from '../resources/csv-export';
 import { placeAccessOf, placeCondition } from '../resources/places';
 import type { ApiRecord } from '../resources/codec';
+import type { ResourceStore } from '../resources/store';
 import { untyped, type Db, type Scope, type Trx } from '../db/scope';
 
 /**
@@ -96,6 +97,26 @@ export async function decorateTenders(db: Db, paymentType: string, records: ApiR
     records.map((record) => record.id),
   );
   for (const record of records) record.tenders = byPayment.get(record.id) ?? [];
+}
+
+/**
+ * `store` whose documents keep tenders of `paymentType` (a payment's, a return's refund): they go
+ * with the document when it is taken away for good, and come with every read of it, described as
+ * `described` says. Writing them is the store's own (a payment's insert, a return's apply).
+ */
+export function keepingTenders(store: ResourceStore, paymentType: string, described: string): ResourceStore {
+  return {
+    ...store,
+    async remove(trx, scope, id) {
+      await removeTenders(trx, scope, paymentType, id);
+      await store.remove(trx, scope, id);
+    },
+    async decorate(db, scope, records) {
+      await store.decorate?.(db, scope, records);
+      await decorateTenders(db, paymentType, records);
+    },
+    decorated: { ...store.decorated, tenders: z.array(tenderAnswer).describe(described) },
+  };
 }
 
 /** The days a reconciliation covers, both included. */

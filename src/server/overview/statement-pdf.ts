@@ -1,6 +1,7 @@
 import PDFDocument from 'pdfkit';
 import { giveWay } from '../yielding';
-import { dayInWords, type Statement } from './statement';
+import type { Statement } from '../../domain/statement';
+import { dayInWords } from './statement';
 
 /**
  * A statement of account as a PDF on A4 pages: the business (name, address, TIN) and the title with

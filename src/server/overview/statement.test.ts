@@ -5,7 +5,7 @@ import { placedUser, startAtDemoPlaces, type DemoPlaces } from '../../../tests/s
 import { created, databaseKinds, demoBusinessIds, stockUp, userWithPermissions } from '../../../tests/support/test-app';
 import type { Session, TestApp } from '../../../tests/support/test-app';
 import { addDays } from './calendar';
-import type { Statement } from './statement';
+import type { Statement } from '../../domain/statement';
 import { phpAmount, statementPdf } from './statement-pdf';
 
 /**

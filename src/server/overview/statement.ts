@@ -3,7 +3,7 @@ import type { Settles } from '../../domain/effects';
 import { PLACE_RESOURCES, PLACE_TYPES, reaches } from '../../domain/places';
 import type { ResourceDefinition } from '../../domain/resource';
 import { getResource } from '../../domain/resources/registry';
-import { STATEMENT_MAX_ROWS, STATEMENT_SOURCES } from '../../domain/statement';
+import { STATEMENT_MAX_ROWS, STATEMENT_SOURCES, type Statement, type StatementRow } from '../../domain/statement';
 import { untyped, type Db, type Scope, type Trx } from '../db/scope';
 import { notFound, validationError } from '../errors';
 import { confinedToPlaces, holdsEveryPlace, placeAccessOf } from '../resources/places';
@@ -24,32 +24,6 @@ export interface StatementQuery {
   from: string;
   to: string;
 }
-
-export type StatementRow = {
-  date: string;
-  /** The document's resource and id, to open it; its kind in words ("Invoice Payment"). */
-  resource: string;
-  id: number;
-  kind: string;
-  number: string;
-  description: string;
-  debit: number;
-  credit: number;
-  balance: number;
-};
-
-export type Statement = {
-  from: string;
-  to: string;
-  business: { name: string; trade_name: string | null; address: string | null; tin: string | null };
-  customer: { id: number; name: string; company_name: string | null; address: string | null; tin: string | null };
-  /** The names of the places whose documents it holds, for a user who views only some; null: every place. */
-  places: string[] | null;
-  opening_balance: number;
-  data: StatementRow[];
-  totals: { debit: number; credit: number };
-  closing_balance: number;
-};
 
 interface Source {
   order: number;

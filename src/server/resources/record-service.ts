@@ -5,7 +5,7 @@ import type { ListParams } from '../../domain/list-params-schema';
 import { placeAtEnd } from '../../domain/places';
 import { writableFields, type ResourceDefinition } from '../../domain/resource';
 import { getResource, registry } from '../../domain/resources/registry';
-import { workingStatuses } from '../../domain/working-set';
+import { recentlyClosed, workingStatuses } from '../../domain/working-set';
 import { recordActivities, recordActivity } from '../activity/activity-log';
 import { changedValues, initialValues, secretsChanged } from '../activity/record-changes';
 import { containsIgnoringCase, fullTextContains, fullTextIndex, fullTextQuery, isPostgres, nowIso } from '../db/dialect';
@@ -299,7 +299,8 @@ export async function* allRecordsInListOrder(
 
 /**
  * A device's working set of one resource (`domain/working-set.ts`), as the list would answer it:
- * the records the scope reads, not in the trash and, of documents, the open ones. `after`: a
+ * the records the scope reads, not in the trash and, of documents, the open ones (and an invoice
+ * paid in the last days, which goods may come back from). `after`: a
  * page of `limit` in id order after that id, for a first download; `ids`: those of these ids
  * that still belong to it, for a delta (an id left out has left the device's working set).
  */
@@ -331,7 +332,15 @@ export async function workingSetCount(db: Db, scope: Scope, definition: Resource
 function inWorkingSet(definition: ResourceDefinition, store: ResourceStore, query: Query): Query {
   const statuses = workingStatuses(definition);
   const live = query.where(store.column('deleted_at'), 'is', null);
-  return statuses === undefined ? live : live.where(store.column('status'), 'in', statuses);
+  if (statuses === undefined) return live;
+  const recent = recentlyClosed(definition);
+  if (!recent) return live.where(store.column('status'), 'in', statuses);
+  return live.where((eb) =>
+    eb.or([
+      eb(store.column('status'), 'in', statuses),
+      eb.and([eb(store.column('status'), 'in', recent.statuses), eb(store.column('date'), '>=', recent.since)]),
+    ]),
+  );
 }
 
 export async function findRecord(

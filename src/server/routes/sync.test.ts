@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PlaceAccess } from '../../domain/places';
 import { getResource } from '../../domain/resources/registry';
-import { workingStatuses } from '../../domain/working-set';
+import { belongsToWorkingSet, recentlyClosed } from '../../domain/working-set';
 import { databaseKinds, startDemo, userWithPermissions, type Session, type TestApp } from '../../../tests/support/test-app';
 
 /**
@@ -85,11 +85,35 @@ describe.each(databaseKinds)('the working set on %s', (kind) => {
     expect(everything).not.toContain('roles');
   });
 
-  it('sends in pages exactly what the lists show the user, of documents only the open ones', async () => {
+  it('sends in pages exactly what the lists show the user, of documents the open ones and the invoices paid this week', async () => {
     const clerk = await makatiUser();
+    // Two sales paid at the clerk's places: one yesterday, whose goods may still come back, and one eight days ago.
+    const paid = await test.app.db
+      .selectFrom('invoices')
+      .select('id')
+      .where('business_id', '=', businessId)
+      .where('status', '=', 'paid')
+      .where((eb) => eb.or([eb('branch_id', '=', place.Makati.id), eb('warehouse_id', '=', place['Valenzuela Central'].id)]))
+      .orderBy('id')
+      .limit(2)
+      .execute();
+    expect(paid).toHaveLength(2);
+    const daysAgo = (days: number) => new Date(Date.now() + 8 * 3600_000 - days * 86_400_000).toISOString().slice(0, 10);
+    await test.app.db
+      .updateTable('invoices')
+      .set({ date: daysAgo(1) })
+      .where('id', '=', paid[0].id)
+      .execute();
+    await test.app.db
+      .updateTable('invoices')
+      .set({ date: daysAgo(8) })
+      .where('id', '=', paid[1].id)
+      .execute();
+    const kept = (await download(clerk, 'invoices')).map((row) => row.id);
+    expect(kept).toContain(paid[0].id);
+    expect(kept).not.toContain(paid[1].id);
     for (const resource of ['items', 'sale-item-prices', 'stocks', 'branches', 'invoices']) {
-      const statuses = workingStatuses(getResource(resource));
-      const expected = (await listed(clerk, resource)).filter((row) => statuses === undefined || statuses.includes(row.status));
+      const expected = (await listed(clerk, resource)).filter((row) => belongsToWorkingSet(resource, row));
       const pages = await download(clerk, resource);
       expect(
         pages.map((row) => row.id),
@@ -104,7 +128,8 @@ describe.each(databaseKinds)('the working set on %s', (kind) => {
     expect(invoices.length).toBeGreaterThan(0);
     for (const row of invoices) {
       expect(held()).toContain(row.branch_id ? `branch:${row.branch_id}` : `warehouse:${row.warehouse_id}`);
-      expect(['unpaid', 'partially_paid']).toContain(row.status);
+      if (row.status === 'paid') expect(row.date >= recentlyClosed(getResource('invoices'))!.since, `paid ${row.number}`).toBe(true);
+      else expect(['unpaid', 'partially_paid']).toContain(row.status);
     }
     // The admin's stock pages hold other places too: the confinement is the user's, not the route's.
     const locations = new Set((await download(admin, 'stocks', 50)).map((row) => `${row.location_type}:${row.location_id}`));

@@ -30,6 +30,8 @@ export function ViewScreen() {
   return <RecordScreen slot="view" screen={RecordView} />;
 }
 
+const blank = (value: unknown) => value === null || value === undefined || value === '';
+
 /** A priced document's totals show under its lines, not among its fields. */
 const TOTALS = Object.keys(documentTotals());
 
@@ -171,7 +173,9 @@ function RecordView({ definition, id }: { definition: ResourceDefinition; id: st
               !((definition.document?.lines === 'priced' || definition.document?.lines === 'returns') && TOTALS.includes(name)) &&
               isShown(field, record) &&
               // Given by few (an override's reason): shown where one was given.
-              !(field.heldBy && (record[name] === null || record[name] === undefined || record[name] === '')),
+              !(field.heldBy && blank(record[name])) &&
+              // What the server works out (a return's customer, from its invoice) a record still on this device has once it syncs.
+              !(local && field.computed && blank(record[name])),
           )
           .map(([name, field]) => (
             <DetailRow key={name} label={field.label} value={displayValue(name, field, record)} />

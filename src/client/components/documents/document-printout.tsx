@@ -21,7 +21,7 @@ import { printDocument, usePrintedCopy } from './document-print';
 import { DocumentTotals } from './document-totals';
 import { usePendingDocument } from './pending-lines';
 import { PartyParticulars, SellerParticulars, useParticulars, type Particulars } from './document-particulars';
-import { buyerDiscountOf, figure, lineAmount, printedTitle, vatLegend, vatTag } from './printed-figures';
+import { buyerDiscountOf, figure, lineAmount, printedTitle, totalLabelOf, vatLegend, vatTag } from './printed-figures';
 import { traceOfAnswer, type TenderAnswer } from './tender-rows';
 
 /**
@@ -121,7 +121,14 @@ export function DocumentPrintout({ definition, record: given }: { definition: Re
         />
       )}
 
-      {priced && <DocumentTotals paper record={totals} className="mt-3 ml-auto w-[85mm] receipt:mt-1.5 receipt:w-full" />}
+      {priced && (
+        <DocumentTotals
+          paper
+          record={totals}
+          totalLabel={totalLabelOf(definition)}
+          className="mt-3 ml-auto w-[85mm] receipt:mt-1.5 receipt:w-full"
+        />
+      )}
       {amount !== undefined && (
         <p className="mt-3 ml-auto flex w-[85mm] justify-between gap-4 border-t border-black pt-1 font-bold tabular-nums receipt:w-full">
           <span className="uppercase">Amount</span>

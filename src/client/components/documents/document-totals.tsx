@@ -8,14 +8,17 @@ import { totalsRows } from './printed-figures';
  */
 export function DocumentTotals({
   record,
+  totalLabel,
   paper = false,
   className,
 }: {
   record: Record<string, unknown>;
+  /** What the total is called (printed-figures.ts `totalLabelOf`): the amount due unless told. */
+  totalLabel?: string;
   paper?: boolean;
   className?: string;
 }) {
-  const rows = totalsRows(record);
+  const rows = totalsRows(record, totalLabel);
   if (rows.length === 0) return null;
   // On paper, plain boxes: the screen's own terms are found by their <dt>s, and the copy is never found on screen.
   const [List, Term, Value] = paper ? (['div', 'span', 'span'] as const) : (['dl', 'dt', 'dd'] as const);

@@ -37,7 +37,7 @@ import type { Closing } from './close-rest-dialog';
 import { DocumentTotals } from './document-totals';
 import type { DocumentLine } from './line-rows';
 import { usePendingDocument } from './pending-lines';
-import { lineAmount, vatLegend, vatTag } from './printed-figures';
+import { lineAmount, totalLabelOf, vatLegend, vatTag } from './printed-figures';
 import { StatusBadge } from './status-badge';
 
 /**
@@ -160,7 +160,7 @@ export function DocumentLines({ definition, record: given }: { definition: Resou
       {legend && <p className="text-xs text-muted-foreground">{legend}</p>}
       {priced && (
         <div className="ml-auto max-w-xs">
-          <DocumentTotals record={record} />
+          <DocumentTotals record={record} totalLabel={totalLabelOf(definition)} />
           {record.unpriced && <p className="mt-1 text-right text-xs text-muted-foreground">Lines priced when sent are not counted yet.</p>}
         </div>
       )}

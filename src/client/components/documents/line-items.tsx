@@ -6,17 +6,14 @@ import { centavosToPesos, formatPesos } from '../../../domain/money';
 import type { PricedLine } from '../../../domain/pricing';
 import { fromThousandths } from '../../../domain/quantity';
 import { getResource } from '../../../domain/resources/registry';
-import { ADJUSTMENT_REASONS, OTHER_REASON, QUARANTINE_WRITTEN_OFF, reasonDirection } from '../../../domain/resources/stock-adjustments';
+import { ADJUSTMENT_REASONS, QUARANTINE_WRITTEN_OFF, reasonDirection } from '../../../domain/resources/stock-adjustments';
 import { asOfWords } from '../../lib/freshness';
 import { listQuery, type ApiRecord } from '../../lib/resource-queries';
 import { useActiveBusinessId } from '../../lib/session';
-import { cn } from '../../lib/utils';
 import { ReferencePicker } from '../crud/reference-picker';
 import { CameraScanButton } from '../scan/camera-scanner';
 import { useItemByCode } from '../scan/item-by-code';
 import { Button } from '../ui/button';
-import { Input } from '../ui/input';
-import { NativeSelect } from '../ui/native-select';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '../ui/select';
 import { SignedQuantityInput, signedAs, type QuantitySign } from '../ui/signed-quantity-input';
 import { DocumentTotals } from './document-totals';
@@ -24,8 +21,8 @@ import { useLinePricing, type LineContext, type LineState } from './line-pricing
 import { totalsInPesos } from './printed-figures';
 import { emptyLine, type LineRow } from './line-rows';
 import { FieldMessages } from './field-messages';
+import { ChoiceCell, NoteCell, NumberCell } from './line-cells';
 import { RemoveRowButton } from './remove-row-button';
-import { NativeOptions } from '../choices';
 import { ProblemAlert } from '../problem-alert';
 import { SmallLabel } from '../labelled-field';
 
@@ -264,37 +261,29 @@ export function LineItems({
               )}
               {context.adjusts && (
                 <>
-                  <div className="sm:col-span-3">
-                    <SmallLabel htmlFor={id('reason')}>Reason</SmallLabel>
-                    <NativeSelect
-                      id={id('reason')}
-                      className="h-11 w-full"
-                      value={row.reason ?? ''}
-                      aria-invalid={at('reason').length > 0}
-                      onChange={(event) => {
-                        // The reason moves the sign of what was typed: 3 Found, then Damaged, is −3.
-                        const reason = event.target.value;
-                        const sign = reasonSign(reason);
-                        update(index, { reason, quantity: sign === undefined ? row.quantity : signedAs(row.quantity, sign) });
-                      }}
-                    >
-                      <NativeOptions prompt="Choose…" choices={ADJUSTMENT_REASONS} />
-                    </NativeSelect>
-                    <FieldMessages messages={at('reason')} />
-                  </div>
-                  <div className="col-span-2 sm:order-last sm:col-span-12">
-                    <SmallLabel htmlFor={id('note')}>Note{row.reason === OTHER_REASON ? '' : ' (optional)'}</SmallLabel>
-                    <Input
-                      id={id('note')}
-                      className="h-11"
-                      value={row.note ?? ''}
-                      maxLength={500}
-                      aria-invalid={at('note').length > 0}
-                      onChange={(event) => update(index, { note: event.target.value })}
-                      onKeyDown={onward(index)}
-                    />
-                    <FieldMessages messages={at('note')} />
-                  </div>
+                  <ChoiceCell
+                    label="Reason"
+                    id={id('reason')}
+                    className="sm:col-span-3"
+                    value={row.reason}
+                    prompt="Choose…"
+                    choices={ADJUSTMENT_REASONS}
+                    messages={at('reason')}
+                    onChange={(reason) => {
+                      // The reason moves the sign of what was typed: 3 Found, then Damaged, is −3.
+                      const sign = reasonSign(reason);
+                      update(index, { reason, quantity: sign === undefined ? row.quantity : signedAs(row.quantity, sign) });
+                    }}
+                  />
+                  <NoteCell
+                    id={id('note')}
+                    className="col-span-2 sm:order-last sm:col-span-12"
+                    reason={row.reason}
+                    value={row.note}
+                    messages={at('note')}
+                    onChange={(note) => update(index, { note })}
+                    onKeyDown={onward(index)}
+                  />
                 </>
               )}
               {priced && (
@@ -365,41 +354,4 @@ function LineTax({ line, pricesIncludeVat }: { line: PricedLine; pricesIncludeVa
         ? `Zero-rated (0% VAT)`
         : `${pricesIncludeVat ? 'incl.' : '+'} ${VAT_PERCENT}% VAT ${pesos(line.vat)}`;
   return <span className="text-xs text-muted-foreground tabular-nums">{note}</span>;
-}
-
-function NumberCell({
-  label,
-  id,
-  value,
-  placeholder,
-  messages,
-  onChange,
-  narrow,
-  onKeyDown,
-}: {
-  label: string;
-  id: string;
-  value: string;
-  placeholder?: string;
-  messages: string[];
-  onChange: (value: string) => void;
-  narrow?: boolean;
-  onKeyDown?: (event: KeyboardEvent<HTMLInputElement>) => void;
-}) {
-  return (
-    <div className={cn(narrow ? 'sm:col-span-1' : 'sm:col-span-2')}>
-      <SmallLabel htmlFor={id}>{label}</SmallLabel>
-      <Input
-        id={id}
-        inputMode="decimal"
-        className="h-11 text-right tabular-nums"
-        value={value}
-        placeholder={placeholder}
-        aria-invalid={messages.length > 0}
-        onChange={(event) => onChange(event.target.value)}
-        onKeyDown={onKeyDown}
-      />
-      <FieldMessages messages={messages} />
-    </div>
-  );
 }

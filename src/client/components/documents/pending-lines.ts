@@ -2,13 +2,17 @@ import { useQuery } from '@tanstack/react-query';
 import { centavosToPesos } from '../../../domain/money';
 import type { ResourceDefinition } from '../../../domain/resource';
 import { getResource } from '../../../domain/resources/registry';
-import { documentTotals } from '../../../domain/documents';
+import { documentTotals, type LineFigures } from '../../../domain/documents';
+import { toThousandths } from '../../../domain/quantity';
+import { referenceKey } from '../../../domain/resource';
+import { returnedFigures, soldFigures, soldLineOf } from '../../../domain/returns';
 import { isClientKey } from '../../lib/outbox';
-import { listQuery, type ApiRecord } from '../../lib/resource-queries';
+import { listQuery, recordQuery, type ApiRecord } from '../../lib/resource-queries';
 import { useActiveBusinessId } from '../../lib/session';
 import type { DocumentLine, LineRow } from './line-rows';
 import { lineContext, useLinePricing } from './line-pricing';
 import { totalsInPesos } from './printed-figures';
+import { returnsGoods } from './return-rows';
 
 /** A line as a create sends it (`linesBody`). */
 interface SentLine {
@@ -19,7 +23,84 @@ interface SentLine {
   discount_percent: number | null;
 }
 
+/** A return's line as a create sends it (`returnLinesBody`). */
+interface SentReturnLine {
+  source_line_id: number | null;
+  quantity: number | string;
+  reason: string | null;
+  note: string | null;
+  disposition: string | null;
+}
+
 const text = (value: unknown) => (value === null || value === undefined ? '' : String(value));
+
+/** What a document made from its sale takes of it, as the server fills it in: the customer and the place. */
+const FROM_THE_SALE = ['contact_id', 'branch_id', 'warehouse_id'];
+
+/**
+ * A return made on this device and not yet synced, read as the server will save it, from the sale
+ * it comes back from as the device holds it (`sale`): each line its share of the sold line it names
+ * (domain/returns.ts), after what the device knows came back of it already; the customer, the place
+ * and the sale's date; what it credits or refunds. A line naming no line of the sale, or a sale
+ * the device does not hold, is priced when sent.
+ */
+export function pendingReturn(record: ApiRecord, sale: ApiRecord | undefined, saleField: string): ApiRecord & { unpriced?: boolean } {
+  const sent = record.lines as SentReturnLine[];
+  const sold = new Map(((sale?.lines as DocumentLine[] | undefined) ?? []).map((line) => [line.id, line]));
+  const pricesIncludeVat = Boolean(sale?.prices_include_vat);
+  const figured: (LineFigures | null)[] = [];
+  const lines: DocumentLine[] = sent.map((line, index) => {
+    const source = line.source_line_id === null ? undefined : sold.get(line.source_line_id);
+    const quantity = Number(line.quantity);
+    const figures =
+      source && Number.isFinite(quantity) && quantity > 0
+        ? returnedFigures(
+            soldFigures(soldLineOf(source), pricesIncludeVat),
+            toThousandths(source.quantity),
+            toThousandths(source.quantity_done),
+            toThousandths(quantity),
+          )
+        : null;
+    figured.push(figures);
+    return {
+      id: -(index + 1),
+      item_id: source?.item_id ?? 0,
+      item: source?.item ?? null,
+      unit_of_measurement_id: source?.unit_of_measurement_id ?? 0,
+      unit: source?.unit ?? null,
+      quantity,
+      unit_price: source?.unit_price ?? Number.NaN,
+      discount_percent: source?.discount_percent ?? 0,
+      vat_category: figures?.category ?? 'vatable',
+      sc_pwd: figures?.scPwd ?? false,
+      amount: figures ? centavosToPesos(figures.amount) : Number.NaN,
+      vat: figures ? centavosToPesos(figures.vat) : 0,
+      quantity_done: 0,
+      reason: line.reason,
+      note: line.note,
+      disposition: line.disposition,
+    };
+  });
+  const totals = totalsInPesos(documentTotals(figured.filter((line) => line !== null)), pricesIncludeVat);
+  const total = Number(totals.total);
+  const fromSale = sale
+    ? Object.fromEntries(
+        FROM_THE_SALE.flatMap((field) => [
+          [field, sale[field]],
+          [referenceKey(field), sale[referenceKey(field)]],
+        ]),
+      )
+    : {};
+  return {
+    ...record,
+    ...fromSale,
+    [`${referenceKey(saleField)}_date`]: sale?.date ?? null,
+    lines,
+    ...totals,
+    ...(record.settlement === 'refund' ? { refunded: total, amount: 0 } : { amount: total, refunded: 0 }),
+    unpriced: figured.some((line) => line === null),
+  };
+}
 
 /**
  * A document made on this device and not yet synced, read as the server will save it: its lines
@@ -31,7 +112,14 @@ export function usePendingDocument(definition: ResourceDefinition, record: ApiRe
   const businessId = useActiveBusinessId();
   const pending =
     isClientKey(record.id) && Array.isArray(record.lines) && (record.lines as unknown[]).every((line) => !('id' in (line as object)));
-  const sent = pending ? (record.lines as SentLine[]) : [];
+  // A return is priced from its sale, not from the price lists.
+  const source = returnsGoods(definition) ? definition.document?.source : undefined;
+  const saleId = source ? Number(record[source.field]) : Number.NaN;
+  const sale = useQuery({
+    ...recordQuery(businessId, getResource(source?.resource ?? definition.name), saleId),
+    enabled: pending && source !== undefined && Number.isInteger(saleId) && saleId > 0,
+  });
+  const sent = pending && !source ? (record.lines as SentLine[]) : [];
   const rows: LineRow[] = sent.map((line) => ({
     item_id: line.item_id,
     unit_of_measurement_id: line.unit_of_measurement_id,
@@ -43,9 +131,10 @@ export function usePendingDocument(definition: ResourceDefinition, record: ApiRe
   const pricing = useLinePricing(rows, lineContext(pending ? definition.document : undefined, record));
   const units = useQuery({
     ...listQuery(businessId, getResource('unit-of-measurements'), { per_page: 100, order_by: 'asc', order_by_field_name: 'name' }),
-    enabled: pending,
+    enabled: pending && !source,
   });
   if (!pending) return record;
+  if (source) return pendingReturn(record, sale.data, source.field);
   const unitName = new Map((units.data?.data ?? []).map((unit) => [Number(unit.id), String(unit.abbreviation)]));
   const priced = pricing.states.map((state) => (state.kind === 'priced' ? state.line : null));
   const lines: DocumentLine[] = rows.map((row, index) => {

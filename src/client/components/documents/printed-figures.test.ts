@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { getResource } from '../../../domain/resources/registry';
-import { buyerDiscountOf, lineAmount, printedTitle, totalsRows, vatLegend, vatTag } from './printed-figures';
+import { buyerDiscountOf, lineAmount, printedTitle, totalLabelOf, totalsRows, vatLegend, vatTag } from './printed-figures';
 
 const shown = (record: Record<string, unknown>) => totalsRows(record).map((row) => [row.label, row.value]);
 
@@ -106,6 +106,12 @@ describe('the printed copy', () => {
     expect(printedTitle(getResource('quotations'))).toBe('QUOTATION');
     expect(printedTitle(getResource('invoice-payments'))).toBe('INVOICE PAYMENT');
     expect(printedTitle(getResource('sales-returns'))).toBe('CREDIT MEMORANDUM');
+  });
+
+  it('calls a credit memorandum’s total what is credited, and an invoice’s what is due', () => {
+    const credited = totalsRows({ subtotal: 44.8, total: 44.8 }, totalLabelOf(getResource('sales-returns')));
+    expect(credited.at(-1)).toMatchObject({ label: 'Total amount credited', value: 44.8, total: true });
+    expect(totalsRows({ total: 44.8 }, totalLabelOf(getResource('invoices'))).at(-1)?.label).toBe('Total amount due');
   });
 
   it('names the senior citizen or PWD an invoice was discounted for', () => {

@@ -28,7 +28,7 @@ export interface TotalsRow {
  * (a senior citizen's or PWD's only when there is one), the sales by how they are taxed, the VAT,
  * and the total amount due. Only what the record has is shown.
  */
-export function totalsRows(record: Record<string, unknown>): TotalsRow[] {
+export function totalsRows(record: Record<string, unknown>, totalLabel = AMOUNT_DUE): TotalsRow[] {
   const rows: TotalsRow[] = [];
   const add = (key: string, label: string, value: number | undefined, extra: Partial<TotalsRow> = {}) => {
     if (value !== undefined) rows.push({ key, label, value, ...extra });
@@ -51,7 +51,7 @@ export function totalsRows(record: Record<string, unknown>): TotalsRow[] {
   // The sales and the VAT are one group, under a rule: the first of them that is there opens it.
   const firstOfGroup = rows.find((row) => sales.some(([key]) => key === row.key) || row.key === 'vat_total');
   if (firstOfGroup && rows.indexOf(firstOfGroup) > 0) firstOfGroup.opensGroup = true;
-  add('total', 'Total amount due', figure(record.total), { opensGroup: rows.length > 0, total: true });
+  add('total', totalLabel, figure(record.total), { opensGroup: rows.length > 0, total: true });
   return rows;
 }
 
@@ -99,6 +99,13 @@ export function vatLegend(lines: readonly FiguredLine[]): string | null {
   const tags = Object.values(VAT_TAGS).map(({ tag, label }) => `${tag}: ${label}`);
   if (lines.some((line) => line.sc_pwd)) tags.push(`SC/PWD: senior citizen / PWD ${SC_PWD_PERCENT}% discount`);
   return tags.join(' · ');
+}
+
+const AMOUNT_DUE = 'Total amount due';
+
+/** What a document's total is, in its totals block: a credit memorandum's is credited to the buyer, not due from them. */
+export function totalLabelOf(definition: ResourceDefinition): string {
+  return definition.document?.lines === 'returns' ? 'Total amount credited' : AMOUNT_DUE;
 }
 
 /**

@@ -4,16 +4,17 @@ import { centavosToPesos, formatPesos } from '../../../domain/money';
 import { RETURN_DISPOSITIONS, RETURN_REASONS, RETURN_SETTLEMENTS } from '../../../domain/resources/sales-returns';
 import { OTHER_REASON } from '../../../domain/resources/stock-adjustments';
 import type { FormSection } from '../crud/slots';
-import { NativeOptions } from '../choices';
 import { SmallLabel } from '../labelled-field';
 import { ProblemAlert } from '../problem-alert';
-import { Input } from '../ui/input';
-import { NativeSelect } from '../ui/native-select';
 import { DocumentTotals } from './document-totals';
 import { FieldMessages } from './field-messages';
+import { ChoiceCell, NoteCell, NumberCell } from './line-cells';
 import type { LineRow } from './line-rows';
 import { TenderRowsEditor } from './payment-tenders';
 import { totalsInPesos } from './printed-figures';
+
+/** A return's total, as its credit memorandum names it (printed-figures.ts `totalLabelOf`). */
+const CREDITED = 'Total amount credited';
 import { returnFigures, type ReturnRows, type Settlement } from './return-rows';
 
 const pesos = (centavos: number) => formatPesos(centavosToPesos(centavos));
@@ -66,45 +67,33 @@ export function ReturnLinesEditor({ value, onChange, errors }: ComponentProps<Fo
                   )}
                   <FieldMessages messages={at('source_line_id')} />
                 </div>
-                <div className="sm:col-span-2">
-                  <SmallLabel htmlFor={id('quantity')}>Returned</SmallLabel>
-                  <Input
-                    id={id('quantity')}
-                    inputMode="decimal"
-                    className="h-11 text-right tabular-nums"
-                    value={row.quantity}
-                    placeholder="0"
-                    aria-invalid={at('quantity').length > 0 || tooMany || undefined}
-                    onChange={(event) => update(index, { quantity: event.target.value })}
-                  />
-                  <FieldMessages messages={at('quantity').length > 0 ? at('quantity') : tooMany ? [`At most ${row.open}.`] : []} />
-                </div>
-                <div className="sm:col-span-3">
-                  <SmallLabel htmlFor={id('reason')}>Reason</SmallLabel>
-                  <NativeSelect
-                    id={id('reason')}
-                    className="h-11 w-full"
-                    value={row.reason ?? ''}
-                    aria-invalid={at('reason').length > 0 || undefined}
-                    onChange={(event) => update(index, { reason: event.target.value })}
-                  >
-                    <NativeOptions prompt="Choose…" choices={RETURN_REASONS} />
-                  </NativeSelect>
-                  <FieldMessages messages={at('reason')} />
-                </div>
-                <div className="sm:col-span-2">
-                  <SmallLabel htmlFor={id('disposition')}>Goods</SmallLabel>
-                  <NativeSelect
-                    id={id('disposition')}
-                    className="h-11 w-full"
-                    value={row.disposition ?? ''}
-                    aria-invalid={at('disposition').length > 0 || undefined}
-                    onChange={(event) => update(index, { disposition: event.target.value })}
-                  >
-                    <NativeOptions choices={RETURN_DISPOSITIONS} />
-                  </NativeSelect>
-                  <FieldMessages messages={at('disposition')} />
-                </div>
+                <NumberCell
+                  label="Returned"
+                  id={id('quantity')}
+                  value={row.quantity}
+                  placeholder="0"
+                  messages={at('quantity').length > 0 ? at('quantity') : tooMany ? [`At most ${row.open}.`] : []}
+                  onChange={(quantity) => update(index, { quantity })}
+                />
+                <ChoiceCell
+                  label="Reason"
+                  id={id('reason')}
+                  className="sm:col-span-3"
+                  value={row.reason}
+                  prompt="Choose…"
+                  choices={RETURN_REASONS}
+                  messages={at('reason')}
+                  onChange={(reason) => update(index, { reason })}
+                />
+                <ChoiceCell
+                  label="Goods"
+                  id={id('disposition')}
+                  className="sm:col-span-2"
+                  value={row.disposition}
+                  choices={RETURN_DISPOSITIONS}
+                  messages={at('disposition')}
+                  onChange={(disposition) => update(index, { disposition })}
+                />
                 <div className="flex flex-col sm:col-span-1 sm:items-end">
                   <span className="text-xs text-muted-foreground">Amount</span>
                   <output className="flex min-h-11 items-center font-medium tabular-nums" aria-label={`Amount of line ${index + 1}`}>
@@ -112,25 +101,21 @@ export function ReturnLinesEditor({ value, onChange, errors }: ComponentProps<Fo
                   </output>
                 </div>
                 {(typed || row.reason === OTHER_REASON) && (
-                  <div className="col-span-2 sm:col-span-12">
-                    <SmallLabel htmlFor={id('note')}>Note{row.reason === OTHER_REASON ? '' : ' (optional)'}</SmallLabel>
-                    <Input
-                      id={id('note')}
-                      className="h-11"
-                      value={row.note ?? ''}
-                      maxLength={500}
-                      aria-invalid={at('note').length > 0 || undefined}
-                      onChange={(event) => update(index, { note: event.target.value })}
-                    />
-                    <FieldMessages messages={at('note')} />
-                  </div>
+                  <NoteCell
+                    id={id('note')}
+                    className="col-span-2 sm:col-span-12"
+                    reason={row.reason}
+                    value={row.note}
+                    messages={at('note')}
+                    onChange={(note) => update(index, { note })}
+                  />
                 )}
               </li>
             );
           })}
         </ol>
         <section aria-label="Totals" aria-live="polite" className="ml-auto w-full max-w-xs">
-          <DocumentTotals record={totalsInPesos(totals, form.pricesIncludeVat)} />
+          <DocumentTotals record={totalsInPesos(totals, form.pricesIncludeVat)} totalLabel={CREDITED} />
         </section>
       </fieldset>
       <fieldset className="space-y-3">

@@ -236,7 +236,8 @@ function ChangeSummary({ definition, entry }: { definition: ResourceDefinition; 
   const record = entry.action === 'create' && mine ? pendingCreateRecord(entry) : NOTHING;
   const priced = usePendingDocument(definition, record);
   const named = (field: string, resource: string) => {
-    const id = Number(body[field]);
+    // As sent, or as the server will fill it in (a return's customer and place, from its sale).
+    const id = Number(body[field] ?? priced[field]);
     return { ...recordQuery(entry.businessId, getResource(resource), id), enabled: mine && Number.isInteger(id) && id > 0 };
   };
   const party = useQuery(named('contact_id', 'contacts')).data;

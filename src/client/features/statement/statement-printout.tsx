@@ -1,6 +1,6 @@
 import { formatPesos } from '../../../domain/money';
 import { formatDate } from '../../lib/format';
-import type { StatementAnswer } from './statement-query';
+import type { Statement } from '../../../domain/statement';
 
 /**
  * A statement's printed copy, on A4 (`printAs('a4')`, lib/print.ts): hidden on screen and the only
@@ -8,7 +8,7 @@ import type { StatementAnswer } from './statement-query';
  * title and the period, the customer, the balances, then every row with the balance after it; a
  * table's heading repeats on each page it runs onto, and no row is split between two.
  */
-export function StatementPrintout({ statement }: { statement: StatementAnswer }) {
+export function StatementPrintout({ statement }: { statement: Statement }) {
   const { business, customer } = statement;
   return (
     <article data-printout aria-label="Printed copy" className="hidden text-[9.5pt] leading-snug text-black print:block">

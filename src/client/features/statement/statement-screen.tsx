@@ -21,7 +21,8 @@ import { formatDate } from '../../lib/format';
 import { toast } from '../../lib/notify';
 import { printAs } from '../../lib/print';
 import { useActiveBusinessId, usePermissions } from '../../lib/session';
-import { statementQuery, type StatementAnswer, type StatementRow } from './statement-query';
+import type { Statement as StatementAnswer, StatementRow } from '../../../domain/statement';
+import { statementQuery } from './statement-query';
 import { StatementPrintout } from './statement-printout';
 import { statementSearch } from './statement-search';
 
