@@ -12,6 +12,8 @@ describe('the working set', () => {
     expect(belongsToWorkingSet('invoices', paid('2026-11-27'), today)).toBe(true);
     expect(belongsToWorkingSet('invoices', paid('2026-11-21'), today)).toBe(true);
     expect(belongsToWorkingSet('invoices', paid('2026-11-20'), today)).toBe(false);
+    // Without its date, it is not known to be recent.
+    expect(belongsToWorkingSet('invoices', { id: 1, status: 'paid', deleted_at: null }, today)).toBe(false);
     // Voided, nothing comes back from it; trashed, it is gone; open, it is kept whatever its date.
     expect(belongsToWorkingSet('invoices', { ...paid('2026-11-27'), status: 'void' }, today)).toBe(false);
     expect(belongsToWorkingSet('invoices', { ...paid('2026-11-27'), deleted_at: '2026-11-27 10:00:00' }, today)).toBe(false);

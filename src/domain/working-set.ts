@@ -84,5 +84,10 @@ export function belongsToWorkingSet(resource: string, record: Readonly<Record<st
   const statuses = workingStatuses(definition);
   if (statuses === undefined || statuses.includes(String(record.status))) return true;
   const recent = recentlyClosed(definition, today);
-  return recent !== undefined && recent.statuses.includes(String(record.status)) && String(record.date) >= recent.since;
+  return (
+    recent !== undefined &&
+    recent.statuses.includes(String(record.status)) &&
+    typeof record.date === 'string' &&
+    record.date >= recent.since
+  );
 }

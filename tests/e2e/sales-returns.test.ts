@@ -1,6 +1,31 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ledgerDiscrepancies } from '../../src/server/documents/ledger';
+import type { Db } from '../../src/server/db/scope';
 import { chromiumAvailable, PHONE, readyForOffline, signedIn, startE2E, TABLET, type E2E } from './browser';
+
+/** The first line of an invoice, as stored, with its item's name. */
+async function firstSoldLine(db: Db, invoiceId: number) {
+  return db
+    .selectFrom('document_lines')
+    .innerJoin('items', 'items.id', 'document_lines.item_id')
+    .select(['document_lines.id', 'document_lines.item_id', 'document_lines.quantity', 'document_lines.quantity_done', 'items.name'])
+    .where('document_type', '=', 'invoice')
+    .where('document_id', '=', invoiceId)
+    .orderBy('position')
+    .executeTakeFirstOrThrow();
+}
+
+/** What is on hand of an item at a place, in thousandths. */
+async function onHandAt(db: Db, itemId: number, type: 'branch' | 'warehouse', placeId: number): Promise<number> {
+  const stock = await db
+    .selectFrom('stocks')
+    .select('quantity_on_hand')
+    .where('item_id', '=', itemId)
+    .where('location_type', '=', type)
+    .where('location_id', '=', placeId)
+    .executeTakeFirstOrThrow();
+  return Number(stock.quantity_on_hand);
+}
 
 /**
  * Goods back from a sale, in Chromium on a phone and a tablet: from the invoice's "Return goods",
@@ -30,26 +55,8 @@ describe.skipIf(!chromiumAvailable).each([
       .where('warehouse_id', 'is not', null)
       .orderBy('id')
       .executeTakeFirstOrThrow();
-    const [sold] = await e2e.app.db
-      .selectFrom('document_lines')
-      .innerJoin('items', 'items.id', 'document_lines.item_id')
-      .select(['document_lines.id', 'document_lines.item_id', 'items.name'])
-      .where('document_type', '=', 'invoice')
-      .where('document_id', '=', invoice.id)
-      .orderBy('position')
-      .execute();
-    const onHand = async () =>
-      Number(
-        (
-          await e2e.app.db
-            .selectFrom('stocks')
-            .select('quantity_on_hand')
-            .where('item_id', '=', sold.item_id)
-            .where('location_type', '=', 'warehouse')
-            .where('location_id', '=', invoice.warehouse_id!)
-            .executeTakeFirstOrThrow()
-        ).quantity_on_hand,
-      );
+    const sold = await firstSoldLine(e2e.app.db, invoice.id);
+    const onHand = () => onHandAt(e2e.app.db, sold.item_id, 'warehouse', invoice.warehouse_id!);
     const before = await onHand();
 
     const { context, page } = await signedIn(e2e, 'admin@example.com', viewport);
@@ -137,25 +144,8 @@ describe.skipIf(!chromiumAvailable)('a sales return made offline, in Chromium on
     // Sold yesterday, as Manila's calendar has it.
     const yesterday = new Date(Date.now() + 8 * 3600_000 - 86_400_000).toISOString().slice(0, 10);
     await e2e.app.db.updateTable('invoices').set({ date: yesterday }).where('id', '=', invoice.id).execute();
-    const [sold] = await e2e.app.db
-      .selectFrom('document_lines')
-      .select(['id', 'item_id', 'quantity', 'quantity_done'])
-      .where('document_type', '=', 'invoice')
-      .where('document_id', '=', invoice.id)
-      .orderBy('position')
-      .execute();
-    const onHand = async () =>
-      Number(
-        (
-          await e2e.app.db
-            .selectFrom('stocks')
-            .select('quantity_on_hand')
-            .where('item_id', '=', sold.item_id)
-            .where('location_type', '=', 'branch')
-            .where('location_id', '=', makati.id)
-            .executeTakeFirstOrThrow()
-        ).quantity_on_hand,
-      );
+    const sold = await firstSoldLine(e2e.app.db, invoice.id);
+    const onHand = () => onHandAt(e2e.app.db, sold.item_id, 'branch', makati.id);
     const returnsOf = () =>
       e2e.app.db.selectFrom('sales_returns').select(['id', 'refunded']).where('invoice_id', '=', invoice.id).execute();
     const [stockBefore, returnsBefore] = [await onHand(), (await returnsOf()).length];
