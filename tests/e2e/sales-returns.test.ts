@@ -119,7 +119,8 @@ describe.skipIf(!chromiumAvailable).each([
  * takes back an item from yesterday's paid sale with the network gone — the invoice is on the
  * device (the working set keeps this week's paid sales), the return is kept to send, and once the
  * network is back it reaches the server once: one return, the item back in stock once. A second
- * return of the same goods made meanwhile is refused in words and stays in Pending changes.
+ * return of the same goods made meanwhile is refused in words and stays in Pending changes, where
+ * it is corrected against the sale as the device now holds it and sent.
  */
 describe.skipIf(!chromiumAvailable)('a sales return made offline, in Chromium on a phone', { timeout: 180_000 }, () => {
   let e2e: E2E;
@@ -132,7 +133,7 @@ describe.skipIf(!chromiumAvailable)('a sales return made offline, in Chromium on
     await e2e?.close();
   });
 
-  it('takes an item back from yesterday’s invoice with no network and sends it once; a second return of the same goods is refused and kept', async () => {
+  it('takes an item back from yesterday’s invoice with no network and sends it once; a second return of the same goods is refused, kept and corrected', async () => {
     const makati = await e2e.app.db.selectFrom('branches').select('id').where('name', '=', 'Makati').executeTakeFirstOrThrow();
     const invoice = await e2e.app.db
       .selectFrom('invoices')
@@ -208,6 +209,23 @@ describe.skipIf(!chromiumAvailable)('a sales return made offline, in Chromium on
     expect(await onHand()).toBe(stockBefore + 1000);
     const line = await e2e.app.db.selectFrom('document_lines').select('quantity_done').where('id', '=', sold.id).executeTakeFirstOrThrow();
     expect(Number(line.quantity_done)).toBe(Number(sold.quantity_done) + 1000);
+
+    // Corrected from its card: the sale's line as the device now holds it, one more back, refunded again.
+    await refused.getByRole('button', { name: 'Edit and retry' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Edit and retry' });
+    await dialog.getByText(sold.name).first().waitFor();
+    // What is left of the line now that the first return took one: the sale read again, not as it was queued.
+    await dialog.getByText(`${(Number(sold.quantity) - Number(sold.quantity_done)) / 1000 - 1} may come back`).waitFor();
+    if (process.env.SCREENSHOTS) await page.screenshot({ path: `${process.env.SCREENSHOTS}/sales-return-retry-phone.png`, fullPage: true });
+    await dialog.locator('#line-0-quantity').fill('1');
+    // What one more unit of the line comes to, as the device now figures it: within a centavo of the first one's share.
+    const dueNow = dialog.locator('dt:has-text("Refund due") + dd');
+    await expect.poll(async () => Number((await dueNow.textContent())!.replace(/[₱,]/g, ''))).toBeCloseTo(pesos, 1);
+    await dialog.locator('#tender-0-amount').fill((await dueNow.textContent())!.trim().replace(/[₱,]/g, ''));
+    await dialog.getByRole('button', { name: 'Save and retry' }).click();
+    await page.getByText('Nothing is waiting').waitFor({ timeout: 30_000 });
+    expect(await returnsOf()).toHaveLength(returnsBefore + 2);
+    expect(await onHand()).toBe(stockBefore + 2000);
     await context.close();
   });
 });

@@ -8,7 +8,7 @@ import { startingValues } from '../crud/record-form';
 import type { FormValues } from '../crud/field-input';
 import { emptyLine, rowsOf, type DocumentLine, type LineRow } from './line-rows';
 import { countsOnArrival, receiving } from './receive-rows';
-import { returnableRow, returnsGoods, returning } from './return-rows';
+import { returnableRow, returnsGoods, returning, type ReturnRows } from './return-rows';
 import { emptyTender } from './tender-rows';
 
 /** The document a form is made from, and the field that names it (`stock_return_id` of `stock-returns`). */
@@ -82,6 +82,42 @@ export function documentStartingValues(
     if (paidInTenders(definition)) values.tenders = [emptyTender(String(source.balance))];
   }
   return values;
+}
+
+/** A return's line as it was queued: the sold line it names, and what it said of it. */
+interface QueuedReturnLine {
+  source_line_id?: number | null;
+  quantity?: number | string | null;
+  reason?: string | null;
+  note?: string | null;
+  disposition?: string | null;
+}
+
+/**
+ * The rows of a queued return (`queued`, its lines as its create was sent) against its sale as the
+ * device holds it now (`sale`): each sold line still returnable, with how much of it the queued
+ * return took back, why and what became of it — so that correcting a refused return (Pending
+ * changes' "Edit and retry") shows what is left to return, and sends the sold lines it names.
+ */
+export function returnAgainst(
+  definition: ResourceDefinition,
+  sale: Record<string, unknown>,
+  queued: readonly QueuedReturnLine[],
+): Pick<ReturnRows, 'rows' | 'pricesIncludeVat'> {
+  const fresh = documentStartingValues(definition, sale).lines as ReturnRows;
+  const said = new Map(queued.map((line) => [line.source_line_id, line]));
+  const rows = fresh.rows.map((row) => {
+    const line = said.get(row.source_line_id);
+    if (!line) return row;
+    return {
+      ...row,
+      quantity: line.quantity === null || line.quantity === undefined ? '' : String(line.quantity),
+      reason: line.reason ?? '',
+      note: line.note ?? '',
+      disposition: line.disposition ?? row.disposition,
+    };
+  });
+  return { rows, pricesIncludeVat: fresh.pricesIncludeVat };
 }
 
 /** Where a user works: a branch or a warehouse, with its name as the profile gives it ("Branch: Makati"). */
