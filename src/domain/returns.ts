@@ -1,6 +1,7 @@
 import { lineFigures, type LineFigures, type VatCategory } from './documents';
 import { pesosToCentavos } from './money';
 import { toThousandths } from './quantity';
+import { referenceKey } from './resource';
 
 /**
  * What goods coming back from a sale come to: each returned line its share of the line it was sold
@@ -90,3 +91,9 @@ export function returnedFigures(sold: LineFigures, soldQuantity: number, before:
     scPwd: sold.scPwd,
   };
 }
+
+/**
+ * Where a return keeps the date of the document it comes back from (`invoice_id` → `invoice_date`),
+ * as its printed memorandum names that document by number and date.
+ */
+export const sourceDateField = (sourceField: string): string => `${referenceKey(sourceField)}_date`;

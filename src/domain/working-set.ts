@@ -62,9 +62,15 @@ export function workingStatuses(definition: ResourceDefinition): string[] | unde
  */
 export const RETURN_DAYS = 7;
 
+let returnedKinds: ReadonlySet<string> | undefined;
+
 /** Whether goods come back from documents of this kind: a kind taking goods back (`lines: 'returns'`) is made from it. */
-const returnedFrom = (definition: ResourceDefinition) =>
-  registry.some((kind) => kind.document?.lines === 'returns' && kind.document.source?.resource === definition.name);
+function returnedFrom(definition: ResourceDefinition): boolean {
+  returnedKinds ??= new Set(
+    registry.flatMap((kind) => (kind.document?.lines === 'returns' && kind.document.source ? [kind.document.source.resource] : [])),
+  );
+  return returnedKinds.has(definition.name);
+}
 
 /**
  * Of a kind goods come back from, the closed documents still in the working set on `today`: those

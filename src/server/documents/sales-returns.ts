@@ -1,5 +1,5 @@
 import { documentTotals, type VatCategory } from '../../domain/documents';
-import { returnedFigures, share, soldFigures } from '../../domain/returns';
+import { returnedFigures, share, soldFigures, sourceDateField } from '../../domain/returns';
 import type { LineInput } from '../../domain/document-lines';
 import { centavosToPesos, formatPesos } from '../../domain/money';
 import { fromThousandths, toThousandths } from '../../domain/quantity';
@@ -142,7 +142,7 @@ const returnsBase: ResourceStore = documentStore(salesReturns, {
         contact_id: invoice.contact_id,
         branch_id: invoice.branch_id,
         warehouse_id: invoice.warehouse_id,
-        invoice_date: invoice.date,
+        [sourceDateField('invoice_id')]: invoice.date,
         settlement,
         amount,
         refunded,

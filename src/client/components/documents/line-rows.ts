@@ -104,8 +104,17 @@ export function linesBody(rows: readonly LineRow[]) {
   }));
 }
 
-/** A return's lines as the API takes them: each sold line something of it comes back of, how much, why, and what becomes of it. */
-function returnLinesBody(rows: readonly LineRow[]) {
+/** A return's line as the API takes it: the sold line something of it comes back of, how much, why, and what becomes of it. */
+export interface ReturnLineBody {
+  source_line_id: number | null;
+  quantity: number | string;
+  reason: string | null;
+  note: string | null;
+  disposition: string | null;
+}
+
+/** A return's lines as the API takes them: only the sold lines something comes back of. */
+function returnLinesBody(rows: readonly LineRow[]): ReturnLineBody[] {
   return rows
     .filter((row) => row.quantity.trim() !== '')
     .map((row) => ({

@@ -5,11 +5,11 @@ import { getResource } from '../../../domain/resources/registry';
 import { documentTotals, type LineFigures } from '../../../domain/documents';
 import { toThousandths } from '../../../domain/quantity';
 import { referenceKey } from '../../../domain/resource';
-import { returnedFigures, soldFigures, soldLineOf } from '../../../domain/returns';
+import { returnedFigures, soldFigures, soldLineOf, sourceDateField } from '../../../domain/returns';
 import { isClientKey } from '../../lib/outbox';
 import { listQuery, recordQuery, type ApiRecord } from '../../lib/resource-queries';
 import { useActiveBusinessId } from '../../lib/session';
-import type { DocumentLine, LineRow } from './line-rows';
+import type { DocumentLine, LineRow, ReturnLineBody } from './line-rows';
 import { lineContext, useLinePricing } from './line-pricing';
 import { totalsInPesos } from './printed-figures';
 import { returnsGoods } from './return-rows';
@@ -21,15 +21,6 @@ interface SentLine {
   quantity: number | string;
   unit_price: number | null;
   discount_percent: number | null;
-}
-
-/** A return's line as a create sends it (`returnLinesBody`). */
-interface SentReturnLine {
-  source_line_id: number | null;
-  quantity: number | string;
-  reason: string | null;
-  note: string | null;
-  disposition: string | null;
 }
 
 const text = (value: unknown) => (value === null || value === undefined ? '' : String(value));
@@ -45,7 +36,7 @@ const FROM_THE_SALE = ['contact_id', 'branch_id', 'warehouse_id'];
  * the device does not hold, is priced when sent.
  */
 export function pendingReturn(record: ApiRecord, sale: ApiRecord | undefined, saleField: string): ApiRecord & { unpriced?: boolean } {
-  const sent = record.lines as SentReturnLine[];
+  const sent = record.lines as ReturnLineBody[];
   const sold = new Map(((sale?.lines as DocumentLine[] | undefined) ?? []).map((line) => [line.id, line]));
   const pricesIncludeVat = Boolean(sale?.prices_include_vat);
   const figured: (LineFigures | null)[] = [];
@@ -94,12 +85,26 @@ export function pendingReturn(record: ApiRecord, sale: ApiRecord | undefined, sa
   return {
     ...record,
     ...fromSale,
-    [`${referenceKey(saleField)}_date`]: sale?.date ?? null,
+    [sourceDateField(saleField)]: sale?.date ?? null,
     lines,
     ...totals,
     ...(record.settlement === 'refund' ? { refunded: total, amount: 0 } : { amount: total, refunded: 0 }),
     unpriced: figured.some((line) => line === null),
   };
+}
+
+/**
+ * The sale a return (`body`, as it was made or queued) comes back from, read as the server or the
+ * device holds it; no source and nothing asked for a kind that returns no goods, or when not `wanted`.
+ */
+export function useSaleOf(businessId: number | null, definition: ResourceDefinition, body: Record<string, unknown>, wanted = true) {
+  const source = returnsGoods(definition) ? definition.document?.source : undefined;
+  const saleId = source ? Number(body[source.field]) : Number.NaN;
+  const sale = useQuery({
+    ...recordQuery(businessId, getResource(source?.resource ?? definition.name), saleId),
+    enabled: wanted && source !== undefined && Number.isInteger(saleId) && saleId > 0,
+  });
+  return { source, sale };
 }
 
 /**
@@ -113,12 +118,7 @@ export function usePendingDocument(definition: ResourceDefinition, record: ApiRe
   const pending =
     isClientKey(record.id) && Array.isArray(record.lines) && (record.lines as unknown[]).every((line) => !('id' in (line as object)));
   // A return is priced from its sale, not from the price lists.
-  const source = returnsGoods(definition) ? definition.document?.source : undefined;
-  const saleId = source ? Number(record[source.field]) : Number.NaN;
-  const sale = useQuery({
-    ...recordQuery(businessId, getResource(source?.resource ?? definition.name), saleId),
-    enabled: pending && source !== undefined && Number.isInteger(saleId) && saleId > 0,
-  });
+  const { source, sale } = useSaleOf(businessId, definition, record, pending);
   const sent = pending && !source ? (record.lines as SentLine[]) : [];
   const rows: LineRow[] = sent.map((line) => ({
     item_id: line.item_id,

@@ -6,7 +6,7 @@ import { paidInTenders } from '../../../domain/tenders';
 import { placesAt, soleOperatingPlace, type Place } from '../../lib/places';
 import { startingValues } from '../crud/record-form';
 import type { FormValues } from '../crud/field-input';
-import { emptyLine, rowsOf, type DocumentLine, type LineRow } from './line-rows';
+import { emptyLine, rowsOf, type DocumentLine, type LineRow, type ReturnLineBody } from './line-rows';
 import { countsOnArrival, receiving } from './receive-rows';
 import { returnableRow, returnsGoods, returning, type ReturnRows } from './return-rows';
 import { emptyTender } from './tender-rows';
@@ -84,15 +84,6 @@ export function documentStartingValues(
   return values;
 }
 
-/** A return's line as it was queued: the sold line it names, and what it said of it. */
-interface QueuedReturnLine {
-  source_line_id?: number | null;
-  quantity?: number | string | null;
-  reason?: string | null;
-  note?: string | null;
-  disposition?: string | null;
-}
-
 /**
  * The rows of a queued return (`queued`, its lines as its create was sent) against its sale as the
  * device holds it now (`sale`): each sold line still returnable, with how much of it the queued
@@ -102,7 +93,7 @@ interface QueuedReturnLine {
 export function returnAgainst(
   definition: ResourceDefinition,
   sale: Record<string, unknown>,
-  queued: readonly QueuedReturnLine[],
+  queued: readonly Partial<ReturnLineBody>[],
 ): Pick<ReturnRows, 'rows' | 'pricesIncludeVat'> {
   const fresh = documentStartingValues(definition, sale).lines as ReturnRows;
   const said = new Map(queued.map((line) => [line.source_line_id, line]));

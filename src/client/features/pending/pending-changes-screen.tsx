@@ -10,9 +10,10 @@ import { ConfirmDialog, type Confirmation } from '../../components/crud/confirm-
 import { FieldInput, type FormValues } from '../../components/crud/field-input';
 import { formBody, messagesByField, startingValues } from '../../components/crud/record-form';
 import { slots } from '../../components/crud/slots';
-import { usePendingDocument } from '../../components/documents/pending-lines';
+import { usePendingDocument, useSaleOf } from '../../components/documents/pending-lines';
 import { returnAgainst } from '../../components/documents/prefill';
-import { returnsGoods, type ReturnRows } from '../../components/documents/return-rows';
+import type { ReturnRows } from '../../components/documents/return-rows';
+import type { ReturnLineBody } from '../../components/documents/line-rows';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '../../components/ui/dialog';
@@ -306,17 +307,12 @@ function EditQueuedChange({ entry, onClose }: { entry: OutboxEntry; onClose: () 
   const section = slot?.holds(definition, editing) ? slot : undefined;
   // A return's lines are its sale's: read again (from the server, or as the device holds it), with what was queued of each.
   const body = entry.body as Record<string, unknown>;
-  const source = returnsGoods(definition) ? definition.document?.source : undefined;
-  const saleId = source ? Number(body[source.field]) : Number.NaN;
-  const sale = useQuery({
-    ...recordQuery(entry.businessId, getResource(source?.resource ?? definition.name), saleId),
-    enabled: source !== undefined && Number.isInteger(saleId) && saleId > 0,
-  });
+  const { sale } = useSaleOf(entry.businessId, definition, body);
   // Once, when the sale is read afresh (a state set while rendering: React renders again at once, before drawing).
   const [joined, setJoined] = useState(false);
   if (!joined && section && sale.data && sale.isFetchedAfterMount) {
     setJoined(true);
-    const queued = Array.isArray(body.lines) ? (body.lines as Parameters<typeof returnAgainst>[2]) : [];
+    const queued = Array.isArray(body.lines) ? (body.lines as ReturnLineBody[]) : [];
     const against = returnAgainst(definition, sale.data, queued);
     setValues((current) => ({ ...current, [section.name]: { ...(current[section.name] as ReturnRows), ...against } }));
   }
