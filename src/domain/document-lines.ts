@@ -1,8 +1,7 @@
 import { z } from 'zod';
-import type { DocumentSpec } from './documents';
+import type { DocumentSpec, ReturnTerms } from './documents';
 import { recordId } from './field-values';
 import { roundsToNothing } from './quantity';
-import { RETURN_DISPOSITIONS, RETURN_REASONS } from './resources/sales-returns';
 import { ADJUSTMENT_REASONS, OTHER_REASON, reasonSignRefusal } from './resources/stock-adjustments';
 
 const LINES_MAX = 200;
@@ -71,20 +70,22 @@ const oneOf = (field: string, options: readonly { value: string; label: string }
 
 /**
  * A line of a return: the line of the source document it takes back (its item and unit are that
- * line's), how much, why (and a note, required for "other"), and what becomes of the goods.
+ * line's), how much, why (and a note, required for "other"), and what becomes of the goods — in
+ * the kind's own words (`ReturnTerms`).
  */
-const returnLine = z
-  .object({
-    source_line_id: recordId('Source line'),
-    quantity: lineFields.quantity,
-    reason: oneOf('reason', RETURN_REASONS),
-    note: z.string().trim().max(500, 'The note must not be greater than 500 characters.').nullish(),
-    disposition: oneOf('disposition', RETURN_DISPOSITIONS),
-  })
-  .superRefine((line, context) => {
-    if (line.reason === OTHER_REASON && !line.note)
-      context.addIssue({ code: 'custom', path: ['note'], message: 'Say why in the note when the reason is other.' });
-  });
+const returnLine = (terms: ReturnTerms) =>
+  z
+    .object({
+      source_line_id: recordId('Source line'),
+      quantity: lineFields.quantity,
+      reason: oneOf('reason', terms.reasons),
+      note: z.string().trim().max(500, 'The note must not be greater than 500 characters.').nullish(),
+      disposition: oneOf('disposition', terms.dispositions),
+    })
+    .superRefine((line, context) => {
+      if (line.reason === OTHER_REASON && !line.note)
+        context.addIssue({ code: 'custom', path: ['note'], message: 'Say why in the note when the reason is other.' });
+    });
 
 const linesOf = <T extends z.ZodType>(line: T) =>
   z
@@ -104,12 +105,12 @@ export const linesInput = linesOf(z.object(lineFields));
 /** A stock adjustment's lines: signed quantities, each with its reason (and a note, required for "other"). */
 export const adjustmentLinesInput = linesOf(adjustmentLine);
 
-/** A return's lines: each a line of its source document, with its reason and disposition. */
-export const returnLinesInput = linesOf(returnLine);
+/** A return's lines: each a line of its source document, with its reason and disposition in the kind's words. */
+const returnLinesInput = (terms: ReturnTerms) => linesOf(returnLine(terms));
 
 /** The lines a document kind takes. */
 export const linesInputOf = (spec: DocumentSpec) =>
-  spec.lines === 'adjustments' ? adjustmentLinesInput : spec.lines === 'returns' ? returnLinesInput : linesInput;
+  spec.lines === 'adjustments' ? adjustmentLinesInput : spec.lines === 'returns' ? returnLinesInput(spec.returns!) : linesInput;
 
 /**
  * A line as the server's pricing reads it: an adjustment's carries its reason and note, a return's

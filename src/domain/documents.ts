@@ -46,6 +46,26 @@ export interface DocumentSpec {
   lifecycle: Lifecycle;
   /** What it moves in stock, fulfils of other lines and settles of money (`domain/effects.ts`): what the audit checks it by. */
   effects?: DocumentEffects;
+  /** A kind taking goods back (`lines: 'returns'`): its words for why, what becomes of them, and how the party is paid back. */
+  returns?: ReturnTerms;
+}
+
+/**
+ * The words of a kind taking goods back from the document it is made from (a sales return from an
+ * invoice, a purchase return from a bill): each line's reason (`other` asks for a note) and
+ * disposition, the settlements (`credit`: taken off what the source still owes; `refund`: paid back
+ * in tenders), and what its printout is called and what its total is.
+ */
+export interface ReturnTerms {
+  reasons: readonly SelectOption[];
+  dispositions: readonly SelectOption[];
+  /** The disposition a line starts with. */
+  usualDisposition: string;
+  settlements: readonly SelectOption[];
+  /** The printout's title: CREDIT MEMORANDUM. */
+  memorandum: string;
+  /** The printout's last figure: Total amount credited. */
+  totalLabel: string;
 }
 
 export type LocationType = 'branch' | 'warehouse';

@@ -5,9 +5,11 @@ import { belongsToWorkingSet, recentlyClosed, RETURN_DAYS } from './working-set'
 describe('the working set', () => {
   const today = '2026-11-28';
 
-  it('keeps an invoice paid in the last week, which goods may come back from, and no older one', () => {
+  it('keeps an invoice or a bill paid in the last week, which goods may come back from, and no older one', () => {
     expect(recentlyClosed(getResource('invoices'), today)).toEqual({ statuses: ['paid'], since: '2026-11-21' });
     expect(RETURN_DAYS).toBe(7);
+    // A bill too: goods go back to the supplier from it.
+    expect(recentlyClosed(getResource('bills'), today)).toEqual({ statuses: ['paid'], since: '2026-11-21' });
     const paid = (date: string) => ({ id: 1, status: 'paid', date, deleted_at: null });
     expect(belongsToWorkingSet('invoices', paid('2026-11-27'), today)).toBe(true);
     expect(belongsToWorkingSet('invoices', paid('2026-11-21'), today)).toBe(true);
@@ -21,9 +23,9 @@ describe('the working set', () => {
   });
 
   it('keeps of other documents only the open ones', () => {
-    expect(recentlyClosed(getResource('bills'), today)).toBeUndefined();
+    expect(recentlyClosed(getResource('quotations'), today)).toBeUndefined();
     expect(recentlyClosed(getResource('stock-transfers'), today)).toBeUndefined();
-    expect(belongsToWorkingSet('bills', { id: 1, status: 'paid', date: '2026-11-27', deleted_at: null }, today)).toBe(false);
+    expect(belongsToWorkingSet('purchase-orders', { id: 1, status: 'received', date: '2026-11-27', deleted_at: null }, today)).toBe(false);
     expect(belongsToWorkingSet('items', { id: 1, deleted_at: null }, today)).toBe(true);
   });
 });

@@ -18,7 +18,7 @@ import { documentMemorandaStore } from './documents/memo-store';
 import { paymentStore } from './documents/payments';
 import { purchasingParts } from './documents/purchasing';
 import { salesParts } from './documents/sales';
-import { salesReturnsPart } from './documents/sales-returns';
+import { purchaseReturnsPart, salesReturnsPart } from './documents/returns';
 import { stocksStore } from './documents/stocks-store';
 import { voidOf } from './documents/undo-effects';
 import { removeFilesOf } from './files/file-store';
@@ -56,6 +56,7 @@ const PARTS: readonly ServerPart[] = [
   ...purchasingParts,
   ...salesParts,
   salesReturnsPart,
+  purchaseReturnsPart,
   ...logisticsParts,
   adjustmentsPart,
   countsPart,

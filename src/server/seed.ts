@@ -116,6 +116,7 @@ export const DEMO_ROLES: {
         'receive-orders',
         'bills',
         'bill-payments',
+        'purchase-returns',
         'contacts',
         'document-memoranda',
       ]),

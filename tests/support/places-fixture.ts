@@ -212,6 +212,14 @@ export async function buildPlacesWorld(admin: Session): Promise<PlacesWorld> {
     into['debit-memoranda'] = (
       await made('debit-memoranda', { bill_id: bill.id, date: daysAgo(17), amount: 5, reason: 'Short-shipped' })
     ).id;
+    into['purchase-returns'] = (
+      await made('purchase-returns', {
+        bill_id: bill.id,
+        date: daysAgo(17),
+        settlement: 'credit',
+        lines: [{ source_line_id: bill.lines[0].id, quantity: 1, reason: 'damaged', disposition: 'from_stock' }],
+      })
+    ).id;
     into.quotations = (await made('quotations', { ...at, contact_id: customer, date: daysAgo(16), lines: [priced(3)] })).id;
     const invoice = await made('invoices', { ...at, contact_id: customer, date: daysAgo(15), lines: [priced(3)] });
     into.invoices = invoice.id;

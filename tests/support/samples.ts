@@ -140,13 +140,20 @@ async function documentBody(admin: Session, definition: ResourceDefinition, body
     return rest;
   }
   if (definition.document?.lines === 'returns') {
-    // Goods back from a fresh sale of the kind it is made from, credited to what that sale owes.
+    // Goods back from a fresh sale or bill of the kind it is made from, credited to what it owes, going as its kind usually sends them.
     const source = definition.document.source!;
     const sold = await admin.send('POST', `/api/${source.resource}`, await sampleBody(admin, getResource(source.resource)));
     expect(sold.status, JSON.stringify(sold.body)).toBe(201);
     rest[source.field] = sold.body.data.id;
     rest.settlement = 'credit';
-    rest.lines = [{ source_line_id: sold.body.data.lines[0].id, quantity: 1, reason: 'damaged', disposition: 'restock' }];
+    rest.lines = [
+      {
+        source_line_id: sold.body.data.lines[0].id,
+        quantity: 1,
+        reason: 'damaged',
+        disposition: definition.document.returns!.usualDisposition,
+      },
+    ];
     return rest;
   }
   if (definition.name === 'stock-receives') {

@@ -1,9 +1,9 @@
 import { date, reference } from '../fields';
 import { statusValues } from '../lifecycle';
 import { defineResource } from '../resource';
-import { balanceFields, balanceLifecycle, DOCUMENT_SEARCH, documentHeader, documentTotals } from './document-fields';
+import { balanceFields, balanceLifecycle, DOCUMENT_SEARCH, documentHeader, documentTotals, SETTLED } from './document-fields';
 
-const lifecycle = balanceLifecycle({
+const owed = balanceLifecycle({
   settledBy: [
     { resource: 'bill-payments', label: 'Record payment' },
     { resource: 'debit-memoranda', label: 'Debit memo' },
@@ -11,6 +11,16 @@ const lifecycle = balanceLifecycle({
   field: 'bill_id',
   voidReverses: 'Nothing is owed on it any more.',
 });
+
+const lifecycle = {
+  ...owed,
+  // Goods go back to the supplier from it, paid or not, at most what it billed less what earlier returns took.
+  followOns: [
+    ...(owed.followOns ?? []),
+    { resource: 'purchase-returns', label: 'Return goods', from: Object.values(SETTLED), field: 'bill_id', prefill: 'open-lines' as const },
+  ],
+  linesDone: 'Returned',
+};
 
 /** What a supplier asks to be paid, from a purchase order or on its own. */
 export const bills = defineResource({

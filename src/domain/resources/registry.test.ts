@@ -22,6 +22,7 @@ describe('what the registry derives from each kind', () => {
     expect(Object.fromEntries(icons)).toEqual({
       'receive-orders': 'package-check',
       'bill-payments': 'credit-card',
+      'purchase-returns': 'undo-2',
       'invoice-payments': 'credit-card',
       'credit-memoranda': 'file-minus',
       'debit-memoranda': 'file-minus',

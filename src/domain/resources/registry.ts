@@ -23,6 +23,7 @@ import { quotations } from './quotations';
 import { receiveOrders } from './receive-orders';
 import { roles } from './roles';
 import { saleItemPrices } from './sale-item-prices';
+import { purchaseReturns } from './purchase-returns';
 import { salesReturns } from './sales-returns';
 import { servicePrices } from './service-prices';
 import { services } from './services';
@@ -52,6 +53,7 @@ export const registry: readonly ResourceDefinition[] = [
   receiveOrders,
   bills,
   billPayments,
+  purchaseReturns,
   saleItemPrices,
   services,
   servicePrices,

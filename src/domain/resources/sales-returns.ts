@@ -32,6 +32,7 @@ export const QUARANTINE = 'quarantine';
 /**
  * How the customer is given back what the returned goods came to: taken off what they still owe
  * on the invoice (credit), or paid back in tenders (refund: cash, GCash …, as payments are taken).
+ * A purchase return settles with the same two values, in its own words.
  */
 export const RETURN_SETTLEMENTS: readonly SelectOption[] = [
   { value: 'credit', label: 'Credit to the invoice' },
@@ -54,12 +55,21 @@ export const salesReturns = defineResource({
   singular: 'Sales Return',
   plural: 'Sales Returns',
   display: 'number',
+  menu: { group: 'Sales & Services', icon: 'undo-2' },
   editable: false,
   document: {
     type: 'sales-return',
     followOnIcon: 'undo-2',
     prefix: 'SRN',
     lines: 'returns',
+    returns: {
+      reasons: RETURN_REASONS,
+      dispositions: RETURN_DISPOSITIONS,
+      usualDisposition: RESTOCK,
+      settlements: RETURN_SETTLEMENTS,
+      memorandum: 'CREDIT MEMORANDUM',
+      totalLabel: 'Total amount credited',
+    },
     contact: 'Customer',
     source: { field: 'invoice_id', resource: 'invoices' },
     effects: {

@@ -491,6 +491,18 @@ export interface SalesReturnsTable extends DocumentHeader, Totals {
   refunded: Generated<number>;
 }
 
+export interface PurchaseReturnsTable extends DocumentHeader, Totals {
+  bill_id: number;
+  /** The bill's date, as its debit memorandum names it. */
+  bill_date: Day;
+  /** `credit` (taken off the bill's balance) or `refund` (paid back by the supplier in tenders). */
+  settlement: string;
+  /** What it took off the bill's balance: its total when so settled, else nothing. */
+  amount: Generated<number>;
+  /** What the supplier paid back in its tenders: its total when refunded, else nothing. */
+  refunded: Generated<number>;
+}
+
 export interface CreditMemorandaTable extends DocumentHeader {
   invoice_id: number;
   amount: number;
@@ -657,6 +669,7 @@ export interface Database {
   payment_tenders: PaymentTendersTable;
   credit_memoranda: CreditMemorandaTable;
   sales_returns: SalesReturnsTable;
+  purchase_returns: PurchaseReturnsTable;
   debit_memoranda: DebitMemorandaTable;
   stock_requests: StockRequestsTable;
   stock_transfers: StockTransfersTable;

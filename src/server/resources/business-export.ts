@@ -6,7 +6,6 @@ import { centavosToPesos } from '../../domain/money';
 import { fromThousandths } from '../../domain/quantity';
 import type { ResourceDefinition } from '../../domain/resource';
 import { getResource, registry } from '../../domain/resources/registry';
-import { RETURN_DISPOSITIONS, RETURN_REASONS } from '../../domain/resources/sales-returns';
 import { ADJUSTMENT_REASONS } from '../../domain/resources/stock-adjustments';
 import { methodLabel, paidInTenders } from '../../domain/tenders';
 import { BYTE_ORDER_MARK, csvLines, csvRow, inert } from './csv-export';
@@ -51,7 +50,9 @@ function linesNote(definition: ResourceDefinition): string {
   const figures =
     lines === 'priced' || lines === 'returns'
       ? ', unit price, discount %, how it was taxed (VATable, VAT-exempt, zero-rated), whether it took a senior citizen or PWD discount, amount net of VAT, VAT' +
-        (lines === 'returns' ? ', reason, note, what became of the goods (back in stock, written off)' : '')
+        (lines === 'returns'
+          ? `, reason, note, what became of the goods (${definition.document!.returns!.dispositions.map((option) => option.label.toLowerCase()).join(', ')})`
+          : '')
       : lines === 'adjustments'
         ? ' (signed: added or taken away), reason, note'
         : '';
@@ -138,14 +139,16 @@ function lineColumns(definition: ResourceDefinition): LineColumn[] {
     );
   }
   if (lines === 'adjustments' || lines === 'returns') {
-    const reasons = new Map((lines === 'returns' ? RETURN_REASONS : ADJUSTMENT_REASONS).map((option) => [option.value, option.label]));
+    const reasons = new Map(
+      (lines === 'returns' ? definition.document!.returns!.reasons : ADJUSTMENT_REASONS).map((option) => [option.value, option.label]),
+    );
     columns.push(
       { heading: 'Reason', cell: (row) => reasons.get(String(row.reason)) ?? text('reason')(row) },
       { heading: 'Note', cell: text('note') },
     );
   }
   if (lines === 'returns') {
-    const dispositions = new Map(RETURN_DISPOSITIONS.map((option) => [option.value, option.label]));
+    const dispositions = new Map(definition.document!.returns!.dispositions.map((option) => [option.value, option.label]));
     columns.push({ heading: 'Disposition', cell: (row) => dispositions.get(String(row.disposition)) ?? text('disposition')(row) });
   }
   if (isFulfilled(definition)) columns.push({ heading: 'Fulfilled', cell: quantity('quantity_done') });

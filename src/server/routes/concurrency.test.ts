@@ -122,10 +122,11 @@ async function takingAll(admin: Session, definition: ResourceDefinition): Promis
       const [line] = transfer.lines;
       return { ...body, lines: [{ source_line_id: line.id, quantity: line.quantity_done }] };
     }
-    case 'sales-returns': {
-      // All that was sold on the invoice's line.
-      const invoice = (await admin.send('GET', `/api/invoices/${body.invoice_id as number}`)).body.data;
-      const [line] = invoice.lines;
+    case 'sales-returns':
+    case 'purchase-returns': {
+      // All that was sold or billed on the line.
+      const sold = (await admin.send('GET', `/api/${source.resource}/${body[source.field] as number}`)).body.data;
+      const [line] = sold.lines;
       return { ...body, lines: [{ ...(body.lines as object[])[0], source_line_id: line.id, quantity: line.quantity }] };
     }
     default:
@@ -217,7 +218,7 @@ describe.each(databaseKinds)('concurrent transitions on %s', (kind) => {
     }
 
     if (definition.document?.source) {
-      it(`takes what its ${definition.document.source.resource.replaceAll('-', ' ')} has open once`, async () => {
+      it(`takes what its ${getResource(definition.document.source.resource).singular.toLowerCase()} has open once`, async () => {
         const body = await takingAll(admin, definition);
         exactlyOne(
           await race((index) => through(index).send('POST', base, body, { 'idempotency-key': `${unique()}-${index}` })),

@@ -410,6 +410,7 @@ describe.each(databaseKinds)('no route answers another place’s records on %s',
     const date = today;
     const firstLine = async (transfer: number) => (await admin.send('GET', `/api/stock-transfers/${transfer}`)).body.data.lines[0].id;
     const invoiceLine = (await admin.send('GET', `/api/invoices/${sources.invoice}`)).body.data.lines[0].id;
+    const billLine = (await admin.send('GET', `/api/bills/${sources.bill}`)).body.data.lines[0].id;
     const elsewhere = side === 'foreign' ? { type: 'warehouse', id: place.mandaue } : { type: 'branch', id: place.makati };
     const valenzuela = { type: 'warehouse', id: place.valenzuela };
     const service = (await admin.send('GET', '/api/services?order_by=asc&limit=1')).body.data[0].id;
@@ -419,6 +420,14 @@ describe.each(databaseKinds)('no route answers another place’s records on %s',
       bills: [{ ...at, contact_id: supplier, date, lines: [{ ...line, unit_price: 10 }] }],
       'bill-payments': [{ bill_id: sources.bill, date, tenders: [{ method: 'cash', amount: 1 }] }],
       'debit-memoranda': [{ bill_id: sources.bill, date, amount: 1, reason: 'Refused' }],
+      'purchase-returns': [
+        {
+          bill_id: sources.bill,
+          date,
+          settlement: 'credit',
+          lines: [{ source_line_id: billLine, quantity: 1, reason: 'damaged', disposition: 'from_stock' }],
+        },
+      ],
       quotations: [{ ...at, contact_id: customer, date, lines: [{ ...line, unit_price: 10 }] }],
       invoices: [{ ...at, contact_id: customer, date, lines: [{ ...line, unit_price: 10 }] }],
       'invoice-payments': [{ invoice_id: sources.invoice, date, tenders: [{ method: 'cash', amount: 1 }] }],
@@ -704,6 +713,15 @@ describe.each(databaseKinds)('no route answers another place’s records on %s',
     const bill = await make('bills', { ...at, contact_id: supplier, date, lines: [priced] });
     await make('bill-payments', { bill_id: bill.id, date, tenders: [{ method: 'cash', amount: 5 }] });
     await make('debit-memoranda', { bill_id: bill.id, date, amount: 1, reason: 'Short' });
+    // Goods sent back from a bill of two, taken off what it owes.
+    const billed = (await user.send('POST', '/api/bills', { ...at, contact_id: supplier, date, lines: [{ ...priced, quantity: 2 }] })).body
+      .data;
+    await make('purchase-returns', {
+      bill_id: billed.id,
+      date,
+      settlement: 'credit',
+      lines: [{ source_line_id: billed.lines[0].id, quantity: 1, reason: 'over_delivered', disposition: 'from_stock' }],
+    });
     const quotation = await make('quotations', { ...at, contact_id: customer, date, lines: [priced] });
     await changed('PATCH', `/api/quotations/${quotation.id}/cancel`);
     await changed('DELETE', `/api/quotations/${quotation.id}`);

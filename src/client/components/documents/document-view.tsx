@@ -17,7 +17,6 @@ import {
 import { permissionName } from '../../../domain/permissions';
 import type { ResourceDefinition } from '../../../domain/resource';
 import { getResource, registry } from '../../../domain/resources/registry';
-import { RETURN_DISPOSITIONS, RETURN_REASONS } from '../../../domain/resources/sales-returns';
 import { ADJUSTMENT_REASONS } from '../../../domain/resources/stock-adjustments';
 import { mayMake, mayTake } from '../../../domain/where-made';
 import { useActor } from '../../lib/actor';
@@ -126,8 +125,8 @@ export function DocumentLines({ definition, record: given }: { definition: Resou
                   {done && <TableCell className="hidden text-right tabular-nums sm:table-cell">{line.quantity_done}</TableCell>}
                   {reasoned && (
                     <TableCell className="whitespace-normal">
-                      <span className="block">{reasonLabel(line.reason, returns ? RETURN_REASONS : ADJUSTMENT_REASONS)}</span>
-                      {returns && <span className="block text-xs">{reasonLabel(line.disposition, RETURN_DISPOSITIONS)}</span>}
+                      <span className="block">{reasonLabel(line.reason, spec.returns?.reasons ?? ADJUSTMENT_REASONS)}</span>
+                      {returns && <span className="block text-xs">{reasonLabel(line.disposition, spec.returns!.dispositions)}</span>}
                       {line.note && <span className="text-xs text-muted-foreground">{line.note}</span>}
                     </TableCell>
                   )}

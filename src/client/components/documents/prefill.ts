@@ -71,7 +71,7 @@ export function documentStartingValues(
     // A receive's lines go with its answer about what did not arrive (receive-rows.ts); a return's
     // with how the customer is paid back, each line blank until something of it comes back.
     if (returnsGoods(definition)) {
-      const returnable = rows.map((row, index) => returnableRow(row, open[index]));
+      const returnable = rows.map((row, index) => returnableRow(row, open[index], definition.document!.returns!.usualDisposition));
       values.lines = returning(returnable, Boolean(source.prices_include_vat));
     } else values.lines = countsOnArrival(definition) ? receiving(rows) : rows;
   } else if (prefill === 'all-lines') {

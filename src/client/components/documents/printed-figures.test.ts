@@ -99,19 +99,21 @@ describe('lines', () => {
 });
 
 describe('the printed copy', () => {
-  it('titles an invoice SALES INVOICE and any other document by its own name', () => {
+  it('titles an invoice SALES INVOICE, a return by its memorandum, and any other document by its own name', () => {
     expect(printedTitle(getResource('invoices'))).toBe('SALES INVOICE');
     expect(printedTitle(getResource('purchase-orders'))).toBe('PURCHASE ORDER');
     expect(printedTitle(getResource('bills'))).toBe('BILL');
     expect(printedTitle(getResource('quotations'))).toBe('QUOTATION');
     expect(printedTitle(getResource('invoice-payments'))).toBe('INVOICE PAYMENT');
     expect(printedTitle(getResource('sales-returns'))).toBe('CREDIT MEMORANDUM');
+    expect(printedTitle(getResource('purchase-returns'))).toBe('DEBIT MEMORANDUM');
   });
 
-  it('calls a credit memorandum’s total what is credited, and an invoice’s what is due', () => {
+  it('calls a credit memorandum’s total what is credited, a debit memorandum’s what is debited, and an invoice’s what is due', () => {
     const credited = totalsRows({ subtotal: 44.8, total: 44.8 }, totalLabelOf(getResource('sales-returns')));
     expect(credited.at(-1)).toMatchObject({ label: 'Total amount credited', value: 44.8, total: true });
     expect(totalsRows({ total: 44.8 }, totalLabelOf(getResource('invoices'))).at(-1)?.label).toBe('Total amount due');
+    expect(totalLabelOf(getResource('purchase-returns'))).toBe('Total amount debited');
   });
 
   it('names the senior citizen or PWD an invoice was discounted for', () => {

@@ -105,17 +105,18 @@ const AMOUNT_DUE = 'Total amount due';
 
 /** What a document's total is, in its totals block: a credit memorandum's is credited to the buyer, not due from them. */
 export function totalLabelOf(definition: ResourceDefinition): string {
-  return definition.document?.lines === 'returns' ? 'Total amount credited' : AMOUNT_DUE;
+  return definition.document?.returns?.totalLabel ?? AMOUNT_DUE;
 }
 
 /**
- * The title a document prints under: an invoice is a "SALES INVOICE", as the BIR names it, and a
- * sales return the "CREDIT MEMORANDUM" naming the invoice; any other kind its own name
+ * The title a document prints under: an invoice is a "SALES INVOICE", as the BIR names it; a
+ * return the memorandum its kind names (a sales return's CREDIT MEMORANDUM naming the invoice, a
+ * purchase return's DEBIT MEMORANDUM naming the bill); any other kind its own name
  * ("PURCHASE ORDER", "INVOICE PAYMENT"), claiming nothing more.
  */
 export function printedTitle(definition: ResourceDefinition): string {
-  // A return of goods sold is, on paper, the credit memorandum of what comes back.
-  if (definition.document?.lines === 'returns') return 'CREDIT MEMORANDUM';
+  const memorandum = definition.document?.returns?.memorandum;
+  if (memorandum) return memorandum;
   return definition.document?.type === 'invoice' ? 'SALES INVOICE' : definition.singular.toUpperCase();
 }
 

@@ -1,7 +1,7 @@
 import type { ComponentProps } from 'react';
 import { amountAsPriced } from '../../../domain/documents';
 import { centavosToPesos, formatPesos } from '../../../domain/money';
-import { RETURN_DISPOSITIONS, RETURN_REASONS, RETURN_SETTLEMENTS } from '../../../domain/resources/sales-returns';
+import { getResource } from '../../../domain/resources/registry';
 import { OTHER_REASON } from '../../../domain/resources/stock-adjustments';
 import type { FormSection } from '../crud/slots';
 import { SmallLabel } from '../labelled-field';
@@ -12,22 +12,26 @@ import { ChoiceCell, NoteCell, NumberCell } from './line-cells';
 import type { LineRow } from './line-rows';
 import { TenderRowsEditor } from './payment-tenders';
 import { totalsInPesos } from './printed-figures';
-
-/** A return's total, as its credit memorandum names it (printed-figures.ts `totalLabelOf`). */
-const CREDITED = 'Total amount credited';
 import { returnFigures, type ReturnRows, type Settlement } from './return-rows';
 
 const pesos = (centavos: number) => formatPesos(centavosToPesos(centavos));
 
 /**
- * The lines of a return and how the customer is paid back. Each line of the sale shows what may
- * still come back of it; someone types how much does (blank: none), why, and whether it goes back
- * in stock or is written off. What it comes to is figured as the server will, line by line and in
- * total; it is credited to the invoice, or refunded in tenders that must come to it. The server's
- * messages (`lines.0.quantity`, `settlement`, `tenders.0.amount`) show where they belong.
+ * The lines of a return and how its party is paid back, in its kind's words (`document.returns`):
+ * each line of the invoice or bill shows what may still come back of it; someone types how much
+ * does (blank: none), why, and what becomes of the goods (back in stock, quarantined, written off;
+ * sent back out of stock or out of quarantine). What it comes to is figured as the server will,
+ * line by line and in total; it comes off what is owed on the source, or is refunded in tenders
+ * that must come to it. The server's messages (`lines.0.quantity`, `settlement`,
+ * `tenders.0.amount`) show where they belong.
  */
-export function ReturnLinesEditor({ value, onChange, errors }: ComponentProps<FormSection['Editor']>) {
+export function ReturnLinesEditor({ definition, value, onChange, errors }: ComponentProps<FormSection['Editor']>) {
   const form = value as ReturnRows;
+  const spec = definition.document!;
+  const terms = spec.returns!;
+  const noun = getResource(spec.source!.resource).singular.toLowerCase();
+  const [credit] = terms.settlements;
+  const fromCustomer = spec.contact === 'Customer';
   const { lines, totals } = returnFigures(form);
   const change = (changes: Partial<ReturnRows>) => onChange({ ...form, ...changes });
   const update = (index: number, changes: Partial<LineRow>) =>
@@ -37,11 +41,14 @@ export function ReturnLinesEditor({ value, onChange, errors }: ComponentProps<Fo
   return (
     <>
       <fieldset className="space-y-3">
-        <legend className="mb-2 text-sm font-medium">What comes back</legend>
+        <legend className="mb-2 text-sm font-medium">{fromCustomer ? 'What comes back' : 'What goes back'}</legend>
         {fromSale ? (
-          <p className="text-sm text-muted-foreground">Type how many come back of each line; leave blank what the customer keeps.</p>
+          <p className="text-sm text-muted-foreground">
+            Type how many {fromCustomer ? 'come back' : 'go back'} of each line; leave blank what{' '}
+            {fromCustomer ? 'the customer keeps' : 'stays here'}.
+          </p>
         ) : (
-          <p className="text-sm text-muted-foreground">Open the invoice the goods come back from and choose Return goods.</p>
+          <p className="text-sm text-muted-foreground">Open the {noun} the goods come back from and choose Return goods.</p>
         )}
         <ProblemAlert problem={errors.lines ?? []} />
         <ol className="space-y-3">
@@ -62,7 +69,8 @@ export function ReturnLinesEditor({ value, onChange, errors }: ComponentProps<Fo
                   <p className="flex min-h-11 items-center font-medium">{row.item_name ?? '—'}</p>
                   {row.open !== undefined && (
                     <p className="text-xs text-muted-foreground">
-                      {row.open} may come back, at {formatPesos(Number(row.unit_price || 0))} each as sold
+                      {row.open} may {fromCustomer ? 'come back' : 'go back'}, at {formatPesos(Number(row.unit_price || 0))} each as{' '}
+                      {fromCustomer ? 'sold' : 'billed'}
                     </p>
                   )}
                   <FieldMessages messages={at('source_line_id')} />
@@ -81,7 +89,7 @@ export function ReturnLinesEditor({ value, onChange, errors }: ComponentProps<Fo
                   className="sm:col-span-3"
                   value={row.reason}
                   prompt="Choose…"
-                  choices={RETURN_REASONS}
+                  choices={terms.reasons}
                   messages={at('reason')}
                   onChange={(reason) => update(index, { reason })}
                 />
@@ -90,7 +98,7 @@ export function ReturnLinesEditor({ value, onChange, errors }: ComponentProps<Fo
                   id={id('disposition')}
                   className="sm:col-span-2"
                   value={row.disposition}
-                  choices={RETURN_DISPOSITIONS}
+                  choices={terms.dispositions}
                   messages={at('disposition')}
                   onChange={(disposition) => update(index, { disposition })}
                 />
@@ -115,13 +123,13 @@ export function ReturnLinesEditor({ value, onChange, errors }: ComponentProps<Fo
           })}
         </ol>
         <section aria-label="Totals" aria-live="polite" className="ml-auto w-full max-w-xs">
-          <DocumentTotals record={totalsInPesos(totals, form.pricesIncludeVat)} totalLabel={CREDITED} />
+          <DocumentTotals record={totalsInPesos(totals, form.pricesIncludeVat)} totalLabel={terms.totalLabel} />
         </section>
       </fieldset>
       <fieldset className="space-y-3">
         <legend className="mb-2 text-sm font-medium">Paid back</legend>
         <div role="radiogroup" aria-label="Paid back" className="flex flex-wrap gap-4">
-          {RETURN_SETTLEMENTS.map((option) => (
+          {terms.settlements.map((option) => (
             <label key={option.value} className="flex min-h-11 items-center gap-2">
               <input
                 type="radio"
@@ -136,14 +144,20 @@ export function ReturnLinesEditor({ value, onChange, errors }: ComponentProps<Fo
           ))}
         </div>
         <FieldMessages messages={errors.settlement ?? []} />
-        {form.settlement === 'credit' ? (
-          <p className="text-sm text-muted-foreground">{pesos(totals.total)} comes off what the customer still owes on the invoice.</p>
+        {form.settlement === credit.value ? (
+          <p className="text-sm text-muted-foreground">
+            {pesos(totals.total)} comes off what {fromCustomer ? 'the customer still owes' : 'is still owed to the supplier'} on the {noun}.
+          </p>
         ) : (
           <TenderRowsEditor
             rows={form.tenders}
             onChange={(tenders) => change({ tenders })}
             errors={errors}
-            intro="How the money goes back: a tender for each way, such as part in cash and the rest by GCash."
+            intro={
+              fromCustomer
+                ? 'How the money goes back: a tender for each way, such as part in cash and the rest by GCash.'
+                : 'How the supplier pays it back: a tender for each way, such as a bank transfer, with its reference.'
+            }
             target={{ centavos: totals.total, label: 'Refund due', over: 'More than is due by', left: 'Left to refund' }}
           />
         )}

@@ -1,6 +1,5 @@
 import { documentTotals, type DocumentTotals, type LineFigures } from '../../../domain/documents';
 import type { ResourceDefinition } from '../../../domain/resource';
-import { RESTOCK } from '../../../domain/resources/sales-returns';
 import { returnedFigures, soldFigures, soldLineOf } from '../../../domain/returns';
 import { toThousandths } from '../../../domain/quantity';
 import type { FormSection } from '../crud/slots';
@@ -27,13 +26,13 @@ export interface ReturnRows {
 /** Whether a kind takes goods back from the lines of the sale it is made from. */
 export const returnsGoods = (definition: ResourceDefinition | undefined): boolean => definition?.document?.lines === 'returns';
 
-/** A sold line still returnable, as a row: nothing of it coming back yet, to be restocked when it does. */
-export const returnableRow = (row: LineRow, line: DocumentLine): LineRow => ({
+/** A sold line still returnable, as a row: nothing of it coming back yet, its goods to go as usual for its kind (`disposition`) when it does. */
+export const returnableRow = (row: LineRow, line: DocumentLine, disposition: string): LineRow => ({
   ...row,
   quantity: '',
   reason: '',
   note: '',
-  disposition: RESTOCK,
+  disposition,
   sold: soldLineOf(line),
 });
 
