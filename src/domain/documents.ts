@@ -54,7 +54,7 @@ export interface DocumentSpec {
  * The words of a kind taking goods back from the document it is made from (a sales return from an
  * invoice, a purchase return from a bill): each line's reason (`other` asks for a note) and
  * disposition, the settlements (`credit`: taken off what the source still owes; `refund`: paid back
- * in tenders), and what its printout is called and what its total is.
+ * in tenders; `account`: kept on the party's account, for later payments), and what its printout is called and what its total is.
  */
 export interface ReturnTerms {
   reasons: readonly SelectOption[];

@@ -10,7 +10,14 @@ import type { ResourceDefinition } from './resource';
  * payment form asks for what each method needs. Plain data: no zod.
  */
 
-export type TenderMethod = 'cash' | 'gcash' | 'maya' | 'qrph' | 'bank_transfer' | 'check' | 'card';
+export type TenderMethod = 'cash' | 'gcash' | 'maya' | 'qrph' | 'bank_transfer' | 'check' | 'card' | 'account_credit';
+
+/**
+ * A tender paid out of the credit kept on the party's account (goods returned and credited to the
+ * account, `settlement: 'account'`): no money changes hands, and the account holds at most what
+ * was credited to it and not yet used.
+ */
+export const ACCOUNT_CREDIT = 'account_credit';
 
 /** Whether a resource's records are paid in tenders: invoice and bill payments (their method is the tenders'). */
 export const paidInTenders = (definition: Pick<ResourceDefinition, 'fields'>): boolean => 'payment_method' in definition.fields;
@@ -24,6 +31,7 @@ export const TENDER_METHODS: readonly (SelectOption & { value: TenderMethod })[]
   { value: 'bank_transfer', label: 'Bank transfer' },
   { value: 'check', label: 'Check' },
   { value: 'card', label: 'Card' },
+  { value: 'account_credit', label: 'Account credit' },
 ];
 
 /** A payment made of more than one tender. */
@@ -53,6 +61,7 @@ export const TENDER_NEEDS: Readonly<Record<TenderMethod, readonly TenderDetail[]
   bank_transfer: ['reference'],
   check: ['bank', 'check_number', 'check_date'],
   card: ['reference'],
+  account_credit: [],
 };
 
 export const isTenderMethod = (value: unknown): value is TenderMethod =>

@@ -20,6 +20,8 @@ export const contacts = defineResource({
     address: textarea('Address'),
     payment_terms_days: integer('Payment terms (days)', { max: 365 }),
     credit_limit: money('Credit limit'),
+    // Goods returned and credited to the account, less what "Account credit" tenders used of it.
+    credit_balance: money('Credit on account', { computed: true }),
   },
   search: ['id', 'contact_type_id', 'name', 'company_name', 'tin', 'email', 'mobile'],
   // A supplier is as often known by its company as by its contact person.

@@ -26,10 +26,11 @@ export const FROM_STOCK = 'from_stock';
 /** The disposition of goods sent back out of quarantine. */
 export const FROM_QUARANTINE = 'from_quarantine';
 
-/** How the supplier gives back what the goods came to: taken off what is still owed on the bill, or refunded in tenders. */
+/** How the supplier gives back what the goods came to: taken off what is still owed on the bill, refunded in tenders, or kept as credit on account for later bills. */
 export const PURCHASE_RETURN_SETTLEMENTS: readonly SelectOption[] = [
   { value: 'credit', label: 'Off the bill' },
   { value: 'refund', label: 'Refunded by the supplier' },
+  { value: 'account', label: 'Credit from the supplier, on account' },
 ];
 
 const lifecycle = postedLifecycle(

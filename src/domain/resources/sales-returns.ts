@@ -31,12 +31,14 @@ export const QUARANTINE = 'quarantine';
 
 /**
  * How the customer is given back what the returned goods came to: taken off what they still owe
- * on the invoice (credit), or paid back in tenders (refund: cash, GCash …, as payments are taken).
+ * on the invoice (credit), paid back in tenders (refund: cash, GCash …, as payments are taken), or
+ * kept on their account (account), to pay later invoices with (an "Account credit" tender).
  * A purchase return settles with the same two values, in its own words.
  */
 export const RETURN_SETTLEMENTS: readonly SelectOption[] = [
   { value: 'credit', label: 'Credit to the invoice' },
   { value: 'refund', label: 'Refund' },
+  { value: 'account', label: 'Credit to the customer’s account' },
 ];
 
 const lifecycle = postedLifecycle(

@@ -206,6 +206,8 @@ export interface ContactsTable extends BusinessRecordColumns {
   address: string | null;
   payment_terms_days: number | null;
   credit_limit: number | null;
+  /** Credit kept on the account (returns settled `account`) less what payments' account-credit tenders used: never below zero. */
+  credit_balance: Generated<number>;
 }
 
 export interface ItemsTable extends BusinessRecordColumns {

@@ -6,7 +6,7 @@ import { centavosToPesos, formatPesos } from '../../domain/money';
 import { fromThousandths } from '../../domain/quantity';
 import type { ResourceDefinition } from '../../domain/resource';
 import { registry } from '../../domain/resources/registry';
-import { paidInTenders } from '../../domain/tenders';
+import { ACCOUNT_CREDIT, paidInTenders } from '../../domain/tenders';
 import { storeFor } from '../resources/stores';
 import { untyped, type Db } from '../db/scope';
 import { ledgerDiscrepancies } from './ledger';
@@ -28,7 +28,17 @@ import { settledStatus } from './payments';
  */
 
 /** The checks, in the order they run and report. */
-export const AUDIT_CHECKS = ['movements', 'balances', 'in-transit', 'base-units', 'openings', 'fulfilled', 'settlement', 'counts'] as const;
+export const AUDIT_CHECKS = [
+  'movements',
+  'balances',
+  'in-transit',
+  'base-units',
+  'openings',
+  'fulfilled',
+  'settlement',
+  'credit',
+  'counts',
+] as const;
 
 export type AuditCheck = (typeof AUDIT_CHECKS)[number];
 
@@ -702,6 +712,46 @@ async function tendered(db: Db, kinds: Kinds): Promise<Pending[]> {
 }
 
 /**
+ * Each contact's credit on account against what made it: the totals of the unvoided returns
+ * settled to the account (of every kind taking goods back), less the "Account credit" tenders of
+ * the unvoided payments (of every kind paid in tenders) of that contact; and never below zero.
+ */
+async function accountCredit(db: Db, kinds: Kinds): Promise<Pending[]> {
+  const documents = [...kinds.byType.values()];
+  const credited = documents
+    .filter((definition) => definition.document!.lines === 'returns')
+    .map(
+      (definition) =>
+        sql`select contact_id, total as amount from ${sql.table(definition.table)} where status <> 'void' and settlement = 'account'`,
+    );
+  const used = documents.filter(paidInTenders).map(
+    (definition) => sql`
+      select payments.contact_id, -tenders.amount as amount
+      from ${sql.table(definition.table)} payments
+        join payment_tenders tenders on tenders.payment_type = ${definition.document!.type} and tenders.payment_id = payments.id
+      where payments.status <> 'void' and tenders.method = ${ACCOUNT_CREDIT}`,
+  );
+  const { rows } = await sql<{ business_id: number; name: string; credit_balance: number; made: number }>`
+    select contacts.business_id, contacts.name, contacts.credit_balance, coalesce(moved.amount, 0) as made
+    from contacts
+      left join (
+        select contact_id, sum(amount) as amount
+        from (${unionAll([...credited, ...used], sql`select cast(null as integer) as contact_id, 0 as amount`)}) as moves
+        group by contact_id
+      ) as moved on moved.contact_id = contacts.id
+    where contacts.credit_balance <> coalesce(moved.amount, 0) or contacts.credit_balance < 0
+    order by contacts.business_id, contacts.id`.execute(db);
+  return rows.map((row) => ({
+    check: 'credit',
+    items: [],
+    places: [],
+    message: () =>
+      `Contact ${row.name} (business ${Number(row.business_id)}): ${pesos(row.credit_balance)} of credit on account, but the returns ` +
+      `credited to it less the account-credit tenders of its payments come to ${pesos(row.made)}.`,
+  }));
+}
+
+/**
  * The kept active and trashed totals of each business and resource against its rows: of every
  * resource of the registry, whatever kinds of documents are audited, as the engine's stores keep them.
  */
@@ -751,6 +801,7 @@ const CHECKS: readonly ((db: Db, kinds: Kinds) => Promise<Pending[]>)[] = [
   fulfilled,
   settlement,
   tendered,
+  accountCredit,
   counts,
 ];
 

@@ -15,6 +15,7 @@ import type { ResourceStore } from '../resources/store';
 import { untyped, type Db, type Scope, type Trx } from '../db/scope';
 import type { ApiRecord } from '../resources/codec';
 import { documentStore, viewedSource, type Prepared, type Reversal } from './document-store';
+import { accountCreditOf, accountCreditTendered, accountCreditText, moveAccountCredit } from './account-credit';
 import { insertTenders, keepingTenders, tenderAnswer, tendersOfPayments } from './tenders';
 
 /**
@@ -172,7 +173,22 @@ export function paymentStore(definition: ResourceDefinition): ResourceStore {
     },
     async insert(trx, scope, columns, input) {
       const id = await store.insert(trx, scope, columns, input);
-      await insertTenders(trx, scope, type, id, tendersOf(input));
+      const tenders = tendersOf(input);
+      await insertTenders(trx, scope, type, id, tenders);
+      // What it pays out of credit on account leaves the account (its party's, as the store took it from what it pays), never more than is there.
+      const fromCredit = accountCreditOf(tenders);
+      if (fromCredit === 0) return id;
+      const { contact_id: contactId } = await untyped(trx)
+        .selectFrom(definition.table)
+        .select('contact_id')
+        .where('id', '=', id)
+        .executeTakeFirstOrThrow();
+      if (!(await moveAccountCredit(trx, Number(contactId), -fromCredit))) {
+        const party = (paid.owed.document?.contact ?? 'Contact').toLowerCase();
+        throw validationError({
+          tenders: [`Only ${await accountCreditText(trx, Number(contactId))} of credit is on the ${party}’s account.`],
+        });
+      }
       return id;
     },
   };
@@ -263,13 +279,16 @@ export function balanceVoid(owed: ResourceDefinition, undo?: Reversal): Reversal
   };
 }
 
-/** Voiding a payment (or a memorandum): what it settled is owed again. */
+/** Voiding a payment (or a memorandum): what it settled is owed again, and what it paid out of credit on account is back there. */
 export function paymentVoid(definition: ResourceDefinition): Reversal {
   const { owed, field, settlement } = settledBy(definition);
   const noun = nounOf(definition);
+  const tendered = paidInTenders(definition);
   return async (trx, _scope, row) => {
     if (!(await followBalance(trx, owed.table, Number(row[field]), -Number(row.amount), settlement))) {
       throw conflict(`${noun} ${String(row.number)} cannot be voided: what it settled is no longer counted on its document.`);
     }
+    if (tendered)
+      await moveAccountCredit(trx, Number(row.contact_id), await accountCreditTendered(trx, definition.document!.type, Number(row.id)));
   };
 }

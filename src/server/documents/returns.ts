@@ -9,12 +9,14 @@ import { purchaseReturns } from '../../domain/resources/purchase-returns';
 import { salesReturns } from '../../domain/resources/sales-returns';
 import { z } from 'zod';
 import { tendersTotal, type Tender } from '../../domain/tenders';
+import { isWalkInName } from '../../domain/walk-in';
 import { paymentCreateFields, paymentTenders } from '../../domain/tenders-input';
-import { validationError } from '../errors';
+import { conflict, validationError } from '../errors';
 import type { ResourceStore } from '../resources/store';
 import type { Scope, Trx } from '../db/scope';
 import { documentStore, liveSource, viewedSource, type Prepared } from './document-store';
 import { fulfil, storedLines, type Line, type StoredLine } from './lines';
+import { accountCreditOf, accountCreditText, moveAccountCredit } from './account-credit';
 import { followBalance } from './payments';
 import type { ServerPart } from './server-part';
 import { insertTenders, keepingTenders } from './tenders';
@@ -90,7 +92,9 @@ function returnsPart(definition: ResourceDefinition): ServerPart {
   const field = spec.source!.field;
   const noun = source.singular.toLowerCase();
   const paymentType = spec.type;
-  const [credit, refund] = terms.settlements;
+  const settling = (value: string) => terms.settlements.find((option) => option.value === value)!;
+  const [credit, refund, onAccount] = [settling('credit'), settling('refund'), settling('account')];
+  const party = (spec.contact ?? 'Contact').toLowerCase();
 
   /** What earlier returns of the source, not voided, refunded. */
   async function refundedBefore(trx: Trx, sourceId: number): Promise<number> {
@@ -103,7 +107,7 @@ function returnsPart(definition: ResourceDefinition): ServerPart {
     return Number(refunded ?? 0);
   }
 
-  /** How the party gets back `total`: off what the source still owes, or in tenders out of what was paid on it. */
+  /** How the party gets back `total`: off what the source still owes, in tenders out of what was paid on it, or kept on their account. */
   async function settlementOf(
     trx: Trx,
     from: Record<string, unknown>,
@@ -123,6 +127,17 @@ function returnsPart(definition: ResourceDefinition): ServerPart {
       }
       return { amount: total, refunded: 0 };
     }
+    // Kept on the party's account (apply puts it there), to pay later documents with: not on the
+    // walk-in customer's, which is everyone's.
+    if (settlement === onAccount.value) {
+      const contact = await trx.selectFrom('contacts').select('name').where('id', '=', Number(from.contact_id)).executeTakeFirst();
+      if (contact && isWalkInName(contact.name)) {
+        throw validationError({
+          settlement: [`${contact.name} is no one in particular, with no account to keep credit on: refund them instead.`],
+        });
+      }
+      return { amount: 0, refunded: 0 };
+    }
     const refundable = Number(from.amount_paid) - (await refundedBefore(trx, Number(from.id)));
     if (total > refundable) {
       throw validationError({
@@ -133,6 +148,11 @@ function returnsPart(definition: ResourceDefinition): ServerPart {
     }
     const settled = paymentTenders({ tenders: input.tenders ?? [] });
     if (settled.errors) throw validationError(settled.errors);
+    if (accountCreditOf(settled.tenders) > 0) {
+      throw validationError({
+        tenders: [`A refund is paid back in money: to keep it on the ${party}’s account, choose “${onAccount.label}”.`],
+      });
+    }
     if (tendersTotal(settled.tenders) !== total) {
       throw validationError({ tenders: [`The refund's tenders must come to what the returned goods do: ${pesos(total)}.`] });
     }
@@ -173,6 +193,7 @@ function returnsPart(definition: ResourceDefinition): ServerPart {
       }
       const refundTenders = (prepared as ReturnPrepared).refund;
       if (refundTenders) await insertTenders(trx, scope, paymentType, document.id, refundTenders);
+      if (columns.settlement === onAccount.value) await moveAccountCredit(trx, Number(columns.contact_id), prepared.lines!.totals.total);
     },
   });
 
@@ -185,10 +206,11 @@ function returnsPart(definition: ResourceDefinition): ServerPart {
           error: (issue) =>
             issue.input === undefined || issue.input === null || issue.input === ''
               ? 'The settlement field is required.'
-              : `The settlement must be ${credit.value} (${credit.label.toLowerCase()}) or ${refund.value} (${refund.label.toLowerCase()}).`,
+              : `The settlement must be ${credit.value} (${credit.label.toLowerCase()}), ${refund.value} (${refund.label.toLowerCase()}) or ${onAccount.value} (${onAccount.label.toLowerCase()}).`,
         })
         .describe(
-          `${credit.value}: taken off what the ${noun} still owes; ${refund.value}: paid back in \`tenders\`, at most what was paid on the ${noun}`,
+          `${credit.value}: taken off what the ${noun} still owes; ${refund.value}: paid back in \`tenders\`, at most what was paid on the ${noun}; ` +
+            `${onAccount.value}: kept on the ${party}'s \`credit_balance\`, which later payments' \`account_credit\` tenders use`,
         ),
       tenders: paymentCreateFields.tenders.describe(
         "A refund's tenders, as a payment's create takes them: they must come to the return's total. Ignored for a credit.",
@@ -198,11 +220,19 @@ function returnsPart(definition: ResourceDefinition): ServerPart {
 
   /**
    * A return's void, beside what its declaration undoes (its goods move back, what it credited is
-   * owed again): its lines may be returned again. Its source first, as a return made from it locks
-   * it first.
+   * owed again): its lines may be returned again, and what it put on the party's account leaves it
+   * — refused while payments have used that credit. Its source first, as a return made from it
+   * locks it first.
    */
   async function reopenReturnedLines(trx: Trx, scope: Scope, row: Record<string, unknown>): Promise<void> {
     await liveSource(trx, scope, source.table, Number(row[field]));
+    const contactId = Number(row.contact_id);
+    if (row.settlement === onAccount.value && !(await moveAccountCredit(trx, contactId, -Number(row.total)))) {
+      throw conflict(
+        `${definition.singular} ${String(row.number)} put ${pesos(Number(row.total))} on the ${party}’s account, which holds ` +
+          `${await accountCreditText(trx, contactId)} now: void the payments that used its credit first.`,
+      );
+    }
     const lines = await storedLines(trx, paymentType, [Number(row.id)]);
     await fulfil(
       trx,

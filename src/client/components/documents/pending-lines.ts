@@ -88,7 +88,9 @@ export function pendingReturn(record: ApiRecord, sale: ApiRecord | undefined, sa
     [sourceDateField(saleField)]: sale?.date ?? null,
     lines,
     ...totals,
-    ...(record.settlement === 'refund' ? { refunded: total, amount: 0 } : { amount: total, refunded: 0 }),
+    // Credited to the sale, refunded, or kept on the customer's account (neither).
+    amount: record.settlement === 'credit' ? total : 0,
+    refunded: record.settlement === 'refund' ? total : 0,
     unpriced: figured.some((line) => line === null),
   };
 }

@@ -30,7 +30,6 @@ export function ReturnLinesEditor({ definition, value, onChange, errors }: Compo
   const spec = definition.document!;
   const terms = spec.returns!;
   const noun = getResource(spec.source!.resource).singular.toLowerCase();
-  const [credit] = terms.settlements;
   const fromCustomer = spec.contact === 'Customer';
   const { lines, totals } = returnFigures(form);
   const change = (changes: Partial<ReturnRows>) => onChange({ ...form, ...changes });
@@ -144,11 +143,18 @@ export function ReturnLinesEditor({ definition, value, onChange, errors }: Compo
           ))}
         </div>
         <FieldMessages messages={errors.settlement ?? []} />
-        {form.settlement === credit.value ? (
+        {form.settlement === 'credit' && (
           <p className="text-sm text-muted-foreground">
             {pesos(totals.total)} comes off what {fromCustomer ? 'the customer still owes' : 'is still owed to the supplier'} on the {noun}.
           </p>
-        ) : (
+        )}
+        {form.settlement === 'account' && (
+          <p className="text-sm text-muted-foreground">
+            {pesos(totals.total)} is kept on the {fromCustomer ? 'customer' : 'supplier'}’s account, to pay later{' '}
+            {fromCustomer ? 'invoices' : 'bills'} with: choose Account credit as the payment’s tender.
+          </p>
+        )}
+        {form.settlement === 'refund' && (
           <TenderRowsEditor
             rows={form.tenders}
             onChange={(tenders) => change({ tenders })}

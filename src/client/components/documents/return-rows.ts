@@ -13,7 +13,7 @@ import { emptyTender, tenderRowsOf, tendersBody, type TenderAnswer, type TenderR
  * tenders — and whether the sale's prices included VAT, which its lines' shares are figured on.
  */
 
-export type Settlement = 'credit' | 'refund';
+export type Settlement = 'credit' | 'refund' | 'account';
 
 export interface ReturnRows {
   rows: LineRow[];
@@ -73,7 +73,7 @@ export function returnSection(lines: FormSection, Editor: FormSection['Editor'])
     ...lines,
     start: (definition, record) => ({
       rows: lines.start(definition, record) as LineRow[],
-      settlement: record?.settlement === 'refund' ? 'refund' : 'credit',
+      settlement: record?.settlement === 'refund' || record?.settlement === 'account' ? record.settlement : 'credit',
       tenders: Array.isArray(record?.tenders) ? tenderRowsOf(record.tenders as TenderAnswer[]) : [emptyTender()],
       pricesIncludeVat: Boolean(record?.prices_include_vat),
     }),

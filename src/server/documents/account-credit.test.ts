@@ -1,0 +1,145 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { auditAfterEach } from '../../../tests/support/audited';
+import {
+  contactTypeId,
+  created,
+  databaseKinds,
+  firstOf,
+  stockUp,
+  startDemo,
+  type Session,
+  type TestApp,
+} from '../../../tests/support/test-app';
+import { todayInManila } from '../../domain/documents';
+
+/**
+ * Credit on account, on each database: a return settled to the customer's account puts its total
+ * there; later invoices are paid out of it with "Account credit" tenders, never more than it holds
+ * however many payments race for it; voiding a payment puts its credit back, and a return whose
+ * credit was spent is voided only once those payments are. A refund is money, never account credit.
+ */
+describe.each(databaseKinds)('credit on account on %s', (kind) => {
+  let test: TestApp;
+  let admin: Session;
+  let branch: number;
+  let customerId: number;
+  let item: number;
+  const today = todayInManila();
+
+  beforeAll(async () => {
+    ({ test, admin } = await startDemo(kind));
+    branch = (await firstOf(admin, 'branches')).id;
+    customerId = (await created(admin, '/api/contacts', { contact_type_id: await contactTypeId(admin, 'Customer'), name: 'Credit Suki' }))
+      .id;
+    item = (
+      await created(admin, '/api/items', { sku: 'CRD-1', name: 'Credit Test Kettle', unit_of_measurement_id: 1, vat_category: 'exempt' })
+    ).id;
+    await stockUp(admin, { type: 'branch', id: branch }, { id: item, unit_of_measurement_id: 1 }, 100);
+  });
+  afterAll(() => test.close());
+  auditAfterEach(() => test);
+
+  const invoice = (quantity: number, extra: Record<string, unknown> = {}) =>
+    created(admin, '/api/invoices', {
+      contact_id: customerId,
+      branch_id: branch,
+      date: today,
+      lines: [{ item_id: item, unit_of_measurement_id: 1, quantity, unit_price: 100 }],
+      ...extra,
+    });
+  const credit = async () => (await admin.send('GET', `/api/contacts/${customerId}`)).body.data.credit_balance as number;
+  const pay = (invoiceId: number, amount: number) =>
+    admin.send('POST', '/api/invoice-payments', { invoice_id: invoiceId, date: today, tenders: [{ method: 'account_credit', amount }] });
+  const returnToAccount = async (sold: { id: number; lines: { id: number }[] }, quantity: number) => {
+    const answer = await admin.send('POST', '/api/sales-returns', {
+      invoice_id: sold.id,
+      date: today,
+      settlement: 'account',
+      lines: [{ source_line_id: sold.lines[0].id, quantity, reason: 'changed_mind', disposition: 'restock' }],
+    });
+    expect(answer.status, JSON.stringify(answer.body)).toBe(201);
+    return answer.body.data;
+  };
+
+  it('keeps a return on the account, pays a later invoice out of it, and gives it back when that payment is voided', async () => {
+    const sold = await invoice(3, { payment: { tenders: [{ method: 'cash', amount: 300 }] } });
+    const before = await credit();
+    const made = await returnToAccount(sold, 2);
+    expect(made).toMatchObject({ settlement: 'account', total: 200, amount: 0, refunded: 0 });
+    expect(await credit()).toBe(before + 200);
+    // The paid invoice is untouched: the money stays with the business, on the customer's account.
+    expect((await admin.send('GET', `/api/invoices/${sold.id}`)).body.data).toMatchObject({ balance: 0, status: 'paid' });
+
+    const later = await invoice(5);
+    const more = await pay(later.id, before + 250);
+    expect(more.status).toBe(422);
+    expect(more.body.errors).toEqual({ tenders: [`Only ₱${(before + 200).toFixed(2)} of credit is on the customer’s account.`] });
+    const paid = await admin.send('POST', '/api/invoice-payments', {
+      invoice_id: later.id,
+      date: today,
+      tenders: [
+        { method: 'account_credit', amount: 150 },
+        { method: 'cash', amount: 50 },
+      ],
+    });
+    expect(paid.status, JSON.stringify(paid.body)).toBe(201);
+    expect(paid.body.data).toMatchObject({ amount: 200, payment_method: 'split' });
+    expect(await credit()).toBe(before + 50);
+    expect((await admin.send('GET', `/api/invoices/${later.id}`)).body.data).toMatchObject({ balance: 300, status: 'partially_paid' });
+
+    // The return's credit is spent: it is voided only once the payment that used it is.
+    const refused = await admin.send('PATCH', `/api/sales-returns/${made.id}/void`);
+    expect(refused.status).toBe(409);
+    expect(refused.body.message).toBe(
+      `Sales Return ${made.number} put ₱200.00 on the customer’s account, which holds ₱${(before + 50).toFixed(2)} now: void the payments that used its credit first.`,
+    );
+    expect((await admin.send('PATCH', `/api/invoice-payments/${paid.body.data.id}/void`)).status).toBe(200);
+    expect(await credit()).toBe(before + 200);
+    expect((await admin.send('PATCH', `/api/sales-returns/${made.id}/void`)).status).toBe(200);
+    expect(await credit()).toBe(before);
+  });
+
+  it('lets only one of eight payments racing for the same credit spend it', async () => {
+    const sold = await invoice(1, { payment: { tenders: [{ method: 'cash', amount: 100 }] } });
+    await returnToAccount(sold, 1);
+    const held = await credit();
+    const later = await Promise.all(Array.from({ length: 8 }, () => invoice(1)));
+    const answers = await Promise.all(later.map((each) => pay(each.id, held)));
+    expect(answers.map((answer) => answer.status).sort()).toEqual([201, 422, 422, 422, 422, 422, 422, 422]);
+    expect(await credit()).toBe(0);
+  });
+
+  it('refunds in money only, and refuses a settlement it does not know', async () => {
+    const sold = await invoice(1, { payment: { tenders: [{ method: 'cash', amount: 100 }] } });
+    const body = {
+      invoice_id: sold.id,
+      date: today,
+      lines: [{ source_line_id: sold.lines[0].id, quantity: 1, reason: 'damaged', disposition: 'restock' }],
+    };
+    const asCredit = await admin.send('POST', '/api/sales-returns', {
+      ...body,
+      settlement: 'refund',
+      tenders: [{ method: 'account_credit', amount: 100 }],
+    });
+    expect(asCredit.status).toBe(422);
+    expect(asCredit.body.errors).toEqual({
+      tenders: ['A refund is paid back in money: to keep it on the customer’s account, choose “Credit to the customer’s account”.'],
+    });
+    // Nobody's account: the walk-in customer's.
+    const walkIn = (await admin.send('GET', '/api/contacts?name=Walk-in%20customer&is_strict=1')).body.data[0];
+    const anyone = await invoice(1, { contact_id: walkIn.id, payment: { tenders: [{ method: 'cash', amount: 100 }] } });
+    const kept = await admin.send('POST', '/api/sales-returns', {
+      ...body,
+      invoice_id: anyone.id,
+      lines: [{ ...body.lines[0], source_line_id: anyone.lines[0].id }],
+      settlement: 'account',
+    });
+    expect(kept.body.errors).toEqual({
+      settlement: ['Walk-in customer is no one in particular, with no account to keep credit on: refund them instead.'],
+    });
+    const unknown = await admin.send('POST', '/api/sales-returns', { ...body, settlement: 'voucher' });
+    expect(unknown.body.errors).toEqual({
+      settlement: ['The settlement must be credit (credit to the invoice), refund (refund) or account (credit to the customer’s account).'],
+    });
+  });
+});
