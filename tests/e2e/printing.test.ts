@@ -425,4 +425,50 @@ describe.skipIf(!chromiumAvailable)('printed documents in Chromium', { timeout: 
     }
     await context.close();
   });
+  it('prints a return on an 80 mm receipt as its memorandum, naming the invoice or bill it comes from', async () => {
+    const { context, page } = await signedIn(e2e, 'admin@example.com');
+    const rest = await api(context, page);
+    const printout = page.locator('[data-printout]');
+    // The demo's return of a paid sale; and goods sent back from a bill still owed, made here.
+    const [sold] = await rest.get('/api/sales-returns?per_page=15');
+    const [owing] = await rest.get('/api/bills?per_page=15&status=unpaid');
+    const bill: ApiRecord = await rest.get(`/api/bills/${owing.id}`);
+    const sent: ApiRecord = await rest.send('POST', '/api/purchase-returns', {
+      bill_id: bill.id,
+      date: todayInManila(),
+      settlement: 'credit',
+      lines: [{ source_line_id: bill.lines[0].id, quantity: 1, reason: 'damaged', disposition: 'from_stock' }],
+    });
+    for (const [resource, id, heading, title, source, total] of [
+      ['sales-returns', sold.id, /^Sales Return SRN-/, 'CREDIT MEMORANDUM', 'Invoice', 'TOTAL AMOUNT CREDITED'],
+      ['purchase-returns', sent.id, /^Purchase Return PRN-/, 'DEBIT MEMORANDUM', 'Bill', 'TOTAL AMOUNT DEBITED'],
+    ] as const) {
+      const document: ApiRecord = await rest.get(`/api/${resource}/${id}`);
+      await page.goto(`/${resource}/${id}`);
+      await page.getByRole('heading', { name: heading }).waitFor();
+      await page.locator('[data-printout]').getByText(/TIN: /).first().waitFor({ state: 'attached' });
+      await printAs(page, 'Print receipt (80 mm)');
+      await printout.getByRole('heading', { name: title }).waitFor();
+      expect(await printout.getByText(document.number, { exact: true }).isVisible()).toBe(true);
+      const text = await printout.innerText();
+      // The original document, by number and date, as a memorandum names it.
+      const sourceField = resource === 'sales-returns' ? 'invoice' : 'bill';
+      expect(text).toMatch(new RegExp(`${source}:\\s+${String((document[sourceField] as { display?: string } | null)?.display)}\\n`));
+      expect(text).toMatch(new RegExp(`${source} date:`));
+      expect(text).toMatch(new RegExp(`${total}\\s+${formatPesos(Number(document.total)).replace(/[.$]/g, '\\$&')}`));
+      for (const amount of await moneyOnPaper(page)) expect(amount).toMatch(/^-?₱[\d,]+\.\d{2}$/);
+      expect(text).not.toMatch(/SALES INVOICE|TOTAL AMOUNT DUE|accredit|official receipt|PTU|\bATP\b/i);
+      // One narrow column, one page as long as the memorandum.
+      const box = await printout.boundingBox();
+      expect(Math.abs(box!.width - 74 * PX_PER_MM)).toBeLessThan(2);
+      await page.setViewportSize({ width: Math.round(80 * PX_PER_MM), height: 900 });
+      await page.screenshot({ path: `${SHOTS}/${resource}-receipt-print.png`, fullPage: true });
+      const pages = await pdfPages(page, `${resource}-receipt`);
+      expect(pages).toHaveLength(1);
+      expect(pages[0].width).toBeCloseTo(80, 0);
+      await page.setViewportSize({ width: 1024, height: 768 });
+      await page.emulateMedia({ media: 'screen' });
+    }
+    await context.close();
+  });
 });
