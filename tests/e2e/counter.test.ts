@@ -222,4 +222,66 @@ describe.skipIf(!chromiumAvailable)('the counter in Chromium (issue #29)', { tim
     await page.getByLabel(`Quantity of ${items[1].name}`).waitFor();
     await context.close();
   });
+  it('exchanges: goods a customer returned, kept on their account, pay a new sale at the counter as Account credit', async () => {
+    const [kept, taken] = await barcodedAtMakati(2);
+    const { context, page } = await signedIn(e2e, 'cashier@example.com', PHONE);
+    // The customer bought one and brought it back; the cashier kept its price on their account.
+    const businessId = String(await page.evaluate(() => localStorage.getItem('business_id')));
+    const headers = { 'X-Requested-With': 'XMLHttpRequest', 'Business-ID': businessId };
+    const api = async (method: 'GET' | 'POST', path: string, data?: unknown) => {
+      const answer = await context.request.fetch(path, { method, data, headers });
+      expect(answer.status(), `${method} ${path}: ${await answer.text()}`).toBeLessThan(300);
+      return (await answer.json()).data;
+    };
+    const [customerType] = await api('GET', '/api/contact-types?name=Customer&is_strict=1');
+    const customer = await api('POST', '/api/contacts', { contact_type_id: customerType.id, name: 'Exchange Suki' });
+    const sold = await api('POST', '/api/invoices', {
+      branch_id: await makati(),
+      contact_id: customer.id,
+      date: todayInManila(),
+      lines: [
+        { item_id: kept.id, unit_of_measurement_id: (await api('GET', `/api/items/${kept.id}`)).unit_of_measurement_id, quantity: 1 },
+      ],
+    });
+    await api('POST', '/api/invoice-payments', {
+      invoice_id: sold.id,
+      date: todayInManila(),
+      tenders: [{ method: 'cash', amount: sold.total }],
+    });
+    const returned = await api('POST', '/api/sales-returns', {
+      invoice_id: sold.id,
+      date: todayInManila(),
+      settlement: 'account',
+      lines: [{ source_line_id: sold.lines[0].id, quantity: 1, reason: 'changed_mind', disposition: 'restock' }],
+    });
+    expect(returned.total).toBe(sold.total);
+
+    // Another item in its place, to the named customer, paid first out of their credit, the rest in cash.
+    await page.goto('/counter');
+    await expect.poll(() => page.getByLabel('Scan or search items').evaluate((box) => box === document.activeElement)).toBe(true);
+    await page.keyboard.type(taken.barcode);
+    await page.keyboard.press('Enter');
+    await page.getByLabel(`Quantity of ${taken.name}`).waitFor();
+    await page.getByRole('button', { name: 'Name the buyer' }).click();
+    await page.locator('#counter-customer').click();
+    await page.keyboard.type('Exchange Suki');
+    await page.getByRole('option', { name: /Exchange Suki/ }).click();
+    await page.getByRole('button', { name: /^Pay ₱/ }).click();
+    const credit = `₱${Number(returned.total).toFixed(2)}`;
+    await page.getByRole('button', { name: `Account credit (${credit})` }).click();
+    const total = Number((await page.getByTestId('counter-total').textContent())!.replace(/[₱,]/g, ''));
+    const fromCredit = Math.min(total, Number(returned.total));
+    expect(Number(await page.locator('#counter-tender-0-amount').inputValue())).toBeCloseTo(fromCredit, 2);
+    if (total > fromCredit) await page.getByLabel(/^Cash received/).fill((total - fromCredit).toFixed(2));
+    if (process.env.SCREENSHOTS) await page.screenshot({ path: `${process.env.SCREENSHOTS}/counter-exchange-phone.png`, fullPage: true });
+    await page.getByRole('button', { name: 'Complete sale' }).click();
+    const number = (await page.getByTestId('counter-number').locator('.font-mono').textContent())!;
+
+    const held = await saleOf(number);
+    expect(held.invoice[0].status).toBe('paid');
+    expect(held.tenders[0]).toMatchObject({ method: 'account_credit', amount: Math.round(fromCredit * 100) });
+    const account = await db().selectFrom('contacts').select('credit_balance').where('id', '=', customer.id).executeTakeFirstOrThrow();
+    expect(Number(account.credit_balance)).toBe(Math.round((Number(returned.total) - fromCredit) * 100));
+    await context.close();
+  });
 });

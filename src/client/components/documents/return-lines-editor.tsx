@@ -21,8 +21,8 @@ const pesos = (centavos: number) => formatPesos(centavosToPesos(centavos));
  * each line of the invoice or bill shows what may still come back of it; someone types how much
  * does (blank: none), why, and what becomes of the goods (back in stock, quarantined, written off;
  * sent back out of stock or out of quarantine). What it comes to is figured as the server will,
- * line by line and in total; it comes off what is owed on the source, or is refunded in tenders
- * that must come to it. The server's messages (`lines.0.quantity`, `settlement`,
+ * line by line and in total; it comes off what is owed on the source, is refunded in tenders that
+ * must come to it, or is kept on the party's account. The server's messages (`lines.0.quantity`, `settlement`,
  * `tenders.0.amount`) show where they belong.
  */
 export function ReturnLinesEditor({ definition, value, onChange, errors }: ComponentProps<FormSection['Editor']>) {
@@ -47,7 +47,9 @@ export function ReturnLinesEditor({ definition, value, onChange, errors }: Compo
             {fromCustomer ? 'the customer keeps' : 'stays here'}.
           </p>
         ) : (
-          <p className="text-sm text-muted-foreground">Open the {noun} the goods come back from and choose Return goods.</p>
+          <p className="text-sm text-muted-foreground">
+            Open the {noun} the goods {fromCustomer ? 'come back' : 'go back'} from and choose Return goods.
+          </p>
         )}
         <ProblemAlert problem={errors.lines ?? []} />
         <ol className="space-y-3">

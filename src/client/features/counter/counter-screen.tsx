@@ -3,10 +3,10 @@ import { Link } from '@tanstack/react-router';
 import { Camera, Minus, Plus, Printer, ScanBarcode, Trash2, UserRound, X } from 'lucide-react';
 import { Suspense, useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { documentTotals, todayInManila } from '../../../domain/documents';
-import { centavosToPesos, formatPesos } from '../../../domain/money';
+import { centavosToPesos, formatPesos, pesosToCentavos } from '../../../domain/money';
 import { permissionName } from '../../../domain/permissions';
 import { getResource } from '../../../domain/resources/registry';
-import { methodLabel } from '../../../domain/tenders';
+import { ACCOUNT_CREDIT, methodLabel, TENDER_NEEDS } from '../../../domain/tenders';
 import { isWalkInName } from '../../../domain/walk-in';
 import { lineContext, useLinePricing } from '../../components/documents/line-pricing';
 import { signalRead } from '../../components/scan/barcode-reader';
@@ -23,7 +23,7 @@ import { clientKey, submitChange } from '../../lib/outbox';
 import { outboxSnapshot } from '../../lib/outbox-snapshot';
 import { pendingCreateRecord } from '../../lib/pending';
 import { placesAt, usePlaces } from '../../lib/places';
-import { listQuery, resourceKey, type ApiRecord } from '../../lib/resource-queries';
+import { listQuery, recordQuery, resourceKey, type ApiRecord } from '../../lib/resource-queries';
 import { useActiveBusinessId, useCan, useWorkplace } from '../../lib/session';
 import { cn } from '../../lib/utils';
 import { ChangeDue } from './change-due';
@@ -108,6 +108,9 @@ export function CounterScreen() {
   const unpriced = pricing.states.some((state) => state.kind !== 'priced');
   const walkIn = useWalkInCustomer();
   const buyer = customer ?? walkIn;
+  // A named buyer's credit on account (goods they returned, kept for them) pays like a tender: an exchange.
+  const account = useQuery({ ...recordQuery(businessId, getResource('contacts'), customer?.id ?? 0), enabled: customer !== null });
+  const credit = customer && account.data ? pesosToCentavos(Number(account.data.credit_balance ?? 0)) : 0;
   const settlement = settle(total, payment);
   const discountMissing = discount.kind !== null && (!discount.idNumber.trim() || !discount.name.trim());
 
@@ -257,6 +260,7 @@ export function CounterScreen() {
             total={total}
             payment={payment}
             onChange={setPayment}
+            credit={credit}
             settlement={settlement}
             saving={saving}
             onBack={() => setPaying(false)}
@@ -656,6 +660,7 @@ function PayPanel({
   total,
   payment,
   onChange,
+  credit,
   settlement,
   saving,
   onBack,
@@ -665,6 +670,8 @@ function PayPanel({
   total: number;
   payment: Payment;
   onChange: (payment: Payment) => void;
+  /** The buyer's credit on account, in centavos: offered as a tender when there is some. */
+  credit: number;
   settlement: ReturnType<typeof settle>;
   saving: boolean;
   onBack: () => void;
@@ -679,11 +686,11 @@ function PayPanel({
   });
   const setOther = (at: number, changes: Partial<OtherTender>) =>
     onChange({ ...payment, others: payment.others.map((tender, index) => (index === at ? { ...tender, ...changes } : tender)) });
-  const addOther = (method: OtherTender['method']) => {
+  const addOther = (method: OtherTender['method'], most = Number.POSITIVE_INFINITY) => {
     // What is not paid yet: after the other tenders, and the cash already counted when it does not cover the rest.
     const open = Math.max(0, total - settlement.others);
-    const rest = settlement.received > 0 && settlement.received < open ? open - settlement.received : open;
-    focusReference.current = payment.others.length;
+    const rest = Math.min(most, settlement.received > 0 && settlement.received < open ? open - settlement.received : open);
+    if (TENDER_NEEDS[method].includes('reference')) focusReference.current = payment.others.length;
     onChange({
       ...payment,
       others: [...payment.others, { method, amount: rest > 0 ? centavosToPesos(rest).toFixed(2) : '', reference: '' }],
@@ -723,17 +730,19 @@ function PayPanel({
                 onChange={(event) => setOther(at, { amount: event.target.value })}
               />
             </div>
-            <div className="space-y-1">
-              <Label htmlFor={`counter-tender-${at}-reference`}>{tender.method === 'card' ? 'Approval code' : 'Reference no.'}</Label>
-              <Input
-                id={`counter-tender-${at}-reference`}
-                value={tender.reference}
-                autoComplete="off"
-                maxLength={100}
-                inputMode={tender.method === 'card' ? 'text' : 'numeric'}
-                onChange={(event) => setOther(at, { reference: event.target.value })}
-              />
-            </div>
+            {TENDER_NEEDS[tender.method].includes('reference') && (
+              <div className="space-y-1">
+                <Label htmlFor={`counter-tender-${at}-reference`}>{tender.method === 'card' ? 'Approval code' : 'Reference no.'}</Label>
+                <Input
+                  id={`counter-tender-${at}-reference`}
+                  value={tender.reference}
+                  autoComplete="off"
+                  maxLength={100}
+                  inputMode={tender.method === 'card' ? 'text' : 'numeric'}
+                  onChange={(event) => setOther(at, { reference: event.target.value })}
+                />
+              </div>
+            )}
           </div>
         </div>
       ))}
@@ -780,6 +789,11 @@ function PayPanel({
             {methodLabel(method)}
           </Button>
         ))}
+        {credit > 0 && !payment.others.some((tender) => tender.method === ACCOUNT_CREDIT) && (
+          <Button type="button" variant="outline" onClick={() => addOther(ACCOUNT_CREDIT, credit)}>
+            {methodLabel(ACCOUNT_CREDIT)} ({pesos(credit)})
+          </Button>
+        )}
       </div>
       {(settlement.problem && payment.received.trim() !== '') || payment.others.length > 0
         ? settlement.problem && <p className="text-sm text-muted-foreground">{settlement.problem}</p>

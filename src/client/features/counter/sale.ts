@@ -48,9 +48,9 @@ export const basketRows = (basket: readonly BasketLine[]): LineRow[] =>
     discount_percent: '',
   }));
 
-/** A tender other than cash: its method, amount (as typed) and reference. */
+/** A tender other than cash: its method, amount (as typed) and reference (none for account credit). */
 export interface OtherTender {
-  method: 'gcash' | 'maya' | 'qrph' | 'card';
+  method: 'gcash' | 'maya' | 'qrph' | 'card' | 'account_credit';
   amount: string;
   reference: string;
 }
@@ -117,14 +117,15 @@ export function settle(total: number, payment: Payment): Settlement {
   return { others, cash, received, change, problem };
 }
 
-const methodWord = (method: OtherTender['method']) => ({ gcash: 'GCash', maya: 'Maya', qrph: 'QR Ph', card: 'card' })[method];
+const methodWord = (method: OtherTender['method']) =>
+  ({ gcash: 'GCash', maya: 'Maya', qrph: 'QR Ph', card: 'card', account_credit: 'account credit' })[method];
 
 /** The tenders of a settled payment as `POST /api/invoices` takes them under `payment`: the other tenders, then cash with what was received. */
 export function tendersBody(payment: Payment, settlement: Settlement) {
   const others = payment.others.map((tender) => ({
     method: tender.method,
     amount: centavosToPesos(centavosOf(tender.amount) ?? 0),
-    reference: tender.reference.trim(),
+    ...(TENDER_NEEDS[tender.method].includes('reference') && { reference: tender.reference.trim() }),
   }));
   if (settlement.cash === 0) return others;
   return [...others, { method: 'cash' as const, amount: centavosToPesos(settlement.cash), received: centavosToPesos(settlement.received) }];
