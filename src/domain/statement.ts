@@ -59,7 +59,8 @@ export const STATEMENT_SOURCES: readonly StatementSource[] = [
   { resource: 'invoices', details: ['due_date'] },
   { resource: 'invoice-payments', details: ['payment_method', 'payment_reference'] },
   { resource: 'credit-memoranda', details: ['reason'] },
-  // Credited to the invoice, its amount; refunded, nothing (what was paid stays paid, and was paid back).
+  // Credited to the invoice, its amount; kept on the customer's account, its total (and a payment out of that credit
+  // credits only its other tenders); refunded, nothing (what was paid stays paid, and was paid back).
   { resource: 'sales-returns', details: ['settlement'] },
 ];
 

@@ -86,6 +86,12 @@ describe.each(databaseKinds)('credit on account on %s', (kind) => {
     expect(paid.body.data).toMatchObject({ amount: 200, payment_method: 'split' });
     expect(await credit()).toBe(before + 50);
     expect((await admin.send('GET', `/api/invoices/${later.id}`)).body.data).toMatchObject({ balance: 300, status: 'partially_paid' });
+    // The statement counts the credit once: when the return gave it, not again when the payment used it.
+    const statement = (await admin.send('GET', `/api/contacts/${customerId}/statement?from=${today}&to=${today}`)).body;
+    const credits = (statement.data as { number: string; credit: number }[]).map((row) => [row.number, row.credit]);
+    expect(credits).toContainEqual([made.number, 200]);
+    expect(credits).toContainEqual([paid.body.data.number, 50]);
+    expect(statement.closing_balance).toBe(statement.opening_balance + 300 - 300 - 200 + 500 - 50);
 
     // The return's credit is spent: it is voided only once the payment that used it is.
     const refused = await admin.send('PATCH', `/api/sales-returns/${made.id}/void`);

@@ -1,9 +1,10 @@
-import { sql } from 'kysely';
+import { sql, type RawBuilder } from 'kysely';
 import type { Settles } from '../../domain/effects';
 import { PLACE_RESOURCES, PLACE_TYPES, reaches } from '../../domain/places';
 import type { ResourceDefinition } from '../../domain/resource';
 import { getResource } from '../../domain/resources/registry';
 import { STATEMENT_MAX_ROWS, STATEMENT_SOURCES, type Statement, type StatementRow } from '../../domain/statement';
+import { ACCOUNT_CREDIT, paidInTenders } from '../../domain/tenders';
 import { untyped, type Db, type Scope, type Trx } from '../db/scope';
 import { notFound, validationError } from '../errors';
 import { confinedToPlaces, holdsEveryPlace, placeAccessOf } from '../resources/places';
@@ -43,6 +44,23 @@ const SOURCES: Source[] = STATEMENT_SOURCES.map(({ resource, details }, order) =
   if (effects?.settles) return { order, definition, details, side: 'credit', amount: 'amount', settles: effects.settles };
   throw new Error(`${resource} is neither owed nor settles what is owed: it cannot be a row of a statement`);
 });
+
+/**
+ * What a row of the source's table puts on the statement: a charge's total; a credit's amount — a
+ * return kept on the customer's account credits its total (they are owed it), and a payment made
+ * out of that credit credits only its other tenders (the credit was counted when it was given).
+ */
+function figureOf(source: Source): RawBuilder<number> {
+  const { table } = source.definition;
+  const column = (name: string) => sql.ref(`${table}.${name}`);
+  if (source.definition.document?.lines === 'returns')
+    return sql<number>`${column('amount')} + case when ${column('settlement')} = 'account' then ${column('total')} else 0 end`;
+  if (paidInTenders(source.definition))
+    return sql<number>`${column('amount')} - coalesce((select sum(tenders.amount) from payment_tenders tenders
+      where tenders.payment_type = ${source.definition.document!.type} and tenders.payment_id = ${column('id')}
+        and tenders.method = ${ACCOUNT_CREDIT}), 0)`;
+  return sql<number>`${column(source.amount)}`;
+}
 
 const writtenDay = new Intl.DateTimeFormat('en-PH', { dateStyle: 'medium', timeZone: 'UTC' });
 
@@ -118,7 +136,7 @@ async function entriesOf(trx: Trx, source: Source, scope: Scope, { contactId, fr
       `${table}.id as id`,
       `${table}.number as number`,
       `${table}.date as date`,
-      `${table}.${source.amount} as amount`,
+      figureOf(source).as('amount'),
       ...source.details.map((name, at) => `${table}.${name} as detail_${at}`),
     ])
     .orderBy(`${table}.date`)
@@ -139,7 +157,7 @@ async function owedBefore(trx: Trx, source: Source, scope: Scope, { contactId, f
   const { table } = source.definition;
   const { sum } = await documentsOf(trx, source, scope, contactId)
     .where(`${table}.date`, '<', from)
-    .select(sql`coalesce(sum(${sql.ref(`${table}.${source.amount}`)}), 0)`.as('sum'))
+    .select(sql`coalesce(sum(${figureOf(source)}), 0)`.as('sum'))
     .executeTakeFirstOrThrow();
   return source.side === 'debit' ? Number(sum) : -Number(sum);
 }
