@@ -455,6 +455,8 @@ describe.skipIf(!chromiumAvailable)('printed documents in Chromium', { timeout: 
       const sourceField = resource === 'sales-returns' ? 'invoice' : 'bill';
       expect(text).toMatch(new RegExp(`${source}:\\s+${String((document[sourceField] as { display?: string } | null)?.display)}\\n`));
       expect(text).toMatch(new RegExp(`${source} date:`));
+      // Each line says why it came back or went back.
+      expect(text).toMatch(/ · (Damaged|Wrong item|Expired|Changed mind|Over-delivered|Other)/);
       expect(text).toMatch(new RegExp(`${total}\\s+${formatPesos(Number(document.total)).replace(/[.$]/g, '\\$&')}`));
       for (const amount of await moneyOnPaper(page)) expect(amount).toMatch(/^-?₱[\d,]+\.\d{2}$/);
       expect(text).not.toMatch(/SALES INVOICE|TOTAL AMOUNT DUE|accredit|official receipt|PTU|\bATP\b/i);

@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Printer, ReceiptText } from 'lucide-react';
 import { amountInWords } from '../../../domain/amount-in-words';
 import { MAX_DOCUMENT_AMOUNT, todayInManila } from '../../../domain/documents';
-import { isShown, type FieldKind } from '../../../domain/fields';
+import { isShown, type FieldKind, type SelectOption } from '../../../domain/fields';
 import { statusLabel } from '../../../domain/lifecycle';
 import { centavosToPesos, formatPesos, pesosToCentavos } from '../../../domain/money';
 import { readableFields, type ResourceDefinition } from '../../../domain/resource';
@@ -117,6 +117,7 @@ export function DocumentPrintout({ definition, record: given }: { definition: Re
           lines={nonVatSale ? lines.map((line) => ({ ...line, vat_category: undefined })) : lines}
           priced={priced}
           adjusts={spec.lines === 'adjustments'}
+          reasons={spec.lines === 'adjustments' ? ADJUSTMENT_REASONS : spec.returns?.reasons}
           record={record}
         />
       )}
@@ -359,11 +360,15 @@ function PrintedLines({
   lines,
   priced,
   adjusts,
+  reasons,
   record,
 }: {
   lines: readonly ShownLine[];
   priced: boolean;
+  /** Signed lines (a stock adjustment's): what comes in shows its +. */
   adjusts: boolean;
+  /** The reasons its lines give (an adjustment's, a return's), printed with each line. */
+  reasons?: readonly SelectOption[];
   record: ApiRecord;
 }) {
   const quantity = (line: ShownLine) => `${adjusts && line.quantity > 0 ? '+' : ''}${quantityFormat.format(line.quantity)}`;
@@ -385,7 +390,7 @@ function PrintedLines({
             <th className="text-right">Qty</th>
             <th>Unit</th>
             <th className="w-full">Description</th>
-            {adjusts && <th>Reason</th>}
+            {reasons && <th>Reason</th>}
             {priced && (
               <>
                 <th className="text-right whitespace-nowrap">Unit price</th>
@@ -405,7 +410,7 @@ function PrintedLines({
                 {name(line)}
                 {line.item?.sku && <span className="text-[8pt]"> · {line.item.sku}</span>}
               </td>
-              {adjusts && <td>{reasonText(line)}</td>}
+              {reasons && <td>{reasonText(line, reasons)}</td>}
               {priced && (
                 <>
                   <td className="text-right whitespace-nowrap">{price(line)}</td>
@@ -428,7 +433,7 @@ function PrintedLines({
                 {quantity(line)} {line.unit}
                 {priced && ` × ${price(line)}`}
                 {priced && discount(line) && ` less ${discount(line)}`}
-                {adjusts && ` · ${reasonText(line)}`}
+                {reasons && ` · ${reasonText(line, reasons)}`}
               </span>
               {priced && (
                 <span className="shrink-0 whitespace-nowrap">
@@ -444,9 +449,9 @@ function PrintedLines({
   );
 }
 
-/** A stock adjustment line's reason as the form offers it ("Count correction"), and its note. */
-const reasonText = (line: ShownLine) =>
-  [ADJUSTMENT_REASONS.find((option) => option.value === line.reason)?.label ?? line.reason, line.note].filter(Boolean).join(': ') || '—';
+/** A line's reason as the form offers it ("Count correction", "Damaged"), and its note. */
+const reasonText = (line: ShownLine, reasons: readonly SelectOption[]) =>
+  [reasons.find((option) => option.value === line.reason)?.label ?? line.reason, line.note].filter(Boolean).join(': ') || '—';
 
 /** A total in words, as an invoice writes it; none for what is not an amount. */
 function inWords(pesos: number | undefined): string | null {
