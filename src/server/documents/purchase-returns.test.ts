@@ -213,7 +213,9 @@ describe.each(databaseKinds)('purchase returns on %s', (kind) => {
     });
     expect(bad.status).toBe(422);
     expect(bad.body.errors).toMatchObject({
-      settlement: ['The settlement must be credit (off the bill) or refund (refunded by the supplier).'],
+      settlement: [
+        'The settlement must be credit (off the bill), refund (refunded by the supplier) or account (credit from the supplier, on account).',
+      ],
       'lines.0.reason': ['The reason must be one of: damaged, wrong item, expired, over-delivered, other.'],
       'lines.0.disposition': ['The disposition must be one of: from stock, from quarantine.'],
     });

@@ -99,7 +99,7 @@ describe.each(databaseKinds)('payment tenders on %s', (kind) => {
       'tenders.3.reference': ['The reference number is required for a bank transfer.'],
       'tenders.4.reference': ['The approval code is required for a card.'],
       'tenders.5.reference': ['Cash takes no reference number.'],
-      'tenders.6.method': ['The method must be one of: cash, GCash, Maya, other QR Ph, bank transfer, check, card.'],
+      'tenders.6.method': ['The method must be one of: cash, GCash, Maya, other QR Ph, bank transfer, check, card, account credit.'],
       'tenders.7.amount': ['The amount must be greater than 0.'],
       'tenders.8.amount': ['The amount must be greater than 0.'],
       'tenders.9.amount': ['The amount must be greater than 0.'],

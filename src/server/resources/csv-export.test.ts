@@ -49,16 +49,16 @@ describe.each(databaseKinds)('CSV export of a list on %s', (kind) => {
     expect(text.startsWith('\uFEFF')).toBe(true);
     const [header, ...rows] = text.slice(1).split('\r\n');
     expect(header).toBe(
-      'ID,Contact type,Name,Company name,TIN,VAT registered,Email,Phone,Mobile,Address,Payment terms (days),Credit limit,Created,Updated',
+      'ID,Contact type,Name,Company name,TIN,VAT registered,Email,Phone,Mobile,Address,Payment terms (days),Credit limit,Credit on account,Created,Updated',
     );
     expect(rows.at(-1)).toBe('');
     const cells = (row: string) => row.replace(/,\d{4}-\d\d-\d\dT[^,]+,\d{4}-\d\d-\d\dT[^,]+$/, '');
     expect(rows.slice(0, -1).map(cells)).toEqual([
-      `${ids['Alpha Exportable "Best" Store']},Exported,"Alpha Exportable ""Best"" Store",,,No,,,,,,`,
-      `${ids['Exportable Formula']},Exported,Exportable Formula,"'=HYPERLINK(""http://x"")",,No,,,'+63 917,,,0.00`,
-      `${ids['Mid Exportable\nTwo lines']},Exported,"Mid Exportable\nTwo lines",,,No,,,,,,7.00`,
-      `${ids['Niño Exportable']},Exported,Niño Exportable,Acme,,No,,,,,,20.00`,
-      `${ids['Zeta Exportable, Inc.']},Exported,"Zeta Exportable, Inc.",Acme,,No,,,0917 555 0101,,,1500.50`,
+      `${ids['Alpha Exportable "Best" Store']},Exported,"Alpha Exportable ""Best"" Store",,,No,,,,,,,0.00`,
+      `${ids['Exportable Formula']},Exported,Exportable Formula,"'=HYPERLINK(""http://x"")",,No,,,'+63 917,,,0.00,0.00`,
+      `${ids['Mid Exportable\nTwo lines']},Exported,"Mid Exportable\nTwo lines",,,No,,,,,,7.00,0.00`,
+      `${ids['Niño Exportable']},Exported,Niño Exportable,Acme,,No,,,,,,20.00,0.00`,
+      `${ids['Zeta Exportable, Inc.']},Exported,"Zeta Exportable, Inc.",Acme,,No,,,0917 555 0101,,,1500.50,0.00`,
     ]);
   });
 
