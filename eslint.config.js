@@ -47,7 +47,16 @@ const SERVER_FLOORS = [
 ];
 
 /** The client from the top floor down: features use components, components use lib, never the other way. */
-const CLIENT_FLOORS = [['main.tsx'], ['app.tsx'], ['router.tsx'], ['screen-parts.tsx'], ['features'], ['components'], ['lib']];
+const CLIENT_FLOORS = [
+  ['main.tsx'],
+  ['start.tsx'],
+  ['app.tsx'],
+  ['router.tsx'],
+  ['screen-parts.tsx'],
+  ['features'],
+  ['components'],
+  ['lib'],
+];
 
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'bench/.data/**', 'coverage/**'] },

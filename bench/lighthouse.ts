@@ -242,7 +242,7 @@ async function auditAgainOnTraceFailure(url: string, cookie: string | undefined)
   }
 }
 
-/** RUNS runs of one page; the median by performance score is kept, its report written to bench/.data/. */
+/** RUNS runs of one page; the median by performance score is kept, its report written to bench/.data/ (and each run's beside it, `-run<n>`). */
 async function auditPage(page: AuditedPage, baseUrl: string, cookie: string): Promise<{ figures: PageFigures; lhr: Result }> {
   const runs: { lhr: Result; figures: RunFigures }[] = [];
   for (let run = 1; run <= RUNS; run += 1) {
@@ -255,6 +255,8 @@ async function auditPage(page: AuditedPage, baseUrl: string, cookie: string): Pr
         `best practices ${figures.bestPractices}; LCP ${Math.round(figures.lcpMs)} ms, TBT ${Math.round(figures.tbtMs)} ms`,
     );
     runs.push({ lhr, figures });
+    // Every run's report beside the median's, to read why one run differs from another.
+    writeFileSync(`${DATA_DIR}${page.reportFile.replace(/\.json$/, `-run${run}.json`)}`, JSON.stringify(lhr));
   }
   const median = [...runs].sort((a, b) => a.figures.performance - b.figures.performance)[Math.floor(RUNS / 2)];
   writeFileSync(`${DATA_DIR}${page.reportFile}`, JSON.stringify(median.lhr));

@@ -1,6 +1,5 @@
 import { firstScreenModules, type FirstScreenModule } from '../domain/first-screens';
 import { askUserEarly } from './lib/early-user';
-import { warmClassNames } from './lib/utils';
 
 /**
  * What the first screen waits for, asked for before the rest of the app's code is evaluated
@@ -31,6 +30,4 @@ function loadAhead(path: string): void {
 if (typeof window !== 'undefined') {
   loadAhead(window.location.pathname);
   askUserEarly(window.location.pathname);
-  // Once the entry is evaluated, while the user is on the way.
-  setTimeout(warmClassNames);
 }

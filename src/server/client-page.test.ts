@@ -17,7 +17,7 @@ describe('the page a navigation gets', () => {
     '<!doctype html><html><head><title>Bodega</title>',
     '<script type="module" crossorigin src="/assets/index-e1.js"></script>',
     '<link rel="modulepreload" crossorigin href="/assets/react-r1.js">',
-    '</head><body><div id="root"><!--first-look--><p>Loading Bodega…</p><!--/first-look--></div>',
+    '</head><body><div id="first-look"><!--first-look--><p>Loading Bodega…</p><!--/first-look--></div>',
     '<template id="first-look-counter"><h1>Counter</h1></template>',
     '</body></html>',
   ].join('\n');
@@ -165,7 +165,7 @@ describe('the page a navigation gets', () => {
 describe('the first look a page draws', () => {
   const index = [
     '<html><head></head><body>',
-    '<div id="root"><!--first-look--><p>Loading Bodega…</p><!--/first-look--></div>',
+    '<div id="first-look"><!--first-look--><p>Loading Bodega…</p><!--/first-look--></div>',
     '<template id="first-look-counter"><h1>Counter</h1><p>Total ₱0.00 $&</p></template>',
     '<template id="first-look-overview"><h1>Overview</h1></template>',
     '</body></html>',
@@ -174,14 +174,14 @@ describe('the first look a page draws', () => {
   it('is the screen’s own where index.html holds one, as written, and no template is sent', () => {
     expect(firstLookOf('/counter')).toBe('counter');
     expect(withFirstLook(index, firstLookOf('/counter'))).toBe(
-      '<html><head></head><body>\n<div id="root"><!--first-look--><h1>Counter</h1><p>Total ₱0.00 $&</p><!--/first-look--></div>\n</body></html>',
+      '<html><head></head><body>\n<div id="first-look"><!--first-look--><h1>Counter</h1><p>Total ₱0.00 $&</p><!--/first-look--></div>\n</body></html>',
     );
   });
 
   it('is the app’s loading look for any other screen, or a screen index.html holds no look of', () => {
     expect(firstLookOf('/brands')).toBeNull();
     const loading =
-      '<html><head></head><body>\n<div id="root"><!--first-look--><p>Loading Bodega…</p><!--/first-look--></div>\n</body></html>';
+      '<html><head></head><body>\n<div id="first-look"><!--first-look--><p>Loading Bodega…</p><!--/first-look--></div>\n</body></html>';
     expect(withFirstLook(index, null)).toBe(loading);
     expect(withFirstLook(index, 'stocks')).toBe(loading);
   });
@@ -191,6 +191,8 @@ describe('the first look a page draws', () => {
     const counter = withFirstLook(source, 'counter');
     expect(counter).not.toContain('<template');
     expect(counter).not.toContain('Loading Bodega…');
-    expect(counter).toMatch(/<div id="root">\s*<!--first-look-->[\s\S]*Scan a barcode, or type a name[\s\S]*<!--\/first-look-->\s*<\/div>/);
+    expect(counter).toMatch(
+      /<div id="first-look">\s*<!--first-look-->[\s\S]*Scan a barcode, or type a name[\s\S]*<!--\/first-look-->\s*<\/div>/,
+    );
   });
 });

@@ -38,25 +38,16 @@ interface ManifestChunk {
 
 type Manifest = Record<string, ManifestChunk>;
 
-/** The built files a chunk needs besides the entry's own (which index.html names already): its file and its imports', once each. */
-function filesOf(manifest: Manifest, key: string, entry: ReadonlySet<string>, into: Set<string>): void {
+/** The built files a chunk needs besides those index.html names itself: its file and its imports', once each. */
+function filesOf(manifest: Manifest, key: string, named: ReadonlySet<string>, into: Set<string>): void {
   const chunk = manifest[key];
-  if (!chunk || entry.has(key) || into.has(chunk.file)) return;
+  if (!chunk || named.has(chunk.file) || into.has(chunk.file)) return;
   into.add(chunk.file);
-  for (const imported of chunk.imports ?? []) filesOf(manifest, imported, entry, into);
+  for (const imported of chunk.imports ?? []) filesOf(manifest, imported, named, into);
 }
 
-/** The entry chunk and every chunk it imports: what index.html loads or preloads itself. */
-function entryChunks(manifest: Manifest): Set<string> {
-  const keys = new Set<string>();
-  const visit = (key: string) => {
-    if (keys.has(key) || !manifest[key]) return;
-    keys.add(key);
-    for (const imported of manifest[key].imports ?? []) visit(imported);
-  };
-  visit('index.html');
-  return keys;
-}
+/** The built files index.html loads or preloads itself (the entry, React, the app: vite.config.ts). */
+const namedFiles = (index: string) => new Set([...index.matchAll(/ (?:src|href)="\/(assets\/[^"]+)"/g)].map((found) => found[1]));
 
 /** Where index.html draws its first look, inside the app's root element. */
 const FIRST_LOOK = /<!--first-look-->[\s\S]*?<!--\/first-look-->/;
@@ -84,7 +75,7 @@ function clientPages(clientDir: string): { index: Buffer; pageFor(path: string, 
   const manifestPath = join(clientDir, '.vite', 'manifest.json');
   if (!existsSync(manifestPath)) return { index: Buffer.from(index), pageFor: () => null };
   const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as Manifest;
-  const entry = entryChunks(manifest);
+  const named = namedFiles(index);
   const made = new Map<string, ClientPage>();
   return {
     index: Buffer.from(index),
@@ -95,7 +86,7 @@ function clientPages(clientDir: string): { index: Buffer; pageFor(path: string, 
       const key = `${modules.join(' ')}|${look}`;
       if (!made.has(key)) {
         const files = new Set<string>();
-        for (const module of modules) filesOf(manifest, module, entry, files);
+        for (const module of modules) filesOf(manifest, module, named, files);
         const links = [...files].map((file) => `    <link rel="modulepreload" crossorigin href="/${file}">\n`).join('');
         const html = withFirstLook(index, look);
         made.set(key, page(links === '' ? html : html.replace('</head>', `${links}  </head>`)));

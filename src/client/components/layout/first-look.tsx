@@ -1,24 +1,33 @@
 import { useLocation } from '@tanstack/react-router';
+import { useLayoutEffect } from 'react';
 import { ProgressBar } from '../ui/progress-bar';
 
 /**
  * The first look the page drew before the app's code arrived — index.html's loading look, or the
- * screen's own that the server sent in its place (server/client-page.ts) — kept as the app starts
- * (main.tsx), so that the app, while it loads, draws the very same: nothing flickers nor moves on
- * a slow phone until the screen itself is ready.
+ * screen's own that the server sent in its place (server/client-page.ts). It stands in its own
+ * element beside the app's root (index.html), which React never draws in: the very nodes the
+ * browser painted first stay on screen, untouched, while the app starts — nothing flickers nor
+ * moves on a slow phone, and the browser's first paint remains the page's largest (a node redrawn
+ * the moment after its paint would be counted as painted only when redrawn). It goes in the same
+ * frame as the first screen is drawn (`useFirstLookGone`, root-layout.tsx).
  */
-let kept: { html: string; path: string } | null = null;
+const element = typeof document === 'undefined' ? null : document.getElementById('first-look');
+/** The address the first look was drawn for. */
+const drawnFor = typeof window === 'undefined' ? null : window.location.pathname;
 
-/** Keeps what the app's root element holds, before the app draws in it. */
-export function keepFirstLook(root: HTMLElement): void {
-  kept = { html: root.innerHTML, path: window.location.pathname };
+/** Removes the first look, when `gone`, in the commit that draws what replaces it (before the browser paints that). */
+export function useFirstLookGone(gone: boolean): void {
+  useLayoutEffect(() => {
+    if (gone) element?.remove();
+  }, [gone]);
 }
 
 /** The app loading: the page's first look while at the address it was drawn for, else the loading look index.html draws. */
 export function FirstLook() {
   const { pathname } = useLocation();
-  // The page's own markup, as the server built it from index.html: no user's text is in it.
-  if (kept && kept.path === pathname) return <div className="contents" dangerouslySetInnerHTML={{ __html: kept.html }} />;
+  const kept = element?.isConnected === true && drawnFor === pathname;
+  useFirstLookGone(!kept);
+  if (kept) return null;
   return (
     <div className="min-h-svh">
       <ProgressBar active />

@@ -4,7 +4,7 @@ import { describeError } from '../../lib/api';
 import { useSession } from '../../lib/session';
 import { Button } from '../ui/button';
 import { AppShell } from './app-shell';
-import { FirstLook } from './first-look';
+import { FirstLook, useFirstLookGone } from './first-look';
 
 /** Signs the visitor in before anything else; the layout shows once the user and permissions are loaded. */
 export function RootLayout() {
@@ -19,6 +19,7 @@ export function RootLayout() {
   const status = location.pathname === '/login' ? 'signing-in' : signedIn.status;
   const drawn = useDeferredValue(status, status === 'signing-in' ? status : 'loading');
   const session = signedIn.status === 'signed-in' && drawn !== 'signed-in' ? ({ status: 'loading' } as const) : signedIn;
+  useFirstLookGone(location.pathname === '/login' || session.status !== 'loading');
   if (location.pathname === '/login') return <Outlet />;
 
   switch (session.status) {
