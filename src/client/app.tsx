@@ -1,4 +1,4 @@
-import { onlineManager, QueryCache, QueryClient } from '@tanstack/react-query';
+import { notifyManager, onlineManager, QueryCache, QueryClient } from '@tanstack/react-query';
 import { createSyncStoragePersister } from '@tanstack/query-sync-storage-persister';
 import { PersistQueryClientProvider } from '@tanstack/react-query-persist-client';
 import { RouterProvider } from '@tanstack/react-router';
@@ -21,6 +21,11 @@ import { makeRouter } from './router';
 // TanStack Query assumes it starts online and learns otherwise only from events; opened without
 // a network, it would ask the server first and fail before the kept session is restored.
 onlineManager.setOnline(navigator.onLine);
+
+// What the queries tell the screens is told once a frame: answers that arrive within one frame (a
+// screen's first few, together) draw the screen once, not once each. A hidden page draws nothing,
+// so it is told at once.
+notifyManager.setScheduler((tell) => (document.visibilityState === 'visible' ? requestAnimationFrame(tell) : setTimeout(tell, 0)));
 
 const queryClient = new QueryClient({
   // A screen's 401: the server may have ended the session; the user query decides (once, for the whole app).
