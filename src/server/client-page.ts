@@ -49,7 +49,7 @@ function filesOf(manifest: Manifest, key: string, named: ReadonlySet<string>, in
 /** The built files index.html loads or preloads itself (the entry, React, the app: vite.config.ts). */
 const namedFiles = (index: string) => new Set([...index.matchAll(/ (?:src|href)="\/(assets\/[^"]+)"/g)].map((found) => found[1]));
 
-/** Where index.html draws its first look, inside the app's root element. */
+/** Where index.html draws its first look, in an element of its own beside the app's root. */
 const FIRST_LOOK = /<!--first-look-->[\s\S]*?<!--\/first-look-->/;
 /** The first looks of screens index.html holds, each a template. */
 const FIRST_LOOK_TEMPLATES = /\s*<template id="first-look-[\w-]+">[\s\S]*?<\/template>/g;
