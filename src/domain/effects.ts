@@ -60,6 +60,22 @@ export interface Settles {
   into: 'amount_paid' | 'amount_adjusted';
 }
 
+/**
+ * What the goods a kind moves are worth, where it says (docs/costing.md); goods of a kind that
+ * does not say, or of lines it does not cover, move at the item's moving average.
+ */
+export interface CostSource {
+  /**
+   * `amount`: each line's net amount, with its VAT where the business is not VAT-registered (what
+   * a receipt paid); `unit-price`: each line's unit price by its quantity, where given (an opening
+   * balance's imported cost); `source`: its share of what the line it names cost (a sales return's
+   * goods come back at what they left with, a purchase return's leave at what the bill paid).
+   */
+  from: 'amount' | 'unit-price' | 'source';
+  /** Only lines of these reasons; absent: every line. */
+  reasons?: readonly string[];
+}
+
 export interface DocumentEffects {
   /** The places it moves goods at, one entry per place and way; absent: it moves no stock. */
   stock?: readonly StockEffect[];
@@ -69,4 +85,6 @@ export interface DocumentEffects {
   owed?: boolean;
   /** Its `amount` settles the document it names (a payment, a memorandum). */
   settles?: Settles;
+  /** What its goods are worth; absent: the item's moving average. */
+  cost?: CostSource;
 }

@@ -3,13 +3,14 @@ import { allPermissions, holdsAny, MASTER_PERMISSION, PERMISSION_ACTIONS, PERMIS
 import { registry } from './resources/registry';
 
 describe('permissions', () => {
-  it('seeds six actions per prefix, service-prices, view-activity, override-credit-limits and the master permission, all distinct', () => {
+  it('seeds six actions per prefix, service-prices, view-activity, view-costs, override-credit-limits and the master permission, all distinct', () => {
     const names = allPermissions().map((p) => p.name);
-    expect(names).toHaveLength(PERMISSION_PREFIXES.length * 6 + 4);
+    expect(names).toHaveLength(PERMISSION_PREFIXES.length * 6 + 5);
     expect(new Set(names).size).toBe(names.length);
     expect(names).toContain('force-delete-unit-of-measurements');
     expect(names).toContain('service-prices');
     expect(names).toContain('view-activity');
+    expect(names).toContain('view-costs');
     expect(allPermissions().find((p) => p.name === 'override-credit-limits')?.group).toBe('invoices');
     expect(names).toContain('full-access-and-permssions');
   });

@@ -10,6 +10,9 @@ export const SERVICE_PRICES_PERMISSION = 'service-prices';
 /** Reads the activity log of the whole business (each record's own history needs only its view-). */
 export const VIEW_ACTIVITY_PERMISSION = 'view-activity';
 
+/** Sees what goods cost: each line's cost, a sale's cost of goods and margin, stock at cost (docs/costing.md). */
+export const VIEW_COSTS_PERMISSION = 'view-costs';
+
 export const PERMISSION_ACTIONS = ['view', 'create', 'update', 'delete', 'restore', 'force-delete'] as const;
 export type PermissionAction = (typeof PERMISSION_ACTIONS)[number];
 
@@ -30,13 +33,14 @@ export interface PermissionSeed {
   group: string;
 }
 
-/** The full seeded list: six per prefix, then `service-prices`, `view-activity`, `override-credit-limits` (with the invoices') and the master permission. */
+/** The full seeded list: six per prefix, then `service-prices`, `view-activity`, `view-costs`, `override-credit-limits` (with the invoices') and the master permission. */
 export function allPermissions(): PermissionSeed[] {
   const seeds: PermissionSeed[] = PERMISSION_PREFIXES.flatMap((prefix) =>
     PERMISSION_ACTIONS.map((action) => ({ name: permissionName(action, prefix), group: prefix })),
   );
   seeds.push({ name: SERVICE_PRICES_PERMISSION, group: 'service-prices' });
   seeds.push({ name: VIEW_ACTIVITY_PERMISSION, group: 'activity' });
+  seeds.push({ name: VIEW_COSTS_PERMISSION, group: 'costs' });
   seeds.push({ name: OVERRIDE_CREDIT_LIMITS_PERMISSION, group: 'invoices' });
   seeds.push({ name: MASTER_PERMISSION, group: 'master' });
   return seeds;

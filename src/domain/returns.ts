@@ -22,13 +22,7 @@ export interface SoldLine {
 }
 
 /** A sold line as the API answers it: quantities in its unit, money in pesos, discounts in percent. */
-export interface SoldLineAnswer {
-  quantity: number;
-  unit_price: number;
-  discount_percent: number;
-  amount: number;
-  vat: number;
-  vat_category: VatCategory;
+export interface SoldLineAnswer extends Omit<SoldLine, 'sc_pwd'> {
   sc_pwd: boolean;
 }
 

@@ -37,6 +37,7 @@ import { resourceRoutes } from './routes/resource.routes';
 import { statementRoutes } from './routes/statements.routes';
 import { stockCountRoutes } from './routes/stock-counts.routes';
 import { ensurePermissions } from './services/permission-catalogue.service';
+import { costUncosted } from './documents/costing';
 
 /**
  * Builds the API (and, when built, the web app) on a migrated database. Tests call it and use
@@ -61,6 +62,8 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
     throw error;
   }
   await ensurePermissions(db);
+  // Goods moved before costing was kept (a database an older Bodega made) are costed from the ledger once.
+  await costUncosted(db);
 
   const app = Fastify({
     logger: config.logger,

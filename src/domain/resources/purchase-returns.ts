@@ -74,6 +74,7 @@ export const purchaseReturns = defineResource({
       ],
       fulfils: true,
       settles: { resource: 'bills', field: 'bill_id', into: 'amount_adjusted' },
+      cost: { from: 'source' },
     },
     lifecycle,
   },

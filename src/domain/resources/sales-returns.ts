@@ -81,6 +81,7 @@ export const salesReturns = defineResource({
       ],
       fulfils: true,
       settles: { resource: 'invoices', field: 'invoice_id', into: 'amount_adjusted' },
+      cost: { from: 'source' },
     },
     lifecycle,
   },

@@ -98,6 +98,8 @@ export const stockAdjustments = defineResource({
         { at: 'own', onHand: 0, inTransit: 0, quarantined: -1, reasons: [RELEASED] },
         { at: 'own', onHand: 1, inTransit: 0, quarantined: 1, reasons: [QUARANTINE_WRITTEN_OFF] },
       ],
+      // An opening balance comes in at the cost it was imported with; goods found, a count's gains and losses at the average.
+      cost: { from: 'unit-price', reasons: ['opening_balance'] },
     },
     lifecycle,
   },

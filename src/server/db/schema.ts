@@ -328,6 +328,42 @@ export interface StockMovementsTable {
   moved_at: Timestamp;
 }
 
+/**
+ * What one document did to an item's business-wide quantity and worth (docs/costing.md), dated as
+ * the document; walked in (date, sequence) order, each row keeps what the item held after it.
+ */
+export interface CostEntriesTable {
+  id: Generated<number>;
+  business_id: number;
+  item_id: number;
+  date: Day;
+  /** Orders a day's entries: the id of the document's first movement of the item. */
+  sequence: number;
+  document_type: string;
+  document_id: number;
+  /** Signed thousandths of the base unit: on hand and in transit, at every place. */
+  quantity: number;
+  /** `CostBasis`: at the average, at a worth the document gave (`given_value`), or at its source lines' cost. */
+  basis: string;
+  given_value: number | null;
+  value: number;
+  quantity_after: number;
+  value_after: number;
+  average_value: number;
+  average_quantity: number;
+}
+
+/** Each item's cost after its last entry: the row a costing of the item locks first. */
+export interface ItemCostsTable {
+  id: Generated<number>;
+  business_id: number;
+  item_id: number;
+  quantity: number;
+  value: number;
+  average_value: number;
+  average_quantity: number;
+}
+
 /** A line of any document with items, by document type and id. */
 export interface DocumentLinesTable {
   id: Generated<number>;
@@ -356,6 +392,8 @@ export interface DocumentLinesTable {
   note: string | null;
   /** A return line's disposition (`RETURN_DISPOSITIONS`): restock, quarantine or write_off; null on other kinds' lines. */
   disposition: string | null;
+  /** What the goods it moved cost, in centavos (docs/costing.md); null on a line that moved none. */
+  cost: number | null;
 }
 
 /**
@@ -387,17 +425,21 @@ export interface DocumentParticularsTable {
   last_printed_at: Timestamp | null;
 }
 
-/** The columns every purchasing and sales document has. */
-interface DocumentHeader extends BusinessRecordColumns {
+/** The columns every document made at one place (a branch or a warehouse) has. */
+interface OnePlaceDocument extends BusinessRecordColumns {
   number: string;
-  reference_number: string | null;
-  contact_id: number;
   branch_id: number | null;
   warehouse_id: number | null;
   date: Day;
   notes: string | null;
   status: string;
   created_by: number | null;
+}
+
+/** The columns every purchasing and sales document has. */
+interface DocumentHeader extends OnePlaceDocument {
+  reference_number: string | null;
+  contact_id: number;
 }
 
 /** `DocumentTotals`, and the VAT terms its lines were priced on. */
@@ -549,33 +591,19 @@ export interface StockReturnsTable extends TwoLocations {
 }
 
 /** Stock corrected at one place: its lines carry signed quantities and their reasons. */
-export interface StockAdjustmentsTable extends BusinessRecordColumns {
-  number: string;
-  branch_id: number | null;
-  warehouse_id: number | null;
-  date: Day;
-  notes: string | null;
-  status: string;
-  created_by: number | null;
+export interface StockAdjustmentsTable extends OnePlaceDocument {
   stock_count_id: number | null;
 }
 
 /** A stock count at one place; its lines and entries are tables of their own. */
-export interface StockCountsTable extends BusinessRecordColumns {
-  number: string;
-  branch_id: number | null;
-  warehouse_id: number | null;
-  date: Day;
+export interface StockCountsTable extends OnePlaceDocument {
   scope: string;
   brand_id: number | null;
   item_classification_id: number | null;
   item_type_id: number | null;
   /** Counted without seeing what is expected, until its counting is finished. */
   blind: Generated<Flag>;
-  notes: string | null;
-  status: string;
   stock_adjustment_id: number | null;
-  created_by: number | null;
 }
 
 /** An item of a count: what the ledger held when it was added to the count, and the sum of its entries (thousandths of the base unit). */
@@ -659,6 +687,8 @@ export interface Database {
   number_block_uses: NumberBlockUsesTable;
   stocks: StocksTable;
   stock_movements: StockMovementsTable;
+  cost_entries: CostEntriesTable;
+  item_costs: ItemCostsTable;
   document_lines: DocumentLinesTable;
   document_particulars: DocumentParticularsTable;
   purchase_orders: PurchaseOrdersTable;

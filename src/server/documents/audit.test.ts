@@ -233,6 +233,10 @@ describe.each(databaseKinds)('the database audit on %s', (kind) => {
           `Receive Order ${movement.document_number} (business ${main}), ${name} (${sku}) at warehouse ${warehouse.name}: moved ${2 * received} on hand ` +
           `in 2 movements, but its lines call for ${received} on hand in 1 movement.`,
       },
+      {
+        check: 'costs',
+        message: `${name} (${sku}): Receive Order ${movement.document_number} (business ${main}) is costed for ${received}, but its movements come to ${2 * received}.`,
+      },
     ]);
   });
 
@@ -251,6 +255,10 @@ describe.each(databaseKinds)('the database audit on %s', (kind) => {
         message:
           `Receive Order ${voidedReceipt.number} (business ${main}), ${item.name} (${item.sku}) at warehouse ${warehouse.name}: moved -10 on hand ` +
           `in 3 movements, but its lines call for 0 on hand in 2 movements.`,
+      },
+      {
+        check: 'costs',
+        message: `${item.name} (${item.sku}): Receive Order ${voidedReceipt.number} (business ${main}) moved -10 with no cost entry.`,
       },
     ]);
   });
@@ -317,6 +325,10 @@ describe.each(databaseKinds)('the database audit on %s', (kind) => {
       {
         check: 'in-transit',
         message: `${item.name} (${item.sku}) at branch ${branch.name} (business ${main}): 6 in transit, but the open stock transfers there carry 5.`,
+      },
+      {
+        check: 'costs',
+        message: `${item.name} (${item.sku}): Stock Transfer ${transfer.number} (business ${main}) moved 1 with no cost entry.`,
       },
     ]);
   });
@@ -502,6 +514,8 @@ describe.each(databaseKinds)('the database audit on %s', (kind) => {
         check: 'movements',
         message: `Audit Gift AG-2 (business ${main}), ${at}: moved 0 on hand in 0 movements, but its lines call for -1 on hand in 1 movement.`,
       },
+      // Written here beside the ledger, AG-1's movement was never costed: the cost check finds it either way.
+      { check: 'costs', message: `${item.name} (${item.sku}): Audit Gift AG-1 (business ${main}) moved -2 with no cost entry.` },
     ]);
     // Not declared, the kind's movements are called for by nothing.
     expect(undeclared).toEqual([
@@ -509,6 +523,7 @@ describe.each(databaseKinds)('the database audit on %s', (kind) => {
         check: 'movements',
         message: `audit-gift AG-1 (business ${main}), ${at}: moved -2 on hand in 1 movement, but its lines call for 0 on hand in 0 movements.`,
       },
+      { check: 'costs', message: `${item.name} (${item.sku}): audit-gift AG-1 (business ${main}) moved -2 with no cost entry.` },
     ]);
   });
 

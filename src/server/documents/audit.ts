@@ -9,6 +9,8 @@ import { registry } from '../../domain/resources/registry';
 import { ACCOUNT_CREDIT, paidInTenders } from '../../domain/tenders';
 import { storeFor } from '../resources/stores';
 import { untyped, type Db } from '../db/scope';
+import { NO_COST } from '../../domain/costing';
+import { byDocument, entryLines, planCosts, sourcesOf, vatRegistered, type CostEntry, type CostedLine } from './costing';
 import { ledgerDiscrepancies } from './ledger';
 import { settledStatus } from './payments';
 
@@ -38,6 +40,7 @@ export const AUDIT_CHECKS = [
   'settlement',
   'credit',
   'counts',
+  'costs',
 ] as const;
 
 export type AuditCheck = (typeof AUDIT_CHECKS)[number];
@@ -792,6 +795,154 @@ async function counts(db: Db): Promise<Pending[]> {
   return findings;
 }
 
+/**
+ * What goods cost (docs/costing.md) against the ledger: each document's change of each item's
+ * quantity has its cost entry of that quantity and no entry stands for none; every entry, costed
+ * again from the first in order, has the worth and the state after it that were kept; each line
+ * has the cost that gives it (none on a line whose document moves nothing now); and each item's
+ * kept state is its last entry's, so what the stock is worth is the sum of its entries' worth.
+ */
+async function costs(db: Db, kinds: Kinds): Promise<Pending[]> {
+  const findings: Pending[] = [];
+  const finding = (itemId: number, text: string): Pending => ({
+    check: 'costs',
+    items: [itemId],
+    places: [],
+    message: (names) => `${names.item(itemId)}: ${text}.`,
+  });
+  const moved = new Map<string, { quantity: number; name: string }>();
+  for (const row of await db
+    .selectFrom('stock_movements')
+    .select([
+      'business_id',
+      'document_type',
+      'document_id',
+      'item_id',
+      sql<number>`sum(quantity + in_transit)`.as('quantity'),
+      sql<string>`max(document_number)`.as('number'),
+    ])
+    .groupBy(['business_id', 'document_type', 'document_id', 'item_id'])
+    .execute()) {
+    if (Number(row.quantity) === 0) continue;
+    moved.set(`${row.business_id} ${row.document_type} ${row.document_id} ${row.item_id}`, {
+      quantity: Number(row.quantity),
+      name: `${kinds.documentName(row.document_type, row.number)} (business ${row.business_id})`,
+    });
+  }
+  const entries = (await db
+    .selectFrom('cost_entries')
+    .selectAll()
+    .orderBy('business_id')
+    .orderBy('item_id')
+    .orderBy('date')
+    .orderBy('sequence')
+    .execute()) as CostEntry[];
+  const documents = await documentNumbers(
+    db,
+    kinds,
+    entries.map((entry) => ({ type: entry.document_type, id: entry.document_id })),
+  );
+  const named = (entry: CostEntry) =>
+    `${kinds.documentName(entry.document_type, documents.get(`${entry.document_type}:${entry.document_id}`) ?? `#${entry.document_id}`)} (business ${entry.business_id})`;
+  for (const entry of entries) {
+    const key = `${entry.business_id} ${entry.document_type} ${entry.document_id} ${entry.item_id}`;
+    const movedQuantity = moved.get(key)?.quantity ?? 0;
+    moved.delete(key);
+    if (movedQuantity !== Number(entry.quantity)) {
+      findings.push(
+        finding(
+          entry.item_id,
+          `${named(entry)} is costed for ${quantity(entry.quantity)}, but its movements come to ${quantity(movedQuantity)}`,
+        ),
+      );
+    }
+  }
+  for (const [key, { quantity: movedQuantity, name }] of moved) {
+    findings.push(finding(Number(key.split(' ')[3]), `${name} moved ${quantity(movedQuantity)} with no cost entry`));
+  }
+  const states = new Map(
+    (await db.selectFrom('item_costs').selectAll().execute()).map((row) => [`${row.business_id} ${row.item_id}`, row]),
+  );
+  for (const businessId of [...new Set(entries.map((entry) => entry.business_id))]) {
+    const lines = (await entryLines(db, businessId).execute()) as CostedLine[];
+    const plannedLines = byDocument(lines);
+    const sources = await sourcesOf(db, lines);
+    const registered = await vatRegistered(db, businessId);
+    const ofBusiness = entries.filter((entry) => entry.business_id === businessId);
+    const lineCosts = new Map<number, number | null>();
+    for (const itemId of [...new Set(ofBusiness.map((entry) => entry.item_id))]) {
+      const own = ofBusiness.filter((entry) => entry.item_id === itemId);
+      const plan = planCosts(
+        NO_COST,
+        own,
+        new Map([...plannedLines].map(([key, documentLines]) => [key, documentLines.filter((line) => line.item_id === itemId)])),
+        sources,
+        registered,
+      );
+      for (const [lineId, cost] of plan.lineCosts) lineCosts.set(lineId, cost);
+      for (const { entry, value, after } of plan.entries) {
+        if (Number(entry.value) !== value || Number(entry.value_after) !== after.value || Number(entry.quantity_after) !== after.quantity) {
+          findings.push(
+            finding(
+              itemId,
+              `${named(entry)} is costed at ${pesos(entry.value)} leaving ${quantity(entry.quantity_after)} worth ${pesos(entry.value_after)}, ` +
+                `but costing the item again gives ${pesos(value)} leaving ${quantity(after.quantity)} worth ${pesos(after.value)}`,
+            ),
+          );
+        }
+      }
+      const state = states.get(`${businessId} ${itemId}`);
+      if (!state || Number(state.value) !== plan.state.value || Number(state.quantity) !== plan.state.quantity) {
+        findings.push(
+          finding(
+            itemId,
+            `is kept as ${quantity(state?.quantity ?? 0)} worth ${pesos(state?.value ?? 0)}, but its cost entries come to ` +
+              `${quantity(plan.state.quantity)} worth ${pesos(plan.state.value)}`,
+          ),
+        );
+      }
+    }
+    for (const line of lines) {
+      const expected = lineCosts.get(line.id) ?? null;
+      const kept = line.cost === null ? null : Number(line.cost);
+      if (kept !== expected) {
+        findings.push(
+          finding(
+            line.item_id,
+            `a line of ${kinds.documentName(line.document_type, documents.get(`${line.document_type}:${line.document_id}`) ?? `#${line.document_id}`)} is stamped at ${kept === null ? 'no cost' : pesos(kept)}, but its entry gives ${expected === null ? 'no cost' : pesos(expected)}`,
+          ),
+        );
+      }
+    }
+  }
+  // A line costed though its document no longer moves the item (voided) keeps no cost.
+  for (const line of await db
+    .selectFrom('document_lines')
+    .select(['document_lines.id', 'document_lines.item_id', 'document_lines.document_type', 'document_lines.document_id'])
+    .where('document_lines.cost', 'is not', null)
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom('cost_entries as entry')
+            .select('entry.id')
+            .whereRef('entry.business_id', '=', 'document_lines.business_id')
+            .whereRef('entry.document_type', '=', 'document_lines.document_type')
+            .whereRef('entry.document_id', '=', 'document_lines.document_id')
+            .whereRef('entry.item_id', '=', 'document_lines.item_id'),
+        ),
+      ),
+    )
+    .execute()) {
+    findings.push(
+      finding(
+        line.item_id,
+        `a line of ${kinds.documentName(line.document_type, `#${line.document_id}`)} keeps a cost though its document moves none of it`,
+      ),
+    );
+  }
+  return findings;
+}
+
 const CHECKS: readonly ((db: Db, kinds: Kinds) => Promise<Pending[]>)[] = [
   movements,
   balances,
@@ -803,6 +954,7 @@ const CHECKS: readonly ((db: Db, kinds: Kinds) => Promise<Pending[]>)[] = [
   tendered,
   accountCredit,
   counts,
+  costs,
 ];
 
 /** Finds the names of the items and places the findings mention, in one query per table. */

@@ -112,7 +112,7 @@ describe.each(databaseKinds)('a counter sale on %s', (kind) => {
     // Each with its own history entry, as if made one after the other.
     expect(await history('invoices', invoice.id)).toEqual(['created']);
     expect(await history('invoice-payments', payment.id)).toEqual(['created']);
-    expect((await admin.send('GET', `/api/invoices/${invoice.id}`)).body.data).toEqual(invoice);
+    expect((await cashier.send('GET', `/api/invoices/${invoice.id}`)).body.data).toEqual(invoice);
   });
 
   it('takes a split of GCash with its reference and cash, or a part of the total, and keeps the tenders in order', async () => {

@@ -1,6 +1,8 @@
 import { documentNumber, todayInManila, type Location } from '../../domain/documents';
 import { viewsRecord } from '../../domain/places';
+import { margin, sellsGoods } from '../../domain/costing';
 import { centavosToPesos } from '../../domain/money';
+import { holdsAny, VIEW_COSTS_PERMISSION } from '../../domain/permissions';
 import { fromThousandths } from '../../domain/quantity';
 import { statusLabel, trashableIn, trashRefusal, type Transition } from '../../domain/lifecycle';
 import type { ResourceDefinition } from '../../domain/resource';
@@ -276,9 +278,15 @@ export function locationErrors(values: Record<string, unknown>): Record<string, 
   return {};
 }
 
-/** The lines of a read, in pesos and units as the API speaks them. */
-async function decorateLines(db: Db, definition: ResourceDefinition, records: ApiRecord[]): Promise<void> {
+/**
+ * The lines of a read, in pesos and units as the API speaks them. To a user who sees costs, each
+ * line also says what its goods cost and, on a sale, its margin, and the sale its cost of goods
+ * and margin (null while a line is not costed).
+ */
+async function decorateLines(db: Db, scope: Scope, definition: ResourceDefinition, records: ApiRecord[]): Promise<void> {
   const type = definition.document!.type;
+  const costs = holdsAny(scope.permissions, [VIEW_COSTS_PERMISSION]);
+  const sells = costs && sellsGoods(definition);
   // An adjustment's lines say why; a return's also what became of the goods.
   const reasoned = definition.document!.lines === 'adjustments' || definition.document!.lines === 'returns';
   const disposed = definition.document!.lines === 'returns';
@@ -326,10 +334,23 @@ async function decorateLines(db: Db, definition: ResourceDefinition, records: Ap
       quantity_done: fromThousandths(line.quantity_done),
       ...(reasoned && { reason: line.reason, note: line.note }),
       ...(disposed && { disposition: line.disposition }),
+      ...(costs && { cost: line.cost === null ? null : centavosToPesos(line.cost) }),
+      ...(sells && { margin: line.cost === null ? null : centavosToPesos(line.amount - line.cost) }),
     });
     byDocument.set(line.document_id, list);
   }
   for (const record of records) record.lines = byDocument.get(record.id) ?? [];
+  if (!sells) return;
+  for (const record of records) {
+    const own = lines.filter((line) => line.document_id === record.id);
+    const costed = own.every((line) => line.cost !== null);
+    const net = own.reduce((sum, line) => sum + line.amount, 0);
+    const cost = own.reduce((sum, line) => sum + (line.cost ?? 0), 0);
+    const figures = margin(net, cost);
+    record.cost_of_goods = costed ? centavosToPesos(cost) : null;
+    record.margin = costed ? centavosToPesos(figures.margin) : null;
+    record.margin_percent = costed ? figures.percent : null;
+  }
 }
 
 export function documentStore(definition: ResourceDefinition, hooks: DocumentHooks): ResourceStore {
@@ -431,7 +452,7 @@ export function documentStore(definition: ResourceDefinition, hooks: DocumentHoo
       return count > 0 ? [{ label: 'stock movements (the stock ledger keeps them)', count }] : [];
     },
     async decorate(db, scope, records) {
-      if (spec.lines !== 'none') await decorateLines(db, definition, records);
+      if (spec.lines !== 'none') await decorateLines(db, scope, definition, records);
       await decorateParticulars(db, scope, spec.type, records);
       if (spec.twoLocations) {
         const ends = records.flatMap((record) => [

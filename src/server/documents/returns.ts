@@ -165,6 +165,10 @@ function returnsPart(definition: ResourceDefinition): ServerPart {
       // Locked: the returns of one source are reckoned one after the other.
       const from = await viewedSource(trx, scope, source, Number(columns[field]));
       if (!from) throw validationError({ [field]: [`The selected ${noun} is invalid.`] });
+      // Goods come back after they went: what they cost when they left is what they come back at.
+      if (String(columns.date) < String(from.date)) {
+        throw validationError({ date: [`A return is dated on or after its ${noun}: ${String(from.date)} or later.`] });
+      }
       const lines = returnLines(noun, from, await storedLines(trx, source.document!.type, [Number(from.id)]), input.lines as LineInput[]);
       const totals = { ...documentTotals(lines), prices_include_vat: Number(from.prices_include_vat) };
       const settlement = String(input.settlement);

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { MAX_FILE_BYTES } from '../../domain/attachments';
+import { sellsGoods } from '../../domain/costing';
 import type { Field } from '../../domain/fields';
 import type { ListMeta } from '../../domain/list-params';
 import { readableFields, referenceKey, type ResourceDefinition } from '../../domain/resource';
@@ -139,6 +140,12 @@ const documentLine = z.looseObject({
   reason: z.string().nullable().optional().describe("A stock adjustment's or a return's line's reason"),
   note: z.string().nullable().optional().describe("A stock adjustment's or a return's line's note"),
   disposition: z.string().nullable().optional().describe("A return's line's disposition: restock, quarantine or write_off"),
+  cost: z
+    .number()
+    .nullable()
+    .optional()
+    .describe('What the goods it moved cost, in pesos, at moving-average cost; only to a user holding view-costs; null while not costed'),
+  margin: z.number().nullable().optional().describe("A sale's line: its amount less its cost, in pesos; only to a user holding view-costs"),
 });
 
 /** What a document was issued with (`documents/particulars.ts`): what its every print shows, whatever changed since. */
@@ -175,6 +182,15 @@ function documentShape(definition: ResourceDefinition): z.ZodRawShape {
   return {
     ...(spec.lines !== 'none' && { lines: z.array(documentLine) }),
     ...(spec.twoLocations && { from_location: placeAnswer, to_location: placeAnswer }),
+    ...(sellsGoods(definition) && {
+      cost_of_goods: z.number().nullable().optional().describe('What its goods cost, in pesos; only to a user holding view-costs'),
+      margin: z
+        .number()
+        .nullable()
+        .optional()
+        .describe('Its lines’ amounts (net of VAT) less their cost, in pesos; only to a user holding view-costs'),
+      margin_percent: z.number().nullable().optional().describe('The margin as a percent of the lines’ amounts'),
+    }),
     particulars: issuedParticulars,
     prints: z.number().int().describe('How many times it was printed: the first print is the original, every later one a reprint'),
   };

@@ -1,0 +1,332 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { auditAfterEach } from '../../../tests/support/audited';
+import { randomSequence } from '../../../tests/support/random-sequence';
+import {
+  contactOfType,
+  created,
+  databaseKinds,
+  firstOf,
+  startDemo,
+  startEmpty,
+  type Session,
+  type TestApp,
+} from '../../../tests/support/test-app';
+import { todayInManila } from '../../domain/documents';
+import type { Db, Scope } from '../db/scope';
+import { auditDatabase, type AuditFinding } from './audit';
+import { costUncosted, recostItem } from './costing';
+import { move } from './ledger';
+
+class RolledBack extends Error {}
+
+/** `n` days after ten days ago: the worked example's day n. */
+function day(n: number): string {
+  const date = new Date(`${todayInManila()}T00:00:00Z`);
+  date.setUTCDate(date.getUTCDate() - 10 + n);
+  return date.toISOString().slice(0, 10);
+}
+
+/** What an item's entries and its lines' costs are, as kept: to compare with a recomputation. */
+async function kept(db: Db, businessId: number, itemIds: readonly number[]) {
+  const entries = await db
+    .selectFrom('cost_entries')
+    .select(['document_type', 'document_id', 'item_id', 'date', 'quantity', 'value', 'quantity_after', 'value_after'])
+    .where('business_id', '=', businessId)
+    .where('item_id', 'in', itemIds)
+    .orderBy('item_id')
+    .orderBy('date')
+    .orderBy('sequence')
+    .execute();
+  const lines = await db
+    .selectFrom('document_lines')
+    .select(['id', 'cost'])
+    .where('business_id', '=', businessId)
+    .where('item_id', 'in', itemIds)
+    .orderBy('id')
+    .execute();
+  const states = await db
+    .selectFrom('item_costs')
+    .select(['item_id', 'quantity', 'value', 'average_value', 'average_quantity'])
+    .where('business_id', '=', businessId)
+    .where('item_id', 'in', itemIds)
+    .orderBy('item_id')
+    .execute();
+  return { entries, lines, states };
+}
+
+/** Every item's costs made again from the ledger alone. */
+async function recomputed(db: Db, businessId: number, itemIds: readonly number[]) {
+  await db.transaction().execute(async (trx) => {
+    for (const itemId of itemIds) await recostItem(trx, businessId, itemId);
+  });
+  return kept(db, businessId, itemIds);
+}
+
+describe.each(databaseKinds)('moving-average cost on %s', (kind) => {
+  let test: TestApp;
+  let admin: Session;
+  let businessId: number;
+  let branchId: number;
+  let supplierId: number;
+  let customerId: number;
+
+  beforeAll(async () => {
+    let businesses: [number, number];
+    ({ test, admin, businesses } = await startDemo(kind));
+    businessId = businesses[0];
+    branchId = (await firstOf(admin, 'branches')).id;
+    supplierId = await contactOfType(admin, 'Supplier');
+    customerId = await contactOfType(admin, 'Customer');
+    const business = await admin.send('PATCH', `/api/businesses/${businessId}`, { prices_include_vat: false, vat_registered: true });
+    expect(business.status).toBe(200);
+  });
+  afterAll(() => test.close());
+  auditAfterEach(() => test);
+
+  const newItem = async (sku: string) =>
+    (await created(admin, '/api/items', { sku, name: `Costed ${sku}`, unit_of_measurement_id: 1 })).id as number;
+  const lineOf = (item: number, quantity: number, unitPrice: number) => ({
+    item_id: item,
+    unit_of_measurement_id: 1,
+    quantity,
+    unit_price: unitPrice,
+  });
+  const receipt = (item: number, date: string, quantity: number, unitPrice: number) =>
+    created(admin, '/api/receive-orders', {
+      contact_id: supplierId,
+      branch_id: branchId,
+      date,
+      lines: [lineOf(item, quantity, unitPrice)],
+    });
+  const sale = (item: number, date: string, quantity: number, unitPrice: number) =>
+    created(admin, '/api/invoices', { contact_id: customerId, branch_id: branchId, date, lines: [lineOf(item, quantity, unitPrice)] });
+  /** A document's first line's cost, in pesos. */
+  const costOf = async (type: string, id: number) => {
+    const line = await test.app.db
+      .selectFrom('document_lines')
+      .select('cost')
+      .where('document_type', '=', type)
+      .where('document_id', '=', id)
+      .executeTakeFirstOrThrow();
+    return line.cost === null ? null : Number(line.cost) / 100;
+  };
+  /** What the item holds, business-wide, and what it is worth, in pesos. */
+  const held = async (item: number) => {
+    const state = await test.app.db
+      .selectFrom('item_costs')
+      .select(['quantity', 'value'])
+      .where('business_id', '=', businessId)
+      .where('item_id', '=', item)
+      .executeTakeFirstOrThrow();
+    return { quantity: Number(state.quantity) / 1000, value: Number(state.value) / 100 };
+  };
+
+  it('costs the worked example of docs/costing.md: receipts, sales, a back-dated receipt, a void, a return', async () => {
+    const item = await newItem('COST-WORKED');
+    await receipt(item, day(1), 10, 100);
+    const r2 = await receipt(item, day(2), 10, 130);
+    const s1 = await sale(item, day(3), 5, 200);
+    await receipt(item, day(5), 5, 150);
+    const s2 = await sale(item, day(6), 8, 200);
+    expect([await costOf('invoice', s1.id), await costOf('invoice', s2.id)]).toEqual([575, 990]);
+    expect(await held(item)).toEqual({ quantity: 12, value: 1485 });
+
+    // Entered late, dated day 4: S2 is costed again at the new average.
+    await receipt(item, day(4), 10, 90);
+    expect([await costOf('invoice', s1.id), await costOf('invoice', s2.id)]).toEqual([575, 900]);
+    expect(await held(item)).toEqual({ quantity: 22, value: 2475 });
+
+    // R2 voided: it never raised the average.
+    expect((await admin.send('PATCH', `/api/receive-orders/${r2.id}/void`)).status).toBe(200);
+    expect([await costOf('invoice', s1.id), await costOf('invoice', s2.id)]).toEqual([500, 860]);
+    expect(await held(item)).toEqual({ quantity: 12, value: 1290 });
+
+    // Two of S2's eight come back at what they left with.
+    const back = await admin.send('POST', '/api/sales-returns', {
+      invoice_id: s2.id,
+      date: day(7),
+      settlement: 'credit',
+      lines: [{ source_line_id: s2.lines[0].id, quantity: 2, reason: 'changed_mind', disposition: 'restock' }],
+    });
+    expect(back.status, JSON.stringify(back.body)).toBe(201);
+    expect(await costOf('sales-return', back.body.data.id)).toBe(215);
+    expect(await held(item)).toEqual({ quantity: 14, value: 1505 });
+
+    // Its margin, to whoever sees costs: 8 sold at ₱200.00 for goods that cost ₱860.00.
+    const shown = (await admin.send('GET', `/api/invoices/${s2.id}`)).body.data;
+    expect(shown.lines[0]).toMatchObject({ amount: 1600, cost: 860, margin: 740 });
+    expect(shown).toMatchObject({ cost_of_goods: 860, margin: 740, margin_percent: 46.25 });
+    // A cashier sells without seeing what the goods cost.
+    const cashier = await test.signIn('cashier@example.com', undefined, businessId);
+    const theirs = await cashier.send('GET', `/api/invoices/${s2.id}`);
+    expect(theirs.status).toBe(200);
+    expect(theirs.body.data.lines[0]).not.toHaveProperty('cost');
+    expect(theirs.body.data).not.toHaveProperty('margin');
+
+    const before = await kept(test.app.db, businessId, [item]);
+    expect(await recomputed(test.app.db, businessId, [item])).toEqual(before);
+
+    // The audit costs the item again and finds a line stamped off what that gives.
+    let findings: AuditFinding[] = [];
+    await test.app.db
+      .transaction()
+      .execute(async (trx) => {
+        await trx.updateTable('document_lines').set({ cost: 86_001 }).where('id', '=', s2.lines[0].id).execute();
+        findings = await auditDatabase(trx);
+        throw new RolledBack();
+      })
+      .catch((error: unknown) => {
+        if (!(error instanceof RolledBack)) throw error;
+      });
+    expect(findings).toEqual([
+      {
+        check: 'costs',
+        message: `Costed COST-WORKED (COST-WORKED): a line of Invoice ${s2.number} is stamped at ₱860.01, but its entry gives ₱860.00.`,
+      },
+    ]);
+  });
+
+  it('costs the goods a database moved before costing was kept from the ledger, once, as the app starts', async () => {
+    const db = test.app.db;
+    const items = (await db.selectFrom('items').select('id').where('business_id', '=', businessId).execute()).map((row) => row.id);
+    const before = await kept(db, businessId, items);
+    expect(before.entries.length).toBeGreaterThan(10);
+    // As an older Bodega left it: the ledger, no costs.
+    await db.deleteFrom('cost_entries').execute();
+    await db.deleteFrom('item_costs').execute();
+    await db.updateTable('document_lines').set({ cost: null }).execute();
+    expect(await costUncosted(db)).toBeGreaterThan(10);
+    expect(await kept(db, businessId, items)).toEqual(before);
+    expect(await costUncosted(db)).toBe(0);
+  });
+
+  it('keeps, through a random history of back-dated movements and voids, what a full recomputation gives', async () => {
+    const { test: empty, admin, businessId: business } = await startEmpty(kind);
+    try {
+      const db = empty.app.db;
+      const random = randomSequence(kind === 'sqlite' ? 7 : 11);
+      const pick = (n: number) => Math.floor(random() * n);
+      const branch = await created(admin, '/api/branches', { code: 'COST', name: 'Costing' });
+      const unit = await created(admin, '/api/unit-of-measurements', { name: 'Piece', abbreviation: 'pc' });
+      const location = { type: 'branch' as const, id: branch.id as number };
+      const itemIds: number[] = [];
+      for (let n = 0; n < 5; n += 1) {
+        itemIds.push((await created(admin, '/api/items', { sku: `RANDOM-${n}`, name: `Random ${n}`, unit_of_measurement_id: unit.id })).id);
+      }
+      const scope = { businessId: business, userId: 0 } as Scope;
+      const onHand = new Map(itemIds.map((id) => [id, 0]));
+      const made: {
+        type: string;
+        id: number;
+        item: number;
+        quantity: number;
+        date: string;
+        lineId: number;
+        source?: number;
+        voided: boolean;
+      }[] = [];
+      let movements = 0;
+      let nextId = 1;
+      let today = 0;
+      const dated = (offset: number) => {
+        const date = new Date(Date.UTC(2026, 0, 1 + offset));
+        return date.toISOString().slice(0, 10);
+      };
+      while (movements < 10_000) {
+        await db.transaction().execute(async (trx) => {
+          for (let step = 0; step < 100; step += 1) {
+            const item = itemIds[pick(itemIds.length)];
+            if (random() < 0.05) today += 1;
+            // One in six is dated days before the latest.
+            const date = dated(random() < 1 / 6 ? Math.max(0, today - 1 - pick(30)) : today);
+            const roll = random();
+            const held = onHand.get(item)!;
+            let type: string;
+            let quantity: number;
+            let line: Record<string, unknown> = {};
+            if (roll < 0.08 && made.some((one) => !one.voided)) {
+              // A void: the document's movement undone (a receipt only while its goods are still held).
+              // (an invoice only while no return of it stands).
+              const returned = new Set(made.filter((one) => one.source && !one.voided).map((one) => one.source));
+              // Mostly a document of the last days, as voids are; now and then an old one.
+              const candidates = random() < 0.9 ? made.slice(-200) : made;
+              const open = candidates.filter(
+                (one) => !one.voided && !returned.has(one.lineId) && (one.quantity < 0 || one.quantity <= onHand.get(one.item)!),
+              );
+              if (open.length === 0) continue;
+              const undone = open[pick(open.length)];
+              undone.voided = true;
+              onHand.set(undone.item, onHand.get(undone.item)! - undone.quantity);
+              await move(trx, scope, { type: undone.type, id: undone.id, number: 'V', date: dated(today) }, [
+                { itemId: undone.item, location, quantity: -undone.quantity },
+              ]);
+              movements += 1;
+              continue;
+            }
+            const sold = made.filter((one) => one.type === 'invoice' && !one.voided && one.item === item);
+            if (roll < 0.5 || held < 1000) {
+              type = 'receive-order';
+              quantity = (1 + pick(40)) * 1000;
+              const unitPrice = 5000 + pick(10_000);
+              line = { unit_price: unitPrice, amount: (unitPrice * quantity) / 1000 };
+            } else if (roll < 0.93 || sold.length === 0) {
+              type = 'invoice';
+              quantity = -Math.min(held, (1 + pick(20)) * 1000);
+              line = { unit_price: 20_000, amount: (20_000 * -quantity) / 1000 };
+            } else {
+              // A return of part of an earlier sale, restocked.
+              const source = sold[pick(sold.length)];
+              if (date < source.date) continue;
+              type = 'sales-return';
+              quantity = Math.max(1000, Math.floor(-source.quantity / 2000) * 1000);
+              line = { unit_price: 0, amount: 0, source_line_id: source.lineId, disposition: 'restock', reason: 'damaged' };
+            }
+            const id = nextId++;
+            const inserted = await trx
+              .insertInto('document_lines')
+              .values({
+                business_id: business,
+                document_type: type,
+                document_id: id,
+                position: 0,
+                item_id: item,
+                unit_of_measurement_id: unit.id,
+                quantity: Math.abs(quantity),
+                base_quantity: Math.abs(quantity),
+                unit_price: 0,
+                amount: 0,
+                vat: 0,
+                source_line_id: null,
+                quantity_done: 0,
+                reason: null,
+                note: null,
+                disposition: null,
+                ...line,
+              })
+              .returning('id')
+              .executeTakeFirstOrThrow();
+            onHand.set(item, held + quantity);
+            made.push({
+              type,
+              id,
+              item,
+              quantity,
+              date,
+              lineId: inserted.id,
+              source: line.source_line_id as number | undefined,
+              voided: false,
+            });
+            await move(trx, scope, { type, id, number: String(id), date }, [{ itemId: item, location, quantity }]);
+            movements += 1;
+          }
+        });
+      }
+      const incremental = await kept(db, business, itemIds);
+      expect(incremental.entries.length).toBeGreaterThan(5000);
+      expect(incremental.lines.filter((line) => line.cost !== null).length).toBeGreaterThan(3000);
+      expect(await recomputed(db, business, itemIds)).toEqual(incremental);
+    } finally {
+      await empty.close();
+    }
+  }, 240_000);
+});

@@ -1,0 +1,602 @@
+import { sql } from 'kysely';
+import { costed, NO_COST, share, shared, type CostState } from '../../domain/costing';
+import { effectMoves } from '../../domain/effects';
+import type { ResourceDefinition } from '../../domain/resource';
+import { registry } from '../../domain/resources/registry';
+import type { Db, Trx } from '../db/scope';
+import type { Selectable } from 'kysely';
+import type { CostEntriesTable } from '../db/schema';
+
+/**
+ * Moving-average cost, kept as the ledger moves (docs/costing.md). Each document that changes an
+ * item's business-wide quantity (on hand and in transit, at every place) has one cost entry for the
+ * item, dated as the document; entries are walked in (date, id) order, each costed from the state
+ * the one before left (`costed`). A document dated after every entry of the item is costed from
+ * the item's state alone; one dated before some (an offline sale replayed, a back-dated receipt)
+ * or one undone (a void) walks the item's entries from its place on, in the same transaction, so
+ * what every line cost is always what a full recomputation from the ledger (`recostItem`) gives.
+ * Every costing of an item locks its `item_costs` row first: two documents costing it wait for
+ * each other.
+ */
+
+/** How an entry's worth is found: at the average, at what its document gave (`given_value`), or at its lines' sources' cost. */
+export type CostBasis = 'average' | 'given' | 'source';
+
+export type CostEntry = Selectable<CostEntriesTable>;
+type Entry = CostEntry;
+
+/** A document's line as costing reads it. */
+export interface CostedLine {
+  id: number;
+  document_type: string;
+  document_id: number;
+  item_id: number;
+  quantity: number;
+  base_quantity: number;
+  unit_price: number;
+  amount: number;
+  vat: number;
+  source_line_id: number | null;
+  reason: string | null;
+  disposition: string | null;
+  cost: number | null;
+}
+
+const LINE_COLUMNS = [
+  'document_lines.id',
+  'document_lines.document_type',
+  'document_lines.document_id',
+  'document_lines.item_id',
+  'document_lines.quantity',
+  'document_lines.base_quantity',
+  'document_lines.unit_price',
+  'document_lines.amount',
+  'document_lines.vat',
+  'document_lines.source_line_id',
+  'document_lines.reason',
+  'document_lines.disposition',
+  'document_lines.cost',
+] as const;
+
+/** The document kinds costing knows, by type: the registry's, or those a test declares. */
+export type CostKinds = ReadonlyMap<string, ResourceDefinition>;
+
+export const costKinds = (definitions: readonly ResourceDefinition[]): CostKinds =>
+  new Map(definitions.filter((definition) => definition.document).map((definition) => [definition.document!.type, definition]));
+
+let kinds: CostKinds = costKinds(registry);
+
+/** Costs kinds besides the registry's (a kind a test declares). */
+export function costAlso(definitions: readonly ResourceDefinition[]): void {
+  kinds = new Map([...kinds, ...costKinds(definitions)]);
+}
+
+/**
+ * The lines of a document that moved its goods at its own place, as its kind declares: a sale's
+ * every line, a return's restocked and quarantined ones (not those written off). A kind moving
+ * goods only between places (a transfer) has none: what it moves keeps its cost.
+ */
+function movedLines(type: string, lines: readonly CostedLine[]): CostedLine[] {
+  const effects = (kinds.get(type)?.document?.effects?.stock ?? []).filter(
+    (effect) => effect.at === 'own' && !effect.rest && (effect.onHand !== 0 || effect.inTransit !== 0),
+  );
+  return lines.filter((line) => effects.some((effect) => effectMoves(effect, line)));
+}
+
+const stateOf = (row: { quantity_after: number; value_after: number; average_value: number; average_quantity: number }): CostState => ({
+  quantity: Number(row.quantity_after),
+  value: Number(row.value_after),
+  averageValue: Number(row.average_value),
+  averageQuantity: Number(row.average_quantity),
+});
+
+const columnsOf = (state: CostState) => ({
+  quantity_after: state.quantity,
+  value_after: state.value,
+  average_value: state.averageValue,
+  average_quantity: state.averageQuantity,
+});
+
+export async function vatRegistered(trx: Db, businessId: number): Promise<boolean> {
+  const business = await trx.selectFrom('businesses').select('vat_registered').where('id', '=', businessId).executeTakeFirst();
+  return Boolean(Number(business?.vat_registered ?? 0));
+}
+
+/** What a line paid for its goods: its net amount, with its VAT where the business cannot claim it back. */
+const paid = (line: Pick<CostedLine, 'amount' | 'vat'>, registered: boolean) => Number(line.amount) + (registered ? 0 : Number(line.vat));
+
+/**
+ * How an entry of `type` for these lines (the document's lines of the item) is worth what it is:
+ * `given` with its worth when the kind's `effects.cost` covers every line that moved, `source`
+ * when it takes its lines' sources' cost, else at the average.
+ */
+function basisOf(
+  type: string,
+  lines: readonly CostedLine[],
+  quantity: number,
+  registered: boolean,
+): { basis: CostBasis; given: number | null } {
+  const cost = kinds.get(type)?.document?.effects?.cost;
+  const moved = movedLines(type, lines);
+  const average = { basis: 'average' as const, given: null };
+  if (!cost || moved.length === 0 || moved.some((line) => cost.reasons && !cost.reasons.includes(String(line.reason)))) return average;
+  if (cost.from === 'source') return moved.every((line) => line.source_line_id !== null) ? { basis: 'source', given: null } : average;
+  if (cost.from === 'unit-price' && moved.some((line) => !(Number(line.unit_price) > 0))) return average;
+  const worth = moved.reduce(
+    (sum, line) =>
+      sum + (cost.from === 'amount' ? paid(line, registered) : share(Number(line.unit_price), Math.abs(Number(line.quantity)), 1000)),
+    0,
+  );
+  const movedQuantity = moved.reduce((sum, line) => sum + Math.abs(Number(line.base_quantity)), 0);
+  return { basis: 'given', given: Math.sign(quantity) * share(worth, Math.abs(quantity), movedQuantity) };
+}
+
+/** The lines these lines name (`source_line_id`): a return's sold or bought lines. */
+export async function sourcesOf(db: Db, lines: readonly CostedLine[]): Promise<Map<number, CostedLine>> {
+  const ids = [...new Set(lines.filter((line) => line.source_line_id !== null).map((line) => Number(line.source_line_id)))];
+  if (ids.length === 0) return new Map();
+  const rows = (await db.selectFrom('document_lines').select(LINE_COLUMNS).where('id', 'in', ids).execute()) as CostedLine[];
+  return new Map(rows.map((line) => [line.id, line]));
+}
+
+/**
+ * What a `source` entry's moved lines are worth, signed as its quantity: each its share of what
+ * the line it names cost — a sold line the cost it was stamped with (`restamped` holds those a
+ * walk has just changed), a bought line (a bill's) what it paid. Null when a sold line is not costed.
+ */
+function sourceWorth(
+  type: string,
+  lines: readonly CostedLine[],
+  quantity: number,
+  sources: ReadonlyMap<number, CostedLine>,
+  registered: boolean,
+  restamped: ReadonlyMap<number, number | null>,
+): number | null {
+  let worth = 0;
+  for (const line of movedLines(type, lines)) {
+    const source = sources.get(Number(line.source_line_id));
+    if (!source) return null;
+    const stocked = (kinds.get(source.document_type)?.document?.effects?.stock ?? []).length > 0;
+    const cost = stocked ? (restamped.has(source.id) ? restamped.get(source.id)! : source.cost) : paid(source, registered);
+    if (cost === null) return null;
+    worth += share(Number(cost), Math.abs(Number(line.base_quantity)), Math.abs(Number(source.base_quantity)));
+  }
+  return Math.sign(quantity) * worth;
+}
+
+/** The item's cost row, locked; made (empty) when the item was never costed, which `fresh` says. */
+interface ItemLock {
+  state: CostState;
+  fresh: boolean;
+}
+
+/** `average_quantity` of an item's cost row made just now and not costed yet: a real one is never below zero. */
+const UNCOSTED = -1;
+
+async function lockItem(trx: Trx, businessId: number, itemId: number): Promise<ItemLock> {
+  // One statement makes the row or locks it (PostgreSQL locks a row an upsert updates).
+  const row = await trx
+    .insertInto('item_costs')
+    .values({ business_id: businessId, item_id: itemId, quantity: 0, value: 0, average_value: 0, average_quantity: UNCOSTED })
+    .onConflict((conflict) =>
+      conflict.columns(['business_id', 'item_id']).doUpdateSet({ average_quantity: sql`item_costs.average_quantity` }),
+    )
+    .returning(['quantity', 'value', 'average_value', 'average_quantity'])
+    .executeTakeFirstOrThrow();
+  return {
+    fresh: Number(row.average_quantity) === UNCOSTED,
+    state: stateOf({
+      quantity_after: row.quantity,
+      value_after: row.value,
+      average_value: row.average_value,
+      average_quantity: row.average_quantity,
+    }),
+  };
+}
+
+async function saveItemState(trx: Trx, businessId: number, itemId: number, state: CostState): Promise<void> {
+  await trx
+    .updateTable('item_costs')
+    .set({ quantity: state.quantity, value: state.value, average_value: state.averageValue, average_quantity: state.averageQuantity })
+    .where('business_id', '=', businessId)
+    .where('item_id', '=', itemId)
+    .execute();
+}
+
+/** The lines of these documents of one item. */
+async function linesOf(trx: Trx, businessId: number, type: string, documentIds: readonly number[], itemId: number): Promise<CostedLine[]> {
+  if (documentIds.length === 0) return [];
+  return (await trx
+    .selectFrom('document_lines')
+    .select(LINE_COLUMNS)
+    .where('business_id', '=', businessId)
+    .where('document_type', '=', type)
+    .where('document_id', 'in', documentIds)
+    .where('item_id', '=', itemId)
+    .orderBy('position')
+    .execute()) as CostedLine[];
+}
+
+/** Each moved line's cost: the entry's worth shared by quantity; the other lines none. */
+function stamps(type: string, lines: readonly CostedLine[], value: number): Map<number, number | null> {
+  const moved = movedLines(type, lines);
+  const parts = shared(
+    Math.abs(value),
+    moved.map((line) => Number(line.base_quantity)),
+  );
+  const stamped = new Map<number, number | null>(lines.map((line) => [line.id, null]));
+  moved.forEach((line, index) => stamped.set(line.id, parts[index]));
+  return stamped;
+}
+
+/** Rows of a table set by id, a few hundred per statement, each cell cast so both databases read the same numbers. */
+async function updateById(
+  trx: Trx,
+  table: 'cost_entries' | 'document_lines',
+  columns: readonly string[],
+  rows: readonly (number | null)[][],
+) {
+  const CHUNK = 400;
+  for (let at = 0; at < rows.length; at += CHUNK) {
+    const values = sql.join(rows.slice(at, at + CHUNK).map((row) => sql`(${sql.join(row.map((cell) => sql`cast(${cell} as bigint)`))})`));
+    const names = sql.join(['id', ...columns].map((column) => sql.ref(column)));
+    const sets = sql.join(columns.map((column) => sql`${sql.ref(column)} = v.${sql.ref(column)}`));
+    await sql`with v(${names}) as (values ${values}) update ${sql.table(table)} set ${sets} from v where ${sql.table(table)}.id = v.id`.execute(
+      trx,
+    );
+  }
+}
+
+/** Where an entry stands in its item's order: its date, then its document's first movement of the item. */
+interface Place {
+  date: string;
+  sequence: number;
+}
+
+/** Lines by their document, `type id`. */
+export function byDocument(lines: readonly CostedLine[]): Map<string, CostedLine[]> {
+  const grouped = new Map<string, CostedLine[]>();
+  for (const line of lines) {
+    const key = `${line.document_type} ${line.document_id}`;
+    grouped.set(key, [...(grouped.get(key) ?? []), line]);
+  }
+  return grouped;
+}
+
+/** What costing an item's entries in order from `state` gives: each entry's value and state after, each line's cost. */
+export interface CostPlan {
+  entries: { entry: Entry; value: number; after: CostState }[];
+  lineCosts: Map<number, number | null>;
+  state: CostState;
+}
+
+/**
+ * Costs entries in their order from `state`, each from the one before (`costed`): the arithmetic
+ * a walk writes and the audit checks, reading nothing but what it is given — the entries, their
+ * documents' lines of the item, and the lines those name.
+ */
+export function planCosts(
+  state: CostState,
+  entries: readonly Entry[],
+  lines: ReadonlyMap<string, readonly CostedLine[]>,
+  sources: ReadonlyMap<number, CostedLine>,
+  registered: boolean,
+): CostPlan {
+  const lineCosts = new Map<number, number | null>();
+  const planned: CostPlan['entries'] = [];
+  let now = state;
+  for (const entry of entries) {
+    const own = lines.get(`${entry.document_type} ${entry.document_id}`) ?? [];
+    const quantity = Number(entry.quantity);
+    const given =
+      entry.basis === 'given'
+        ? Number(entry.given_value)
+        : entry.basis === 'source'
+          ? sourceWorth(entry.document_type, own, quantity, sources, registered, lineCosts)
+          : null;
+    const { value, after } = costed(now, quantity, given);
+    planned.push({ entry, value, after });
+    for (const [lineId, cost] of stamps(entry.document_type, own, value)) lineCosts.set(lineId, cost);
+    now = after;
+  }
+  return { entries: planned, lineCosts, state: now };
+}
+
+/** An entry's figures as costing them again gives them, where they differ from those kept. */
+const differs = (entry: Entry, value: number, after: CostState) =>
+  Number(entry.value) !== value ||
+  Number(entry.quantity_after) !== after.quantity ||
+  Number(entry.value_after) !== after.value ||
+  Number(entry.average_value) !== after.averageValue ||
+  Number(entry.average_quantity) !== after.averageQuantity;
+
+/**
+ * Walks the item's entries from `from` on, costing each from the one before, and writes what
+ * changed: entries, their lines' costs, the item's state.
+ */
+async function walk(trx: Trx, businessId: number, itemId: number, from: Place, registered: boolean) {
+  // From `from` on, in the item's order: a row comparison its index answers.
+  const later = sql<boolean>`(date, sequence) >= (${from.date}, ${from.sequence})`;
+  const prior = await trx
+    .selectFrom('cost_entries')
+    .select(['quantity_after', 'value_after', 'average_value', 'average_quantity'])
+    .where('business_id', '=', businessId)
+    .where('item_id', '=', itemId)
+    .where(sql<boolean>`not ${later}`)
+    .orderBy('date', 'desc')
+    .orderBy('sequence', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  const entries = (await trx
+    .selectFrom('cost_entries')
+    .selectAll()
+    .where('business_id', '=', businessId)
+    .where('item_id', '=', itemId)
+    .where(later)
+    .orderBy('date')
+    .orderBy('sequence')
+    .execute()) as Entry[];
+  const lines: CostedLine[] = [];
+  for (const type of new Set(entries.map((entry) => entry.document_type))) {
+    const ids = entries.filter((entry) => entry.document_type === type).map((entry) => entry.document_id);
+    for (let at = 0; at < ids.length; at += 500) lines.push(...(await linesOf(trx, businessId, type, ids.slice(at, at + 500), itemId)));
+  }
+  const plan = planCosts(prior ? stateOf(prior) : NO_COST, entries, byDocument(lines), await sourcesOf(trx, lines), registered);
+  const entryRows = plan.entries
+    .filter(({ entry, value, after }) => differs(entry, value, after))
+    .map(({ entry, value, after }) => [entry.id, value, after.quantity, after.value, after.averageValue, after.averageQuantity]);
+  const kept = new Map(lines.map((line) => [line.id, line.cost === null ? null : Number(line.cost)]));
+  const lineRows = [...plan.lineCosts].filter(([lineId, cost]) => kept.get(lineId) !== cost);
+  await updateById(trx, 'cost_entries', ['value', 'quantity_after', 'value_after', 'average_value', 'average_quantity'], entryRows);
+  await updateById(trx, 'document_lines', ['cost'], lineRows);
+  await saveItemState(trx, businessId, itemId, plan.state);
+}
+
+/** The lines of the business's cost entries' documents, of each entry's item, beside their entry (`entry`). */
+export function entryLines(db: Db, businessId: number) {
+  return db
+    .selectFrom('document_lines')
+    .innerJoin('cost_entries as entry', (join) =>
+      join
+        .onRef('entry.document_type', '=', 'document_lines.document_type')
+        .onRef('entry.document_id', '=', 'document_lines.document_id')
+        .onRef('entry.item_id', '=', 'document_lines.item_id'),
+    )
+    .select(LINE_COLUMNS)
+    .where('entry.business_id', '=', businessId)
+    .where('document_lines.business_id', '=', businessId)
+    .orderBy('document_lines.position');
+}
+
+/** A document as the costing reads it: its type, id and date (the movements it wrote are the ledger's). */
+export interface CostedDocument {
+  type: string;
+  id: number;
+  date: string;
+}
+
+/** What a document's movements just did to an item: its change (on hand and in transit, at every place), and the first one's id. */
+export interface ItemMoved {
+  change: number;
+  first: number;
+}
+
+/** Whether a kind moves goods between places (a transfer, a receive): its first movement of an item may be an earlier one's. */
+const betweenPlaces = (type: string) => (kinds.get(type)?.document?.effects?.stock ?? []).some((effect) => effect.at !== 'own');
+
+/** Where a document's first movement of an item puts its entry. */
+async function firstMovement(trx: Trx, businessId: number, document: CostedDocument, itemId: number): Promise<Place> {
+  const first = await trx
+    .selectFrom('stock_movements')
+    .select(['id', 'document_date'])
+    .where('document_type', '=', document.type)
+    .where('document_id', '=', document.id)
+    .where('item_id', '=', itemId)
+    .where('business_id', '=', businessId)
+    .orderBy('id')
+    .limit(1)
+    .executeTakeFirstOrThrow();
+  return { date: String(first.document_date), sequence: first.id };
+}
+
+/** The items' cost rows, locked in item order before their goods move; which of them were never costed. */
+export async function lockCosts(trx: Trx, businessId: number, itemIds: readonly number[]): Promise<Map<number, ItemLock>> {
+  const locked = new Map<number, ItemLock>();
+  for (const itemId of [...new Set(itemIds)].sort((a, b) => a - b)) locked.set(itemId, await lockItem(trx, businessId, itemId));
+  return locked;
+}
+
+/**
+ * Costs what a document just moved: `moved`, its change per item (on hand and in transit, at every
+ * place) in the movements just written, each item locked by `lockCosts` first. The document's
+ * entry of each item takes the change; an entry left at nothing (the document voided) goes, its
+ * lines no longer costed.
+ */
+export async function costMoved(
+  trx: Trx,
+  businessId: number,
+  document: CostedDocument,
+  moved: ReadonlyMap<number, ItemMoved>,
+  locked: ReadonlyMap<number, ItemLock>,
+): Promise<void> {
+  const itemIds = [...moved.keys()].filter((itemId) => moved.get(itemId)!.change !== 0).sort((a, b) => a - b);
+  if (itemIds.length === 0) return;
+  let registeredKnown: boolean | undefined;
+  const registered = async () => (registeredKnown ??= await vatRegistered(trx, businessId));
+  for (const itemId of itemIds) {
+    const { state, fresh } = locked.get(itemId)!;
+    // Never costed before (a new item, or one moved before costing was kept): all of it, from the ledger.
+    if (fresh) {
+      await recostItem(trx, businessId, itemId);
+      continue;
+    }
+    const change = moved.get(itemId)!.change;
+    const entry = await trx
+      .selectFrom('cost_entries')
+      .selectAll()
+      .where('business_id', '=', businessId)
+      .where('document_type', '=', document.type)
+      .where('document_id', '=', document.id)
+      .where('item_id', '=', itemId)
+      .executeTakeFirst();
+    const lines = await linesOf(trx, businessId, document.type, [document.id], itemId);
+    if (entry) {
+      const quantity = Number(entry.quantity) + change;
+      if (quantity === 0) {
+        await trx.deleteFrom('cost_entries').where('id', '=', entry.id).execute();
+        await updateById(
+          trx,
+          'document_lines',
+          ['cost'],
+          lines.filter((line) => line.cost !== null).map((line) => [line.id, null]),
+        );
+      } else {
+        const given = entry.given_value === null ? null : share(Number(entry.given_value), quantity, Number(entry.quantity));
+        await trx.updateTable('cost_entries').set({ quantity, given_value: given }).where('id', '=', entry.id).execute();
+      }
+      await walk(trx, businessId, itemId, { date: String(entry.date), sequence: Number(entry.sequence) }, await registered());
+      continue;
+    }
+    // Dated and ordered as its first movement of the item: one of these, unless its kind moves goods
+    // between places, whose goods lost on closing were first moved when dispatched.
+    const place: Place = betweenPlaces(document.type)
+      ? await firstMovement(trx, businessId, document, itemId)
+      : { date: document.date, sequence: moved.get(itemId)!.first };
+    // Only a kind that says what its goods are worth reads whether the business claims VAT back.
+    const worthDeclared = Boolean(kinds.get(document.type)?.document?.effects?.cost);
+    const { basis, given } = basisOf(document.type, lines, change, worthDeclared && (await registered()));
+    const later = await trx
+      .selectFrom('cost_entries')
+      .select('id')
+      .where('business_id', '=', businessId)
+      .where('item_id', '=', itemId)
+      .where(sql<boolean>`(date, sequence) > (${place.date}, ${place.sequence})`)
+      .limit(1)
+      .executeTakeFirst();
+    const worth =
+      basis === 'source' ? sourceWorth(document.type, lines, change, await sourcesOf(trx, lines), await registered(), new Map()) : given;
+    const { value, after } = costed(state, change, worth);
+    await trx
+      .insertInto('cost_entries')
+      .values({
+        business_id: businessId,
+        item_id: itemId,
+        date: place.date,
+        sequence: place.sequence,
+        document_type: document.type,
+        document_id: document.id,
+        quantity: change,
+        basis,
+        given_value: given,
+        value,
+        ...columnsOf(after),
+      })
+      .execute();
+    if (later) {
+      // Dated before entries already costed: they are costed again from it.
+      await walk(trx, businessId, itemId, place, await registered());
+      continue;
+    }
+    const lineRows = [...stamps(document.type, lines, value)].filter(([, cost]) => cost !== null);
+    await updateById(trx, 'document_lines', ['cost'], lineRows);
+    await saveItemState(trx, businessId, itemId, after);
+  }
+}
+
+/**
+ * The item's cost recomputed from the ledger, whatever was kept: its entries made again from its
+ * movements (one per document, dated and ordered as the document's first movement of it), each
+ * document's worth read again from its lines, and every entry walked from the first. What the
+ * incremental costing keeps always equals this; the audit and the tests compare the two.
+ */
+export async function recostItem(trx: Trx, businessId: number, itemId: number): Promise<void> {
+  const registered = await vatRegistered(trx, businessId);
+  await trx.deleteFrom('cost_entries').where('business_id', '=', businessId).where('item_id', '=', itemId).execute();
+  const groups = await trx
+    .selectFrom('stock_movements')
+    .select([
+      'document_type',
+      'document_id',
+      sql<number>`sum(quantity + in_transit)`.as('quantity'),
+      sql<number>`min(id)`.as('first'),
+      sql<string>`min(document_date)`.as('date'),
+    ])
+    .where('business_id', '=', businessId)
+    .where('item_id', '=', itemId)
+    .groupBy(['document_type', 'document_id'])
+    .execute();
+  // Each document dated by its first movement of the item (a void's movements come later, dated later).
+  const firsts = await trx
+    .selectFrom('stock_movements')
+    .select(['id', 'document_date'])
+    .where(
+      'id',
+      'in',
+      groups.map((group) => Number(group.first)),
+    )
+    .execute();
+  const dateOf = new Map(firsts.map((row) => [row.id, String(row.document_date)]));
+  const ordered = groups
+    .filter((group) => Number(group.quantity) !== 0)
+    .map((group) => ({ ...group, date: dateOf.get(Number(group.first)) ?? String(group.date) }))
+    .sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : Number(a.first) - Number(b.first)));
+  let first: Place | undefined;
+  for (const group of ordered) {
+    const lines = await linesOf(trx, businessId, group.document_type, [group.document_id], itemId);
+    const { basis, given } = basisOf(group.document_type, lines, Number(group.quantity), registered);
+    await trx
+      .insertInto('cost_entries')
+      .values({
+        business_id: businessId,
+        item_id: itemId,
+        date: group.date,
+        sequence: Number(group.first),
+        document_type: group.document_type,
+        document_id: group.document_id,
+        quantity: Number(group.quantity),
+        basis,
+        given_value: given,
+        value: 0,
+        ...columnsOf(NO_COST),
+      })
+      .execute();
+    first ??= { date: group.date, sequence: Number(group.first) };
+  }
+  // Lines of documents no longer moving the item (voided) cost nothing.
+  await sql`update document_lines set cost = null
+    where business_id = ${businessId} and item_id = ${itemId} and cost is not null
+      and not exists (select 1 from cost_entries e where e.business_id = document_lines.business_id
+        and e.document_type = document_lines.document_type and e.document_id = document_lines.document_id
+        and e.item_id = document_lines.item_id)`.execute(trx);
+  if (first) await walk(trx, businessId, itemId, first, registered);
+  else await saveItemState(trx, businessId, itemId, NO_COST);
+}
+
+/**
+ * Items moved before costing was kept (a database an older Bodega made) costed from the ledger,
+ * each in its own transaction; an instance starting beside this one waits on the item's lock and
+ * finds it costed. Returns how many were.
+ */
+export async function costUncosted(db: Db): Promise<number> {
+  const uncosted = await db
+    .selectFrom('stocks')
+    .select(['business_id', 'item_id'])
+    .distinct()
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom('item_costs')
+            .select('item_costs.id')
+            .whereRef('item_costs.business_id', '=', 'stocks.business_id')
+            .whereRef('item_costs.item_id', '=', 'stocks.item_id'),
+        ),
+      ),
+    )
+    .execute();
+  for (const { business_id: businessId, item_id: itemId } of uncosted) {
+    await db.transaction().execute(async (trx) => {
+      if ((await lockItem(trx, businessId, itemId)).fresh) await recostItem(trx, businessId, itemId);
+    });
+  }
+  return uncosted.length;
+}
