@@ -512,63 +512,66 @@ export async function costMoved(
 export async function recostItem(trx: Trx, businessId: number, itemId: number): Promise<void> {
   const registered = await vatRegistered(trx, businessId);
   await trx.deleteFrom('cost_entries').where('business_id', '=', businessId).where('item_id', '=', itemId).execute();
-  const groups = await trx
+  // Its movements, read by the balances that hold them (one index range per place), oldest first.
+  const movements = await trx
     .selectFrom('stock_movements')
-    .select([
-      'document_type',
-      'document_id',
-      sql<number>`sum(quantity + in_transit)`.as('quantity'),
-      sql<number>`min(id)`.as('first'),
-      sql<string>`min(document_date)`.as('date'),
-    ])
-    .where('business_id', '=', businessId)
-    .where('item_id', '=', itemId)
-    .groupBy(['document_type', 'document_id'])
+    .select(['id', 'document_type', 'document_id', 'document_date', 'quantity', 'in_transit'])
+    .where('stock_id', 'in', trx.selectFrom('stocks').select('id').where('business_id', '=', businessId).where('item_id', '=', itemId))
+    .orderBy('id')
     .execute();
-  // Each document dated by its first movement of the item (a void's movements come later, dated later).
-  const firsts = await trx
-    .selectFrom('stock_movements')
-    .select(['id', 'document_date'])
-    .where(
-      'id',
-      'in',
-      groups.map((group) => Number(group.first)),
-    )
-    .execute();
-  const dateOf = new Map(firsts.map((row) => [row.id, String(row.document_date)]));
-  const ordered = groups
-    .filter((group) => Number(group.quantity) !== 0)
-    .map((group) => ({ ...group, date: dateOf.get(Number(group.first)) ?? String(group.date) }))
-    .sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : Number(a.first) - Number(b.first)));
-  let first: Place | undefined;
-  for (const group of ordered) {
-    const lines = await linesOf(trx, businessId, group.document_type, [group.document_id], itemId);
-    const { basis, given } = basisOf(group.document_type, lines, Number(group.quantity), registered);
-    await trx
-      .insertInto('cost_entries')
-      .values({
+  // One group per document: what it moved in all, dated and ordered by its first movement (a void's come later, dated later).
+  const groups = new Map<string, { type: string; id: number; quantity: number; place: Place }>();
+  for (const movement of movements) {
+    const key = `${movement.document_type} ${movement.document_id}`;
+    const group = groups.get(key) ?? {
+      type: movement.document_type,
+      id: movement.document_id,
+      quantity: 0,
+      place: { date: String(movement.document_date), sequence: movement.id },
+    };
+    group.quantity += Number(movement.quantity) + Number(movement.in_transit);
+    groups.set(key, group);
+  }
+  const lines: CostedLine[] = [];
+  for (const type of new Set([...groups.values()].map((group) => group.type))) {
+    const ids = [...groups.values()].filter((group) => group.type === type).map((group) => group.id);
+    for (let at = 0; at < ids.length; at += 500) lines.push(...(await linesOf(trx, businessId, type, ids.slice(at, at + 500), itemId)));
+  }
+  const linesByDocument = byDocument(lines);
+  // Lines of documents that no longer move the item (voided) cost nothing.
+  const undone = [...groups.values()].filter((group) => group.quantity === 0);
+  const uncosted = undone.flatMap((group) => (linesByDocument.get(`${group.type} ${group.id}`) ?? []).filter((line) => line.cost !== null));
+  await updateById(
+    trx,
+    'document_lines',
+    ['cost'],
+    uncosted.map((line) => [line.id, null]),
+  );
+  const entries = [...groups.values()]
+    .filter((group) => group.quantity !== 0)
+    .sort((a, b) => (a.place.date < b.place.date ? -1 : a.place.date > b.place.date ? 1 : a.place.sequence - b.place.sequence))
+    .map((group) => {
+      const { basis, given } = basisOf(group.type, linesByDocument.get(`${group.type} ${group.id}`) ?? [], group.quantity, registered);
+      return {
         business_id: businessId,
         item_id: itemId,
-        date: group.date,
-        sequence: Number(group.first),
-        document_type: group.document_type,
-        document_id: group.document_id,
-        quantity: Number(group.quantity),
+        date: group.place.date,
+        sequence: group.place.sequence,
+        document_type: group.type,
+        document_id: group.id,
+        quantity: group.quantity,
         basis,
         given_value: given,
         value: 0,
         ...columnsOf(NO_COST),
-      })
+      };
+    });
+  for (let at = 0; at < entries.length; at += 200)
+    await trx
+      .insertInto('cost_entries')
+      .values(entries.slice(at, at + 200))
       .execute();
-    first ??= { date: group.date, sequence: Number(group.first) };
-  }
-  // Lines of documents no longer moving the item (voided) cost nothing.
-  await sql`update document_lines set cost = null
-    where business_id = ${businessId} and item_id = ${itemId} and cost is not null
-      and not exists (select 1 from cost_entries e where e.business_id = document_lines.business_id
-        and e.document_type = document_lines.document_type and e.document_id = document_lines.document_id
-        and e.item_id = document_lines.item_id)`.execute(trx);
-  if (first) await walk(trx, businessId, itemId, first, registered);
+  if (entries.length > 0) await walk(trx, businessId, itemId, { date: entries[0].date, sequence: entries[0].sequence }, registered);
   else await saveItemState(trx, businessId, itemId, NO_COST);
 }
 

@@ -200,7 +200,7 @@ export interface LinesWanted {
  * A page of a count's lines, by item name, filtered and searched here rather than on the device:
  * each line with what was expected at the start, what is on hand now (at posting, once posted)
  * and what moved in between, what was counted (null while nothing was), the difference in units
- * and in pesos at the item's cost (its latest purchase price per base unit; null without one).
+ * and in pesos at the item's moving-average cost on the count's date (docs/costing.md; null for an item never costed).
  */
 export async function countLinesPage(db: Db, scope: Scope, countId: number, wanted: LinesWanted) {
   const count = await db

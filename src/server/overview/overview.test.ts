@@ -12,7 +12,7 @@ import { addDays } from './calendar';
  * own, which never show in the first's figures.
  *
  * Items (all VAT-exempt, so totals are the lines' amounts):
- *   Alpha (pc, reorder 10): purchase ₱20/pc from 2026-01-01, ₱25/pc from T-30, ₱99/pc from T+10 (not yet)
+ *   Alpha (pc, reorder 10): purchase ₱20/pc from 2026-01-01, ₱25/pc from T-30, ₱99/pc from T+10 (not yet); received at ₱20
  *   Bravo (pc, reorder 20): purchase ₱120/box, and 1 box = 12 pc → ₱10/pc
  *   Charlie (pc, no reorder level, no purchase price)
  * Received: warehouse Alpha 8, Bravo 24, Charlie 4; branch Alpha 30, Bravo 2 box (24 pc).
@@ -211,17 +211,17 @@ describe.each(databaseKinds)('overview on %s', (kind) => {
     ]);
   });
 
-  it('values stock at the latest purchase price in effect, per base unit, by location', async () => {
+  it('values stock at moving-average cost, per base unit, by location: what it was received at, not its price list', async () => {
     const answer = await admin.send('GET', '/api/overview/stock-value');
     expect(answer.status).toBe(200);
     expect(answer.body).toEqual({
       data: [
-        // Alpha 18 × ₱25 + Bravo 12 × ₱10 (₱120 a box of 12)
-        { location_type: 'branch', location_id: ids.branch, name: 'Downtown', value: 570, items: 2 },
-        // Alpha 8 × ₱25 + Bravo 24 × ₱10 + Charlie 4 × nothing listed
-        { location_type: 'warehouse', location_id: ids.warehouse, name: 'Main Warehouse', value: 440, items: 3 },
+        // Alpha 18 × ₱20 (every one received at ₱20, whatever the price list says since) + Bravo 12 × ₱10 (₱120 a box of 12)
+        { location_type: 'branch', location_id: ids.branch, name: 'Downtown', value: 480, items: 2 },
+        // Alpha 8 × ₱20 + Bravo 24 × ₱10 + Charlie 4 × ₱5 (received at ₱5, though no purchase price is listed)
+        { location_type: 'warehouse', location_id: ids.warehouse, name: 'Main Warehouse', value: 420, items: 3 },
       ],
-      total: 1010,
+      total: 900,
     });
   });
 
@@ -368,7 +368,8 @@ describe.each(databaseKinds)('overview on %s', (kind) => {
     const vatable = { vatable_sales: 892.86, exempt_sales: 0, zero_rated_sales: 0, vat_total: 107.14 };
     expect(sales.body.vat).toEqual({ sales: vatable, purchases: vatable });
     expect((await elsewhere.send('GET', '/api/overview/receivables')).body.data).toMatchObject({ total: 1000, count: 1 });
-    expect((await elsewhere.send('GET', '/api/overview/stock-value')).body).toMatchObject({ total: 4000 });
+    // Xray 4 × ₱892.86: received at ₱1,000 with VAT in it, which a VAT-registered business claims back.
+    expect((await elsewhere.send('GET', '/api/overview/stock-value')).body).toMatchObject({ total: 3571.43 });
     expect((await elsewhere.send('GET', '/api/overview/low-stock')).body).toMatchObject({ total: 1, data: [{ item: 'Xray' }] });
     expect((await elsewhere.send('GET', '/api/overview/recent-documents')).body.data).toHaveLength(3);
   });

@@ -213,7 +213,7 @@ export const countLine = z.looseObject({
     .nullable()
     .optional()
     .describe('Counted less on hand: what posting adjusts by; absent while a blind count is open'),
-  unit_cost: z.number().nullable().describe("The item's cost per base unit: its latest purchase price"),
+  unit_cost: z.number().nullable().describe("The item's moving-average cost per base unit on the count's date, in pesos"),
   difference_value: z.number().nullable().optional().describe('The difference at that cost, in pesos; absent while a blind count is open'),
 });
 
