@@ -8,6 +8,7 @@ import {
   firstOf,
   startDemo,
   startEmpty,
+  stockUp,
   type Session,
   type TestApp,
 } from '../../../tests/support/test-app';
@@ -67,6 +68,7 @@ describe.each(databaseKinds)('moving-average cost on %s', (kind) => {
   let admin: Session;
   let businessId: number;
   let branchId: number;
+  let makatiId: number;
   let supplierId: number;
   let customerId: number;
 
@@ -74,7 +76,9 @@ describe.each(databaseKinds)('moving-average cost on %s', (kind) => {
     let businesses: [number, number];
     ({ test, admin, businesses } = await startDemo(kind));
     businessId = businesses[0];
-    branchId = (await firstOf(admin, 'branches')).id;
+    // The worked example's own branch, so that the margins it reads are its alone.
+    branchId = (await created(admin, '/api/branches', { code: 'COSTING', name: 'Costing Branch' })).id;
+    makatiId = (await firstOf(admin, 'branches')).id;
     supplierId = await contactOfType(admin, 'Supplier');
     customerId = await contactOfType(admin, 'Customer');
     const business = await admin.send('PATCH', `/api/businesses/${businessId}`, { prices_include_vat: false, vat_registered: true });
@@ -156,12 +160,34 @@ describe.each(databaseKinds)('moving-average cost on %s', (kind) => {
     const shown = (await admin.send('GET', `/api/invoices/${s2.id}`)).body.data;
     expect(shown.lines[0]).toMatchObject({ amount: 1600, cost: 860, margin: 740 });
     expect(shown).toMatchObject({ cost_of_goods: 860, margin: 740, margin_percent: 46.25 });
+    // The period's margin at the branch: S1 ₱1,000 − ₱500 and S2 ₱1,600 − ₱860, less the return's ₱400 at its ₱215.
+    const margins = await admin.send('GET', `/api/overview/margins?from=${day(1)}&to=${day(7)}`);
+    expect(margins.status).toBe(200);
+    expect(margins.body.data.find((row: { location_id: number }) => row.location_id === branchId)).toEqual({
+      location_type: 'branch',
+      location_id: branchId,
+      name: 'Costing Branch',
+      sales: 2200,
+      cost_of_goods: 1145,
+      margin: 1055,
+      margin_percent: 47.95,
+    });
+
     // A cashier sells without seeing what the goods cost.
+    await stockUp(admin, { type: 'branch', id: makatiId }, { id: item, unit_of_measurement_id: 1 }, 5, { date: day(10) });
+    const atMakati = await created(admin, '/api/invoices', {
+      contact_id: customerId,
+      branch_id: makatiId,
+      date: day(10),
+      lines: [lineOf(item, 1, 200)],
+    });
+    expect((await admin.send('GET', `/api/invoices/${atMakati.id}`)).body.data.lines[0].cost).not.toBeNull();
     const cashier = await test.signIn('cashier@example.com', undefined, businessId);
-    const theirs = await cashier.send('GET', `/api/invoices/${s2.id}`);
+    const theirs = await cashier.send('GET', `/api/invoices/${atMakati.id}`);
     expect(theirs.status).toBe(200);
     expect(theirs.body.data.lines[0]).not.toHaveProperty('cost');
     expect(theirs.body.data).not.toHaveProperty('margin');
+    expect((await cashier.send('GET', `/api/overview/margins?from=${day(1)}&to=${day(7)}`)).status).toBe(403);
 
     const before = await kept(test.app.db, businessId, [item]);
     expect(await recomputed(test.app.db, businessId, [item])).toEqual(before);

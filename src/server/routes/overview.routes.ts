@@ -2,12 +2,13 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { todayInManila } from '../../domain/documents';
-import { holdsAny } from '../../domain/permissions';
+import { holdsAny, VIEW_COSTS_PERMISSION } from '../../domain/permissions';
 import { forbidden, validationError } from '../errors';
 import { AGEING_BUCKETS, AGEING_SIDES } from '../../domain/ageing';
 import { addDays, daysBetween, monthsSpanned, startOfMonth, type Interval } from '../overview/calendar';
 import { ageing, ageingCsv, type AgeingQuery } from '../overview/ageing';
 import { lowStock } from '../overview/low-stock';
+import { marginsByPlace } from '../overview/margins';
 import { openBalances } from '../overview/open-balances';
 import { recentDocuments } from '../overview/recent-documents';
 import { salesAndPurchases, type PeriodTotals } from '../overview/sales-purchases';
@@ -167,6 +168,19 @@ const stockValueAnswer = z.looseObject({
     }),
   ),
   total: pesos('Everything on hand is worth'),
+});
+
+const marginFigures = {
+  sales: pesos('What was sold, net of VAT, less what returns gave back'),
+  cost_of_goods: pesos('What those goods cost, at moving-average cost'),
+  margin: pesos('Sales less their cost'),
+  margin_percent: z.number().nullable().describe('The margin as a percent of sales; null without sales'),
+};
+
+const marginsAnswer = z.looseObject({
+  data: z.array(z.looseObject({ location_type: z.string(), location_id: z.number().int(), name: z.string(), ...marginFigures })),
+  total: z.looseObject(marginFigures),
+  uncosted: z.number().int().describe('Lines sold without a cost (goods never costed), counted at nothing'),
 });
 
 const lowStockAnswer = z.looseObject({
@@ -366,6 +380,27 @@ export async function overviewRoutes(app: FastifyInstance): Promise<void> {
     async (request) => {
       const { from, to } = periodOf({ ...request.query, interval: 'day' });
       return topItems(db, scopeOf(request), from, to, request.query.limit);
+    },
+  );
+
+  routes.get(
+    '/api/overview/margins',
+    {
+      config: { permission: 'view-invoices' },
+      // What goods cost is for those who may see costs (docs/costing.md).
+      onRequest: async (request) => {
+        if (!holdsAny(scopeOf(request).permissions, [VIEW_COSTS_PERMISSION])) throw forbidden();
+      },
+      schema: {
+        tags,
+        summary: 'Gross margin in a period, by the branch or warehouse that sold',
+        querystring: z.object({ from: period.from, to: period.to }),
+        response: { 200: marginsAnswer.describe('Highest margin first'), ...refusals(401, 403, 422) },
+      },
+    },
+    async (request) => {
+      const { from, to } = periodOf({ ...request.query, interval: 'day' });
+      return marginsByPlace(db, scopeOf(request), from, to);
     },
   );
 

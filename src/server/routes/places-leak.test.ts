@@ -57,6 +57,7 @@ const OVERVIEW_CARDS = [
   'stock-value',
   'low-stock',
   'top-items',
+  'margins',
   'returns',
   'recent-documents',
 ];
