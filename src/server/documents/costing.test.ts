@@ -212,6 +212,29 @@ describe.each(databaseKinds)('moving-average cost on %s', (kind) => {
     ]);
   });
 
+  it('leaves every stamped cost as a recomputation gives it when a thousand offline sales dated yesterday are replayed after a back-dated receipt', async () => {
+    const item = await newItem('COST-REPLAY');
+    await receipt(item, day(10), 1500, 40);
+    for (let n = 0; n < 10; n += 1) await sale(item, day(10), 10, 90);
+    // Entered late: a receipt of two days ago, before everything sold today.
+    await receipt(item, day(8), 1000, 70);
+    // A device that sold yesterday without a network sends its thousand sales now, each once.
+    for (let n = 0; n < 1000; n += 1) {
+      const replayed = await admin.send(
+        'POST',
+        '/api/invoices',
+        { contact_id: customerId, branch_id: branchId, date: day(9), lines: [lineOf(item, 1, 90)] },
+        { 'idempotency-key': `cost-replay-${kind}-${n}` },
+      );
+      expect(replayed.status).toBe(201);
+    }
+    const before = await kept(test.app.db, businessId, [item]);
+    expect(before.lines.filter((line) => line.cost !== null)).toHaveLength(1012);
+    expect(await recomputed(test.app.db, businessId, [item])).toEqual(before);
+    // In date order: 1,000 in at ₱70 two days ago, all sold yesterday at ₱70; 1,500 in at ₱40 today, 100 sold: 1,400 at ₱40.
+    expect(await held(item)).toEqual({ quantity: 1400, value: 56_000 });
+  }, 240_000);
+
   it('costs the goods a database moved before costing was kept from the ledger, once, as the app starts', async () => {
     const db = test.app.db;
     const items = (await db.selectFrom('items').select('id').where('business_id', '=', businessId).execute()).map((row) => row.id);
