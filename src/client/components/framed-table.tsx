@@ -21,3 +21,22 @@ export function EmptyTableRow({ colSpan, className, children }: { colSpan: numbe
     </TableRow>
   );
 }
+
+/**
+ * A list a phone reads as a card per row and a wider screen (from `md`) as the whole table:
+ * `cards` are the list's items, `empty` what it says while it has none (nothing once it has some);
+ * `table` is the table's header, body and footer.
+ */
+export function CardsOrTable({ label, empty, cards, table }: { label: string; empty: ReactNode; cards: ReactNode; table: ReactNode }) {
+  return (
+    <>
+      <ul className="space-y-2 md:hidden" aria-label={label}>
+        {empty && <li className="py-6 text-center text-muted-foreground">{empty}</li>}
+        {cards}
+      </ul>
+      <div className="hidden md:block">
+        <FramedTable>{table}</FramedTable>
+      </div>
+    </>
+  );
+}

@@ -1,8 +1,11 @@
 import { formatDiscounts, type DiscountEntry, type Field } from '../../domain/fields';
-import { formatPesos } from '../../domain/money';
+import { centavosToPesos, formatPesos } from '../../domain/money';
 import { referenceKey } from '../../domain/resource';
 
 const numberFormat = new Intl.NumberFormat(undefined, { maximumFractionDigits: 6 });
+
+/** An amount kept in centavos, as pesos are shown (₱1,075.20). */
+export const formatCentavos = (centavos: number): string => formatPesos(centavosToPesos(centavos));
 
 /** `2026-11-01` in the user's own way of writing dates. */
 export function formatDate(value: string): string {

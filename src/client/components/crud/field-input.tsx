@@ -13,6 +13,7 @@ import { Label } from '../ui/label';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '../ui/select';
 import { Textarea } from '../ui/textarea';
 import { displayOf, ReferencePicker } from './reference-picker';
+import { changeAt } from '../../lib/utils';
 
 export type FormValues = Record<string, unknown>;
 
@@ -50,8 +51,7 @@ function DiscountsInput({
   onChange: (rows: DiscountRow[]) => void;
   invalid: boolean;
 }) {
-  const update = (index: number, changes: Partial<DiscountRow>) =>
-    onChange(value.map((row, at) => (at === index ? { ...row, ...changes } : row)));
+  const update = (index: number, changes: Partial<DiscountRow>) => onChange(changeAt(value, index, changes));
   return (
     <div id={id} role="group" aria-label={label} aria-invalid={invalid} className="space-y-2">
       {value.length === 0 && <p className="text-sm text-muted-foreground">No discounts.</p>}

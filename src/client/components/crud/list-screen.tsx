@@ -354,11 +354,9 @@ function ResourceList({ definition }: { definition: ResourceDefinition }) {
         </div>
       )}
       <ConfirmDialog
-        confirmation={actions.confirmation}
+        {...actions.dialog}
         singular={definition.singular}
         display={target ? displayValue(definition.display, definition.fields[definition.display], target) : ''}
-        busy={actions.busy}
-        onClose={actions.close}
       />
     </div>
   );

@@ -1,9 +1,7 @@
 import { Download, Printer } from 'lucide-react';
-import { useState } from 'react';
-import { toast } from '../../lib/notify';
 import { todayInManila } from '../../../domain/documents';
 import type { ResourceDefinition } from '../../../domain/resource';
-import { ApiError, apiFile, describeError, saveFile } from '../../lib/api';
+import { useDownload } from '../../lib/downloads';
 import { formatTimestamp } from '../../lib/format';
 import { useSession } from '../../lib/session';
 import { Button } from '../ui/button';
@@ -14,23 +12,16 @@ import { apiQuery, type ListState } from './list-state';
  * filters (the server streams every page), or the page on screen on paper.
  */
 export function ListTakeaway({ definition, state }: { definition: ResourceDefinition; state: ListState }) {
-  const [exporting, setExporting] = useState(false);
+  const [exporting, download] = useDownload();
 
-  const exportCsv = async () => {
-    setExporting(true);
-    try {
-      const { page: _page, per_page: _perPage, ...filters } = apiQuery(state);
-      const file = await apiFile(`/api/${definition.name}/export.csv`, { query: filters });
-      saveFile(file.blob, file.filename ?? `${definition.name}-${todayInManila()}.csv`);
-    } catch (error) {
-      toast.error(
-        error instanceof ApiError && error.status === 0
-          ? 'Exporting needs a connection: the whole list comes from the server.'
-          : describeError(error),
-      );
-    } finally {
-      setExporting(false);
-    }
+  const exportCsv = () => {
+    const { page: _page, per_page: _perPage, ...filters } = apiQuery(state);
+    return download({
+      path: `/api/${definition.name}/export.csv`,
+      query: filters,
+      fallbackName: `${definition.name}-${todayInManila()}.csv`,
+      offline: 'Exporting needs a connection: the whole list comes from the server.',
+    });
   };
 
   return (

@@ -1,5 +1,8 @@
+import type { ReactNode } from 'react';
 import type { ListMeta } from '../../../domain/list-params';
+import { EmptyTableRow, FramedTable } from '../framed-table';
 import { Button } from '../ui/button';
+import { TableBody, TableHeader, TableRow } from '../ui/table';
 
 /** Pages of a history, newest first: Newer, where we are, Older. Nothing when it fits one page. */
 export function NewerOlderPager({ meta, onPage }: { meta: ListMeta | undefined; onPage: (page: number) => void }) {
@@ -17,5 +20,44 @@ export function NewerOlderPager({ meta, onPage }: { meta: ListMeta | undefined; 
         Older
       </Button>
     </nav>
+  );
+}
+
+/**
+ * A page of a history in a framed table, Newer and Older under it: `head` is its header row's
+ * cells, `row` a record's row; a page with none says `empty` across `columns` columns.
+ */
+export function PagedTable<Row>({
+  answer,
+  head,
+  row,
+  columns,
+  empty,
+  onPage,
+}: {
+  answer: { data: Row[]; meta: ListMeta } | undefined;
+  head: ReactNode;
+  row: (record: Row) => ReactNode;
+  columns: number;
+  empty: ReactNode;
+  onPage: (page: number) => void;
+}) {
+  return (
+    <>
+      <FramedTable>
+        <TableHeader>
+          <TableRow>{head}</TableRow>
+        </TableHeader>
+        <TableBody>
+          {answer?.data.map(row)}
+          {answer?.data.length === 0 && (
+            <EmptyTableRow colSpan={columns} className="py-6">
+              {empty}
+            </EmptyTableRow>
+          )}
+        </TableBody>
+      </FramedTable>
+      <NewerOlderPager meta={answer?.meta} onPage={onPage} />
+    </>
   );
 }

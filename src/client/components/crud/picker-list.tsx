@@ -60,3 +60,41 @@ export function PickerOption({
     </li>
   );
 }
+
+/**
+ * The choices of the list: `records` as the search found them, the one at `active` marked, each
+ * with the id the box names as its active one (`{listId}-{record id}`). "No Result" for none, once
+ * the search is `settled` (answered for the text in the box).
+ */
+export function PickerOptions<Found extends { id: number | string }>({
+  listId,
+  records,
+  active,
+  settled = true,
+  name,
+  detail,
+  onHover,
+  onChoose,
+}: {
+  listId: string;
+  records: readonly Found[];
+  active: number | null;
+  settled?: boolean;
+  name: (record: Found) => ReactNode;
+  detail?: (record: Found) => ReactNode;
+  onHover: (index: number) => void;
+  onChoose: (record: Found) => void;
+}) {
+  if (records.length === 0) return settled ? <PickerNote>No Result</PickerNote> : null;
+  return records.map((record, index) => (
+    <PickerOption
+      key={record.id}
+      id={`${listId}-${record.id}`}
+      active={index === active}
+      name={name(record)}
+      detail={detail?.(record)}
+      onHover={() => onHover(index)}
+      onChoose={() => onChoose(record)}
+    />
+  ));
+}

@@ -1,10 +1,9 @@
-import { useState } from 'react';
 import { toast } from '../../lib/notify';
 import type { ResourceDefinition } from '../../../domain/resource';
 import { ApiError, describeError } from '../../lib/api';
 import { discard, isClientKey, submitChange, type OutboxAction, type Settled } from '../../lib/outbox';
 import { useActiveBusinessId } from '../../lib/session';
-import type { Confirmation } from './confirm-dialog';
+import { useConfirmation } from './confirm-dialog';
 
 export type RecordAction = 'delete' | 'restore' | 'force-delete';
 
@@ -93,8 +92,8 @@ export async function takeStep(
  */
 export function useRecordActions(definition: ResourceDefinition, onDone: (action: RecordAction) => void) {
   const businessId = useActiveBusinessId();
-  const [confirmation, setConfirmation] = useState<Confirmation | null>(null);
-  const [busy, setBusy] = useState(false);
+  const confirming = useConfirmation();
+  const { setConfirmation, setBusy } = confirming;
 
   const run = async (action: RecordAction, id: number | string, display: string) => {
     const words = ACTIONS[action];
@@ -130,5 +129,5 @@ export function useRecordActions(definition: ResourceDefinition, onDone: (action
     });
   };
 
-  return { ask, confirmation, busy, close: () => setConfirmation(null), setConfirmation, setBusy };
+  return { ask, ...confirming };
 }

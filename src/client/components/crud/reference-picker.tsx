@@ -9,7 +9,7 @@ import { useActiveBusinessId } from '../../lib/session';
 import { Input } from '../ui/input';
 import { Spinner } from '../ui/spinner';
 import { quickSearchField } from './list-state';
-import { PickerList, PickerNote, PickerOption } from './picker-list';
+import { PickerList, PickerNote, PickerOptions } from './picker-list';
 
 /** The typed text reaches the server after this pause, not on every keystroke. */
 const DEBOUNCE_MS = 350;
@@ -240,20 +240,17 @@ export function ReferencePicker({
         <PickerList id={listId}>
           {results.error ? (
             <PickerNote failed>{describeError(results.error)}</PickerNote>
-          ) : (choices || (answered && results.isSuccess)) && rows.length === 0 ? (
-            <PickerNote>No Result</PickerNote>
           ) : (
-            rows.map((record, index) => (
-              <PickerOption
-                key={record.id}
-                id={`${listId}-${record.id}`}
-                active={index === active}
-                name={displayOf(target, record)}
-                detail={describe?.(record)}
-                onHover={() => setActive(index)}
-                onChoose={() => choose(record)}
-              />
-            ))
+            <PickerOptions
+              listId={listId}
+              records={rows}
+              active={active}
+              settled={Boolean(choices) || (answered && results.isSuccess)}
+              name={(record) => displayOf(target, record)}
+              detail={describe}
+              onHover={setActive}
+              onChoose={choose}
+            />
           )}
         </PickerList>
       )}

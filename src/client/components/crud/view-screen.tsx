@@ -189,13 +189,7 @@ function RecordView({ definition, id }: { definition: ResourceDefinition; id: st
       {!local && renderSlot(definition, 'view.files', { record })}
       {!local && <ActivityTimeline definition={definition} recordId={Number(record.id)} />}
 
-      <ConfirmDialog
-        confirmation={actions.confirmation}
-        singular={definition.singular}
-        display={display}
-        busy={actions.busy}
-        onClose={actions.close}
-      />
+      <ConfirmDialog {...actions.dialog} singular={definition.singular} display={display} />
       <Dialog open={secret !== null} onOpenChange={(open) => !open && setSecret(null)}>
         <DialogContent>
           <DialogHeader>

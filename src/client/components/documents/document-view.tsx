@@ -24,7 +24,7 @@ import { displayValue } from '../../lib/format';
 import { isClientKey, type OutboxAction } from '../../lib/outbox';
 import { listQuery, type ApiRecord } from '../../lib/resource-queries';
 import { useActiveBusinessId, useCan } from '../../lib/session';
-import { ConfirmDialog, type Confirmation } from '../crud/confirm-dialog';
+import { ConfirmDialog, useConfirmation } from '../crud/confirm-dialog';
 import { takeStep, whileBusy } from '../crud/record-actions';
 import { Badge } from '../ui/badge';
 import { Button } from '../ui/button';
@@ -61,6 +61,9 @@ export function DocumentLines({ definition, record: given }: { definition: Resou
   const money = (value: unknown) => (Number.isNaN(Number(value)) ? 'Priced when sent' : formatPesos(Number(value ?? 0)));
   // The server says how each line is taxed (an older one does not): then each is tagged, and the tags explained.
   const legend = priced ? vatLegend(lines) : null;
+  // A sale's lines carry their cost and margin only for a user who sees costs: then they are shown.
+  const margins = spec.lines === 'priced' && lines.some((line) => line.margin !== undefined);
+  const orNone = (value: number | null | undefined) => (value === null || value === undefined ? '—' : formatPesos(value));
   return (
     <HeadedSection headingId="lines-heading" title="Lines" className="space-y-2">
       <div className="rounded-lg border">
@@ -88,6 +91,12 @@ export function DocumentLines({ definition, record: given }: { definition: Resou
                   <TableHead className="hidden text-right sm:table-cell">Discount</TableHead>
                   <TableHead className="text-right">Amount</TableHead>
                   {legend && <TableHead className="text-center">VAT</TableHead>}
+                  {margins && (
+                    <>
+                      <TableHead className="hidden text-right md:table-cell">Cost</TableHead>
+                      <TableHead className="hidden text-right md:table-cell">Margin</TableHead>
+                    </>
+                  )}
                 </>
               )}
             </TableRow>
@@ -148,6 +157,12 @@ export function DocumentLines({ definition, record: given }: { definition: Resou
                           )}
                         </TableCell>
                       )}
+                      {margins && (
+                        <>
+                          <TableCell className="hidden text-right tabular-nums md:table-cell">{orNone(line.cost)}</TableCell>
+                          <TableCell className="hidden text-right tabular-nums md:table-cell">{orNone(line.margin)}</TableCell>
+                        </>
+                      )}
                     </>
                   )}
                 </TableRow>
@@ -160,10 +175,33 @@ export function DocumentLines({ definition, record: given }: { definition: Resou
       {priced && (
         <div className="ml-auto max-w-xs">
           <DocumentTotals record={record} totalLabel={totalLabelOf(definition)} />
+          {margins && <SaleMargin record={record} />}
           {record.unpriced && <p className="mt-1 text-right text-xs text-muted-foreground">Lines priced when sent are not counted yet.</p>}
         </div>
       )}
     </HeadedSection>
+  );
+}
+
+/**
+ * What a sale's goods cost and what it made on them, under its totals: for a user who sees costs
+ * (the server sends the figures to no one else). Never printed: the customer's copy keeps to prices.
+ */
+function SaleMargin({ record }: { record: ApiRecord }) {
+  const cost = record.cost_of_goods as number | null | undefined;
+  const margin = record.margin as number | null | undefined;
+  const percent = record.margin_percent as number | null | undefined;
+  return (
+    <dl className="mt-2 grid grid-cols-2 gap-x-4 border-t pt-2 text-sm text-muted-foreground" aria-label="Cost and margin">
+      <dt>Cost of goods</dt>
+      <dd className="text-right tabular-nums">{cost === null || cost === undefined ? 'Not costed yet' : formatPesos(cost)}</dd>
+      <dt>Margin</dt>
+      <dd className="text-right tabular-nums">
+        {margin === null || margin === undefined
+          ? '—'
+          : `${formatPesos(margin)}${percent === null || percent === undefined ? '' : ` (${percent}%)`}`}
+      </dd>
+    </dl>
   );
 }
 
@@ -204,9 +242,9 @@ function followOnIcon(resource: string): LucideIcon {
 export function DocumentActions({ definition, record }: { definition: ResourceDefinition; record: ApiRecord }) {
   const businessId = useActiveBusinessId();
   const actor = useActor();
-  const [confirmation, setConfirmation] = useState<Confirmation | null>(null);
+  const confirming = useConfirmation();
+  const { setConfirmation, setBusy } = confirming;
   const [closing, setClosing] = useState<Closing | null>(null);
-  const [busy, setBusy] = useState(false);
   const lifecycle = definition.document!.lifecycle;
   const status = String(record.status ?? '');
   const live = !isClientKey(record.id) && !record.deleted_at;
@@ -288,13 +326,7 @@ export function DocumentActions({ definition, record }: { definition: ResourceDe
             </Button>
           ),
         )}
-      <ConfirmDialog
-        confirmation={confirmation}
-        singular={definition.singular}
-        display={String(record.number ?? '')}
-        busy={busy}
-        onClose={() => setConfirmation(null)}
-      />
+      <ConfirmDialog {...confirming.dialog} singular={definition.singular} display={String(record.number ?? '')} />
       <CloseRestDialog closing={closing} onClose={() => setClosing(null)} />
     </>
   );

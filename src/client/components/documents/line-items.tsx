@@ -1,8 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
 import { Plus } from 'lucide-react';
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
-import { amountAsPriced, documentTotals, VAT_PERCENT } from '../../../domain/documents';
-import { centavosToPesos, formatPesos } from '../../../domain/money';
+import { documentTotals, VAT_PERCENT } from '../../../domain/documents';
+import { centavosToPesos } from '../../../domain/money';
 import type { PricedLine } from '../../../domain/pricing';
 import { fromThousandths } from '../../../domain/quantity';
 import { getResource } from '../../../domain/resources/registry';
@@ -16,19 +16,18 @@ import { useItemByCode } from '../scan/item-by-code';
 import { Button } from '../ui/button';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '../ui/select';
 import { SignedQuantityInput, signedAs, type QuantitySign } from '../ui/signed-quantity-input';
-import { DocumentTotals } from './document-totals';
 import { useLinePricing, type LineContext, type LineState } from './line-pricing';
-import { totalsInPesos } from './printed-figures';
 import { emptyLine, type LineRow } from './line-rows';
 import { FieldMessages } from './field-messages';
-import { ChoiceCell, NoteCell, NumberCell } from './line-cells';
+import { AmountCell, cellOf, ChoiceCell, LineCard, LinesTotals, NoteCell, NumberCell } from './line-cells';
 import { RemoveRowButton } from './remove-row-button';
 import { ProblemAlert } from '../problem-alert';
 import { SmallLabel } from '../labelled-field';
+import { formatCentavos } from '../../lib/format';
+import { changeAt } from '../../lib/utils';
 
 /** A line's figures, once priced. */
 const pricedLine = (state: LineState): PricedLine | null => (state.kind === 'priced' ? state.line : null);
-const pesos = (centavos: number) => formatPesos(centavosToPesos(centavos));
 /** The sign an adjustment line's reason gives its quantity: below zero for what leaves the stock, above for what comes in; none for either way. */
 const reasonSign = (reason: string | undefined): QuantitySign | undefined => {
   const direction = reasonDirection(reason);
@@ -84,8 +83,7 @@ export function LineItems({
     if (input instanceof HTMLInputElement) input.select();
   });
 
-  const update = (index: number, changes: Partial<LineRow>) =>
-    onChange(rows.map((row, at) => (at === index ? { ...row, ...changes } : row)));
+  const update = (index: number, changes: Partial<LineRow>) => onChange(changeAt(rows, index, changes));
   /** An item picked, searched or scanned: its unit comes with it, and the quantity is next. */
   const pickItem = (index: number, itemId: number | null, record?: ApiRecord) => {
     const row = rows[index];
@@ -139,6 +137,7 @@ export function LineItems({
             return local.filter((message): message is string => message !== undefined);
           };
           const id = (field: string) => `line-${index}-${field}`;
+          const cell = cellOf(index, row, at, update);
           const line = figures[index];
           const item = state.kind === 'priced' || state.kind === 'refused' ? state.item : undefined;
           const offered = pricing.unitsOf(item ?? pricing.itemOf.get(row.item_id ?? 0));
@@ -146,11 +145,7 @@ export function LineItems({
           const onHand = row.item_id === null ? undefined : pricing.onHandOf.get(row.item_id);
           const onHandAsOf = row.item_id === null ? undefined : pricing.onHandAsOf.get(row.item_id);
           return (
-            <li
-              key={index}
-              className="grid grid-cols-2 gap-3 rounded-lg border bg-card p-3 sm:grid-cols-12 sm:items-start"
-              aria-label={`Line ${index + 1}`}
-            >
+            <LineCard key={index} index={index}>
               <div className="col-span-2 sm:col-span-4">
                 <SmallLabel htmlFor={id('item')}>Item</SmallLabel>
                 {fromSource && row.source_line_id ? (
@@ -250,25 +245,16 @@ export function LineItems({
                   <FieldMessages messages={at('quantity')} />
                 </div>
               ) : (
-                <NumberCell
-                  label="Quantity"
-                  id={id('quantity')}
-                  value={row.quantity}
-                  messages={at('quantity')}
-                  onChange={(quantity) => update(index, { quantity })}
-                  onKeyDown={onward(index)}
-                />
+                <NumberCell label="Quantity" {...cell('quantity')} onKeyDown={onward(index)} />
               )}
               {context.adjusts && (
                 <>
                   <ChoiceCell
                     label="Reason"
-                    id={id('reason')}
                     className="sm:col-span-3"
-                    value={row.reason}
                     prompt="Choose…"
                     choices={ADJUSTMENT_REASONS}
-                    messages={at('reason')}
+                    {...cell('reason')}
                     onChange={(reason) => {
                       // The reason moves the sign of what was typed: 3 Found, then Damaged, is −3.
                       const sign = reasonSign(reason);
@@ -276,12 +262,9 @@ export function LineItems({
                     }}
                   />
                   <NoteCell
-                    id={id('note')}
                     className="col-span-2 sm:order-last sm:col-span-12"
                     reason={row.reason}
-                    value={row.note}
-                    messages={at('note')}
-                    onChange={(note) => update(index, { note })}
+                    {...cell('note')}
                     onKeyDown={onward(index)}
                   />
                 </>
@@ -290,20 +273,14 @@ export function LineItems({
                 <>
                   <NumberCell
                     label="Unit price"
-                    id={id('unit_price')}
-                    value={row.unit_price}
+                    {...cell('unit_price')}
                     placeholder={line ? centavosToPesos(line.unitPrice).toFixed(2) : 'Price list'}
-                    messages={at('unit_price')}
-                    onChange={(unit_price) => update(index, { unit_price })}
                     onKeyDown={onward(index)}
                   />
                   <NumberCell
                     label="Discount %"
-                    id={id('discount')}
-                    value={row.discount_percent}
+                    {...cell('discount_percent', 'discount')}
                     placeholder={line ? String(line.discountHundredths / 100) : 'Auto'}
-                    messages={at('discount_percent')}
-                    onChange={(discount_percent) => update(index, { discount_percent })}
                     onKeyDown={onward(index)}
                     narrow
                   />
@@ -311,13 +288,9 @@ export function LineItems({
               )}
               <div className="flex items-end justify-between gap-2 sm:col-span-1 sm:flex-col sm:items-end">
                 {priced && (
-                  <div className="flex flex-col sm:items-end">
-                    <span className="text-xs text-muted-foreground sm:sr-only">Amount</span>
-                    <output className="flex min-h-11 items-center font-medium tabular-nums" aria-label={`Amount of line ${index + 1}`}>
-                      {line ? pesos(amountAsPriced(line, pricing.pricesIncludeVat)) : '—'}
-                    </output>
+                  <AmountCell index={index} line={line} pricesIncludeVat={pricing.pricesIncludeVat} labelClassName="sm:sr-only">
                     {line && <LineTax line={line} pricesIncludeVat={pricing.pricesIncludeVat} />}
-                  </div>
+                  </AmountCell>
                 )}
                 <RemoveRowButton
                   label={`Remove line ${index + 1}`}
@@ -325,7 +298,7 @@ export function LineItems({
                   disabled={rows.length === 1}
                 />
               </div>
-            </li>
+            </LineCard>
           );
         })}
       </ol>
@@ -334,11 +307,7 @@ export function LineItems({
           <Plus aria-hidden /> Add line
         </Button>
       )}
-      {priced && (
-        <section aria-label="Totals" aria-live="polite" className="ml-auto w-full max-w-xs">
-          <DocumentTotals record={totalsInPesos(totals, pricing.pricesIncludeVat)} />
-        </section>
-      )}
+      {priced && <LinesTotals totals={totals} pricesIncludeVat={pricing.pricesIncludeVat} />}
       {priced && unsettled && <p className="text-right text-xs text-muted-foreground">The total counts the lines priced so far.</p>}
     </fieldset>
   );
@@ -352,6 +321,6 @@ function LineTax({ line, pricesIncludeVat }: { line: PricedLine; pricesIncludeVa
       ? 'VAT-exempt'
       : line.category === 'zero_rated'
         ? `Zero-rated (0% VAT)`
-        : `${pricesIncludeVat ? 'incl.' : '+'} ${VAT_PERCENT}% VAT ${pesos(line.vat)}`;
+        : `${pricesIncludeVat ? 'incl.' : '+'} ${VAT_PERCENT}% VAT ${formatCentavos(line.vat)}`;
   return <span className="text-xs text-muted-foreground tabular-nums">{note}</span>;
 }

@@ -62,6 +62,9 @@ export interface DocumentLine {
   note?: string | null;
   /** A return's line's disposition. */
   disposition?: string | null;
+  /** What its goods cost, and a sale's line its margin (amount less cost): only to a user who sees costs; null while not costed. */
+  cost?: number | null;
+  margin?: number | null;
 }
 
 /** A document's stored lines as rows of the editor (editing it, or starting from it). */

@@ -10,7 +10,7 @@ import { ApiError, apiFile, describeError, saveFile } from '../../lib/api';
 import { toast } from '../../lib/notify';
 import { recordQuery } from '../../lib/resource-queries';
 import { useActiveBusinessId } from '../../lib/session';
-import { cn } from '../../lib/utils';
+import { changeAt, cn } from '../../lib/utils';
 import type { FormSection, RecordProps, ScreenProps } from '../crud/slots';
 import { Button } from '../ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '../ui/dialog';
@@ -21,14 +21,13 @@ import { emptyTender, rowsTotal, traceOfAnswer, type TenderAnswer, type TenderRo
 import { FieldMessages } from './field-messages';
 import { RemoveRowButton } from './remove-row-button';
 import { ProblemAlert } from '../problem-alert';
+import { formatCentavos } from '../../lib/format';
 
 /**
  * A payment's tenders on screen: the editor of its form (a row per tender — method, amount and
  * what the method needs — with their running total against the balance), the tenders of a
  * payment shown among its details, and the list's export of a period's tenders for reconciliation.
  */
-
-const pesos = (centavos: number) => formatPesos(centavosToPesos(centavos));
 
 /** What the server would refuse in the tenders as sent, by full key (`tenders.1.reference`): said before sending offline. */
 export async function tenderProblems(sent: unknown): Promise<Record<string, string[]>> {
@@ -104,8 +103,7 @@ export function TenderRowsEditor({
   target?: TenderTarget;
 }) {
   const total = rowsTotal(rows);
-  const update = (index: number, changes: Partial<TenderRow>) =>
-    onChange(rows.map((row, at) => (at === index ? { ...row, ...changes } : row)));
+  const update = (index: number, changes: Partial<TenderRow>) => onChange(changeAt(rows, index, changes));
   const addTender = () => {
     // The next tender starts with what is left.
     const left = target ? target.centavos - total : 0;
@@ -229,14 +227,14 @@ export function TenderRowsEditor({
         >
           <dt className="font-semibold">Total</dt>
           <dd className="text-right font-semibold" data-testid="tenders-total">
-            {pesos(total)}
+            {formatCentavos(total)}
           </dd>
           {target && left !== undefined && (
             <>
               <dt className="text-muted-foreground">{target.label}</dt>
-              <dd className="text-right">{pesos(target.centavos)}</dd>
+              <dd className="text-right">{formatCentavos(target.centavos)}</dd>
               <dt className={cn(left < 0 ? 'text-destructive' : 'text-muted-foreground')}>{left < 0 ? target.over : target.left}</dt>
-              <dd className={cn('text-right', left < 0 && 'text-destructive')}>{pesos(Math.abs(left))}</dd>
+              <dd className={cn('text-right', left < 0 && 'text-destructive')}>{formatCentavos(Math.abs(left))}</dd>
             </>
           )}
         </dl>

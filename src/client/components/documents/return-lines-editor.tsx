@@ -1,20 +1,17 @@
 import type { ComponentProps } from 'react';
-import { amountAsPriced } from '../../../domain/documents';
-import { centavosToPesos, formatPesos } from '../../../domain/money';
+import { formatPesos } from '../../../domain/money';
 import { getResource } from '../../../domain/resources/registry';
 import { OTHER_REASON } from '../../../domain/resources/stock-adjustments';
 import type { FormSection } from '../crud/slots';
 import { SmallLabel } from '../labelled-field';
 import { ProblemAlert } from '../problem-alert';
-import { DocumentTotals } from './document-totals';
 import { FieldMessages } from './field-messages';
-import { ChoiceCell, NoteCell, NumberCell } from './line-cells';
+import { AmountCell, cellOf, ChoiceCell, LineCard, LinesTotals, NoteCell, NumberCell } from './line-cells';
 import type { LineRow } from './line-rows';
 import { TenderRowsEditor } from './payment-tenders';
-import { totalsInPesos } from './printed-figures';
 import { returnFigures, type ReturnRows, type Settlement } from './return-rows';
-
-const pesos = (centavos: number) => formatPesos(centavosToPesos(centavos));
+import { formatCentavos } from '../../lib/format';
+import { changeAt } from '../../lib/utils';
 
 /**
  * The lines of a return and how its party is paid back, in its kind's words (`document.returns`):
@@ -33,8 +30,7 @@ export function ReturnLinesEditor({ definition, value, onChange, errors }: Compo
   const fromCustomer = spec.contact === 'Customer';
   const { lines, totals } = returnFigures(form);
   const change = (changes: Partial<ReturnRows>) => onChange({ ...form, ...changes });
-  const update = (index: number, changes: Partial<LineRow>) =>
-    change({ rows: form.rows.map((row, at) => (at === index ? { ...row, ...changes } : row)) });
+  const update = (index: number, changes: Partial<LineRow>) => change({ rows: changeAt(form.rows, index, changes) });
   const fromSale = form.rows.some((row) => row.sold);
 
   return (
@@ -56,15 +52,11 @@ export function ReturnLinesEditor({ definition, value, onChange, errors }: Compo
           {form.rows.map((row, index) => {
             const id = (field: string) => `line-${index}-${field}`;
             const at = (field: string) => errors[`lines.${index}.${field}`] ?? [];
-            const line = lines[index];
+            const cell = cellOf(index, row, at, update);
             const typed = row.quantity.trim() !== '';
             const tooMany = typed && row.open !== undefined && Number(row.quantity) > row.open;
             return (
-              <li
-                key={index}
-                className="grid grid-cols-2 gap-3 rounded-lg border bg-card p-3 sm:grid-cols-12 sm:items-start"
-                aria-label={`Line ${index + 1}`}
-              >
+              <LineCard key={index} index={index}>
                 <div className="col-span-2 sm:col-span-4">
                   <SmallLabel htmlFor={id('quantity')}>Item</SmallLabel>
                   <p className="flex min-h-11 items-center font-medium">{row.item_name ?? '—'}</p>
@@ -78,54 +70,21 @@ export function ReturnLinesEditor({ definition, value, onChange, errors }: Compo
                 </div>
                 <NumberCell
                   label="Returned"
-                  id={id('quantity')}
-                  value={row.quantity}
+                  {...cell('quantity')}
                   placeholder="0"
                   messages={at('quantity').length > 0 ? at('quantity') : tooMany ? [`At most ${row.open}.`] : []}
-                  onChange={(quantity) => update(index, { quantity })}
                 />
-                <ChoiceCell
-                  label="Reason"
-                  id={id('reason')}
-                  className="sm:col-span-3"
-                  value={row.reason}
-                  prompt="Choose…"
-                  choices={terms.reasons}
-                  messages={at('reason')}
-                  onChange={(reason) => update(index, { reason })}
-                />
-                <ChoiceCell
-                  label="Goods"
-                  id={id('disposition')}
-                  className="sm:col-span-2"
-                  value={row.disposition}
-                  choices={terms.dispositions}
-                  messages={at('disposition')}
-                  onChange={(disposition) => update(index, { disposition })}
-                />
-                <div className="flex flex-col sm:col-span-1 sm:items-end">
-                  <span className="text-xs text-muted-foreground">Amount</span>
-                  <output className="flex min-h-11 items-center font-medium tabular-nums" aria-label={`Amount of line ${index + 1}`}>
-                    {line ? pesos(amountAsPriced(line, form.pricesIncludeVat)) : '—'}
-                  </output>
-                </div>
+                <ChoiceCell label="Reason" className="sm:col-span-3" prompt="Choose…" choices={terms.reasons} {...cell('reason')} />
+                <ChoiceCell label="Goods" className="sm:col-span-2" choices={terms.dispositions} {...cell('disposition')} />
+                <AmountCell index={index} line={lines[index]} pricesIncludeVat={form.pricesIncludeVat} className="sm:col-span-1" />
                 {(typed || row.reason === OTHER_REASON) && (
-                  <NoteCell
-                    id={id('note')}
-                    className="col-span-2 sm:col-span-12"
-                    reason={row.reason}
-                    value={row.note}
-                    messages={at('note')}
-                    onChange={(note) => update(index, { note })}
-                  />
+                  <NoteCell className="col-span-2 sm:col-span-12" reason={row.reason} {...cell('note')} />
                 )}
-              </li>
+              </LineCard>
             );
           })}
         </ol>
-        <section aria-label="Totals" aria-live="polite" className="ml-auto w-full max-w-xs">
-          <DocumentTotals record={totalsInPesos(totals, form.pricesIncludeVat)} totalLabel={terms.totalLabel} />
-        </section>
+        <LinesTotals totals={totals} pricesIncludeVat={form.pricesIncludeVat} totalLabel={terms.totalLabel} />
       </fieldset>
       <fieldset className="space-y-3">
         <legend className="mb-2 text-sm font-medium">Paid back</legend>
@@ -147,12 +106,13 @@ export function ReturnLinesEditor({ definition, value, onChange, errors }: Compo
         <FieldMessages messages={errors.settlement ?? []} />
         {form.settlement === 'credit' && (
           <p className="text-sm text-muted-foreground">
-            {pesos(totals.total)} comes off what {fromCustomer ? 'the customer still owes' : 'is still owed to the supplier'} on the {noun}.
+            {formatCentavos(totals.total)} comes off what {fromCustomer ? 'the customer still owes' : 'is still owed to the supplier'} on
+            the {noun}.
           </p>
         )}
         {form.settlement === 'account' && (
           <p className="text-sm text-muted-foreground">
-            {pesos(totals.total)} is kept on the {fromCustomer ? 'customer' : 'supplier'}’s account, to pay later{' '}
+            {formatCentavos(totals.total)} is kept on the {fromCustomer ? 'customer' : 'supplier'}’s account, to pay later{' '}
             {fromCustomer ? 'invoices' : 'bills'} with: choose Account credit as the payment’s tender.
           </p>
         )}

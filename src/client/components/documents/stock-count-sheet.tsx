@@ -26,8 +26,8 @@ import { useOutbox } from '../../lib/pending';
 import { listQuery, recordQuery, type ApiRecord } from '../../lib/resource-queries';
 import { useActiveBusinessId, usePermissions } from '../../lib/session';
 import { cn } from '../../lib/utils';
-import { ConfirmDialog, type Confirmation } from '../crud/confirm-dialog';
-import { PickerList, PickerNote, PickerOption } from '../crud/picker-list';
+import { ConfirmDialog, useConfirmation } from '../crud/confirm-dialog';
+import { PickerList, PickerOptions } from '../crud/picker-list';
 import { takeStep, whileBusy } from '../crud/record-actions';
 import { CameraScanButton } from '../scan/camera-scanner';
 import { signalRead } from '../scan/barcode-reader';
@@ -274,9 +274,9 @@ export function StockCountSheet({ definition, record }: { definition: ResourceDe
   const differing = Number(record.lines_differing ?? 0);
   const netValue = Number(record.difference_value ?? 0);
 
-  const [confirmation, setConfirmation] = useState<Confirmation | null>(null);
+  const confirming = useConfirmation();
+  const { setConfirmation, setBusy } = confirming;
   const [posting, setPosting] = useState(false);
-  const [busy, setBusy] = useState(false);
 
   /** Finishing and taking off go out as counting (action `count`): in order after the entries queued before them. */
   const countStep = (step: 'finish' | 'uncount', label: string, success: string, body?: { item_id: number }) =>
@@ -489,13 +489,7 @@ export function StockCountSheet({ definition, record }: { definition: ResourceDe
           onClose={() => setPosting(false)}
         />
       )}
-      <ConfirmDialog
-        confirmation={confirmation}
-        singular={definition.singular}
-        display={String(record.number ?? '')}
-        busy={busy}
-        onClose={() => setConfirmation(null)}
-      />
+      <ConfirmDialog {...confirming.dialog} singular={definition.singular} display={String(record.number ?? '')} />
     </HeadedSection>
   );
 }
@@ -871,25 +865,19 @@ function CountEntry({
             />
             {listOpen && (
               <PickerList id={listId} label="Items found">
-                {offered.length === 0 ? (
-                  <PickerNote>No Result</PickerNote>
-                ) : (
-                  offered.map((item, index) => (
-                    <PickerOption
-                      key={item.id}
-                      id={`${listId}-${item.id}`}
-                      active={index === active}
-                      name={String(item.name)}
-                      detail={`${String(item.sku)}${item.barcode ? ` · ${String(item.barcode)}` : ''}`}
-                      onHover={() => setActive(index)}
-                      onChoose={() => {
-                        take({ item });
-                        setText('');
-                        setActive(null);
-                      }}
-                    />
-                  ))
-                )}
+                <PickerOptions
+                  listId={listId}
+                  records={offered}
+                  active={active}
+                  name={(item) => String(item.name)}
+                  detail={(item) => `${String(item.sku)}${item.barcode ? ` · ${String(item.barcode)}` : ''}`}
+                  onHover={setActive}
+                  onChoose={(item) => {
+                    take({ item });
+                    setText('');
+                    setActive(null);
+                  }}
+                />
               </PickerList>
             )}
           </div>

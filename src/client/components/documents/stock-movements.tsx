@@ -1,14 +1,13 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { useState } from 'react';
-import { NewerOlderPager } from '../crud/newer-older-pager';
+import { PagedTable } from '../crud/newer-older-pager';
 import type { ListMeta } from '../../../domain/list-params';
 import { api } from '../../lib/api';
 import { formatDate, formatTimestamp } from '../../lib/format';
 import { useActiveBusinessId } from '../../lib/session';
-import { EmptyTableRow, FramedTable } from '../framed-table';
 import { HeadedSection } from '../headed-section';
-import { TableBody, TableCell, TableHead, TableHeader, TableRow } from '../ui/table';
+import { TableCell, TableHead, TableRow } from '../ui/table';
 
 interface Movement {
   id: number;
@@ -31,55 +30,50 @@ export function StockMovements({ stockId, unit }: { stockId: number; unit: strin
     queryFn: ({ signal }) =>
       api<{ data: Movement[]; meta: ListMeta }>('GET', `/api/stocks/${stockId}/movements`, { query: { page, per_page: 15 }, signal }),
   });
-  const meta = movements.data?.meta;
   const signed = (value: number) => `${value > 0 ? '+' : ''}${value}${unit ? ` ${unit}` : ''}`;
   const quarantine = movements.data?.data.some((movement) => movement.quarantined !== 0) ?? false;
   return (
     <HeadedSection headingId="movements-heading" title="Movements" className="space-y-2">
-      <FramedTable>
-        <TableHeader>
-          <TableRow>
+      <PagedTable
+        answer={movements.data}
+        head={
+          <>
             <TableHead>Date</TableHead>
             <TableHead>Document</TableHead>
             <TableHead className="text-right">On hand</TableHead>
             <TableHead className="text-right">In transit</TableHead>
             {quarantine && <TableHead className="text-right">Quarantined</TableHead>}
-          </TableRow>
-        </TableHeader>
-        <TableBody>
-          {movements.data?.data.map((movement) => (
-            <TableRow key={movement.id}>
-              <TableCell className="whitespace-nowrap" title={`Recorded ${formatTimestamp(movement.moved_at)}`}>
-                {formatDate(movement.document_date)}
-              </TableCell>
-              <TableCell>
-                {movement.document_resource ? (
-                  <Link
-                    to="/$resource/$id"
-                    params={{ resource: movement.document_resource, id: String(movement.document_id) }}
-                    className="text-primary underline-offset-4 hover:underline"
-                  >
-                    {movement.document_number}
-                  </Link>
-                ) : (
-                  movement.document_number
-                )}
-              </TableCell>
-              <TableCell className="text-right tabular-nums">{movement.quantity ? signed(movement.quantity) : '—'}</TableCell>
-              <TableCell className="text-right tabular-nums">{movement.in_transit ? signed(movement.in_transit) : '—'}</TableCell>
-              {quarantine && (
-                <TableCell className="text-right tabular-nums">{movement.quarantined ? signed(movement.quarantined) : '—'}</TableCell>
+          </>
+        }
+        row={(movement) => (
+          <TableRow key={movement.id}>
+            <TableCell className="whitespace-nowrap" title={`Recorded ${formatTimestamp(movement.moved_at)}`}>
+              {formatDate(movement.document_date)}
+            </TableCell>
+            <TableCell>
+              {movement.document_resource ? (
+                <Link
+                  to="/$resource/$id"
+                  params={{ resource: movement.document_resource, id: String(movement.document_id) }}
+                  className="text-primary underline-offset-4 hover:underline"
+                >
+                  {movement.document_number}
+                </Link>
+              ) : (
+                movement.document_number
               )}
-            </TableRow>
-          ))}
-          {movements.data?.data.length === 0 && (
-            <EmptyTableRow colSpan={4} className="py-6">
-              No movements yet.
-            </EmptyTableRow>
-          )}
-        </TableBody>
-      </FramedTable>
-      <NewerOlderPager meta={meta} onPage={setPage} />
+            </TableCell>
+            <TableCell className="text-right tabular-nums">{movement.quantity ? signed(movement.quantity) : '—'}</TableCell>
+            <TableCell className="text-right tabular-nums">{movement.in_transit ? signed(movement.in_transit) : '—'}</TableCell>
+            {quarantine && (
+              <TableCell className="text-right tabular-nums">{movement.quarantined ? signed(movement.quarantined) : '—'}</TableCell>
+            )}
+          </TableRow>
+        )}
+        columns={4}
+        empty="No movements yet."
+        onPage={setPage}
+      />
     </HeadedSection>
   );
 }

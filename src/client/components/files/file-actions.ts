@@ -4,7 +4,7 @@ import type { AttachedFile } from '../../../domain/attachments';
 import type { ResourceDefinition } from '../../../domain/resource';
 import { api, saveFile } from '../../lib/api';
 import { clientKey } from '../../lib/outbox';
-import type { Confirmation } from '../crud/confirm-dialog';
+import { useConfirmation, type Confirmation } from '../crud/confirm-dialog';
 import { reportFailure } from '../crud/record-actions';
 import { fetchFile, filesPath, useRefreshAfterFileChange } from './files-api';
 
@@ -38,9 +38,9 @@ const ACTIONS: Record<FileAction, Omit<Confirmation, 'run'> & { done: string; me
  */
 export function useFileActions(definition: ResourceDefinition, recordId: number | string, onDone?: (action: FileAction) => void) {
   const refresh = useRefreshAfterFileChange(definition, recordId);
-  const [confirmation, setConfirmation] = useState<Confirmation | null>(null);
+  const confirming = useConfirmation();
+  const { setConfirmation, setBusy } = confirming;
   const [subject, setSubject] = useState<AttachedFile | null>(null);
-  const [busy, setBusy] = useState(false);
 
   const ask = (action: FileAction, file: AttachedFile) => {
     const { done, method, suffix, ...words } = ACTIONS[action];
@@ -75,5 +75,5 @@ export function useFileActions(definition: ResourceDefinition, recordId: number 
     }
   };
 
-  return { ask, download, confirmation, subject, busy, close: () => setConfirmation(null) };
+  return { ask, download, subject, ...confirming };
 }

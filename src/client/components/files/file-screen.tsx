@@ -98,13 +98,7 @@ function FileView({ definition, recordId, fileId }: { definition: ResourceDefini
         </figcaption>
       </figure>
 
-      <ConfirmDialog
-        confirmation={actions.confirmation}
-        singular="File"
-        display={attached.name}
-        busy={actions.busy}
-        onClose={actions.close}
-      />
+      <ConfirmDialog {...actions.dialog} singular="File" display={attached.name} />
     </div>
   );
 }

@@ -165,13 +165,7 @@ export function FilesPanel({
           ))}
         </ul>
       )}
-      <ConfirmDialog
-        confirmation={actions.confirmation}
-        singular="File"
-        display={actions.subject?.name ?? ''}
-        busy={actions.busy}
-        onClose={actions.close}
-      />
+      <ConfirmDialog {...actions.dialog} singular="File" display={actions.subject?.name ?? ''} />
     </HeadedSection>
   );
 }

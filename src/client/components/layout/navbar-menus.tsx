@@ -3,7 +3,7 @@ import { LogOut, Download, Monitor, Moon, Sun } from 'lucide-react';
 import { useState, type ReactElement } from 'react';
 import { todayInManila } from '../../../domain/documents';
 import { MASTER_PERMISSION } from '../../../domain/permissions';
-import { ApiError, apiFile, describeError, saveFile } from '../../lib/api';
+import { downloadFile } from '../../lib/downloads';
 import { toast } from '../../lib/notify';
 import { useOutbox } from '../../lib/pending';
 import { useLogout, useSwitchBusiness, type Business, type CurrentUser } from '../../lib/session';
@@ -70,18 +70,12 @@ export function BusinessMenu({
  */
 async function downloadAllData(): Promise<void> {
   const waiting = toast.loading('Preparing the zip of all data…');
-  try {
-    const file = await apiFile('/api/businesses/export.zip');
-    saveFile(file.blob, file.filename ?? `bodega-${todayInManila()}.zip`);
-  } catch (error) {
-    toast.error(
-      error instanceof ApiError && error.status === 0
-        ? 'Downloading the data needs a connection: it comes from the server.'
-        : describeError(error),
-    );
-  } finally {
-    toast.dismiss(waiting);
-  }
+  await downloadFile({
+    path: '/api/businesses/export.zip',
+    fallbackName: `bodega-${todayInManila()}.zip`,
+    offline: 'Downloading the data needs a connection: it comes from the server.',
+  });
+  toast.dismiss(waiting);
 }
 
 /** Logout; with changes not yet sent, it asks first, since logging out deletes them from this device. */

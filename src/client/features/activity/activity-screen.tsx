@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Link, useNavigate, useSearch } from '@tanstack/react-router';
 import { Search } from 'lucide-react';
 import { useState, type FormEvent } from 'react';
-import { NewerOlderPager } from '../../components/crud/newer-older-pager';
+import { PagedTable } from '../../components/crud/newer-older-pager';
 import { VIEW_ACTIVITY_PERMISSION } from '../../../domain/permissions';
 import { findResource, getResource, registry } from '../../../domain/resources/registry';
 import { actionWords, actorName, changeLines, entryNote, type ActivityPage } from '../../components/activity/activity-entry';
@@ -12,9 +12,8 @@ import { Button } from '../../components/ui/button';
 import { Input } from '../../components/ui/input';
 import { ProgressBar } from '../../components/ui/progress-bar';
 import { ChoiceSelect } from '../../components/choices';
-import { EmptyTableRow, FramedTable } from '../../components/framed-table';
 import { LabelledField } from '../../components/labelled-field';
-import { TableBody, TableCell, TableHead, TableHeader, TableRow } from '../../components/ui/table';
+import { TableCell, TableHead, TableRow } from '../../components/ui/table';
 import { api, describeError } from '../../lib/api';
 import { formatTimestamp } from '../../lib/format';
 import { useActiveBusinessId, useCan } from '../../lib/session';
@@ -44,7 +43,6 @@ function ActivityLog() {
       }),
   });
   const go = (next: ActivitySearch) => void navigate({ to: '/activity', search: next });
-  const meta = log.data?.meta;
 
   return (
     <div className="space-y-4">
@@ -52,63 +50,59 @@ function ActivityLog() {
       <Filters key={JSON.stringify(search)} search={search} onSearch={(next) => go({ ...next, page: undefined })} />
       <ProgressBar active={log.isFetching} />
       <ProblemAlert problem={log.error ? describeError(log.error) : null} />
-      <FramedTable>
-        <TableHeader>
-          <TableRow>
+      <PagedTable
+        answer={log.data}
+        head={
+          <>
             <TableHead>When</TableHead>
             <TableHead>Who</TableHead>
             <TableHead>Record</TableHead>
             <TableHead>What</TableHead>
             <TableHead>Changes</TableHead>
-          </TableRow>
-        </TableHeader>
-        <TableBody>
-          {log.data?.data.map((entry) => {
-            const definition = findResource(entry.resource);
-            const note = entryNote(entry);
-            return (
-              <TableRow key={entry.id}>
-                <TableCell className="whitespace-nowrap">
-                  <time dateTime={entry.happened_at}>{formatTimestamp(entry.happened_at)}</time>
-                  {entry.made_offline && entry.made_at && (
-                    <div className="text-xs text-muted-foreground">Made offline at {formatTimestamp(entry.made_at)}</div>
-                  )}
-                </TableCell>
-                <TableCell>{actorName(entry)}</TableCell>
-                <TableCell className="whitespace-nowrap">
-                  {definition?.singular ?? entry.resource}{' '}
-                  {entry.action === 'force-deleted' ? (
-                    `#${entry.record_id}`
-                  ) : (
-                    <Link
-                      to="/$resource/$id"
-                      params={{ resource: entry.resource, id: String(entry.record_id) }}
-                      className="text-primary underline-offset-4 hover:underline"
-                    >
-                      #{entry.record_id}
-                    </Link>
-                  )}
-                </TableCell>
-                <TableCell>
-                  {actionWords(entry)}
-                  {note && <div className="text-xs text-muted-foreground">{note}</div>}
-                </TableCell>
-                <TableCell className="max-w-md min-w-64 text-sm break-words whitespace-normal">
-                  {changeLines(definition, entry)
-                    .map((line) => `${line.label}: ${line.from === null ? line.to : `${line.from} → ${line.to}`}`)
-                    .join('; ') || '—'}
-                </TableCell>
-              </TableRow>
-            );
-          })}
-          {log.data?.data.length === 0 && (
-            <EmptyTableRow colSpan={5} className="py-6">
-              No activity matches.
-            </EmptyTableRow>
-          )}
-        </TableBody>
-      </FramedTable>
-      <NewerOlderPager meta={meta} onPage={(next) => go({ ...search, page: next })} />
+          </>
+        }
+        row={(entry) => {
+          const definition = findResource(entry.resource);
+          const note = entryNote(entry);
+          return (
+            <TableRow key={entry.id}>
+              <TableCell className="whitespace-nowrap">
+                <time dateTime={entry.happened_at}>{formatTimestamp(entry.happened_at)}</time>
+                {entry.made_offline && entry.made_at && (
+                  <div className="text-xs text-muted-foreground">Made offline at {formatTimestamp(entry.made_at)}</div>
+                )}
+              </TableCell>
+              <TableCell>{actorName(entry)}</TableCell>
+              <TableCell className="whitespace-nowrap">
+                {definition?.singular ?? entry.resource}{' '}
+                {entry.action === 'force-deleted' ? (
+                  `#${entry.record_id}`
+                ) : (
+                  <Link
+                    to="/$resource/$id"
+                    params={{ resource: entry.resource, id: String(entry.record_id) }}
+                    className="text-primary underline-offset-4 hover:underline"
+                  >
+                    #{entry.record_id}
+                  </Link>
+                )}
+              </TableCell>
+              <TableCell>
+                {actionWords(entry)}
+                {note && <div className="text-xs text-muted-foreground">{note}</div>}
+              </TableCell>
+              <TableCell className="max-w-md min-w-64 text-sm break-words whitespace-normal">
+                {changeLines(definition, entry)
+                  .map((line) => `${line.label}: ${line.from === null ? line.to : `${line.from} → ${line.to}`}`)
+                  .join('; ') || '—'}
+              </TableCell>
+            </TableRow>
+          );
+        }}
+        columns={5}
+        empty="No activity matches."
+        onPage={(next) => go({ ...search, page: next })}
+      />
     </div>
   );
 }

@@ -1,14 +1,13 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link, useNavigate, useSearch } from '@tanstack/react-router';
 import { Download, FileText } from 'lucide-react';
-import { useState } from 'react';
 import { AGEING_BUCKETS, AGEING_SIDES, type AgeingBucketKey, type AgeingSide } from '../../../domain/ageing';
 import { formatPesos } from '../../../domain/money';
 import { permissionName } from '../../../domain/permissions';
 import { getResource } from '../../../domain/resources/registry';
 import { readsStatements } from '../../../domain/statement';
 import { ChoiceSelect } from '../../components/choices';
-import { EmptyTableRow, FramedTable } from '../../components/framed-table';
+import { CardsOrTable, EmptyTableRow } from '../../components/framed-table';
 import { LabelledField } from '../../components/labelled-field';
 import { NotPermittedScreen } from '../../components/layout/not-found-screen';
 import { OfflineNotice } from '../../components/offline-notice';
@@ -16,9 +15,9 @@ import { ProblemAlert } from '../../components/problem-alert';
 import { Button } from '../../components/ui/button';
 import { ProgressBar } from '../../components/ui/progress-bar';
 import { TableBody, TableCell, TableFooter, TableHead, TableHeader, TableRow } from '../../components/ui/table';
-import { ApiError, apiFile, describeError, saveFile } from '../../lib/api';
+import { describeError } from '../../lib/api';
+import { useDownload } from '../../lib/downloads';
 import { formatDate } from '../../lib/format';
-import { toast } from '../../lib/notify';
 import { placesAt, usePlaces } from '../../lib/places';
 import { useActiveBusinessId, useCan, usePermissions } from '../../lib/session';
 import { cn } from '../../lib/utils';
@@ -58,7 +57,7 @@ function Ageing({ side }: { side: AgeingSide }) {
   const navigate = useNavigate();
   const places = placesAt(usePlaces().places ?? [], 'view');
   const ageing = useQuery(overviewQuery<AgeingAnswer>(businessId, `${side}/ageing`, `the ${title.toLowerCase()}`, { ...search }));
-  const [exporting, setExporting] = useState(false);
+  const [exporting, download] = useDownload();
   const answer = ageing.data;
   const noun = getResource(resource).singular.toLowerCase();
   // A customer's statement of account, for whoever reads statements.
@@ -70,17 +69,13 @@ function Ageing({ side }: { side: AgeingSide }) {
     void navigate({ to: `/${side}`, search: value === '' ? {} : { [`${type}_id`]: Number(id) } });
   };
 
-  const exportCsv = async () => {
-    setExporting(true);
-    try {
-      const file = await apiFile(`/api/overview/${side}/ageing.csv`, { query: { ...search } });
-      saveFile(file.blob, file.filename ?? `${side}-ageing.csv`);
-    } catch (error) {
-      toast.error(error instanceof ApiError && error.status === 0 ? 'Exporting needs a connection.' : describeError(error));
-    } finally {
-      setExporting(false);
-    }
-  };
+  const exportCsv = () =>
+    download({
+      path: `/api/overview/${side}/ageing.csv`,
+      query: { ...search },
+      fallbackName: `${side}-ageing.csv`,
+      offline: 'Exporting needs a connection.',
+    });
 
   /** The party's unpaid documents, the longest due first, at the place shown. */
   const documentsOf = (contactId: number | null) => ({
@@ -140,9 +135,10 @@ function Ageing({ side }: { side: AgeingSide }) {
             </div>
           </dl>
           {/* A phone reads a card per party; a wider screen the whole table. */}
-          <ul className="space-y-2 md:hidden" aria-label={`${title} by ${party.toLowerCase()}`}>
-            {answer.data.length === 0 && <li className="py-6 text-center text-muted-foreground">No unpaid {noun}s.</li>}
-            {answer.data.map((row) => (
+          <CardsOrTable
+            label={`${title} by ${party.toLowerCase()}`}
+            empty={answer.data.length === 0 && `No unpaid ${noun}s.`}
+            cards={answer.data.map((row) => (
               <li key={row.contact_id ?? 'none'} className="rounded-lg border p-3">
                 <Link
                   to="/$resource"
@@ -164,65 +160,65 @@ function Ageing({ side }: { side: AgeingSide }) {
                 {statements && row.contact_id !== null && <StatementLink contactId={row.contact_id} contact={row.contact} />}
               </li>
             ))}
-          </ul>
-          <div className="hidden md:block">
-            <FramedTable>
-              <TableHeader>
-                <TableRow>
-                  <TableHead>{party}</TableHead>
-                  {AGEING_BUCKETS.map(({ key, label }) => (
-                    <TableHead key={key} className="text-right">
-                      {label}
-                    </TableHead>
-                  ))}
-                  <TableHead className="text-right">Total</TableHead>
-                  <TableHead>Oldest due</TableHead>
-                </TableRow>
-              </TableHeader>
-              <TableBody>
-                {answer.data.length === 0 && <EmptyTableRow colSpan={AGEING_BUCKETS.length + 3}>No unpaid {noun}s.</EmptyTableRow>}
-                {answer.data.map((row) => (
-                  <TableRow key={row.contact_id ?? 'none'}>
-                    <TableCell className="whitespace-normal">
-                      <Link
-                        to="/$resource"
-                        params={{ resource }}
-                        search={documentsOf(row.contact_id)}
-                        className="font-medium hover:underline"
-                      >
-                        {row.contact ?? `No ${party.toLowerCase()}`}
-                      </Link>
-                      <div className="text-xs text-muted-foreground">
-                        {row.count} unpaid {row.count === 1 ? noun : `${noun}s`}
-                      </div>
-                      {statements && row.contact_id !== null && <StatementLink contactId={row.contact_id} contact={row.contact} />}
-                    </TableCell>
-                    {AGEING_BUCKETS.map(({ key }) => (
-                      <TableCell key={key} className="text-right tabular-nums">
-                        {row.buckets[key] > 0 ? formatPesos(row.buckets[key]) : '—'}
-                      </TableCell>
-                    ))}
-                    <TableCell className="text-right font-medium tabular-nums">{formatPesos(row.total)}</TableCell>
-                    <TableCell className="whitespace-nowrap">{formatDate(row.oldest_due)}</TableCell>
-                  </TableRow>
-                ))}
-              </TableBody>
-              {answer.data.length > 0 && (
-                <TableFooter>
+            table={
+              <>
+                <TableHeader>
                   <TableRow>
-                    <TableCell>Total</TableCell>
-                    {AGEING_BUCKETS.map(({ key }) => (
-                      <TableCell key={key} className="text-right tabular-nums">
-                        {formatPesos(answer.totals.buckets[key])}
-                      </TableCell>
+                    <TableHead>{party}</TableHead>
+                    {AGEING_BUCKETS.map(({ key, label }) => (
+                      <TableHead key={key} className="text-right">
+                        {label}
+                      </TableHead>
                     ))}
-                    <TableCell className="text-right tabular-nums">{formatPesos(answer.totals.total)}</TableCell>
-                    <TableCell />
+                    <TableHead className="text-right">Total</TableHead>
+                    <TableHead>Oldest due</TableHead>
                   </TableRow>
-                </TableFooter>
-              )}
-            </FramedTable>
-          </div>
+                </TableHeader>
+                <TableBody>
+                  {answer.data.length === 0 && <EmptyTableRow colSpan={AGEING_BUCKETS.length + 3}>No unpaid {noun}s.</EmptyTableRow>}
+                  {answer.data.map((row) => (
+                    <TableRow key={row.contact_id ?? 'none'}>
+                      <TableCell className="whitespace-normal">
+                        <Link
+                          to="/$resource"
+                          params={{ resource }}
+                          search={documentsOf(row.contact_id)}
+                          className="font-medium hover:underline"
+                        >
+                          {row.contact ?? `No ${party.toLowerCase()}`}
+                        </Link>
+                        <div className="text-xs text-muted-foreground">
+                          {row.count} unpaid {row.count === 1 ? noun : `${noun}s`}
+                        </div>
+                        {statements && row.contact_id !== null && <StatementLink contactId={row.contact_id} contact={row.contact} />}
+                      </TableCell>
+                      {AGEING_BUCKETS.map(({ key }) => (
+                        <TableCell key={key} className="text-right tabular-nums">
+                          {row.buckets[key] > 0 ? formatPesos(row.buckets[key]) : '—'}
+                        </TableCell>
+                      ))}
+                      <TableCell className="text-right font-medium tabular-nums">{formatPesos(row.total)}</TableCell>
+                      <TableCell className="whitespace-nowrap">{formatDate(row.oldest_due)}</TableCell>
+                    </TableRow>
+                  ))}
+                </TableBody>
+                {answer.data.length > 0 && (
+                  <TableFooter>
+                    <TableRow>
+                      <TableCell>Total</TableCell>
+                      {AGEING_BUCKETS.map(({ key }) => (
+                        <TableCell key={key} className="text-right tabular-nums">
+                          {formatPesos(answer.totals.buckets[key])}
+                        </TableCell>
+                      ))}
+                      <TableCell className="text-right tabular-nums">{formatPesos(answer.totals.total)}</TableCell>
+                      <TableCell />
+                    </TableRow>
+                  </TableFooter>
+                )}
+              </>
+            }
+          />
         </>
       )}
     </div>

@@ -3,7 +3,7 @@ import { Link } from '@tanstack/react-router';
 import { Camera, Minus, Plus, Printer, ScanBarcode, Trash2, UserRound, X } from 'lucide-react';
 import { Suspense, useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { documentTotals, todayInManila } from '../../../domain/documents';
-import { centavosToPesos, formatPesos, pesosToCentavos } from '../../../domain/money';
+import { centavosToPesos, pesosToCentavos } from '../../../domain/money';
 import { permissionName } from '../../../domain/permissions';
 import { getResource } from '../../../domain/resources/registry';
 import { ACCOUNT_CREDIT, methodLabel, TENDER_NEEDS } from '../../../domain/tenders';
@@ -25,7 +25,7 @@ import { pendingCreateRecord } from '../../lib/pending';
 import { placesAt, usePlaces } from '../../lib/places';
 import { listQuery, recordQuery, resourceKey, type ApiRecord } from '../../lib/resource-queries';
 import { useActiveBusinessId, useCan, useWorkplace } from '../../lib/session';
-import { cn } from '../../lib/utils';
+import { changeAt, cn } from '../../lib/utils';
 import { ChangeDue } from './change-due';
 import type { SaleDone } from './counter-receipt';
 import {
@@ -44,6 +44,7 @@ import {
   type Payment,
 } from './sale';
 import { ProblemAlert } from '../../components/problem-alert';
+import { formatCentavos } from '../../lib/format';
 
 const invoices = getResource('invoices');
 
@@ -52,7 +53,6 @@ const invoices = getResource('invoices');
 const CounterReceipt = lazyComponent(() => import('./counter-receipt').then((module) => module.CounterReceipt));
 const ReferencePicker = lazyComponent(() => import('../../components/crud/reference-picker').then((module) => module.ReferencePicker));
 const CameraScanButton = lazyAhead(() => import('../../components/scan/camera-scanner').then((module) => module.CameraScanButton));
-const pesos = (centavos: number) => formatPesos(centavosToPesos(centavos));
 
 /** What the counter keeps of a sale being made, as a draft on the device: a reload or a crash loses none of it. */
 interface CounterDraft {
@@ -170,7 +170,7 @@ export function CounterScreen() {
           method: 'POST',
           path: `/api/${invoices.name}`,
           body,
-          label: `Counter sale ${pesos(total)}`,
+          label: `Counter sale ${formatCentavos(total)}`,
         },
         key,
       );
@@ -244,7 +244,7 @@ export function CounterScreen() {
           <p className="flex items-baseline justify-between text-lg font-semibold">
             <span>Total</span>
             <span data-testid="counter-total" className="tabular-nums">
-              {unpriced && basket.length > 0 ? '…' : pesos(total)}
+              {unpriced && basket.length > 0 ? '…' : formatCentavos(total)}
             </span>
           </p>
           {discount.kind && total > 0 && (
@@ -277,7 +277,7 @@ export function CounterScreen() {
               setPaying(true);
             }}
           >
-            Pay {basket.length > 0 && !unpriced ? pesos(total) : ''}
+            Pay {basket.length > 0 && !unpriced ? formatCentavos(total) : ''}
           </Button>
         )}
         {!done && discountMissing && basket.length > 0 && (
@@ -512,7 +512,7 @@ function Basket({
               <Plus aria-hidden />
             </Button>
           </div>
-          <span className="ml-auto w-24 text-right tabular-nums">{amounts[at] === null ? '…' : pesos(amounts[at]!)}</span>
+          <span className="ml-auto w-24 text-right tabular-nums">{amounts[at] === null ? '…' : formatCentavos(amounts[at]!)}</span>
         </li>
       ))}
     </ul>
@@ -691,8 +691,7 @@ function PayPanel({
     document.getElementById(`counter-tender-${focusReference.current}-reference`)?.focus();
     focusReference.current = null;
   });
-  const setOther = (at: number, changes: Partial<OtherTender>) =>
-    onChange({ ...payment, others: payment.others.map((tender, index) => (index === at ? { ...tender, ...changes } : tender)) });
+  const setOther = (at: number, changes: Partial<OtherTender>) => onChange({ ...payment, others: changeAt(payment.others, at, changes) });
   const addOther = (method: OtherTender['method'], most = Number.POSITIVE_INFINITY) => {
     // What is not paid yet: after the other tenders, and the cash already counted when it does not cover the rest.
     const open = Math.max(0, total - settlement.others);
@@ -755,7 +754,7 @@ function PayPanel({
       ))}
       <div className="space-y-1">
         <Label htmlFor="counter-cash-received">
-          Cash received{settlement.others > 0 && settlement.cash > 0 ? ` (cash due ${pesos(settlement.cash)})` : ''}
+          Cash received{settlement.others > 0 && settlement.cash > 0 ? ` (cash due ${formatCentavos(settlement.cash)})` : ''}
         </Label>
         <Input
           id="counter-cash-received"
@@ -783,7 +782,7 @@ function PayPanel({
                 variant="outline"
                 onClick={() => onChange({ ...payment, received: centavosToPesos(note).toFixed(2) })}
               >
-                {pesos(note)}
+                {formatCentavos(note)}
               </Button>
             ))}
           </div>
@@ -798,7 +797,7 @@ function PayPanel({
         ))}
         {credit > 0 && !payment.others.some((tender) => tender.method === ACCOUNT_CREDIT) && (
           <Button type="button" variant="outline" onClick={() => addOther(ACCOUNT_CREDIT, credit)}>
-            {methodLabel(ACCOUNT_CREDIT)} ({pesos(credit)})
+            {methodLabel(ACCOUNT_CREDIT)} ({formatCentavos(credit)})
           </Button>
         )}
       </div>

@@ -1,6 +1,8 @@
-import { centavosToPesos, formatPesos, pesosToCentavos } from '../../../domain/money';
+import { centavosToPesos, pesosToCentavos } from '../../../domain/money';
 import { TENDER_NEEDS } from '../../../domain/tenders';
 import type { LineRow } from '../../components/documents/line-rows';
+import { formatCentavos } from '../../lib/format';
+import { changeAt } from '../../lib/utils';
 
 /**
  * A sale at the counter as the cashier makes it, in plain data: the basket (what was scanned or
@@ -34,7 +36,7 @@ export function addOne(basket: readonly BasketLine[], item: FoundItem): BasketLi
 /** The basket with line `at` at `quantity` (whole units, at least one); none removes it. */
 export function withQuantity(basket: readonly BasketLine[], at: number, quantity: number): BasketLine[] {
   if (quantity <= 0) return basket.filter((_, index) => index !== at);
-  return basket.map((line, index) => (index === at ? { ...line, quantity } : line));
+  return changeAt(basket, at, { quantity });
 }
 
 /** The basket as the line editor's rows, priced from the list (blank price and discount). */
@@ -85,8 +87,6 @@ export interface Settlement {
   problem: string | null;
 }
 
-const pesos = (centavos: number) => formatPesos(centavosToPesos(centavos));
-
 /**
  * How `payment` settles `total` (centavos): the other tenders first, cash for the rest — the cash
  * received must cover it, and what is over is the change. A tender's amount must be more than
@@ -106,13 +106,13 @@ export function settle(total: number, payment: Payment): Settlement {
       : amounts.some((amount) => amount === null || amount <= 0)
         ? 'Enter the amount of each tender.'
         : others > total
-          ? `The tenders come to ${pesos(others)}, more than the total of ${pesos(total)}.`
+          ? `The tenders come to ${formatCentavos(others)}, more than the total of ${formatCentavos(total)}.`
           : blankReference
             ? `Enter the ${blankReference.method === 'card' ? 'approval code' : 'reference number'} of the ${methodWord(blankReference.method)} payment.`
             : payment.received.trim() !== '' && centavosOf(payment.received) === null
               ? 'The cash received must be an amount in pesos.'
               : received < cash
-                ? `${pesos(cash - received)} more is due${received > 0 ? ` (cash received ${pesos(received)})` : ''}.`
+                ? `${formatCentavos(cash - received)} more is due${received > 0 ? ` (cash received ${formatCentavos(received)})` : ''}.`
                 : null;
   return { others, cash, received, change, problem };
 }

@@ -17,6 +17,8 @@ import { SERIES, type Series } from './series';
 import type {
   AgingBucket,
   LowStock,
+  MarginFigures,
+  Margins,
   RecentDocuments,
   ReturnsByReason,
   SalesPurchases,
@@ -381,6 +383,57 @@ export function TopItemsCard({
 }
 
 /** Goods that came back in the period, by why, with what they came to; and the way to every return. */
+/** What a margin reads as: the pesos and, where there were sales, the percent. */
+const marginText = (figures: MarginFigures) =>
+  `${formatPesos(figures.margin)}${figures.margin_percent === null ? '' : ` · ${figures.margin_percent}%`}`;
+
+/** The period's gross margin by the place that sold: sales less what their goods cost (for those who see costs). */
+export function MarginsCard({
+  query,
+  periodLabel,
+  className,
+}: {
+  query: UseQueryResult<Margins>;
+  periodLabel: string;
+  className?: string;
+}) {
+  return (
+    <OverviewCard
+      title="Gross margin"
+      description={periodLabel}
+      className={className}
+      query={query}
+      empty="Nothing was sold in this period."
+      isEmpty={(answer) => answer.data.length === 0}
+    >
+      {(answer) => (
+        <div className="space-y-2">
+          <ul className="divide-y text-sm" aria-label="Gross margin by location">
+            {answer.data.map((place) => (
+              <li key={`${place.location_type}:${place.location_id}`} className="flex min-h-11 items-center justify-between gap-3">
+                <span>
+                  {place.name}
+                  <span className="block text-xs text-muted-foreground tabular-nums">
+                    {formatPesos(place.sales)} sold · {formatPesos(place.cost_of_goods)} cost
+                  </span>
+                </span>
+                <span className="text-right tabular-nums">{marginText(place)}</span>
+              </li>
+            ))}
+          </ul>
+          <p className="flex justify-between gap-3 border-t pt-2 text-sm font-semibold tabular-nums">
+            <span>All locations</span>
+            <span>{marginText(answer.total)}</span>
+          </p>
+          {answer.uncosted > 0 && (
+            <p className="text-xs text-muted-foreground">{plural(answer.uncosted, 'line')} sold goods never costed: counted at no cost.</p>
+          )}
+        </div>
+      )}
+    </OverviewCard>
+  );
+}
+
 export function ReturnsCard({
   query,
   periodLabel,

@@ -72,6 +72,21 @@ export interface TopItems {
   data: { item_id: number; item: string; quantity: number; amount: number }[];
 }
 
+/** A period's gross margin, by the place that sold (GET /api/overview/margins). */
+export interface MarginFigures {
+  sales: number;
+  cost_of_goods: number;
+  margin: number;
+  margin_percent: number | null;
+}
+
+export interface Margins {
+  data: ({ location_type: LocationType; location_id: number; name: string } & MarginFigures)[];
+  total: MarginFigures;
+  /** Lines sold without a cost, counted at nothing. */
+  uncosted: number;
+}
+
 export interface ReturnsByReason {
   returns: number;
   amount: number;
@@ -101,6 +116,7 @@ export type OverviewCard =
   | 'stock-value'
   | 'low-stock'
   | 'top-items'
+  | 'margins'
   | 'returns'
   | 'recent-documents';
 

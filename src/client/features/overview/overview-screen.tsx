@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useNavigate, useSearch } from '@tanstack/react-router';
-import { holdsAny, permissionName } from '../../../domain/permissions';
+import { holdsAny, permissionName, VIEW_COSTS_PERMISSION } from '../../../domain/permissions';
 import type { PlaceGrant } from '../../../domain/places';
 import { registry } from '../../../domain/resources/registry';
 import { useActiveBusinessId, usePermissions, useSession, type CurrentUser } from '../../lib/session';
@@ -9,6 +9,7 @@ import { Toggle } from '../../components/ui/toggle';
 import { BackupStatus } from './backup-status';
 import {
   LowStockCard,
+  MarginsCard,
   RecentDocumentsCard,
   ReturnsCard,
   SalesPurchasesCard,
@@ -20,6 +21,7 @@ import type { Series } from './series';
 import {
   overviewQuery,
   type LowStock,
+  type Margins,
   type RecentDocuments,
   type SalesPurchases,
   type StockValue,
@@ -85,13 +87,19 @@ export function OverviewScreen() {
     ...overviewQuery<ReturnsByReason>(businessId, 'returns', 'the returns of this period', { from: range.from, to: range.to }),
     enabled: returned,
   });
+  // What sales made over what their goods cost, for those who see costs.
+  const costed = sales && holdsAny(permissions, [VIEW_COSTS_PERMISSION]);
+  const margins = useQuery({
+    ...overviewQuery<Margins>(businessId, 'margins', 'the gross margin of this period', { from: range.from, to: range.to }),
+    enabled: costed,
+  });
   const recent = useQuery({
     ...overviewQuery<RecentDocuments>(businessId, 'recent-documents', 'the recent documents list', { limit: 8 }),
     enabled: documents,
   });
 
   // Cards read back from this device say so once, with the oldest time any of them was saved.
-  const savedTimes = [salesPurchases, receivables, payables, stockValue, lowStock, topItems, returns, recent]
+  const savedTimes = [salesPurchases, receivables, payables, stockValue, lowStock, topItems, margins, returns, recent]
     .map((query) => query.data?.savedOffline)
     .filter((time) => time !== undefined);
   const savedAt = savedTimes.length > 0 ? Math.min(...savedTimes) : undefined;
@@ -147,6 +155,7 @@ export function OverviewScreen() {
             {sales && <TopItemsCard query={topItems} periodLabel={label} />}
             {stocks && <LowStockCard query={lowStock} />}
             {documents && <RecentDocumentsCard query={recent} />}
+            {costed && <MarginsCard query={margins} periodLabel={label} />}
             {returned && <ReturnsCard query={returns} periodLabel={label} />}
           </div>
         </div>

@@ -6,7 +6,7 @@ import { toast } from '../../lib/notify';
 import { readableFields, writableFields, type ResourceDefinition } from '../../../domain/resource';
 import { formatPesos } from '../../../domain/money';
 import { findResource, getResource } from '../../../domain/resources/registry';
-import { ConfirmDialog, type Confirmation } from '../../components/crud/confirm-dialog';
+import { ConfirmDialog, useConfirmation } from '../../components/crud/confirm-dialog';
 import { FieldInput, type FormValues } from '../../components/crud/field-input';
 import { formBody, messagesByField, startingValues } from '../../components/crud/record-form';
 import { slots } from '../../components/crud/slots';
@@ -43,10 +43,10 @@ export function PendingChangesScreen() {
   const online = useOnline();
   const session = useSession();
   const businesses = session.status === 'signed-in' ? session.businesses : [];
-  const [confirmation, setConfirmation] = useState<Confirmation | null>(null);
+  const confirming = useConfirmation();
+  const { setConfirmation, setBusy } = confirming;
   const [discarding, setDiscarding] = useState<OutboxEntry | null>(null);
   const [editing, setEditing] = useState<OutboxEntry | null>(null);
-  const [busy, setBusy] = useState(false);
   const waiting = entries.filter((entry) => entry.state !== 'needs-attention').length;
   const shown = entries.filter((entry, index) => index < SHOWN_AT_MOST || entry.state === 'needs-attention');
 
@@ -111,13 +111,7 @@ export function PendingChangesScreen() {
       {entries.length > SHOWN_AT_MOST && (
         <p className="text-center text-sm text-muted-foreground">… and {entries.length - SHOWN_AT_MOST} more, sent in order after these.</p>
       )}
-      <ConfirmDialog
-        confirmation={confirmation}
-        singular="change"
-        display={discarding ? `“${discarding.label}”` : ''}
-        busy={busy}
-        onClose={() => setConfirmation(null)}
-      />
+      <ConfirmDialog {...confirming.dialog} singular="change" display={discarding ? `“${discarding.label}”` : ''} />
       {editing && <EditQueuedChange entry={editing} onClose={() => setEditing(null)} />}
     </div>
   );

@@ -1,13 +1,13 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link, useNavigate, useParams, useSearch } from '@tanstack/react-router';
 import { Download, Printer } from 'lucide-react';
-import { useState, type FormEvent, type ReactNode } from 'react';
+import { useState, type ComponentProps, type FormEvent, type ReactNode } from 'react';
 import { todayInManila } from '../../../domain/documents';
 import { formatPesos } from '../../../domain/money';
 import { getResource } from '../../../domain/resources/registry';
 import { defaultStatementPeriod, readsStatements } from '../../../domain/statement';
 import { ResourceBreadcrumb } from '../../components/crud/resource-breadcrumb';
-import { EmptyTableRow, FramedTable } from '../../components/framed-table';
+import { CardsOrTable, EmptyTableRow } from '../../components/framed-table';
 import { LabelledField } from '../../components/labelled-field';
 import { NotFoundScreen, NotPermittedScreen } from '../../components/layout/not-found-screen';
 import { OfflineNotice } from '../../components/offline-notice';
@@ -16,9 +16,9 @@ import { Button } from '../../components/ui/button';
 import { Input } from '../../components/ui/input';
 import { ProgressBar } from '../../components/ui/progress-bar';
 import { TableBody, TableCell, TableFooter, TableHead, TableHeader, TableRow } from '../../components/ui/table';
-import { ApiError, apiFile, describeError, saveFile } from '../../lib/api';
+import { describeError } from '../../lib/api';
+import { useDownload } from '../../lib/downloads';
 import { formatDate } from '../../lib/format';
-import { toast } from '../../lib/notify';
 import { printAs } from '../../lib/print';
 import { useActiveBusinessId, usePermissions } from '../../lib/session';
 import type { Statement as StatementAnswer, StatementRow } from '../../../domain/statement';
@@ -49,23 +49,19 @@ function Statement({ contactId }: { contactId: number }) {
   const period = { from: search.from ?? fallback.from, to: search.to ?? fallback.to };
   const navigate = useNavigate();
   const statement = useQuery(statementQuery(businessId, contactId, period));
-  const [downloading, setDownloading] = useState(false);
+  const [downloading, download] = useDownload();
   const answer = statement.data;
 
   const show = (next: { from: string; to: string }) =>
     void navigate({ to: '/contacts/$id/statement', params: { id: String(contactId) }, search: next });
 
-  const downloadPdf = async () => {
-    setDownloading(true);
-    try {
-      const file = await apiFile(`/api/contacts/${contactId}/statement.pdf`, { query: period });
-      saveFile(file.blob, file.filename ?? `statement-${contactId}-${period.from}-${period.to}.pdf`);
-    } catch (error) {
-      toast.error(error instanceof ApiError && error.status === 0 ? 'Downloading needs a connection.' : describeError(error));
-    } finally {
-      setDownloading(false);
-    }
-  };
+  const downloadPdf = () =>
+    download({
+      path: `/api/contacts/${contactId}/statement.pdf`,
+      query: period,
+      fallbackName: `statement-${contactId}-${period.from}-${period.to}.pdf`,
+      offline: 'Downloading needs a connection.',
+    });
 
   return (
     <div className="space-y-4">
@@ -123,30 +119,15 @@ function PeriodForm({
   };
   return (
     <form onSubmit={submit} aria-label="Period" className="flex flex-wrap items-end gap-2">
-      <div className="min-w-36 flex-1 sm:flex-none">
-        <LabelledField id="statement-from" label="From">
-          <Input
-            id="statement-from"
-            type="date"
-            required
-            value={draft.from}
-            aria-invalid={backwards || undefined}
-            aria-describedby={backwards ? 'statement-period-problem' : undefined}
-            onChange={(event) => setDraft({ ...draft, from: event.target.value })}
-          />
-        </LabelledField>
-      </div>
-      <div className="min-w-36 flex-1 sm:flex-none">
-        <LabelledField id="statement-to" label="To">
-          <Input
-            id="statement-to"
-            type="date"
-            required
-            value={draft.to}
-            onChange={(event) => setDraft({ ...draft, to: event.target.value })}
-          />
-        </LabelledField>
-      </div>
+      <PeriodDay
+        id="statement-from"
+        label="From"
+        value={draft.from}
+        aria-invalid={backwards || undefined}
+        aria-describedby={backwards ? 'statement-period-problem' : undefined}
+        onChange={(event) => setDraft({ ...draft, from: event.target.value })}
+      />
+      <PeriodDay id="statement-to" label="To" value={draft.to} onChange={(event) => setDraft({ ...draft, to: event.target.value })} />
       <Button type="submit" className="min-h-11" disabled={backwards}>
         Show
       </Button>
@@ -157,6 +138,17 @@ function PeriodForm({
         </p>
       )}
     </form>
+  );
+}
+
+/** One day of the period, the first or the last: a date it must have, under its label. */
+function PeriodDay({ id, label, ...input }: ComponentProps<typeof Input> & { id: string; label: string }) {
+  return (
+    <div className="min-w-36 flex-1 sm:flex-none">
+      <LabelledField id={id} label={label}>
+        <Input id={id} type="date" required {...input} />
+      </LabelledField>
+    </div>
   );
 }
 
@@ -196,9 +188,10 @@ function StatementFigures({ statement }: { statement: StatementAnswer }) {
       </dl>
 
       {/* A phone reads a card per document; a wider screen the whole table. */}
-      <ul className="space-y-2 md:hidden" aria-label="Documents">
-        {data.length === 0 && <li className="py-6 text-center text-muted-foreground">No documents in this period.</li>}
-        {data.map((row) => (
+      <CardsOrTable
+        label="Documents"
+        empty={data.length === 0 && 'No documents in this period.'}
+        cards={data.map((row) => (
           <li key={`${row.resource}-${row.id}`} className="rounded-lg border p-3 text-sm">
             <div className="flex flex-wrap items-baseline justify-between gap-x-3">
               <span className="text-muted-foreground">{formatDate(row.date)}</span>
@@ -217,51 +210,51 @@ function StatementFigures({ statement }: { statement: StatementAnswer }) {
             </p>
           </li>
         ))}
-      </ul>
-      <div className="hidden md:block">
-        <FramedTable>
-          <TableHeader>
-            <TableRow>
-              <TableHead>Date</TableHead>
-              <TableHead>Document</TableHead>
-              <TableHead>Description</TableHead>
-              <TableHead className="text-right">Debit</TableHead>
-              <TableHead className="text-right">Credit</TableHead>
-              <TableHead className="text-right">Balance</TableHead>
-            </TableRow>
-          </TableHeader>
-          <TableBody>
-            <TableRow>
-              <TableCell className="whitespace-nowrap">{formatDate(statement.from)}</TableCell>
-              <TableCell colSpan={4} className="text-muted-foreground">
-                Opening balance
-              </TableCell>
-              <TableCell className="text-right tabular-nums">{formatPesos(statement.opening_balance)}</TableCell>
-            </TableRow>
-            {data.length === 0 && <EmptyTableRow colSpan={6}>No documents in this period.</EmptyTableRow>}
-            {data.map((row) => (
-              <TableRow key={`${row.resource}-${row.id}`}>
-                <TableCell className="whitespace-nowrap">{formatDate(row.date)}</TableCell>
-                <TableCell className="whitespace-normal">
-                  <DocumentLink row={row} />
-                </TableCell>
-                <TableCell className="min-w-48 whitespace-normal text-muted-foreground">{row.description}</TableCell>
-                <TableCell className="text-right tabular-nums">{row.debit ? formatPesos(row.debit) : '—'}</TableCell>
-                <TableCell className="text-right tabular-nums">{row.credit ? formatPesos(row.credit) : '—'}</TableCell>
-                <TableCell className="text-right tabular-nums">{formatPesos(row.balance)}</TableCell>
+        table={
+          <>
+            <TableHeader>
+              <TableRow>
+                <TableHead>Date</TableHead>
+                <TableHead>Document</TableHead>
+                <TableHead>Description</TableHead>
+                <TableHead className="text-right">Debit</TableHead>
+                <TableHead className="text-right">Credit</TableHead>
+                <TableHead className="text-right">Balance</TableHead>
               </TableRow>
-            ))}
-          </TableBody>
-          <TableFooter>
-            <TableRow>
-              <TableCell colSpan={3}>Closing balance</TableCell>
-              <TableCell className="text-right tabular-nums">{formatPesos(statement.totals.debit)}</TableCell>
-              <TableCell className="text-right tabular-nums">{formatPesos(statement.totals.credit)}</TableCell>
-              <TableCell className="text-right tabular-nums">{formatPesos(statement.closing_balance)}</TableCell>
-            </TableRow>
-          </TableFooter>
-        </FramedTable>
-      </div>
+            </TableHeader>
+            <TableBody>
+              <TableRow>
+                <TableCell className="whitespace-nowrap">{formatDate(statement.from)}</TableCell>
+                <TableCell colSpan={4} className="text-muted-foreground">
+                  Opening balance
+                </TableCell>
+                <TableCell className="text-right tabular-nums">{formatPesos(statement.opening_balance)}</TableCell>
+              </TableRow>
+              {data.length === 0 && <EmptyTableRow colSpan={6}>No documents in this period.</EmptyTableRow>}
+              {data.map((row) => (
+                <TableRow key={`${row.resource}-${row.id}`}>
+                  <TableCell className="whitespace-nowrap">{formatDate(row.date)}</TableCell>
+                  <TableCell className="whitespace-normal">
+                    <DocumentLink row={row} />
+                  </TableCell>
+                  <TableCell className="min-w-48 whitespace-normal text-muted-foreground">{row.description}</TableCell>
+                  <TableCell className="text-right tabular-nums">{row.debit ? formatPesos(row.debit) : '—'}</TableCell>
+                  <TableCell className="text-right tabular-nums">{row.credit ? formatPesos(row.credit) : '—'}</TableCell>
+                  <TableCell className="text-right tabular-nums">{formatPesos(row.balance)}</TableCell>
+                </TableRow>
+              ))}
+            </TableBody>
+            <TableFooter>
+              <TableRow>
+                <TableCell colSpan={3}>Closing balance</TableCell>
+                <TableCell className="text-right tabular-nums">{formatPesos(statement.totals.debit)}</TableCell>
+                <TableCell className="text-right tabular-nums">{formatPesos(statement.totals.credit)}</TableCell>
+                <TableCell className="text-right tabular-nums">{formatPesos(statement.closing_balance)}</TableCell>
+              </TableRow>
+            </TableFooter>
+          </>
+        }
+      />
     </>
   );
 }
