@@ -15,6 +15,8 @@ describe('overview periods', () => {
   });
 
   it('takes the last 12 months by month, this one included, across the new year', () => {
+    expect(periodRange('last-month', '2026-11-22')).toEqual({ from: '2026-10-01', to: '2026-10-31', interval: 'day' });
+    expect(periodRange('last-month', '2026-03-01')).toEqual({ from: '2026-02-01', to: '2026-02-28', interval: 'day' });
     expect(periodRange('12m', '2026-11-22')).toEqual({ from: '2025-12-01', to: '2026-11-22', interval: 'month' });
     expect(periodRange('12m', '2026-01-31')).toEqual({ from: '2025-02-01', to: '2026-01-31', interval: 'month' });
   });

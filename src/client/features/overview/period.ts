@@ -5,6 +5,7 @@ export const PERIODS = [
   { name: '7d', label: 'Last 7 days' },
   { name: '30d', label: 'Last 30 days' },
   { name: 'month', label: 'This month' },
+  { name: 'last-month', label: 'Last month' },
   { name: '12m', label: 'Last 12 months' },
 ] as const;
 
@@ -55,6 +56,8 @@ export function periodRange(name: PeriodName, today = todayInManila()): PeriodRa
       return { from: addDays(today, -29), to: today, interval: 'day' };
     case 'month':
       return { from: monthStart(today), to: today, interval: 'day' };
+    case 'last-month':
+      return { from: monthStart(today, 1), to: addDays(monthStart(today), -1), interval: 'day' };
     case '12m':
       return { from: monthStart(today, 11), to: today, interval: 'month' };
   }
