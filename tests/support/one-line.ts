@@ -17,3 +17,8 @@ export function oneLineAtBranch(
     lines: [{ item_id: item.id, unit_of_measurement_id: item.unit_of_measurement_id, quantity, unit_price: unitPrice }],
   };
 }
+
+/** A line of `quantity` of the item `itemId` in the first unit (id 1) at `unitPrice` each; `extra` adds fields or overrides them. */
+export function pricedLine(itemId: number, quantity: number, unitPrice: number, extra: Record<string, unknown> = {}) {
+  return { item_id: itemId, unit_of_measurement_id: 1, quantity, unit_price: unitPrice, ...extra };
+}

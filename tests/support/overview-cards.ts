@@ -1,4 +1,9 @@
 import { expect } from 'vitest';
+import { todayInManila } from '../../src/domain/documents';
+import type { DatabaseKind } from '../../src/server/db/dialect';
+import { addDays } from '../../src/server/overview/calendar';
+import { startedOnce } from './started';
+import { created, startEmpty } from './test-app';
 
 type Bucket = '0-30' | '31-60' | '61-90' | '90+';
 
@@ -13,4 +18,22 @@ export function openBalance(
   row: { id: number; date: string; due_date: string | null; balance: number; days_overdue: number },
 ) {
   return { ...row, number: expect.any(String), contact };
+}
+
+/**
+ * The start of the suites that check the overview against figures worked out by hand: an empty
+ * business (`startEmpty`, in `world` once started, closed after); `T`, today in Manila, and
+ * `day(offset)`, the date `offset` days from it; `post`, which makes a record as the admin and
+ * returns it; and `ids`, where the suite keeps the ids of what it made, by name.
+ */
+export function startBooks(kind: DatabaseKind) {
+  const T = todayInManila();
+  const world = startedOnce(() => startEmpty(kind), false);
+  return {
+    T,
+    day: (offset: number) => addDays(T, offset),
+    world,
+    post: (path: string, body: Record<string, unknown>) => created(world.admin, path, body),
+    ids: {} as Record<string, number>,
+  };
 }

@@ -271,6 +271,41 @@ export async function contactTypeId(session: Session, type: 'Customer' | 'Suppli
   return (await session.send('GET', `/api/contact-types?name=${type}&is_strict=1&limit=1`)).body.data[0].id;
 }
 
+/** Makes a contact named `name` of a type every business is seeded with ("Customer" or "Supplier"); returns its id. */
+export async function newContact(session: Session, type: 'Customer' | 'Supplier', name: string): Promise<number> {
+  return (await created(session, '/api/contacts', { contact_type_id: await contactTypeId(session, type), name })).id;
+}
+
+/** Makes an item in the first unit (`values`: its SKU, name and any other field) with `quantity` of it at `place`; returns its id. */
+export async function stockedItem(
+  session: Session,
+  place: Place,
+  values: { sku: string; name: string } & Record<string, unknown>,
+  quantity: number,
+): Promise<number> {
+  const made = await created(session, '/api/items', { ...values, unit_of_measurement_id: 1 });
+  await stockUp(session, place, { id: made.id, unit_of_measurement_id: 1 }, quantity);
+  return made.id;
+}
+
+/**
+ * `startDemo(kind)`, the first business's first place of `type`, and a new item of each of `items`
+ * (its SKU, name and any other field) made by `stockedItem` with `quantity` of it there: their ids by key.
+ */
+export async function startWithStockAt<Key extends string>(
+  kind: DatabaseKind,
+  type: PlaceType,
+  items: Record<Key, { sku: string; name: string } & Record<string, unknown>>,
+  quantity: number,
+) {
+  const demo = await startDemo(kind);
+  const place: Place = { type, id: (await firstOf(demo.admin, PLACE_RESOURCES[type])).id };
+  const ids = {} as Record<Key, number>;
+  for (const [key, values] of Object.entries(items) as [Key, (typeof items)[Key]][])
+    ids[key] = await stockedItem(demo.admin, place, values, quantity);
+  return { ...demo, businessId: demo.businesses[0], place, items: ids };
+}
+
 /** The start of the suites of where goods are: `startDemo(kind)`, the first business's id, its places by name, and its first item. */
 export async function startWithPlaces(kind: DatabaseKind) {
   const demo = await startDemo(kind);

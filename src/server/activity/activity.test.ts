@@ -1,16 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  contactOfType,
-  databaseKinds,
-  rowCount,
-  startDemo,
-  userWithPermissions,
-  type Session,
-  type TestApp,
-} from '../../../tests/support/test-app';
+import { describe, expect, it } from 'vitest';
+import { startedOnce } from '../../../tests/support/started';
+import { contactOfType, databaseKinds, rowCount, startDemo, userWithPermissions } from '../../../tests/support/test-app';
 import type { ActivityEntry } from '../../domain/activity';
 import { todayInManila } from '../../domain/documents';
-import type { Db } from '../db/scope';
 
 /**
  * The activity log through the API, on each database: one entry per change, in the change's
@@ -19,39 +11,27 @@ import type { Db } from '../db/scope';
  */
 
 describe.each(databaseKinds)('activity log on %s', (kind) => {
-  let test: TestApp;
-  let admin: Session;
-  let db: Db;
-  let main: number;
-  let second: number;
-  let adminId: number;
+  /** The admin's first business, `main`, and their `second`. */
+  const world = startedOnce(async () => {
+    const demo = await startDemo(kind);
+    return { ...demo, db: demo.test.app.db, main: demo.businesses[0], second: demo.businesses[1] };
+  }, false);
 
-  beforeAll(async () => {
-    ({
-      test,
-      admin,
-      adminId,
-      businesses: [main, second],
-    } = await startDemo(kind));
-    db = test.app.db;
-  });
-  afterAll(() => test.close());
-
-  const historyOf = async (resource: string, id: number, session = admin): Promise<ActivityEntry[]> => {
+  const historyOf = async (resource: string, id: number, session = world.admin): Promise<ActivityEntry[]> => {
     const answer = await session.send('GET', `/api/${resource}/${id}/activity?per_page=100`);
     expect(answer.status, JSON.stringify(answer.body)).toBe(200);
     return answer.body.data;
   };
-  const entryCount = () => rowCount(db, 'activity_log');
+  const entryCount = () => rowCount(world.db, 'activity_log');
 
   it('writes one entry per create, update, delete, restore and force delete, with who and when', async () => {
     const started = new Date().toISOString();
-    const created = await admin.send('POST', '/api/brands', { name: 'Activity Brand', description: 'First words' });
+    const created = await world.admin.send('POST', '/api/brands', { name: 'Activity Brand', description: 'First words' });
     expect(created.status).toBe(201);
     const id = created.body.data.id as number;
-    expect((await admin.send('PATCH', `/api/brands/${id}`, { description: 'Second words' })).status).toBe(200);
-    expect((await admin.send('DELETE', `/api/brands/${id}`)).status).toBe(200);
-    expect((await admin.send('PATCH', `/api/brands/${id}/restore`)).status).toBe(200);
+    expect((await world.admin.send('PATCH', `/api/brands/${id}`, { description: 'Second words' })).status).toBe(200);
+    expect((await world.admin.send('DELETE', `/api/brands/${id}`)).status).toBe(200);
+    expect((await world.admin.send('PATCH', `/api/brands/${id}/restore`)).status).toBe(200);
 
     const history = await historyOf('brands', id);
     expect(history.map((entry) => entry.action)).toEqual(['restored', 'deleted', 'updated', 'created']);
@@ -59,16 +39,16 @@ describe.each(databaseKinds)('activity log on %s', (kind) => {
     // Only what changed: not the version, not updated_at, not the name.
     expect(history[2].changes).toEqual({ description: { from: 'First words', to: 'Second words' } });
     for (const entry of history) {
-      expect(entry).toMatchObject({ resource: 'brands', record_id: id, user_id: adminId, user_name: 'Administrator' });
+      expect(entry).toMatchObject({ resource: 'brands', record_id: id, user_id: world.adminId, user_name: 'Administrator' });
       expect(entry.happened_at >= started && entry.happened_at <= new Date().toISOString()).toBe(true);
       expect(entry).toMatchObject({ made_at: null, made_offline: false });
     }
 
-    expect((await admin.send('DELETE', `/api/brands/${id}`)).status).toBe(200);
-    expect((await admin.send('DELETE', `/api/brands/${id}/force-delete`)).status).toBe(204);
+    expect((await world.admin.send('DELETE', `/api/brands/${id}`)).status).toBe(200);
+    expect((await world.admin.send('DELETE', `/api/brands/${id}/force-delete`)).status).toBe(204);
     // The record is gone, so is its own history route; the search still tells it, by name.
-    expect((await admin.send('GET', `/api/brands/${id}/activity`)).status).toBe(404);
-    const search = await admin.send('GET', `/api/activity?resource=brands&record_id=${id}`);
+    expect((await world.admin.send('GET', `/api/brands/${id}/activity`)).status).toBe(404);
+    const search = await world.admin.send('GET', `/api/activity?resource=brands&record_id=${id}`);
     expect(search.body.data.map((entry: ActivityEntry) => entry.action)).toEqual([
       'force-deleted',
       'deleted',
@@ -83,7 +63,7 @@ describe.each(databaseKinds)('activity log on %s', (kind) => {
 
   it('tells changes in decimals and references by name, pages newest first', async () => {
     const [itemId, unitId] = [1, 1];
-    const price = await admin.send('POST', '/api/sale-item-prices', {
+    const price = await world.admin.send('POST', '/api/sale-item-prices', {
       item_id: itemId,
       unit_of_measurement_id: unitId,
       price: 12.5,
@@ -91,25 +71,25 @@ describe.each(databaseKinds)('activity log on %s', (kind) => {
     });
     expect(price.status, JSON.stringify(price.body)).toBe(201);
     const id = price.body.data.id as number;
-    expect((await admin.send('PATCH', `/api/sale-item-prices/${id}`, { price: 13.75 })).status).toBe(200);
+    expect((await world.admin.send('PATCH', `/api/sale-item-prices/${id}`, { price: 13.75 })).status).toBe(200);
     const [updated, created] = await historyOf('sale-item-prices', id);
     // Stored as 1250 and 1375 centavos; told as pesos.
     expect(updated.changes).toEqual({ price: { from: 12.5, to: 13.75 } });
-    const item = (await admin.send('GET', `/api/items/${itemId}`)).body.data;
+    const item = (await world.admin.send('GET', `/api/items/${itemId}`)).body.data;
     expect(created.changes?.item_id).toEqual({ from: null, to: { id: itemId, display: item.name } });
     expect(created.changes?.price).toEqual({ from: null, to: 12.5 });
     expect(created.changes).not.toHaveProperty('branch_id');
 
-    const secondPage = await admin.send('GET', `/api/sale-item-prices/${id}/activity?page=2&per_page=1`);
+    const secondPage = await world.admin.send('GET', `/api/sale-item-prices/${id}/activity?page=2&per_page=1`);
     expect(secondPage.body.data.map((entry: ActivityEntry) => entry.action)).toEqual(['created']);
     expect(secondPage.body.meta).toMatchObject({ total: 2, per_page: 1, current_page: 2, last_page: 2, from: 2, to: 2 });
   });
 
   it('logs document lines as counts, cancels and voids', async () => {
-    const supplier = await contactOfType(admin, 'Supplier');
-    const warehouse = (await admin.send('GET', '/api/warehouses?limit=1&order_by=asc')).body.data[0].id;
+    const supplier = await contactOfType(world.admin, 'Supplier');
+    const warehouse = (await world.admin.send('GET', '/api/warehouses?limit=1&order_by=asc')).body.data[0].id;
     const line = (quantity: number) => ({ item_id: 1, unit_of_measurement_id: 1, quantity, unit_price: 10 });
-    const order = await admin.send('POST', '/api/purchase-orders', {
+    const order = await world.admin.send('POST', '/api/purchase-orders', {
       contact_id: supplier,
       warehouse_id: warehouse,
       date: '2026-11-03',
@@ -117,22 +97,22 @@ describe.each(databaseKinds)('activity log on %s', (kind) => {
     });
     expect(order.status, JSON.stringify(order.body)).toBe(201);
     const orderId = order.body.data.id as number;
-    expect((await admin.send('PATCH', `/api/purchase-orders/${orderId}`, { lines: [line(1), line(2), line(3)] })).status).toBe(200);
-    expect((await admin.send('PATCH', `/api/purchase-orders/${orderId}/cancel`)).status).toBe(200);
+    expect((await world.admin.send('PATCH', `/api/purchase-orders/${orderId}`, { lines: [line(1), line(2), line(3)] })).status).toBe(200);
+    expect((await world.admin.send('PATCH', `/api/purchase-orders/${orderId}/cancel`)).status).toBe(200);
     const [cancelled, relined, created] = await historyOf('purchase-orders', orderId);
     expect(cancelled).toMatchObject({ action: 'cancelled', changes: { status: { from: 'open', to: 'cancelled' } } });
     // 1×10 + 2×10 = 30 pesos, then + 3×10 = 60.
     expect(relined.changes).toMatchObject({ lines: { from: '2 lines', to: '3 lines' }, subtotal: { from: 30, to: 60 } });
     expect(created.changes).toMatchObject({ lines: { from: null, to: '2 lines' }, number: { from: null, to: order.body.data.number } });
 
-    const receipt = await admin.send('POST', '/api/receive-orders', {
+    const receipt = await world.admin.send('POST', '/api/receive-orders', {
       contact_id: supplier,
       warehouse_id: warehouse,
       date: '2026-11-04',
       lines: [line(4)],
     });
     expect(receipt.status, JSON.stringify(receipt.body)).toBe(201);
-    expect((await admin.send('PATCH', `/api/receive-orders/${receipt.body.data.id}/void`)).status).toBe(200);
+    expect((await world.admin.send('PATCH', `/api/receive-orders/${receipt.body.data.id}/void`)).status).toBe(200);
     const [voided] = await historyOf('receive-orders', receipt.body.data.id);
     expect(voided).toMatchObject({ action: 'voided', changes: { status: { from: receipt.body.data.status, to: 'void' } } });
   });
@@ -140,13 +120,13 @@ describe.each(databaseKinds)('activity log on %s', (kind) => {
   it('logs resets and assignments, and never a password or pin', async () => {
     const lastBefore = Number(
       (
-        await db
+        await world.db
           .selectFrom('activity_log')
           .select((eb) => eb.fn.max('id').as('id'))
           .executeTakeFirstOrThrow()
       ).id,
     );
-    const user = await admin.send('POST', '/api/users', {
+    const user = await world.admin.send('POST', '/api/users', {
       name: 'Logged User',
       email: 'logged@example.com',
       password: 'Initial-Secret-1',
@@ -154,15 +134,15 @@ describe.each(databaseKinds)('activity log on %s', (kind) => {
     });
     expect(user.status, JSON.stringify(user.body)).toBe(201);
     const id = user.body.data.id as number;
-    expect((await admin.send('PATCH', `/api/users/${id}`, { password: 'Changed-Secret-2' })).status).toBe(200);
-    const password = await admin.send('POST', '/api/users/reset-password', { id });
-    const pin = await admin.send('POST', '/api/users/reset-security-pin', { id });
+    expect((await world.admin.send('PATCH', `/api/users/${id}`, { password: 'Changed-Secret-2' })).status).toBe(200);
+    const password = await world.admin.send('POST', '/api/users/reset-password', { id });
+    const pin = await world.admin.send('POST', '/api/users/reset-security-pin', { id });
     expect([password.status, pin.status]).toEqual([200, 200]);
-    const roles = (await admin.send('GET', '/api/roles?per_page=100')).body.data as { id: number; name: string }[];
+    const roles = (await world.admin.send('GET', '/api/roles?per_page=100')).body.data as { id: number; name: string }[];
     const viewer = roles.find((role) => role.name === 'Viewer')!;
     const cashier = roles.find((role) => role.name === 'Branch Cashier')!;
-    expect((await admin.send('PUT', `/api/users/${id}/roles`, { role_ids: [viewer.id] })).status).toBe(200);
-    expect((await admin.send('PUT', `/api/users/${id}/roles`, { role_ids: [cashier.id] })).status).toBe(200);
+    expect((await world.admin.send('PUT', `/api/users/${id}/roles`, { role_ids: [viewer.id] })).status).toBe(200);
+    expect((await world.admin.send('PUT', `/api/users/${id}/roles`, { role_ids: [cashier.id] })).status).toBe(200);
 
     const history = await historyOf('users', id);
     expect(history.map((entry) => [entry.action, entry.summary])).toEqual([
@@ -182,14 +162,14 @@ describe.each(databaseKinds)('activity log on %s', (kind) => {
       userable_type: { from: null, to: 'none' },
     });
 
-    const role = await admin.send('POST', '/api/roles', { name: 'Logged Role' });
-    const permissions = (await admin.send('GET', '/api/permissions?name=view-brands&is_strict=1')).body.data;
-    const assigned = await admin.send('PUT', `/api/roles/${role.body.data.id}/permissions`, { permission_ids: [permissions[0].id] });
+    const role = await world.admin.send('POST', '/api/roles', { name: 'Logged Role' });
+    const permissions = (await world.admin.send('GET', '/api/permissions?name=view-brands&is_strict=1')).body.data;
+    const assigned = await world.admin.send('PUT', `/api/roles/${role.body.data.id}/permissions`, { permission_ids: [permissions[0].id] });
     expect(assigned.status).toBe(200);
     const [permissionsEntry] = await historyOf('roles', role.body.data.id);
     expect(permissionsEntry).toMatchObject({ action: 'assigned-permissions', summary: 'Added: view-brands.' });
 
-    const written = JSON.stringify(await db.selectFrom('activity_log').selectAll().where('id', '>', lastBefore).execute());
+    const written = JSON.stringify(await world.db.selectFrom('activity_log').selectAll().where('id', '>', lastBefore).execute());
     expect(written).toContain('Logged User');
     const secrets = ['Initial-Secret-1', '4826', 'Changed-Secret-2', password.body.temporary_password, pin.body.temporary_security_pin];
     for (const secret of secrets) expect(written.includes(secret), `an entry holds ${secret}`).toBe(false);
@@ -197,18 +177,20 @@ describe.each(databaseKinds)('activity log on %s', (kind) => {
   });
 
   it('keeps the device time of outbox replays, and ignores a junk or future one', async () => {
-    const brand = (await admin.send('POST', '/api/brands', { name: 'Offline Brand' })).body.data;
+    const brand = (await world.admin.send('POST', '/api/brands', { name: 'Offline Brand' })).body.data;
     const madeAt = new Date(Date.now() - 3 * 60 * 60 * 1000).toISOString();
     const offline = { 'x-made-at': madeAt, 'x-made-offline': 'true' };
-    expect((await admin.send('PATCH', `/api/brands/${brand.id}`, { description: 'typed offline' }, offline)).status).toBe(200);
+    expect((await world.admin.send('PATCH', `/api/brands/${brand.id}`, { description: 'typed offline' }, offline)).status).toBe(200);
     const future = new Date(Date.now() + 60 * 60 * 1000).toISOString();
-    expect((await admin.send('PATCH', `/api/brands/${brand.id}`, { description: 'future' }, { 'x-made-at': future })).status).toBe(200);
-    expect((await admin.send('PATCH', `/api/brands/${brand.id}`, { description: 'junk' }, { 'x-made-at': 'yesterday-ish' })).status).toBe(
+    expect((await world.admin.send('PATCH', `/api/brands/${brand.id}`, { description: 'future' }, { 'x-made-at': future })).status).toBe(
       200,
     );
+    expect(
+      (await world.admin.send('PATCH', `/api/brands/${brand.id}`, { description: 'junk' }, { 'x-made-at': 'yesterday-ish' })).status,
+    ).toBe(200);
     // Sent online from the outbox: a device time without the offline mark, in another zone.
     const online = { 'x-made-at': '2026-11-20T09:15:00+08:00' };
-    expect((await admin.send('PATCH', `/api/brands/${brand.id}`, { description: 'online' }, online)).status).toBe(200);
+    expect((await world.admin.send('PATCH', `/api/brands/${brand.id}`, { description: 'online' }, online)).status).toBe(200);
 
     const [onlineEntry, junk, ahead, replayed] = await historyOf('brands', brand.id);
     expect(replayed).toMatchObject({ made_at: madeAt, made_offline: true, changes: { description: { from: null, to: 'typed offline' } } });
@@ -218,37 +200,41 @@ describe.each(databaseKinds)('activity log on %s', (kind) => {
   });
 
   it('writes one entry for an idempotent replay and none for a refused write', async () => {
-    const brand = (await admin.send('POST', '/api/brands', { name: 'Replayed Brand' })).body.data;
+    const brand = (await world.admin.send('POST', '/api/brands', { name: 'Replayed Brand' })).body.data;
     const key = { 'idempotency-key': 'activity-replay-1' };
-    expect((await admin.send('PATCH', `/api/brands/${brand.id}`, { description: 'once' }, key)).status).toBe(200);
-    const replay = await admin.send('PATCH', `/api/brands/${brand.id}`, { description: 'once' }, key);
+    expect((await world.admin.send('PATCH', `/api/brands/${brand.id}`, { description: 'once' }, key)).status).toBe(200);
+    const replay = await world.admin.send('PATCH', `/api/brands/${brand.id}`, { description: 'once' }, key);
     expect(replay.headers['idempotent-replayed']).toBe('true');
     expect((await historyOf('brands', brand.id)).map((entry) => entry.action)).toEqual(['updated', 'created']);
 
     const before = await entryCount();
-    expect((await admin.send('POST', '/api/brands', { name: '' })).status).toBe(422);
-    expect((await admin.send('POST', '/api/brands', { name: 'Replayed Brand' })).status).toBe(422);
-    expect((await admin.send('PATCH', `/api/brands/${brand.id}/restore`)).status).toBe(409);
-    expect((await admin.send('DELETE', `/api/brands/${brand.id}/force-delete`)).status).toBe(409);
-    expect((await admin.send('PATCH', `/api/brands/${brand.id}`, { name: 'Stale' }, { 'if-match': '1' })).status).toBe(412);
+    expect((await world.admin.send('POST', '/api/brands', { name: '' })).status).toBe(422);
+    expect((await world.admin.send('POST', '/api/brands', { name: 'Replayed Brand' })).status).toBe(422);
+    expect((await world.admin.send('PATCH', `/api/brands/${brand.id}/restore`)).status).toBe(409);
+    expect((await world.admin.send('DELETE', `/api/brands/${brand.id}/force-delete`)).status).toBe(409);
+    expect((await world.admin.send('PATCH', `/api/brands/${brand.id}`, { name: 'Stale' }, { 'if-match': '1' })).status).toBe(412);
     expect(await entryCount()).toBe(before);
   });
 
   it("guards a record's history with its view permission and its business", async () => {
-    const brand = (await admin.send('POST', '/api/brands', { name: 'Guarded Brand' })).body.data;
-    const { session: viewer, grant } = await userWithPermissions(test, main, ['view-items']);
+    const brand = (await world.admin.send('POST', '/api/brands', { name: 'Guarded Brand' })).body.data;
+    const { session: viewer, grant } = await userWithPermissions(world.test, world.main, ['view-items']);
     expect((await viewer.send('GET', `/api/brands/${brand.id}/activity`)).status).toBe(403);
     await grant(['view-brands']);
     expect((await viewer.send('GET', `/api/brands/${brand.id}/activity`)).status).toBe(200);
 
-    const elsewhere = admin.inBusiness(second);
+    const elsewhere = world.admin.inBusiness(world.second);
     expect((await elsewhere.send('GET', `/api/brands/${brand.id}/activity`)).status).toBe(404);
-    expect((await admin.send('GET', '/api/brands/999999/activity')).status).toBe(404);
-    expect((await admin.send('GET', `/api/brands/${brand.id}/activity?per_page=500`)).status).toBe(422);
+    expect((await world.admin.send('GET', '/api/brands/999999/activity')).status).toBe(404);
+    expect((await world.admin.send('GET', `/api/brands/${brand.id}/activity?per_page=500`)).status).toBe(422);
   });
 
   it('searches the log by resource, record, user, action and Manila day, for view-activity holders only', async () => {
-    const { session: auditor, userId: auditorId, grant } = await userWithPermissions(test, main, ['view-brands', 'create-brands']);
+    const {
+      session: auditor,
+      userId: auditorId,
+      grant,
+    } = await userWithPermissions(world.test, world.main, ['view-brands', 'create-brands']);
     expect((await auditor.send('GET', '/api/activity')).status).toBe(403);
     await grant(['view-brands', 'create-brands', 'view-activity']);
     const made = await auditor.send('POST', '/api/brands', { name: 'Audited Brand' });
@@ -276,8 +262,8 @@ describe.each(databaseKinds)('activity log on %s', (kind) => {
 
     // Manila is UTC+8: 15:59:59Z is the 20th's last second there, 16:00:00Z the 21st's first.
     const boundary = (happenedAt: string, recordId: number) => ({
-      business_id: main,
-      user_id: adminId,
+      business_id: world.main,
+      user_id: world.adminId,
       resource: 'warehouses',
       record_id: recordId,
       action: 'updated',
@@ -287,7 +273,7 @@ describe.each(databaseKinds)('activity log on %s', (kind) => {
       made_at: null,
       made_offline: 0,
     });
-    await db
+    await world.db
       .insertInto('activity_log')
       .values([boundary('2025-11-20T15:59:59.000Z', 900_001), boundary('2025-11-20T16:00:00.000Z', 900_002)])
       .execute();
@@ -307,32 +293,32 @@ describe.each(databaseKinds)('activity log on %s', (kind) => {
   });
 
   it("keeps a business's own history in that business, whichever one changed it", async () => {
-    const renamed = await admin.send('PATCH', `/api/businesses/${second}`, { phone: '+63 32 000 0000' });
+    const renamed = await world.admin.send('PATCH', `/api/businesses/${world.second}`, { phone: '+63 32 000 0000' });
     expect(renamed.status, JSON.stringify(renamed.body)).toBe(200);
-    for (const session of [admin, admin.inBusiness(second)]) {
-      const [latest] = await historyOf('businesses', second, session);
+    for (const session of [world.admin, world.admin.inBusiness(world.second)]) {
+      const [latest] = await historyOf('businesses', world.second, session);
       expect(latest).toMatchObject({ action: 'updated', changes: { phone: { from: '+63 32 234 5678', to: '+63 32 000 0000' } } });
     }
-    const here = await admin.send('GET', `/api/activity?resource=businesses&record_id=${second}`);
+    const here = await world.admin.send('GET', `/api/activity?resource=businesses&record_id=${world.second}`);
     expect(here.body.data).toEqual([]);
   });
 
   it("never shows another business's entries", async () => {
-    const elsewhere = admin.inBusiness(second);
+    const elsewhere = world.admin.inBusiness(world.second);
     const brand = (await elsewhere.send('POST', '/api/brands', { name: 'Second Business Brand' })).body.data;
     const there = await elsewhere.send('GET', '/api/activity?per_page=100');
     expect(there.body.data.map((entry: ActivityEntry) => entry.record_id)).toContain(brand.id);
-    const here = await admin.send('GET', `/api/activity?resource=brands&record_id=${brand.id}`);
+    const here = await world.admin.send('GET', `/api/activity?resource=brands&record_id=${brand.id}`);
     expect(here.body.data).toEqual([]);
-    const stored = await db
+    const stored = await world.db
       .selectFrom('activity_log')
       .select('business_id')
       .where('resource', '=', 'brands')
       .where('record_id', '=', brand.id)
       .execute();
-    expect(stored.map((row) => Number(row.business_id))).toEqual([second]);
+    expect(stored.map((row) => Number(row.business_id))).toEqual([world.second]);
     const shownIds = there.body.data.map((entry: ActivityEntry) => entry.id);
-    const owners = await db.selectFrom('activity_log').select('business_id').distinct().where('id', 'in', shownIds).execute();
-    expect(owners.map((row) => Number(row.business_id))).toEqual([second]);
+    const owners = await world.db.selectFrom('activity_log').select('business_id').distinct().where('id', 'in', shownIds).execute();
+    expect(owners.map((row) => Number(row.business_id))).toEqual([world.second]);
   });
 });

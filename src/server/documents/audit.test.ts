@@ -7,15 +7,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql, type Insertable } from 'kysely';
 import { buildApp } from '../app';
 import { ADMIN_EMAIL, contactOfType, databaseKinds, startDemo, type Session, type TestApp } from '../../../tests/support/test-app';
+import { giftKind } from '../../../tests/support/gift-kind';
 import { centavosToPesos, formatPesos } from '../../domain/money';
 import { nowIso, openDatabase } from '../db/dialect';
 import { seed } from '../seed';
 import type { Db } from '../db/scope';
 import type { StockMovementsTable } from '../db/schema';
 import { OPENING_AGAIN_NOTE } from '../../domain/imports';
-import type { ResourceDefinition } from '../../domain/resource';
 import { registry } from '../../domain/resources/registry';
-import { stockAdjustments } from '../../domain/resources/stock-adjustments';
 import { untyped } from '../db/scope';
 import { auditDatabase, type AuditFinding } from './audit';
 
@@ -449,20 +448,7 @@ describe.each(databaseKinds)('the database audit on %s', (kind) => {
 
   it('audits a kind of document it names nowhere by its declared effects: a line of it that moved nothing is found', async () => {
     // A kind made up here, in a table of its own: goods given away at their place, out on hand by each line.
-    const gifts: ResourceDefinition = {
-      ...stockAdjustments,
-      name: 'audit-gifts',
-      table: 'audit_gifts',
-      singular: 'Audit Gift',
-      document: {
-        ...stockAdjustments.document!,
-        type: 'audit-gift',
-        prefix: 'AG',
-        lines: 'quantities',
-        stock: 'out',
-        effects: { stock: [{ at: 'own', onHand: -1, inTransit: 0 }] },
-      },
-    };
+    const gifts = giftKind({ name: 'audit-gifts', table: 'audit_gifts', singular: 'Audit Gift', type: 'audit-gift', prefix: 'AG' });
     const [declared, undeclared] = await rolledBack(async (trx) => {
       await sql`create table audit_gifts (id integer primary key, business_id integer not null, number text not null,
         status text not null, branch_id integer, warehouse_id integer)`.execute(trx);

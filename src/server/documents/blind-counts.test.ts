@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { todayInManila } from '../../domain/documents';
-import { databaseKinds, stockLevel, userWithPermissions, type Session, type TestApp } from '../../../tests/support/test-app';
-import { auditAfterEach } from '../../../tests/support/audited';
-import { startCounting, type CountedItem } from '../../../tests/support/stock-counts';
+import { databaseKinds, stockLevel, userWithPermissions, type Session } from '../../../tests/support/test-app';
+import { startCounting } from '../../../tests/support/stock-counts';
+import { startedOnce } from '../../../tests/support/started';
 
 /** What a line says of what is expected; none of it may reach anyone while a blind count is counted. */
 const EXPECTED_FIGURES = ['expected', 'on_hand', 'moved', 'difference', 'difference_value'];
@@ -14,30 +14,22 @@ const EXPECTED_FIGURES = ['expected', 'on_hand', 'moved', 'difference', 'differe
  * counting (once, under races) shows them, and only then is it posted.
  */
 describe.each(databaseKinds)('blind stock counts on %s', (kind) => {
-  let test: TestApp;
-  let admin: Session;
-  let counter: Session;
-  let businesses: [number, number];
-  let warehouseId: number;
-  let items: CountedItem[];
-
-  beforeAll(async () => {
-    ({ test, admin, businesses, warehouseId, items } = await startCounting(kind));
+  const world = startedOnce(async () => {
+    const counting = await startCounting(kind);
     // A clerk who counts and may post: a warehouse clerk's job.
-    ({ session: counter } = await userWithPermissions(test, businesses[0], [
+    const { session: counter } = await userWithPermissions(counting.test, counting.businesses[0], [
       'view-stock-counts',
       'update-stock-counts',
       'create-stock-adjustments',
       'view-items',
-    ]));
+    ]);
+    return { ...counting, counter };
   });
-  afterAll(() => test.close());
-  auditAfterEach(() => test);
 
-  const onHand = async (itemId: number) => (await stockLevel(admin, itemId, { type: 'warehouse', id: warehouseId })).onHand;
+  const onHand = async (itemId: number) => (await stockLevel(world.admin, itemId, { type: 'warehouse', id: world.warehouseId })).onHand;
   const start = (body: Record<string, unknown>) =>
-    admin.send('POST', '/api/stock-counts', { warehouse_id: warehouseId, date: todayInManila(), scope: 'all', ...body });
-  const count = (countId: number, itemId: number, quantity: number, session = counter) =>
+    world.admin.send('POST', '/api/stock-counts', { warehouse_id: world.warehouseId, date: todayInManila(), scope: 'all', ...body });
+  const count = (countId: number, itemId: number, quantity: number, session = world.counter) =>
     session.send('POST', `/api/stock-counts/${countId}/entries`, { item_id: itemId, quantity });
   const lines = async (countId: number, session: Session, query = '') => {
     const answer = await session.send('GET', `/api/stock-counts/${countId}/lines?per_page=100${query}`);
@@ -50,13 +42,13 @@ describe.each(databaseKinds)('blind stock counts on %s', (kind) => {
     const plain = await start({});
     expect(plain.status, JSON.stringify(plain.body)).toBe(201);
     expect(plain.body.data).toMatchObject({ blind: false, status: 'open' });
-    expect(figuresIn((await lines(plain.body.data.id, counter))[0])).toEqual(EXPECTED_FIGURES);
+    expect(figuresIn((await lines(plain.body.data.id, world.counter))[0])).toEqual(EXPECTED_FIGURES);
 
     const started = await start({ blind: true });
     expect(started.status, JSON.stringify(started.body)).toBe(201);
     expect(started.body.data).toMatchObject({ blind: true, status: 'open' });
     const id = started.body.data.id;
-    const [item, other] = items;
+    const [item, other] = world.items;
     const before = await onHand(item.id);
     expect(before).toBeGreaterThan(0);
 
@@ -66,13 +58,13 @@ describe.each(databaseKinds)('blind stock counts on %s', (kind) => {
     expect(entry.body.data).toMatchObject({ item_id: item.id, counted: before + 3, entries: 1 });
     expect(figuresIn(entry.body.data)).toEqual([]);
     expect((await count(id, other.id, 1)).status).toBe(201);
-    const taken = await counter.send('PATCH', `/api/stock-counts/${id}/uncount`, { item_id: other.id });
+    const taken = await world.counter.send('PATCH', `/api/stock-counts/${id}/uncount`, { item_id: other.id });
     expect(taken.status).toBe(200);
     expect(taken.body.data).toMatchObject({ counted: null });
     expect(figuresIn(taken.body.data)).toEqual([]);
 
     // Neither the counter (who may post it) nor the master sees them, in the lines or on the count.
-    for (const session of [counter, admin]) {
+    for (const session of [world.counter, world.admin]) {
       const read = await lines(id, session);
       expect(read.flatMap(figuresIn)).toEqual([]);
       expect(read.find((line) => line.item_id === item.id)).toMatchObject({ counted: before + 3 });
@@ -85,34 +77,34 @@ describe.each(databaseKinds)('blind stock counts on %s', (kind) => {
       expect(differences.status).toBe(422);
       expect(differences.body.errors).toEqual({ show: ['A blind count shows its differences once its counting is finished.'] });
     }
-    expect((await lines(id, counter, '&show=counted')).map((line) => line.item_id)).toEqual([item.id]);
+    expect((await lines(id, world.counter, '&show=counted')).map((line) => line.item_id)).toEqual([item.id]);
   });
 
   it('is finished once under racing requests, shows its differences then, and only then is posted', async () => {
     const id = (await start({ blind: true })).body.data.id;
-    const [item] = items;
+    const [item] = world.items;
     const before = await onHand(item.id);
     expect((await count(id, item.id, before + 2)).status).toBe(201);
 
-    const early = await counter.send('PATCH', `/api/stock-counts/${id}/post`);
+    const early = await world.counter.send('PATCH', `/api/stock-counts/${id}/post`);
     expect(early.status).toBe(409);
     expect(early.body.message).toMatch(/is blind: finish counting it first, so that its differences are seen before they are posted\.$/);
-    const { session: viewer } = await userWithPermissions(test, businesses[0], ['view-stock-counts']);
+    const { session: viewer } = await userWithPermissions(world.test, world.businesses[0], ['view-stock-counts']);
     expect((await viewer.send('PATCH', `/api/stock-counts/${id}/finish`)).status).toBe(403);
 
-    const finishes = await Promise.all(Array.from({ length: 6 }, () => counter.send('PATCH', `/api/stock-counts/${id}/finish`)));
+    const finishes = await Promise.all(Array.from({ length: 6 }, () => world.counter.send('PATCH', `/api/stock-counts/${id}/finish`)));
     expect(finishes.map((answer) => answer.status).sort()).toEqual([200, 409, 409, 409, 409, 409]);
     const finished = finishes.find((answer) => answer.status === 200)!.body.data;
     expect(finished).toMatchObject({ status: 'counted', blind: true, lines_differing: 1 });
     expect(finishes.find((answer) => answer.status === 409)!.body.message).toMatch(/ is counted: its counting is over\.$/);
 
     // Counted: what was expected and what differs show, and nothing more is counted or taken off.
-    const line = (await lines(id, counter)).find((shown) => shown.item_id === item.id)!;
+    const line = (await lines(id, world.counter)).find((shown) => shown.item_id === item.id)!;
     expect(line).toMatchObject({ expected: before, on_hand: before, moved: 0, counted: before + 2, difference: 2 });
-    expect(await lines(id, counter, '&show=differences')).toHaveLength(1);
+    expect(await lines(id, world.counter, '&show=differences')).toHaveLength(1);
     expect((await count(id, item.id, 1)).status).toBe(409);
-    expect((await counter.send('PATCH', `/api/stock-counts/${id}/uncount`, { item_id: item.id })).status).toBe(409);
-    const history = await test.app.db
+    expect((await world.counter.send('PATCH', `/api/stock-counts/${id}/uncount`, { item_id: item.id })).status).toBe(409);
+    const history = await world.test.app.db
       .selectFrom('activity_log')
       .select(['action'])
       .where('resource', '=', 'stock-counts')
@@ -121,20 +113,20 @@ describe.each(databaseKinds)('blind stock counts on %s', (kind) => {
       .execute();
     expect(history).toHaveLength(1);
 
-    const posted = await counter.send('PATCH', `/api/stock-counts/${id}/post`);
+    const posted = await world.counter.send('PATCH', `/api/stock-counts/${id}/post`);
     expect(posted.status, JSON.stringify(posted.body)).toBe(200);
     expect(posted.body.data).toMatchObject({ status: 'posted', stock_adjustment_id: expect.any(Number) });
     expect(await onHand(item.id)).toBe(before + 2);
-    expect((await lines(id, counter)).find((shown) => shown.item_id === item.id)).toMatchObject({ difference: 2 });
-    expect((await counter.send('PATCH', `/api/stock-counts/${id}/finish`)).status).toBe(409);
+    expect((await lines(id, world.counter)).find((shown) => shown.item_id === item.id)).toMatchObject({ difference: 2 });
+    expect((await world.counter.send('PATCH', `/api/stock-counts/${id}/finish`)).status).toBe(409);
   });
 
   it('counts every entry answered before the finish and none after, when both race', async () => {
     const id = (await start({ blind: true, scope: 'picked' })).body.data.id;
-    const [item] = items;
+    const [item] = world.items;
     const racing = await Promise.all([
       ...Array.from({ length: 5 }, () => count(id, item.id, 1)),
-      counter.send('PATCH', `/api/stock-counts/${id}/finish`),
+      world.counter.send('PATCH', `/api/stock-counts/${id}/finish`),
       ...Array.from({ length: 5 }, () => count(id, item.id, 1)),
     ]);
     const entries = racing.filter((_, at) => at !== 5).map((answer) => answer.status);
@@ -142,26 +134,32 @@ describe.each(databaseKinds)('blind stock counts on %s', (kind) => {
     expect(entries.every((status) => status === 201 || status === 409)).toBe(true);
     const accepted = entries.filter((status) => status === 201).length;
     // A refused entry of a picked item leaves no line behind.
-    const read = await lines(id, counter);
+    const read = await lines(id, world.counter);
     expect(read.map((line) => [line.counted, line.entries])).toEqual(accepted === 0 ? [] : [[accepted, accepted]]);
   });
 
   it('finishes a count that is not blind too, posts it from there, and cancels a counted one', async () => {
     const id = (await start({})).body.data.id;
-    const [item] = items;
+    const [item] = world.items;
     expect((await count(id, item.id, 1)).status).toBe(201);
-    expect((await counter.send('PATCH', `/api/stock-counts/${id}/finish`)).body.data).toMatchObject({ status: 'counted' });
-    expect((await counter.send('PATCH', `/api/stock-counts/${id}/post`)).status).toBe(200);
+    expect((await world.counter.send('PATCH', `/api/stock-counts/${id}/finish`)).body.data).toMatchObject({ status: 'counted' });
+    expect((await world.counter.send('PATCH', `/api/stock-counts/${id}/post`)).status).toBe(200);
 
     const cancelled = (await start({ blind: true })).body.data.id;
-    expect((await counter.send('PATCH', `/api/stock-counts/${cancelled}/finish`)).status).toBe(200);
-    const cancel = await counter.send('PATCH', `/api/stock-counts/${cancelled}/cancel`);
+    expect((await world.counter.send('PATCH', `/api/stock-counts/${cancelled}/finish`)).status).toBe(200);
+    const cancel = await world.counter.send('PATCH', `/api/stock-counts/${cancelled}/cancel`);
     expect(cancel.status, JSON.stringify(cancel.body)).toBe(200);
     expect(cancel.body.data).toMatchObject({ status: 'cancelled' });
-    expect((await counter.send('PATCH', `/api/stock-counts/${cancelled}/post`)).status).toBe(409);
+    expect((await world.counter.send('PATCH', `/api/stock-counts/${cancelled}/post`)).status).toBe(409);
     expect(
-      (await admin.send('POST', '/api/stock-counts', { warehouse_id: warehouseId, date: todayInManila(), scope: 'all', blind: 'x' }))
-        .status,
+      (
+        await world.admin.send('POST', '/api/stock-counts', {
+          warehouse_id: world.warehouseId,
+          date: todayInManila(),
+          scope: 'all',
+          blind: 'x',
+        })
+      ).status,
     ).toBe(422);
   });
 });

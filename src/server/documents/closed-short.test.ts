@@ -1,19 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { todayInManila } from '../../domain/documents';
-import type { PlaceGrant } from '../../domain/places';
-import {
-  betweenPlaces,
-  created,
-  databaseKinds,
-  permissionsOn,
-  stockLevel,
-  stockUp,
-  type Place,
-  type Session,
-  type TestApp,
-} from '../../../tests/support/test-app';
-import { auditAfterEach } from '../../../tests/support/audited';
-import { placedUser, startAtDemoPlaces, type DemoPlaces } from '../../../tests/support/demo-places';
+import { betweenPlaces, created, databaseKinds, permissionsOn, type Session } from '../../../tests/support/test-app';
+import { LOGISTICS, startMovingGoods } from '../../../tests/support/demo-places';
+import { startedOnce } from '../../../tests/support/started';
 
 /**
  * What did not arrive of a transfer, closed as lost (issue #29), through the API on each database:
@@ -22,32 +11,17 @@ import { placedUser, startAtDemoPlaces, type DemoPlaces } from '../../../tests/s
  */
 
 describe.each(databaseKinds)('the rest of a transfer closed as lost on %s', (kind) => {
-  let test: TestApp;
-  let admin: Session;
-  let businessId: number;
-  let item: { id: number; unit_of_measurement_id: number; name: string };
-  let place: DemoPlaces;
   const date = todayInManila();
+  const world = startedOnce(() => startMovingGoods(kind, ['valenzuela'], 2000));
 
-  beforeAll(async () => {
-    ({ test, admin, businessId, item, place } = await startAtDemoPlaces(kind));
-    await stockUp(admin, place.valenzuela, item, 2000, { date, reason: 'found' });
-  });
-  afterAll(() => test.close());
-  auditAfterEach(() => test);
-
-  const LOGISTICS = permissionsOn(['stock-requests', 'stock-transfers', 'stock-receives', 'stock-returns']);
-  const placed = (granted: string[], ...grants: PlaceGrant[]) => placedUser(test, businessId, granted, ...grants);
-
-  const stock = (at: Place) => stockLevel(admin, item.id, at);
-  const status = async (id: number) => (await admin.send('GET', `/api/stock-transfers/${id}`)).body.data.status;
+  const status = async (id: number) => (await world.admin.send('GET', `/api/stock-transfers/${id}`)).body.data.status;
 
   /** A transfer of `quantity` from Valenzuela to Makati, and a receive of part of it by `session`. */
   const sent = async (quantity: number) => {
-    const transfer = await created(admin, '/api/stock-transfers', {
-      ...betweenPlaces(place.valenzuela, place.makati),
+    const transfer = await created(world.admin, '/api/stock-transfers', {
+      ...betweenPlaces(world.place.valenzuela, world.place.makati),
       date,
-      lines: [{ item_id: item.id, unit_of_measurement_id: item.unit_of_measurement_id, quantity }],
+      lines: [{ item_id: world.item.id, unit_of_measurement_id: world.item.unit_of_measurement_id, quantity }],
     });
     return transfer as { id: number; number: string; lines: { id: number }[] };
   };
@@ -59,8 +33,8 @@ describe.each(databaseKinds)('the rest of a transfer closed as lost on %s', (kin
   });
 
   it('branch staff receive 40 of 42 and close the rest as lost: it leaves transit once, arrives nowhere, and the transfer is closed short', async () => {
-    const branchStaff = await test.signIn('branch@example.com', undefined, businessId);
-    const before = { makati: await stock(place.makati), valenzuela: await stock(place.valenzuela) };
+    const branchStaff = await world.test.signIn('branch@example.com', undefined, world.businessId);
+    const before = { makati: await world.stock(world.place.makati), valenzuela: await world.stock(world.place.valenzuela) };
     const transfer = await sent(42);
 
     const received = await branchStaff.send(
@@ -71,14 +45,14 @@ describe.each(databaseKinds)('the rest of a transfer closed as lost on %s', (kin
     expect(received.status, JSON.stringify(received.body)).toBe(201);
     expect(await status(transfer.id)).toBe('closed_short');
     // Makati has the 40 that arrived and nothing on its way; Valenzuela gave up all 42 when they left.
-    expect(await stock(place.makati)).toEqual({ onHand: before.makati.onHand + 40, inTransit: before.makati.inTransit });
-    expect(await stock(place.valenzuela)).toEqual({ ...before.valenzuela, onHand: before.valenzuela.onHand - 42 });
+    expect(await world.stock(world.place.makati)).toEqual({ onHand: before.makati.onHand + 40, inTransit: before.makati.inTransit });
+    expect(await world.stock(world.place.valenzuela)).toEqual({ ...before.valenzuela, onHand: before.valenzuela.onHand - 42 });
 
     // The transfer's history says it was closed, why, and what was lost.
-    const history = (await admin.send('GET', `/api/stock-transfers/${transfer.id}/activity`)).body.data;
+    const history = (await world.admin.send('GET', `/api/stock-transfers/${transfer.id}/activity`)).body.data;
     expect(history[0]).toMatchObject({
       action: 'closed',
-      summary: `The rest closed as lost (Damaged in transit: Two cartons crushed): 2 ${item.name}.`,
+      summary: `The rest closed as lost (Damaged in transit: Two cartons crushed): 2 ${world.item.name}.`,
     });
 
     // Nothing more is received of it, nothing closed twice, and its receive cannot put goods back in transit.
@@ -86,17 +60,17 @@ describe.each(databaseKinds)('the rest of a transfer closed as lost on %s', (kin
     const again = await branchStaff.send('PATCH', `/api/stock-transfers/${transfer.id}/close`, { reason: 'lost_in_transit' });
     expect(again.status).toBe(409);
     expect(again.body.message).toBe(`Stock Transfer ${transfer.number} is closed short: it can be closed only while partially received.`);
-    const voided = await admin.send('PATCH', `/api/stock-receives/${received.body.data.id}/void`);
+    const voided = await world.admin.send('PATCH', `/api/stock-receives/${received.body.data.id}/void`);
     expect(voided.status).toBe(409);
     expect(voided.body.message).toBe(`Stock Transfer ${transfer.number} was closed short: its receives can no longer be voided.`);
-    expect(await stock(place.makati)).toEqual({ onHand: before.makati.onHand + 40, inTransit: before.makati.inTransit });
+    expect(await world.stock(world.place.makati)).toEqual({ onHand: before.makati.onHand + 40, inTransit: before.makati.inTransit });
   });
 
   it('keeps the rest in transit unless told to close it, and refuses a close without its reason', async () => {
     const transfer = await sent(10);
-    const before = await stock(place.makati);
+    const before = await world.stock(world.place.makati);
     const refused = async (extra: Record<string, unknown>) => {
-      const answer = await admin.send('POST', '/api/stock-receives', receiving(transfer, 4, extra));
+      const answer = await world.admin.send('POST', '/api/stock-receives', receiving(transfer, 4, extra));
       expect(answer.status).toBe(422);
       return answer.body.errors;
     };
@@ -106,40 +80,47 @@ describe.each(databaseKinds)('the rest of a transfer closed as lost on %s', (kin
       lost_note: ['Say in a note what happened to the rest.'],
     });
     expect(Object.keys(await refused({ rest: 'lose' }))).toEqual(['rest']);
-    expect(await stock(place.makati)).toEqual(before);
+    expect(await world.stock(world.place.makati)).toEqual(before);
 
     // All that is left arriving leaves no rest to close: said, and nothing is received.
-    const whole = await admin.send('POST', '/api/stock-receives', receiving(transfer, 10, { rest: 'close', lost_reason: 'damaged' }));
+    const whole = await world.admin.send('POST', '/api/stock-receives', receiving(transfer, 10, { rest: 'close', lost_reason: 'damaged' }));
     expect(whole.status).toBe(422);
     expect(whole.body.errors).toEqual({ rest: ['Nothing of the transfer is left in transit to close.'] });
-    expect(await stock(place.makati)).toEqual(before);
+    expect(await world.stock(world.place.makati)).toEqual(before);
 
-    const kept = await admin.send('POST', '/api/stock-receives', receiving(transfer, 4, { rest: 'keep' }));
+    const kept = await world.admin.send('POST', '/api/stock-receives', receiving(transfer, 4, { rest: 'keep' }));
     expect(kept.status).toBe(201);
     expect(await status(transfer.id)).toBe('partially_received');
-    expect(await stock(place.makati)).toEqual({ onHand: before.onHand + 4, inTransit: before.inTransit - 4 });
+    expect(await world.stock(world.place.makati)).toEqual({ onHand: before.onHand + 4, inTransit: before.inTransit - 4 });
   });
 
   it('closes a partially received transfer later, only by its receivers where the goods were to arrive', async () => {
-    const atMakati = await placed(permissionsOn(['stock-transfers'], ['view']).concat(permissionsOn(['stock-receives'], ['create'])), {
-      ...place.makati,
-      level: 'operate',
-    });
-    const warehouseStaff = await test.signIn('warehouse@example.com', undefined, businessId);
-    const makatiViewer = await placed(LOGISTICS, { ...place.makati, level: 'view' }, { ...place.valenzuela, level: 'operate' });
-    const withoutReceiving = await placed(
-      LOGISTICS.filter((name) => !permissionsOn(['stock-receives'], ['create']).includes(name)),
-      { ...place.makati, level: 'operate' },
+    const atMakati = await world.placed(
+      permissionsOn(['stock-transfers'], ['view']).concat(permissionsOn(['stock-receives'], ['create'])),
+      {
+        ...world.place.makati,
+        level: 'operate',
+      },
     );
-    const stranger = await placed(LOGISTICS, { ...place.mandaue, level: 'operate' });
-    const before = await stock(place.makati);
+    const warehouseStaff = await world.test.signIn('warehouse@example.com', undefined, world.businessId);
+    const makatiViewer = await world.placed(
+      LOGISTICS,
+      { ...world.place.makati, level: 'view' },
+      { ...world.place.valenzuela, level: 'operate' },
+    );
+    const withoutReceiving = await world.placed(
+      LOGISTICS.filter((name) => !permissionsOn(['stock-receives'], ['create']).includes(name)),
+      { ...world.place.makati, level: 'operate' },
+    );
+    const stranger = await world.placed(LOGISTICS, { ...world.place.mandaue, level: 'operate' });
+    const before = await world.stock(world.place.makati);
     const transfer = await sent(12);
     const close = (session: Session, body: Record<string, unknown> = { reason: 'short_shipped' }) =>
       session.send('PATCH', `/api/stock-transfers/${transfer.id}/close`, body);
 
     // Nothing arrived yet: its sender voids it instead.
     expect((await close(atMakati)).status).toBe(409);
-    expect((await admin.send('POST', '/api/stock-receives', receiving(transfer, 5))).status).toBe(201);
+    expect((await world.admin.send('POST', '/api/stock-receives', receiving(transfer, 5))).status).toBe(201);
 
     const bySender = await close(warehouseStaff);
     expect(bySender.status).toBe(403);
@@ -152,42 +133,42 @@ describe.each(databaseKinds)('the rest of a transfer closed as lost on %s', (kin
     expect((await close(atMakati, {})).body.errors).toEqual({ reason: ['Say why the rest did not arrive.'] });
     expect((await close(atMakati, { reason: 'other' })).body.errors).toEqual({ note: ['Say in a note what happened to the rest.'] });
     expect(await status(transfer.id)).toBe('partially_received');
-    expect(await stock(place.makati)).toEqual({ onHand: before.onHand + 5, inTransit: before.inTransit + 7 });
+    expect(await world.stock(world.place.makati)).toEqual({ onHand: before.onHand + 5, inTransit: before.inTransit + 7 });
 
     const closed = await close(atMakati, { reason: 'other', note: 'Left at the Bulacan stop' });
     expect(closed.status, JSON.stringify(closed.body)).toBe(200);
     expect(closed.body.data.status).toBe('closed_short');
-    expect(await stock(place.makati)).toEqual({ onHand: before.onHand + 5, inTransit: before.inTransit });
-    const history = (await admin.send('GET', `/api/stock-transfers/${transfer.id}/activity`)).body.data;
+    expect(await world.stock(world.place.makati)).toEqual({ onHand: before.onHand + 5, inTransit: before.inTransit });
+    const history = (await world.admin.send('GET', `/api/stock-transfers/${transfer.id}/activity`)).body.data;
     expect(history[0]).toMatchObject({
       action: 'closed',
-      summary: `The rest closed as lost (Other: Left at the Bulacan stop): 7 ${item.name}.`,
+      summary: `The rest closed as lost (Other: Left at the Bulacan stop): 7 ${world.item.name}.`,
     });
   });
 
   it('two closes, or a close and a receive, at once: the rest leaves transit once', async () => {
     for (let round = 0; round < 3; round += 1) {
-      const before = await stock(place.makati);
+      const before = await world.stock(world.place.makati);
       const transfer = await sent(10);
-      expect((await admin.send('POST', '/api/stock-receives', receiving(transfer, 4))).status).toBe(201);
-      const closing = () => admin.send('PATCH', `/api/stock-transfers/${transfer.id}/close`, { reason: 'lost_in_transit' });
+      expect((await world.admin.send('POST', '/api/stock-receives', receiving(transfer, 4))).status).toBe(201);
+      const closing = () => world.admin.send('PATCH', `/api/stock-transfers/${transfer.id}/close`, { reason: 'lost_in_transit' });
       const answers = await Promise.all([closing(), closing()]);
       expect(answers.map((answer) => answer.status).sort()).toEqual([200, 409]);
-      expect(await stock(place.makati)).toEqual({ onHand: before.onHand + 4, inTransit: before.inTransit });
+      expect(await world.stock(world.place.makati)).toEqual({ onHand: before.onHand + 4, inTransit: before.inTransit });
     }
     for (let round = 0; round < 3; round += 1) {
-      const before = await stock(place.makati);
+      const before = await world.stock(world.place.makati);
       const transfer = await sent(10);
-      expect((await admin.send('POST', '/api/stock-receives', receiving(transfer, 4))).status).toBe(201);
+      expect((await world.admin.send('POST', '/api/stock-receives', receiving(transfer, 4))).status).toBe(201);
       const [closed, received] = await Promise.all([
-        admin.send('PATCH', `/api/stock-transfers/${transfer.id}/close`, { reason: 'damaged' }),
-        admin.send('POST', '/api/stock-receives', receiving(transfer, 3)),
+        world.admin.send('PATCH', `/api/stock-transfers/${transfer.id}/close`, { reason: 'damaged' }),
+        world.admin.send('POST', '/api/stock-receives', receiving(transfer, 3)),
       ]);
       expect(closed.status).toBe(200);
       // The receive came first (the close took the 3 left) or after it (refused: nothing more arrives).
       expect([201, 409]).toContain(received.status);
       const arrived = received.status === 201 ? 3 : 0;
-      expect(await stock(place.makati)).toEqual({ onHand: before.onHand + 4 + arrived, inTransit: before.inTransit });
+      expect(await world.stock(world.place.makati)).toEqual({ onHand: before.onHand + 4 + arrived, inTransit: before.inTransit });
       expect(await status(transfer.id)).toBe('closed_short');
     }
   });

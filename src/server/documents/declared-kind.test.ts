@@ -1,8 +1,8 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databaseKinds, startSellingDemo, stockLevel, type SellingDemo } from '../../../tests/support/test-app';
+import { giftKind } from '../../../tests/support/gift-kind';
 import { MASTER_PERMISSION } from '../../domain/permissions';
-import type { ResourceDefinition } from '../../domain/resource';
 import { createSchema } from '../../domain/resource-schemas';
 import { registry } from '../../domain/resources/registry';
 import { stockAdjustments } from '../../domain/resources/stock-adjustments';
@@ -19,21 +19,14 @@ import { workOf } from './document-store';
  * and the audit checks its movements.
  */
 /** The kind, one definition for both databases: the engine keeps one store per resource name. */
-const gifts: ResourceDefinition = {
-  ...stockAdjustments,
+const gifts = giftKind({
   name: 'declared-gifts',
   table: 'declared_gifts',
   singular: 'Gift',
   plural: 'Gifts',
-  document: {
-    ...stockAdjustments.document!,
-    type: 'declared-gift',
-    prefix: 'GF',
-    lines: 'quantities',
-    stock: 'out',
-    effects: { stock: [{ at: 'own', onHand: -1, inTransit: 0 }] },
-  },
-};
+  type: 'declared-gift',
+  prefix: 'GF',
+});
 
 describe.each(databaseKinds)('a document kind that is only declared, on %s', (kind) => {
   let demo: SellingDemo;

@@ -1,8 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { contactOfType, databaseKinds, startSellingDemo, userWithPermissions } from '../../../tests/support/test-app';
-import type { SellingDemo, Session, TestApp } from '../../../tests/support/test-app';
-import { auditAfterEach } from '../../../tests/support/audited';
+import { describe, expect, it } from 'vitest';
+import { contactOfType, databaseKinds, startSellingDemo, userWithPermissions, type Session } from '../../../tests/support/test-app';
 import { oneLineAtBranch } from '../../../tests/support/one-line';
+import { startedOnce } from '../../../tests/support/started';
 
 /**
  * What an invoice's read carries for its printed copy, on each database: when it was issued (on
@@ -10,30 +9,25 @@ import { oneLineAtBranch } from '../../../tests/support/one-line';
  * tenders — voided ones left out, and none for a user who may not view payments.
  */
 describe.each(databaseKinds)('an invoice as its printed copy reads it on %s', (kind) => {
-  let test: TestApp;
-  let admin: Session;
-  let cashier: Session;
-  let businessId: number;
-  let customerId: number;
-  let branchId: number;
-  let item: SellingDemo['item'];
-
-  beforeAll(async () => {
-    // The demo cashier sells at the business's first branch, where the item is stocked.
-    ({ test, admin, businessId, branchId, item } = await startSellingDemo(kind, { sku: 'ISSUE-1', name: 'Issue Test Pandesal' }));
-    customerId = await contactOfType(admin, 'Customer');
-    cashier = await test.signIn('cashier@example.com', undefined, businessId);
+  /** The demo cashier sells at the business's first branch, where the item is stocked. */
+  const world = startedOnce(async () => {
+    const start = await startSellingDemo(kind, { sku: 'ISSUE-1', name: 'Issue Test Pandesal' });
+    const customerId = await contactOfType(start.admin, 'Customer');
+    return { ...start, customerId, cashier: await start.test.signIn('cashier@example.com', undefined, start.businessId) };
   });
-  afterAll(() => test.close());
-  auditAfterEach(() => test);
 
   const sell = async (session: Session, headers: Record<string, string> = {}) => {
-    const sold = await session.send('POST', '/api/invoices', oneLineAtBranch(customerId, branchId, '2026-11-27', item, 1, 129.29), headers);
+    const sold = await session.send(
+      'POST',
+      '/api/invoices',
+      oneLineAtBranch(world.customerId, world.branchId, '2026-11-27', world.item, 1, 129.29),
+      headers,
+    );
     expect(sold.status, JSON.stringify(sold.body)).toBe(201);
     return sold.body.data as { id: number; number: string; total: number; issued_at: string; issued_by: unknown; payments: unknown };
   };
   const pay = async (invoiceId: number, tenders: Record<string, unknown>[]) => {
-    const paid = await cashier.send('POST', '/api/invoice-payments', { invoice_id: invoiceId, date: '2026-11-27', tenders });
+    const paid = await world.cashier.send('POST', '/api/invoice-payments', { invoice_id: invoiceId, date: '2026-11-27', tenders });
     expect(paid.status, JSON.stringify(paid.body)).toBe(201);
     return paid.body.data as { id: number; number: string; version: number };
   };
@@ -41,7 +35,7 @@ describe.each(databaseKinds)('an invoice as its printed copy reads it on %s', (k
 
   it('names the cashier who issued it and when, and lists its payments with their tenders, voided ones left out', async () => {
     const before = Date.now();
-    const sold = await sell(cashier);
+    const sold = await sell(world.cashier);
     expect(sold.issued_by).toEqual({ id: expect.any(Number), display: 'Branch Cashier' });
     expect(Date.parse(sold.issued_at)).toBeGreaterThanOrEqual(before - 1000);
     expect(Date.parse(sold.issued_at)).toBeLessThanOrEqual(Date.now() + 1000);
@@ -50,7 +44,7 @@ describe.each(databaseKinds)('an invoice as its printed copy reads it on %s', (k
     // ₱144.80 in all: a payment in error, voided; then ₱100.00 in cash and the rest by GCash.
     expect(sold.total).toBe(144.8);
     const wrong = await pay(sold.id, [{ method: 'maya', amount: 10, reference: 'MAYA-WRONG' }]);
-    const voided = await admin.send('PATCH', `/api/invoice-payments/${wrong.id}/void`, {}, { 'If-Match': `"${wrong.version}"` });
+    const voided = await world.admin.send('PATCH', `/api/invoice-payments/${wrong.id}/void`, {}, { 'If-Match': `"${wrong.version}"` });
     expect(voided.status, JSON.stringify(voided.body)).toBe(200);
     const cash = await pay(sold.id, [{ method: 'cash', amount: 100 }]);
     const rest = await pay(sold.id, [{ method: 'gcash', amount: 44.8, reference: '9012345678901' }]);
@@ -71,29 +65,29 @@ describe.each(databaseKinds)('an invoice as its printed copy reads it on %s', (k
         tenders: [{ method: 'gcash', amount: 44.8, reference: '9012345678901', ...none }],
       },
     ];
-    const read = (await admin.send('GET', `/api/invoices/${sold.id}`)).body.data;
+    const read = (await world.admin.send('GET', `/api/invoices/${sold.id}`)).body.data;
     expect(read).toMatchObject({ status: 'paid', issued_at: sold.issued_at, issued_by: sold.issued_by, payments });
     // A list carries the same, so the copy a device keeps prints them without a network.
-    const listed = (await cashier.send('GET', `/api/invoices?id=${sold.id}&is_strict=1`)).body.data;
+    const listed = (await world.cashier.send('GET', `/api/invoices?id=${sold.id}&is_strict=1`)).body.data;
     expect(listed).toHaveLength(1);
     expect(listed[0]).toMatchObject({ issued_by: sold.issued_by, payments });
   });
 
   it('gives an invoice made offline the time it was made on the device, when made and ever after', async () => {
     const madeAt = new Date(Date.now() - 3 * 60 * 60 * 1000).toISOString();
-    const sold = await sell(cashier, { 'x-made-at': madeAt, 'x-made-offline': 'true' });
+    const sold = await sell(world.cashier, { 'x-made-at': madeAt, 'x-made-offline': 'true' });
     expect(sold.issued_at).toBe(madeAt);
-    expect((await cashier.send('GET', `/api/invoices/${sold.id}`)).body.data.issued_at).toBe(madeAt);
+    expect((await world.cashier.send('GET', `/api/invoices/${sold.id}`)).body.data.issued_at).toBe(madeAt);
     // Made online by the admin: the server's time, and the admin's name.
-    const online = await sell(admin);
+    const online = await sell(world.admin);
     expect(online.issued_by).toEqual({ id: expect.any(Number), display: 'Administrator' });
     expect(Math.abs(Date.parse(online.issued_at) - Date.now())).toBeLessThan(60_000);
   });
 
   it('shows no payments to a user who may view invoices but not payments', async () => {
-    const sold = await sell(cashier);
+    const sold = await sell(world.cashier);
     await pay(sold.id, [{ method: 'cash', amount: sold.total }]);
-    const { session: viewer } = await userWithPermissions(test, businessId, ['view-invoices']);
+    const { session: viewer } = await userWithPermissions(world.test, world.businessId, ['view-invoices']);
     const read = (await viewer.send('GET', `/api/invoices/${sold.id}`)).body.data;
     expect(read.status).toBe('paid');
     expect(read.issued_by).toEqual({ id: expect.any(Number), display: 'Branch Cashier' });

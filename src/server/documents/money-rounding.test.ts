@@ -1,36 +1,31 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { contactOfType, databaseKinds, startSellingDemo } from '../../../tests/support/test-app';
-import type { SellingDemo, Session, TestApp } from '../../../tests/support/test-app';
-import { auditAfterEach } from '../../../tests/support/audited';
 import { oneLineAtBranch } from '../../../tests/support/one-line';
+import { startedOnce } from '../../../tests/support/started';
 
 /**
  * Money sent with a third decimal is kept to the centavo the same way everywhere — a tender, a
  * line's price, a money field: half away from zero, as written (0.005 → 0.01 and 1.005 → 1.01).
  */
 describe.each(databaseKinds)('money with a third decimal on %s', (kind) => {
-  let test: TestApp;
-  let admin: Session;
-  let customer: number;
-  let branchId: number;
-  let item: SellingDemo['item'];
-
-  beforeAll(async () => {
-    ({ test, admin, branchId, item } = await startSellingDemo(kind, { sku: 'ROUND-1', name: 'Rounding Candy' }, 10));
-    customer = await contactOfType(admin, 'Customer');
+  const world = startedOnce(async () => {
+    const start = await startSellingDemo(kind, { sku: 'ROUND-1', name: 'Rounding Candy' }, 10);
+    return { ...start, customer: await contactOfType(start.admin, 'Customer') };
   });
-  afterAll(() => test.close());
-  auditAfterEach(() => test);
 
   it('keeps tenders, a line’s price and a money field to the centavo, rounding each third decimal alike', async () => {
-    const sold = await admin.send('POST', '/api/invoices', oneLineAtBranch(customer, branchId, '2026-11-10', item, 1, 1.005));
+    const sold = await world.admin.send(
+      'POST',
+      '/api/invoices',
+      oneLineAtBranch(world.customer, world.branchId, '2026-11-10', world.item, 1, 1.005),
+    );
     expect(sold.status, JSON.stringify(sold.body)).toBe(201);
     expect(sold.body.data.lines[0].unit_price).toBe(1.01);
 
-    const paid = await admin.send('POST', '/api/invoice-payments', {
+    const paid = await world.admin.send('POST', '/api/invoice-payments', {
       invoice_id: sold.body.data.id,
-      contact_id: customer,
-      branch_id: branchId,
+      contact_id: world.customer,
+      branch_id: world.branchId,
       date: '2026-11-11',
       tenders: [
         { method: 'cash', amount: 0.005 },
@@ -39,7 +34,7 @@ describe.each(databaseKinds)('money with a third decimal on %s', (kind) => {
     });
     expect(paid.status, JSON.stringify(paid.body)).toBe(201);
     expect(paid.body.data.amount).toBe(1.02);
-    const kept = await test.app.db
+    const kept = await world.test.app.db
       .selectFrom('payment_tenders')
       .select('amount')
       .where('payment_type', '=', 'invoice-payment')
@@ -48,7 +43,7 @@ describe.each(databaseKinds)('money with a third decimal on %s', (kind) => {
       .execute();
     expect(kept.map((row) => Number(row.amount))).toEqual([1, 101]);
 
-    const contact = await admin.send('PATCH', `/api/contacts/${customer}`, { credit_limit: 2.675 });
+    const contact = await world.admin.send('PATCH', `/api/contacts/${world.customer}`, { credit_limit: 2.675 });
     expect(contact.status, JSON.stringify(contact.body)).toBe(200);
     expect(contact.body.data.credit_limit).toBe(2.68);
   });

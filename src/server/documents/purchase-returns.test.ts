@@ -1,17 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditAfterEach } from '../../../tests/support/audited';
-import {
-  contactTypeId,
-  created,
-  databaseKinds,
-  firstOf,
-  stockUp,
-  startDemo,
-  type Session,
-  type TestApp,
-} from '../../../tests/support/test-app';
+import { describe, expect, it } from 'vitest';
+import { pricedLine } from '../../../tests/support/one-line';
+import { returnLines, shareOf } from '../../../tests/support/returns';
+import { startedOnce } from '../../../tests/support/started';
+import { created, databaseKinds, newContact, startWithStockAt, stockedItem } from '../../../tests/support/test-app';
 import { todayInManila } from '../../domain/documents';
-import { pesosToCentavos } from '../../domain/money';
+import { pesosToCentavos as centavos } from '../../domain/money';
 
 /**
  * Purchase returns, on each database: goods sent back to their supplier from a bill, out of
@@ -21,85 +14,53 @@ import { pesosToCentavos } from '../../domain/money';
  * undoing it once. Printed, it is the debit memorandum naming the bill.
  */
 describe.each(databaseKinds)('purchase returns on %s', (kind) => {
-  let test: TestApp;
-  let admin: Session;
-  let warehouse: { type: 'warehouse'; id: number };
-  let supplierId: number;
-  let customerId: number;
-  const items: Record<'nails' | 'paint', number> = { nails: 0, paint: 0 };
   const today = todayInManila();
-
-  beforeAll(async () => {
-    ({ test, admin } = await startDemo(kind));
-    warehouse = { type: 'warehouse', id: (await firstOf(admin, 'warehouses')).id };
-    supplierId = (
-      await created(admin, '/api/contacts', { contact_type_id: await contactTypeId(admin, 'Supplier'), name: 'Hardware Supplier' })
-    ).id;
-    customerId = (await created(admin, '/api/contacts', { contact_type_id: await contactTypeId(admin, 'Customer'), name: 'Paint Buyer' }))
-      .id;
-    const item = async (sku: string, name: string) => {
-      const made = await created(admin, '/api/items', { sku, name, unit_of_measurement_id: 1 });
-      await stockUp(admin, warehouse, { id: made.id, unit_of_measurement_id: 1 }, 100);
-      return made.id as number;
-    };
-    items.nails = await item('PRN-NAILS', 'Return Test Nails');
-    items.paint = await item('PRN-PAINT', 'Return Test Paint');
+  /** The first warehouse, where the items are stocked; a supplier to bill and return to, and a customer. */
+  const world = startedOnce(async () => {
+    const items = { nails: { sku: 'PRN-NAILS', name: 'Return Test Nails' }, paint: { sku: 'PRN-PAINT', name: 'Return Test Paint' } };
+    const start = await startWithStockAt(kind, 'warehouse', items, 100);
+    const supplierId = await newContact(start.admin, 'Supplier', 'Hardware Supplier');
+    return { ...start, supplierId, customerId: await newContact(start.admin, 'Customer', 'Paint Buyer') };
   });
-  afterAll(() => test.close());
-  auditAfterEach(() => test);
 
-  const line = (item: number, quantity: number, unitPrice: number, extra: Record<string, unknown> = {}) => ({
-    item_id: item,
-    unit_of_measurement_id: 1,
-    quantity,
-    unit_price: unitPrice,
-    ...extra,
-  });
   const bill = async (lines: unknown[]) =>
-    created(admin, '/api/bills', { contact_id: supplierId, warehouse_id: warehouse.id, date: today, lines });
+    created(world.admin, '/api/bills', { contact_id: world.supplierId, warehouse_id: world.place.id, date: today, lines });
   const sentBack = (billId: number, lines: unknown[], extra: Record<string, unknown> = {}) =>
-    admin.send('POST', '/api/purchase-returns', { bill_id: billId, date: today, settlement: 'credit', lines, ...extra });
-  const back = (sourceLineId: number, quantity: number, extra: Record<string, unknown> = {}) => ({
-    source_line_id: sourceLineId,
-    quantity,
-    reason: 'damaged',
-    disposition: 'from_stock',
-    ...extra,
-  });
-  const centavos = (pesos: number) => pesosToCentavos(pesos);
-  const share = (whole: number, part: number, of: number) => Math.round((whole * part) / of);
+    world.admin.send('POST', '/api/purchase-returns', { bill_id: billId, date: today, settlement: 'credit', lines, ...extra });
+  const back = returnLines('from_stock');
   const stock = async (item: number) => {
-    const row = (await admin.send('GET', `/api/stocks?item_id=${item}&location_type=warehouse&location_id=${warehouse.id}&is_strict=1`))
-      .body.data[0];
+    const row = (
+      await world.admin.send('GET', `/api/stocks?item_id=${item}&location_type=warehouse&location_id=${world.place.id}&is_strict=1`)
+    ).body.data[0];
     return { onHand: row.quantity_on_hand as number, quarantined: row.quantity_quarantined as number };
   };
 
   it('takes 2 of 5 off the bill at their share of the line, VAT included, the goods leaving stock; the rest makes up the bill', async () => {
-    const billed = await bill([line(items.nails, 5, 33.33, { discount_percent: 3 }), line(items.paint, 3, 415)]);
+    const billed = await bill([pricedLine(world.items.nails, 5, 33.33, { discount_percent: 3 }), pricedLine(world.items.paint, 3, 415)]);
     const [nails, paint] = billed.lines;
-    const before = { nails: (await stock(items.nails)).onHand, paint: (await stock(items.paint)).onHand };
+    const before = { nails: (await stock(world.items.nails)).onHand, paint: (await stock(world.items.paint)).onHand };
 
     const first = await sentBack(billed.id, [back(nails.id, 2), back(paint.id, 1, { reason: 'over_delivered' })]);
     expect(first.status, JSON.stringify(first.body)).toBe(201);
     const made = first.body.data;
-    const nailsBack = share(centavos(nails.amount) + centavos(nails.vat), 2, 5);
-    const paintBack = share(centavos(paint.amount) + centavos(paint.vat), 1, 3);
+    const nailsBack = shareOf(centavos(nails.amount) + centavos(nails.vat), 2, 5);
+    const paintBack = shareOf(centavos(paint.amount) + centavos(paint.vat), 1, 3);
     expect(centavos(made.total)).toBe(nailsBack + paintBack);
-    expect(centavos(made.vat_total)).toBe(share(centavos(nails.vat), 2, 5) + share(centavos(paint.vat), 1, 3));
+    expect(centavos(made.vat_total)).toBe(shareOf(centavos(nails.vat), 2, 5) + shareOf(centavos(paint.vat), 1, 3));
     expect(made).toMatchObject({
       status: 'posted',
       settlement: 'credit',
-      contact_id: supplierId,
-      warehouse_id: warehouse.id,
+      contact_id: world.supplierId,
+      warehouse_id: world.place.id,
       branch_id: null,
       bill_date: billed.date,
       refunded: 0,
     });
     expect(made.amount).toBe(made.total);
     expect(made.number).toMatch(/^PRN-/);
-    expect(await stock(items.nails)).toMatchObject({ onHand: before.nails - 2 });
-    expect(await stock(items.paint)).toMatchObject({ onHand: before.paint - 1 });
-    const after = (await admin.send('GET', `/api/bills/${billed.id}`)).body.data;
+    expect(await stock(world.items.nails)).toMatchObject({ onHand: before.nails - 2 });
+    expect(await stock(world.items.paint)).toMatchObject({ onHand: before.paint - 1 });
+    const after = (await world.admin.send('GET', `/api/bills/${billed.id}`)).body.data;
     expect(centavos(after.balance)).toBe(centavos(billed.total) - centavos(made.total));
     expect(after.lines.map((each: { quantity_done: number }) => each.quantity_done)).toEqual([2, 1]);
 
@@ -107,24 +68,23 @@ describe.each(databaseKinds)('purchase returns on %s', (kind) => {
     expect(rest.status, JSON.stringify(rest.body)).toBe(201);
     for (const figure of ['total', 'vat_total', 'vatable_sales', 'discount_total', 'subtotal'])
       expect(centavos(made[figure]) + centavos(rest.body.data[figure]), figure).toBe(centavos(billed[figure]));
-    expect((await admin.send('GET', `/api/bills/${billed.id}`)).body.data).toMatchObject({ balance: 0, status: 'paid' });
+    expect((await world.admin.send('GET', `/api/bills/${billed.id}`)).body.data).toMatchObject({ balance: 0, status: 'paid' });
     const more = await sentBack(billed.id, [back(nails.id, 1)]);
     expect(more.body.errors).toEqual({ 'lines.0.quantity': ['All of this line was returned already.'] });
   });
 
   it("sends a customer's quarantined return on to the supplier out of quarantine, and never sellable goods that are not there", async () => {
-    const lamp = (await created(admin, '/api/items', { sku: 'PRN-LAMP', name: 'Return Test Lamp', unit_of_measurement_id: 1 }))
-      .id as number;
-    const billed = await bill([line(lamp, 3, 200)]);
-    await stockUp(admin, warehouse, { id: lamp, unit_of_measurement_id: 1 }, 3);
+    // Bills move no stock: the 3 billed are the 3 put at the warehouse.
+    const lamp = await stockedItem(world.admin, world.place, { sku: 'PRN-LAMP', name: 'Return Test Lamp' }, 3);
+    const billed = await bill([pricedLine(lamp, 3, 200)]);
     // One sold, and brought back broken: quarantined.
-    const sold = await created(admin, '/api/invoices', {
-      contact_id: customerId,
-      warehouse_id: warehouse.id,
+    const sold = await created(world.admin, '/api/invoices', {
+      contact_id: world.customerId,
+      warehouse_id: world.place.id,
       date: today,
-      lines: [line(lamp, 1, 350)],
+      lines: [pricedLine(lamp, 1, 350)],
     });
-    const quarantined = await admin.send('POST', '/api/sales-returns', {
+    const quarantined = await world.admin.send('POST', '/api/sales-returns', {
       invoice_id: sold.id,
       date: today,
       settlement: 'credit',
@@ -141,16 +101,21 @@ describe.each(databaseKinds)('purchase returns on %s', (kind) => {
     expect(none.status).toBe(409);
     expect(none.body.message).toMatch(/^Not that much Return Test Lamp \(PRN-LAMP\) in quarantine at .+: 0 quarantined, 1 to take out\.$/);
     // Sold out meanwhile: no goods to send back.
-    await created(admin, '/api/invoices', { contact_id: customerId, warehouse_id: warehouse.id, date: today, lines: [line(lamp, 2, 350)] });
+    await created(world.admin, '/api/invoices', {
+      contact_id: world.customerId,
+      warehouse_id: world.place.id,
+      date: today,
+      lines: [pricedLine(lamp, 2, 350)],
+    });
     const gone = await sentBack(billed.id, [back(billed.lines[0].id, 2)]);
     expect(gone.status).toBe(409);
     expect(gone.body.message).toMatch(/^Not enough Return Test Lamp \(PRN-LAMP\) in stock at .+: 0 on hand, 2 needed\.$/);
-    expect((await admin.send('GET', `/api/bills/${billed.id}`)).body.data.lines[0].quantity_done).toBe(1);
+    expect((await world.admin.send('GET', `/api/bills/${billed.id}`)).body.data.lines[0].quantity_done).toBe(1);
   });
 
   it('records a refund from the supplier in tenders, at most what was paid on the bill, as money back beside its payments', async () => {
-    const billed = await bill([line(items.paint, 4, 250)]);
-    await created(admin, '/api/bill-payments', {
+    const billed = await bill([pricedLine(world.items.paint, 4, 250)]);
+    await created(world.admin, '/api/bill-payments', {
       bill_id: billed.id,
       date: today,
       tenders: [{ method: 'bank_transfer', amount: billed.total, reference: 'IBFT-PRN-1' }],
@@ -160,19 +125,19 @@ describe.each(databaseKinds)('purchase returns on %s', (kind) => {
     expect(onCredit.status).toBe(422);
     expect(onCredit.body.errors.settlement[0]).toMatch(/more than the ₱0\.00 still owed on bill .*: refund them instead\.$/);
 
-    const quarter = share(centavos(billed.total), 1, 4) / 100;
+    const quarter = shareOf(centavos(billed.total), 1, 4) / 100;
     const answer = await sentBack(billed.id, [back(paint.id, 1)], { settlement: 'refund', tenders: [{ method: 'cash', amount: quarter }] });
     expect(answer.status, JSON.stringify(answer.body)).toBe(201);
     expect(answer.body.data).toMatchObject({ refunded: quarter, amount: 0, total: quarter, settlement: 'refund' });
-    const csv = String((await admin.send('GET', `/api/bill-payments/tenders.csv?from=${today}&to=${today}`)).body);
+    const csv = String((await world.admin.send('GET', `/api/bill-payments/tenders.csv?from=${today}&to=${today}`)).body);
     const refundRows = csv.split('\r\n').filter((row) => row.includes(answer.body.data.number));
     expect(refundRows).toHaveLength(1);
     expect(refundRows[0]).toContain(`,${billed.number},Hardware Supplier,Cash,,,,,-${quarter.toFixed(2)},`);
     // The bill owes nothing still: the money came back, not off its balance.
-    expect((await admin.send('GET', `/api/bills/${billed.id}`)).body.data).toMatchObject({ balance: 0, status: 'paid' });
+    expect((await world.admin.send('GET', `/api/bills/${billed.id}`)).body.data).toMatchObject({ balance: 0, status: 'paid' });
     // The other three come to more than what is left of what was paid once the bill owes part again.
-    const half = await bill([line(items.paint, 2, 100)]);
-    await created(admin, '/api/bill-payments', { bill_id: half.id, date: today, tenders: [{ method: 'cash', amount: 50 }] });
+    const half = await bill([pricedLine(world.items.paint, 2, 100)]);
+    await created(world.admin, '/api/bill-payments', { bill_id: half.id, date: today, tenders: [{ method: 'cash', amount: 50 }] });
     const over = await sentBack(half.id, [back(half.lines[0].id, 2)], {
       settlement: 'refund',
       tenders: [{ method: 'cash', amount: half.total }],
@@ -183,19 +148,19 @@ describe.each(databaseKinds)('purchase returns on %s', (kind) => {
   });
 
   it('sends the same goods back once, however many try at once, and undoes a void once', async () => {
-    const billed = await bill([line(items.nails, 6, 10)]);
+    const billed = await bill([pricedLine(world.items.nails, 6, 10)]);
     const [nails] = billed.lines;
-    const before = (await stock(items.nails)).onHand;
+    const before = (await stock(world.items.nails)).onHand;
     const answers = await Promise.all(Array.from({ length: 8 }, () => sentBack(billed.id, [back(nails.id, 6)])));
     expect(answers.map((answer) => answer.status).sort()).toEqual([201, 422, 422, 422, 422, 422, 422, 422]);
-    expect((await stock(items.nails)).onHand).toBe(before - 6);
+    expect((await stock(world.items.nails)).onHand).toBe(before - 6);
     const made = answers.find((answer) => answer.status === 201)!.body.data;
-    expect((await admin.send('GET', `/api/bills/${billed.id}`)).body.data).toMatchObject({ balance: 0, status: 'paid' });
+    expect((await world.admin.send('GET', `/api/bills/${billed.id}`)).body.data).toMatchObject({ balance: 0, status: 'paid' });
 
-    const voids = await Promise.all(Array.from({ length: 4 }, () => admin.send('PATCH', `/api/purchase-returns/${made.id}/void`)));
+    const voids = await Promise.all(Array.from({ length: 4 }, () => world.admin.send('PATCH', `/api/purchase-returns/${made.id}/void`)));
     expect(voids.map((answer) => answer.status).sort()).toEqual([200, 409, 409, 409]);
-    expect((await stock(items.nails)).onHand).toBe(before);
-    const reopened = (await admin.send('GET', `/api/bills/${billed.id}`)).body.data;
+    expect((await stock(world.items.nails)).onHand).toBe(before);
+    const reopened = (await world.admin.send('GET', `/api/bills/${billed.id}`)).body.data;
     expect(reopened).toMatchObject({ status: 'unpaid' });
     expect(centavos(reopened.balance)).toBe(centavos(billed.total));
     expect(reopened.lines[0].quantity_done).toBe(0);
@@ -203,8 +168,8 @@ describe.each(databaseKinds)('purchase returns on %s', (kind) => {
   });
 
   it("refuses in words what is not a line of the bill, a sale's dispositions, and a sale's settlement", async () => {
-    const billed = await bill([line(items.nails, 2, 10)]);
-    const other = await bill([line(items.nails, 1, 10)]);
+    const billed = await bill([pricedLine(world.items.nails, 2, 10)]);
+    const other = await bill([pricedLine(world.items.nails, 1, 10)]);
     const foreign = await sentBack(billed.id, [back(other.lines[0].id, 1)]);
     expect(foreign.status).toBe(422);
     expect(foreign.body.errors['lines.0.source_line_id'][0]).toMatch(/^Each line must be a line of bill B-/);
@@ -219,7 +184,7 @@ describe.each(databaseKinds)('purchase returns on %s', (kind) => {
       'lines.0.reason': ['The reason must be one of: damaged, wrong item, expired, over-delivered, other.'],
       'lines.0.disposition': ['The disposition must be one of: from stock, from quarantine.'],
     });
-    const missing = await admin.send('POST', '/api/purchase-returns', {
+    const missing = await world.admin.send('POST', '/api/purchase-returns', {
       bill_id: 999_999,
       date: today,
       settlement: 'credit',

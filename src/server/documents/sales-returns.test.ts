@@ -1,19 +1,19 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditAfterEach } from '../../../tests/support/audited';
+import { describe, expect, it } from 'vitest';
+import { pricedLine } from '../../../tests/support/one-line';
+import { returnLines, shareOf } from '../../../tests/support/returns';
+import { startedOnce } from '../../../tests/support/started';
 import {
-  contactTypeId,
+  betweenPlaces,
   created,
   databaseKinds,
-  stockLevel,
-  stockUp,
-  betweenPlaces,
-  type Session,
-  type TestApp,
-  startDemo,
   firstOf,
+  newContact,
+  startWithStockAt,
+  stockedItem,
+  stockLevel,
 } from '../../../tests/support/test-app';
 import { todayInManila } from '../../domain/documents';
-import { pesosToCentavos } from '../../domain/money';
+import { pesosToCentavos as centavos } from '../../domain/money';
 
 /**
  * Sales returns, on each database: goods back from an invoice, each line its share of the invoice
@@ -22,76 +22,52 @@ import { pesosToCentavos } from '../../domain/money';
  * return the same goods at once; a void undoing it once.
  */
 describe.each(databaseKinds)('sales returns on %s', (kind) => {
-  let test: TestApp;
-  let admin: Session;
-  let businessId: number;
-  let branch: { type: 'branch'; id: number };
-  let customerId: number;
-  const items: Record<'soap' | 'rice' | 'medicine', number> = { soap: 0, rice: 0, medicine: 0 };
   const today = todayInManila();
-
-  beforeAll(async () => {
-    let businesses: [number, number];
-    ({ test, admin, businesses } = await startDemo(kind));
-    businessId = businesses[0];
-    branch = { type: 'branch', id: (await firstOf(admin, 'branches')).id };
-    customerId = (await created(admin, '/api/contacts', { contact_type_id: await contactTypeId(admin, 'Customer'), name: 'Return Suki' }))
-      .id;
-    const item = async (sku: string, name: string, values: Record<string, unknown>) => {
-      const made = await created(admin, '/api/items', { sku, name, unit_of_measurement_id: 1, ...values });
-      await stockUp(admin, branch, { id: made.id, unit_of_measurement_id: 1 }, 1000);
-      return made.id as number;
+  /** The first branch, where the items are stocked and prices include VAT; a customer who brings goods back. */
+  const world = startedOnce(async () => {
+    const items = {
+      soap: { sku: 'RET-SOAP', name: 'Return Test Soap' },
+      rice: { sku: 'RET-RICE', name: 'Return Test Rice', vat_category: 'exempt' },
+      medicine: { sku: 'RET-MED', name: 'Return Test Paracetamol', sc_pwd_discount: true },
     };
-    items.soap = await item('RET-SOAP', 'Return Test Soap', {});
-    items.rice = await item('RET-RICE', 'Return Test Rice', { vat_category: 'exempt' });
-    items.medicine = await item('RET-MED', 'Return Test Paracetamol', { sc_pwd_discount: true });
+    const start = await startWithStockAt(kind, 'branch', items, 1000);
+    const { admin, businessId } = start;
     expect((await admin.send('PATCH', `/api/businesses/${businessId}`, { prices_include_vat: true })).status).toBe(200);
+    return { ...start, customerId: await newContact(admin, 'Customer', 'Return Suki') };
   });
-  afterAll(() => test.close());
-  auditAfterEach(() => test);
 
-  const line = (item: number, quantity: number, unitPrice: number, extra: Record<string, unknown> = {}) => ({
-    item_id: item,
-    unit_of_measurement_id: 1,
-    quantity,
-    unit_price: unitPrice,
-    ...extra,
-  });
   const invoice = async (lines: unknown[], extra: Record<string, unknown> = {}) =>
-    created(admin, '/api/invoices', { contact_id: customerId, branch_id: branch.id, date: today, lines, ...extra });
+    created(world.admin, '/api/invoices', { contact_id: world.customerId, branch_id: world.place.id, date: today, lines, ...extra });
   const returned = (invoiceId: number, lines: unknown[], extra: Record<string, unknown> = {}) =>
-    admin.send('POST', '/api/sales-returns', { invoice_id: invoiceId, date: today, settlement: 'credit', lines, ...extra });
-  const back = (sourceLineId: number, quantity: number, extra: Record<string, unknown> = {}) => ({
-    source_line_id: sourceLineId,
-    quantity,
-    reason: 'damaged',
-    disposition: 'restock',
-    ...extra,
-  });
-  const centavos = (pesos: number) => pesosToCentavos(pesos);
-  /** `whole × part / of`, half up: a share by hand. */
-  const share = (whole: number, part: number, of: number) => Math.round((whole * part) / of);
-  const onHand = async (item: number) => (await stockLevel(admin, item, branch)).onHand;
+    world.admin.send('POST', '/api/sales-returns', { invoice_id: invoiceId, date: today, settlement: 'credit', lines, ...extra });
+  const back = returnLines('restock');
+  const onHand = async (item: number) => (await stockLevel(world.admin, item, world.place)).onHand;
 
   it('credits 2 of 5 at their share of the line, VAT and discount included, and the rest makes up the line to the centavo', async () => {
     // 5 × ₱99.99 VAT in, 7 % off: an odd line, so that shares round.
-    const sold = await invoice([line(items.soap, 5, 99.99, { discount_percent: 7 }), line(items.rice, 3, 51.25)]);
+    const sold = await invoice([pricedLine(world.items.soap, 5, 99.99, { discount_percent: 7 }), pricedLine(world.items.rice, 3, 51.25)]);
     const [soap, rice] = sold.lines;
-    const soapBefore = await onHand(items.soap);
-    const riceBefore = await onHand(items.rice);
+    const soapBefore = await onHand(world.items.soap);
+    const riceBefore = await onHand(world.items.rice);
 
     const first = await returned(sold.id, [back(soap.id, 2), back(rice.id, 1, { reason: 'expired', disposition: 'write_off' })]);
     expect(first.status, JSON.stringify(first.body)).toBe(201);
     const made = first.body.data;
     // What the customer paid for each line is shared, and its VAT; the VATable sale is the rest.
-    const soapPaid = share(centavos(soap.amount) + centavos(soap.vat), 2, 5);
-    const vat = share(centavos(soap.vat), 2, 5);
-    const ricePaid = share(centavos(rice.amount), 1, 3);
+    const soapPaid = shareOf(centavos(soap.amount) + centavos(soap.vat), 2, 5);
+    const vat = shareOf(centavos(soap.vat), 2, 5);
+    const ricePaid = shareOf(centavos(rice.amount), 1, 3);
     expect(centavos(made.vat_total)).toBe(vat);
     expect(centavos(made.vatable_sales)).toBe(soapPaid - vat);
     expect(centavos(made.exempt_sales)).toBe(ricePaid);
     expect(centavos(made.total)).toBe(soapPaid + ricePaid);
-    expect(made).toMatchObject({ status: 'posted', settlement: 'credit', contact_id: customerId, branch_id: branch.id, refunded: 0 });
+    expect(made).toMatchObject({
+      status: 'posted',
+      settlement: 'credit',
+      contact_id: world.customerId,
+      branch_id: world.place.id,
+      refunded: 0,
+    });
     expect(made.amount).toBe(made.total);
     expect(made.number).toMatch(/^SRN-/);
     expect(made.lines.map((each: { reason: string; disposition: string }) => [each.reason, each.disposition])).toEqual([
@@ -99,9 +75,9 @@ describe.each(databaseKinds)('sales returns on %s', (kind) => {
       ['expired', 'write_off'],
     ]);
     // The restocked soap is back on hand; the written-off rice is not.
-    expect(await onHand(items.soap)).toBe(soapBefore + 2);
-    expect(await onHand(items.rice)).toBe(riceBefore);
-    const after = (await admin.send('GET', `/api/invoices/${sold.id}`)).body.data;
+    expect(await onHand(world.items.soap)).toBe(soapBefore + 2);
+    expect(await onHand(world.items.rice)).toBe(riceBefore);
+    const after = (await world.admin.send('GET', `/api/invoices/${sold.id}`)).body.data;
     expect(centavos(after.balance)).toBe(centavos(sold.total) - centavos(made.total));
     expect(after.status).toBe('partially_paid');
     expect(after.lines.map((each: { quantity_done: number }) => each.quantity_done)).toEqual([2, 1]);
@@ -111,7 +87,7 @@ describe.each(databaseKinds)('sales returns on %s', (kind) => {
     expect(rest.status, JSON.stringify(rest.body)).toBe(201);
     for (const figure of ['total', 'vat_total', 'vatable_sales', 'exempt_sales', 'discount_total', 'subtotal'])
       expect(centavos(made[figure]) + centavos(rest.body.data[figure]), figure).toBe(centavos(sold[figure]));
-    const settled = (await admin.send('GET', `/api/invoices/${sold.id}`)).body.data;
+    const settled = (await world.admin.send('GET', `/api/invoices/${sold.id}`)).body.data;
     expect(settled).toMatchObject({ balance: 0, status: 'paid' });
 
     // Nothing is left to return.
@@ -121,7 +97,7 @@ describe.each(databaseKinds)('sales returns on %s', (kind) => {
   });
 
   it("recomputes a senior citizen's discount in proportion", async () => {
-    const sold = await invoice([line(items.medicine, 4, 7.5), line(items.soap, 1, 30)], {
+    const sold = await invoice([pricedLine(world.items.medicine, 4, 7.5), pricedLine(world.items.soap, 1, 30)], {
       buyer_discount: 'senior',
       buyer_discount_id_number: 'SC-1234',
       buyer_discount_name: 'Lola Basyang',
@@ -131,14 +107,14 @@ describe.each(databaseKinds)('sales returns on %s', (kind) => {
     expect(answer.status, JSON.stringify(answer.body)).toBe(201);
     const made = answer.body.data;
     // The senior's medicine was sold VAT-exempt, 20 % off: a quarter of it comes back so.
-    expect(centavos(made.sc_pwd_discount)).toBe(share(centavos(sold.sc_pwd_discount), 1, 4));
-    expect(centavos(made.less_vat)).toBe(share(centavos(sold.less_vat), 1, 4));
-    expect(centavos(made.exempt_sales)).toBe(share(centavos(medicine.amount), 1, 4));
+    expect(centavos(made.sc_pwd_discount)).toBe(shareOf(centavos(sold.sc_pwd_discount), 1, 4));
+    expect(centavos(made.less_vat)).toBe(shareOf(centavos(sold.less_vat), 1, 4));
+    expect(centavos(made.exempt_sales)).toBe(shareOf(centavos(medicine.amount), 1, 4));
     expect(made.vat_total).toBe(0);
   });
 
   it('refunds in cash and GCash what was paid, no more, and keeps the tenders', async () => {
-    const sold = await invoice([line(items.soap, 4, 50)], {
+    const sold = await invoice([pricedLine(world.items.soap, 4, 50)], {
       payment: { tenders: [{ method: 'cash', amount: 150 }] },
     });
     const [soap] = sold.lines;
@@ -162,7 +138,7 @@ describe.each(databaseKinds)('sales returns on %s', (kind) => {
       ['gcash', 40],
     ]);
     // Taken away for reconciliation, the refund is money out, beside the money its invoice took in.
-    const csv = String((await admin.send('GET', `/api/invoice-payments/tenders.csv?from=${today}&to=${today}`)).body);
+    const csv = String((await world.admin.send('GET', `/api/invoice-payments/tenders.csv?from=${today}&to=${today}`)).body);
     const refundRows = csv.split('\r\n').filter((row) => row.includes(answer.body.data.number));
     expect(refundRows.map((row) => row.split(',').slice(2, 5).concat(row.split(',').slice(-2)))).toEqual([
       [sold.number, 'Return Suki', 'Cash', '-60.00', ''],
@@ -170,30 +146,30 @@ describe.each(databaseKinds)('sales returns on %s', (kind) => {
     ]);
     expect(csv).toContain(`,${sold.number},Return Suki,Cash,,,,,150.00,`);
     // The invoice still owes what it owed: the money went back, not off its balance.
-    expect((await admin.send('GET', `/api/invoices/${sold.id}`)).body.data).toMatchObject({ balance: 50, status: 'partially_paid' });
+    expect((await world.admin.send('GET', `/api/invoices/${sold.id}`)).body.data).toMatchObject({ balance: 50, status: 'partially_paid' });
     // ₱50 of what was paid is left to refund: the other two (₱100) are more than that.
     const over = await returned(sold.id, [back(soap.id, 2)], { settlement: 'refund', tenders });
     expect(over.body.errors.settlement[0]).toMatch(/only ₱50\.00 was paid/);
   });
 
   it('returns the same goods once, however many try at once, and undoes a void once', async () => {
-    const sold = await invoice([line(items.soap, 5, 20)]);
+    const sold = await invoice([pricedLine(world.items.soap, 5, 20)]);
     const [soap] = sold.lines;
-    const before = await onHand(items.soap);
+    const before = await onHand(world.items.soap);
     const answers = await Promise.all(Array.from({ length: 8 }, () => returned(sold.id, [back(soap.id, 5)])));
     const statuses = answers.map((answer) => answer.status).sort();
     expect(statuses).toEqual([201, 422, 422, 422, 422, 422, 422, 422]);
-    expect(await onHand(items.soap)).toBe(before + 5);
+    expect(await onHand(world.items.soap)).toBe(before + 5);
     const made = answers.find((answer) => answer.status === 201)!.body.data;
-    expect((await admin.send('GET', `/api/invoices/${sold.id}`)).body.data).toMatchObject({ balance: 0, status: 'paid' });
+    expect((await world.admin.send('GET', `/api/invoices/${sold.id}`)).body.data).toMatchObject({ balance: 0, status: 'paid' });
 
     // The invoice cannot be voided while its goods are back.
-    expect((await admin.send('PATCH', `/api/invoices/${sold.id}/void`)).status).toBe(409);
+    expect((await world.admin.send('PATCH', `/api/invoices/${sold.id}/void`)).status).toBe(409);
 
-    const voids = await Promise.all(Array.from({ length: 4 }, () => admin.send('PATCH', `/api/sales-returns/${made.id}/void`)));
+    const voids = await Promise.all(Array.from({ length: 4 }, () => world.admin.send('PATCH', `/api/sales-returns/${made.id}/void`)));
     expect(voids.map((answer) => answer.status).sort()).toEqual([200, 409, 409, 409]);
-    expect(await onHand(items.soap)).toBe(before);
-    const reopened = (await admin.send('GET', `/api/invoices/${sold.id}`)).body.data;
+    expect(await onHand(world.items.soap)).toBe(before);
+    const reopened = (await world.admin.send('GET', `/api/invoices/${sold.id}`)).body.data;
     expect(reopened).toMatchObject({ balance: 100, status: 'unpaid' });
     expect(reopened.lines[0].quantity_done).toBe(0);
     // Its lines may be returned again.
@@ -201,13 +177,16 @@ describe.each(databaseKinds)('sales returns on %s', (kind) => {
   });
 
   it("counts the period's returns on the overview by reason, voided ones left out, as their lines add up", async () => {
-    const listed = (await admin.send('GET', `/api/sales-returns?date=${today}&per_page=100`)).body.data as { id: number; status: string }[];
+    const listed = (await world.admin.send('GET', `/api/sales-returns?date=${today}&per_page=100`)).body.data as {
+      id: number;
+      status: string;
+    }[];
     const byReason = new Map<string, { returns: Set<number>; centavos: number }>();
     let total = 0;
     let count = 0;
     for (const { id, status } of listed) {
       if (status === 'void') continue;
-      const made = (await admin.send('GET', `/api/sales-returns/${id}`)).body.data;
+      const made = (await world.admin.send('GET', `/api/sales-returns/${id}`)).body.data;
       count += 1;
       total += centavos(made.total);
       for (const each of made.lines as { reason: string; amount: number; vat: number }[]) {
@@ -218,7 +197,7 @@ describe.each(databaseKinds)('sales returns on %s', (kind) => {
       }
     }
     expect(count).toBeGreaterThan(3);
-    const card = (await admin.send('GET', `/api/overview/returns?from=${today}&to=${today}`)).body;
+    const card = (await world.admin.send('GET', `/api/overview/returns?from=${today}&to=${today}`)).body;
     expect(card.returns).toBe(count);
     expect(centavos(card.amount)).toBe(total);
     expect(card.data.map((row: { reason: string }) => row.reason)).toEqual(
@@ -231,44 +210,43 @@ describe.each(databaseKinds)('sales returns on %s', (kind) => {
   });
 
   it('keeps quarantined goods on hand but out of every sale and transfer, until an adjustment releases or writes them off', async () => {
-    const lamp = (await created(admin, '/api/items', { sku: 'RET-LAMP', name: 'Return Test Lamp', unit_of_measurement_id: 1 }))
-      .id as number;
-    await stockUp(admin, branch, { id: lamp, unit_of_measurement_id: 1 }, 2);
-    const sold = await invoice([line(lamp, 2, 350)]);
+    const lamp = await stockedItem(world.admin, world.place, { sku: 'RET-LAMP', name: 'Return Test Lamp' }, 2);
+    const sold = await invoice([pricedLine(lamp, 2, 350)]);
     const made = await returned(sold.id, [back(sold.lines[0].id, 2, { disposition: 'quarantine' })]);
     expect(made.status, JSON.stringify(made.body)).toBe(201);
     const stock = async () =>
-      (await admin.send('GET', `/api/stocks?item_id=${lamp}&location_type=branch&location_id=${branch.id}&is_strict=1`)).body.data[0];
+      (await world.admin.send('GET', `/api/stocks?item_id=${lamp}&location_type=branch&location_id=${world.place.id}&is_strict=1`)).body
+        .data[0];
     expect(await stock()).toMatchObject({ quantity_on_hand: 2, quantity_quarantined: 2 });
 
     // Neither sold nor moved: the ledger refuses, saying why.
-    const sale = await admin.send('POST', '/api/invoices', {
-      contact_id: customerId,
-      branch_id: branch.id,
+    const sale = await world.admin.send('POST', '/api/invoices', {
+      contact_id: world.customerId,
+      branch_id: world.place.id,
       date: today,
-      lines: [line(lamp, 1, 350)],
+      lines: [pricedLine(lamp, 1, 350)],
     });
     expect(sale.status).toBe(409);
     expect(sale.body.message).toBe(
       'Not enough Return Test Lamp (RET-LAMP) in stock at ' +
-        `${(await admin.send('GET', `/api/branches/${branch.id}`)).body.data.name}: 2 on hand (2 of them quarantined, not for sale or transfer), 1 needed.`,
+        `${(await world.admin.send('GET', `/api/branches/${world.place.id}`)).body.data.name}: 2 on hand (2 of them quarantined, not for sale or transfer), 1 needed.`,
     );
-    const warehouse = await firstOf(admin, 'warehouses');
-    const asked = await created(admin, '/api/stock-requests', {
-      ...betweenPlaces(branch, { type: 'warehouse', id: warehouse.id }),
+    const warehouse = await firstOf(world.admin, 'warehouses');
+    const asked = await created(world.admin, '/api/stock-requests', {
+      ...betweenPlaces(world.place, { type: 'warehouse', id: warehouse.id }),
       date: today,
       lines: [{ item_id: lamp, unit_of_measurement_id: 1, quantity: 1 }],
     });
-    const transfer = await admin.send('POST', '/api/stock-transfers', {
-      ...betweenPlaces(branch, { type: 'warehouse', id: warehouse.id }),
+    const transfer = await world.admin.send('POST', '/api/stock-transfers', {
+      ...betweenPlaces(world.place, { type: 'warehouse', id: warehouse.id }),
       stock_request_id: asked.id,
       date: today,
       lines: [{ source_line_id: asked.lines[0].id, quantity: 1 }],
     });
     expect(transfer.status, JSON.stringify(transfer.body)).toBe(409);
     const adjusted = (reason: string, quantity: number) =>
-      admin.send('POST', '/api/stock-adjustments', {
-        branch_id: branch.id,
+      world.admin.send('POST', '/api/stock-adjustments', {
+        branch_id: world.place.id,
         date: today,
         lines: [{ item_id: lamp, unit_of_measurement_id: 1, quantity, reason }],
       });
@@ -281,11 +259,11 @@ describe.each(databaseKinds)('sales returns on %s', (kind) => {
     expect(await stock()).toMatchObject({ quantity_on_hand: 2, quantity_quarantined: 1 });
     expect(
       (
-        await admin.send('POST', '/api/invoices', {
-          contact_id: customerId,
-          branch_id: branch.id,
+        await world.admin.send('POST', '/api/invoices', {
+          contact_id: world.customerId,
+          branch_id: world.place.id,
           date: today,
-          lines: [line(lamp, 1, 350)],
+          lines: [pricedLine(lamp, 1, 350)],
         })
       ).status,
     ).toBe(201);
@@ -302,9 +280,9 @@ describe.each(databaseKinds)('sales returns on %s', (kind) => {
     });
 
     // A void undoes a write-off into quarantine again; the stock's movements show the quarantine's.
-    expect((await admin.send('PATCH', `/api/stock-adjustments/${writtenOff.body.data.id}/void`)).status).toBe(200);
+    expect((await world.admin.send('PATCH', `/api/stock-adjustments/${writtenOff.body.data.id}/void`)).status).toBe(200);
     expect(await stock()).toMatchObject({ quantity_on_hand: 1, quantity_quarantined: 1 });
-    const movements = (await admin.send('GET', `/api/stocks/${(await stock()).id}/movements?per_page=100`)).body.data;
+    const movements = (await world.admin.send('GET', `/api/stocks/${(await stock()).id}/movements?per_page=100`)).body.data;
     expect(movements.map((each: { quantity: number; quarantined: number }) => [each.quantity, each.quarantined])).toEqual([
       [1, 1],
       [-1, -1],
@@ -317,8 +295,8 @@ describe.each(databaseKinds)('sales returns on %s', (kind) => {
   });
 
   it('refuses in words what is not a line of the invoice, a credit past what is owed, and bad lines', async () => {
-    const sold = await invoice([line(items.soap, 2, 10)], { payment: { tenders: [{ method: 'cash', amount: 20 }] } });
-    const other = await invoice([line(items.soap, 1, 10)]);
+    const sold = await invoice([pricedLine(world.items.soap, 2, 10)], { payment: { tenders: [{ method: 'cash', amount: 20 }] } });
+    const other = await invoice([pricedLine(world.items.soap, 1, 10)]);
     const foreign = await returned(sold.id, [back(other.lines[0].id, 1)]);
     expect(foreign.status).toBe(422);
     expect(foreign.body.errors['lines.0.source_line_id'][0]).toMatch(/^Each line must be a line of invoice I-/);
@@ -333,8 +311,8 @@ describe.each(databaseKinds)('sales returns on %s', (kind) => {
     });
     const noNote = await returned(sold.id, [back(sold.lines[0].id, 1, { reason: 'other' })], { settlement: 'refund' });
     expect(noNote.body.errors).toMatchObject({ 'lines.0.note': ['Say why in the note when the reason is other.'] });
-    expect((await admin.send('POST', '/api/sales-returns', { invoice_id: 'x', date: today, settlement: 'credit', lines: [] })).status).toBe(
-      422,
-    );
+    expect(
+      (await world.admin.send('POST', '/api/sales-returns', { invoice_id: 'x', date: today, settlement: 'credit', lines: [] })).status,
+    ).toBe(422);
   });
 });

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pricedLine } from '../../../tests/support/one-line';
 import { databaseKinds, startDemo, type Session, type TestApp } from '../../../tests/support/test-app';
 
 /**
@@ -16,13 +17,6 @@ describe.each(databaseKinds)('VAT by line on %s', (kind) => {
   let supplierId: number;
   const items: Record<'vatable' | 'exempt' | 'zeroRated' | 'medicine', number> = { vatable: 0, exempt: 0, zeroRated: 0, medicine: 0 };
 
-  const line = (item: number, quantity: number, unitPrice: number, extra: Record<string, unknown> = {}) => ({
-    item_id: item,
-    unit_of_measurement_id: 1,
-    quantity,
-    unit_price: unitPrice,
-    ...extra,
-  });
   const invoice = (lines: unknown[], extra: Record<string, unknown> = {}) =>
     admin.send('POST', '/api/invoices', { contact_id: customerId, branch_id: branchId, date: '2026-11-25', lines, ...extra });
   const pricesIncludeVat = async (include: boolean) =>
@@ -60,7 +54,7 @@ describe.each(databaseKinds)('VAT by line on %s', (kind) => {
     const stocked = await admin.send('POST', '/api/stock-adjustments', {
       branch_id: branchId,
       date: '2026-11-20',
-      lines: Object.values(items).map((id) => ({ ...line(id, 1000, 0), unit_price: undefined, reason: 'opening_balance' })),
+      lines: Object.values(items).map((id) => ({ ...pricedLine(id, 1000, 0), unit_price: undefined, reason: 'opening_balance' })),
     });
     expect(stocked.status, JSON.stringify(stocked.body)).toBe(201);
   });
@@ -69,9 +63,9 @@ describe.each(databaseKinds)('VAT by line on %s', (kind) => {
   it('adds 12 % on VATable lines only, and shows each kind of sale apart, on VAT-exclusive prices', async () => {
     await pricesIncludeVat(false);
     const answer = await invoice([
-      line(items.vatable, 3, 45.5, { discount_percent: 10 }),
-      line(items.exempt, 2, 62),
-      line(items.zeroRated, 1, 350),
+      pricedLine(items.vatable, 3, 45.5, { discount_percent: 10 }),
+      pricedLine(items.exempt, 2, 62),
+      pricedLine(items.zeroRated, 1, 350),
     ]);
     expect(answer.status, JSON.stringify(answer.body)).toBe(201);
     const made = answer.body.data;
@@ -96,9 +90,9 @@ describe.each(databaseKinds)('VAT by line on %s', (kind) => {
 
   it('takes the VAT out of VAT-inclusive prices, and a document keeps the terms it was made on', async () => {
     await pricesIncludeVat(false);
-    const before = (await invoice([line(items.vatable, 1, 100)])).body.data;
+    const before = (await invoice([pricedLine(items.vatable, 1, 100)])).body.data;
     await pricesIncludeVat(true);
-    const answer = await invoice([line(items.vatable, 3, 55), line(items.exempt, 1, 62), line(items.vatable, 1, 0.05)]);
+    const answer = await invoice([pricedLine(items.vatable, 3, 55), pricedLine(items.exempt, 1, 62), pricedLine(items.vatable, 1, 0.05)]);
     expect(answer.status, JSON.stringify(answer.body)).toBe(201);
     // 165.00 with VAT in it: 147.32 + 17.68; ₱0.05: 0.04 + 0.01 (each line rounded on its own).
     expect(answer.body.data).toMatchObject({
@@ -117,7 +111,7 @@ describe.each(databaseKinds)('VAT by line on %s', (kind) => {
       contact_id: supplierId,
       branch_id: branchId,
       date: '2026-11-25',
-      lines: [line(items.vatable, 10, 11.2), line(items.exempt, 10, 40)],
+      lines: [pricedLine(items.vatable, 10, 11.2), pricedLine(items.exempt, 10, 40)],
     });
     expect(order.status, JSON.stringify(order.body)).toBe(201);
     expect(order.body.data).toMatchObject({ vatable_sales: 100, exempt_sales: 400, vat_total: 12, total: 512 });
@@ -125,7 +119,7 @@ describe.each(databaseKinds)('VAT by line on %s', (kind) => {
       contact_id: supplierId,
       branch_id: branchId,
       date: '2026-11-25',
-      lines: [line(items.zeroRated, 2, 300)],
+      lines: [pricedLine(items.zeroRated, 2, 300)],
     });
     expect(bill.body.data).toMatchObject({ prices_include_vat: true, zero_rated_sales: 600, vat_total: 0, total: 600 });
     await pricesIncludeVat(false);
@@ -135,7 +129,7 @@ describe.each(databaseKinds)('VAT by line on %s', (kind) => {
     expect((await admin.send('PATCH', `/api/businesses/${businessId}`, { vat_registered: false, prices_include_vat: true })).status).toBe(
       200,
     );
-    const answer = await invoice([line(items.vatable, 2, 56), line(items.zeroRated, 1, 100)]);
+    const answer = await invoice([pricedLine(items.vatable, 2, 56), pricedLine(items.zeroRated, 1, 100)]);
     expect(answer.status, JSON.stringify(answer.body)).toBe(201);
     expect(answer.body.data).toMatchObject({
       subtotal: 212,
@@ -153,7 +147,7 @@ describe.each(databaseKinds)('VAT by line on %s', (kind) => {
 
   it('gives a senior citizen 20 % off and no VAT on what qualifies, against their ID, and the rest as usual', async () => {
     await pricesIncludeVat(true);
-    const lines = [line(items.medicine, 10, 5.6), line(items.vatable, 2, 56)];
+    const lines = [pricedLine(items.medicine, 10, 5.6), pricedLine(items.vatable, 2, 56)];
     const noId = await invoice(lines, { buyer_discount: 'senior' });
     expect(noId.status).toBe(422);
     expect(noId.body.errors).toEqual({
@@ -196,13 +190,13 @@ describe.each(databaseKinds)('VAT by line on %s', (kind) => {
 
     // A PWD on VAT-exclusive prices: 20 % off the price, no VAT; without a discount kind, an ID typed is not kept.
     await pricesIncludeVat(false);
-    const pwd = await invoice([line(items.medicine, 1, 50, { discount_percent: 5 })], {
+    const pwd = await invoice([pricedLine(items.medicine, 1, 50, { discount_percent: 5 })], {
       buyer_discount: 'pwd',
       buyer_discount_id_number: 'PWD-137-2020-001',
       buyer_discount_name: 'Jose Rizal Santos',
     });
     expect(pwd.body.data).toMatchObject({ sc_pwd_discount: 10, less_vat: 0, exempt_sales: 40, vat_total: 0, total: 40 });
-    const plain = await invoice([line(items.medicine, 1, 50)], { buyer_discount_id_number: 'typed by mistake' });
+    const plain = await invoice([pricedLine(items.medicine, 1, 50)], { buyer_discount_id_number: 'typed by mistake' });
     expect(plain.body.data).toMatchObject({
       buyer_discount: null,
       buyer_discount_id_number: null,

@@ -1,13 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { todayInManila } from '../../domain/documents';
 import type { PlaceAccess, PlaceLevel } from '../../domain/places';
 import { getResource } from '../../domain/resources/registry';
 import { jobPermissions } from '../../domain/role-needs';
 import { mayMake, mayTake, type Actor } from '../../domain/where-made';
-import { betweenPlaces, created, databaseKinds, stockUp, userWithPermissions } from '../../../tests/support/test-app';
-import type { Place, Session, TestApp } from '../../../tests/support/test-app';
-import { auditAfterEach } from '../../../tests/support/audited';
-import { startAtDemoPlaces, type DemoPlaces } from '../../../tests/support/demo-places';
+import { betweenPlaces, created, databaseKinds, userWithPermissions } from '../../../tests/support/test-app';
+import type { Place, Session } from '../../../tests/support/test-app';
+import { startMovingGoods } from '../../../tests/support/demo-places';
+import { startedOnce } from '../../../tests/support/started';
 
 /**
  * The client offers a follow-on or a transition (domain/where-made.ts) exactly where the server
@@ -17,12 +17,8 @@ import { startAtDemoPlaces, type DemoPlaces } from '../../../tests/support/demo-
  */
 
 describe.each(databaseKinds)('who may make and change logistics documents where, as the client offers it, on %s', (kind) => {
-  let test: TestApp;
-  let admin: Session;
-  let businessId: number;
-  let item: { id: number; unit_of_measurement_id: number };
-  let place: DemoPlaces;
   const date = todayInManila();
+  const world = startedOnce(() => startMovingGoods(kind, ['valenzuela'], 100));
   /** Each user by role, with what the client knows of them: their permissions, and their places. */
   const users: Record<string, { session: Session; actor: Actor }> = {};
 
@@ -41,33 +37,29 @@ describe.each(databaseKinds)('who may make and change logistics documents where,
   }
 
   beforeAll(async () => {
-    ({ test, admin, businessId, item, place } = await startAtDemoPlaces(kind));
-    await stockUp(admin, place.valenzuela, item, 100, { date, reason: 'found' });
     const manager = await userWithPermissions(
-      test,
-      businessId,
+      world.test,
+      world.businessId,
       jobPermissions(['stock-requests', 'stock-transfers', 'stock-receives', 'stock-returns'], [['delete', 'stock-transfers']]),
       {
         all: null,
         grants: [
-          { ...place.makati, level: 'operate' },
-          { ...place.valenzuela, level: 'view' },
+          { ...world.place.makati, level: 'operate' },
+          { ...world.place.valenzuela, level: 'view' },
         ],
       },
     );
     const sessions: Record<string, Session> = {
-      'Branch Staff': await test.signIn('branch@example.com', undefined, businessId),
-      'Warehouse Staff': await test.signIn('warehouse@example.com', undefined, businessId),
+      'Branch Staff': await world.test.signIn('branch@example.com', undefined, world.businessId),
+      'Warehouse Staff': await world.test.signIn('warehouse@example.com', undefined, world.businessId),
       "Makati's manager": manager.session,
-      Administrator: admin,
+      Administrator: world.admin,
     };
     for (const [role, session] of Object.entries(sessions)) users[role] = { session, actor: await actorOf(session) };
   });
-  afterAll(() => test.close());
-  auditAfterEach(() => test);
 
-  const toMakati = () => betweenPlaces(place.valenzuela, place.makati);
-  const made = (resource: string, body: Record<string, unknown>) => created(admin, `/api/${resource}`, body);
+  const toMakati = () => betweenPlaces(world.place.valenzuela, world.place.makati);
+  const made = (resource: string, body: Record<string, unknown>) => created(world.admin, `/api/${resource}`, body);
   const lineOf = (document: { lines: { id: number }[] }, quantity = 1) => [{ source_line_id: document.lines[0].id, quantity }];
 
   /**
@@ -91,7 +83,7 @@ describe.each(databaseKinds)('who may make and change logistics documents where,
     const request = await made('stock-requests', {
       ...toMakati(),
       date,
-      lines: [{ item_id: item.id, unit_of_measurement_id: item.unit_of_measurement_id, quantity: 20 }],
+      lines: [{ item_id: world.item.id, unit_of_measurement_id: world.item.unit_of_measurement_id, quantity: 20 }],
     });
     const transfers = await tried(
       (actor) => mayMake(actor, getResource('stock-transfers'), request),
@@ -103,7 +95,7 @@ describe.each(databaseKinds)('who may make and change logistics documents where,
     const transfer = await made('stock-transfers', {
       ...toMakati(),
       date,
-      lines: [{ item_id: item.id, unit_of_measurement_id: item.unit_of_measurement_id, quantity: 10 }],
+      lines: [{ item_id: world.item.id, unit_of_measurement_id: world.item.unit_of_measurement_id, quantity: 10 }],
     });
     const receives = await tried(
       (actor) => mayMake(actor, getResource('stock-receives'), transfer),
@@ -111,7 +103,7 @@ describe.each(databaseKinds)('who may make and change logistics documents where,
     );
     expect(receives).toEqual(agreeing({ 'Branch Staff': true, 'Warehouse Staff': false, "Makati's manager": true, Administrator: true }));
 
-    const received = (await admin.send('GET', `/api/stock-transfers/${transfer.id}`)).body.data;
+    const received = (await world.admin.send('GET', `/api/stock-transfers/${transfer.id}`)).body.data;
     expect(received.status).toBe('partially_received');
     const returns = await tried(
       (actor) => mayMake(actor, getResource('stock-returns'), received),
@@ -124,7 +116,7 @@ describe.each(databaseKinds)('who may make and change logistics documents where,
   it('offers a transfer’s void where it left, and closing its rest as lost where it arrives', async () => {
     const transfers = getResource('stock-transfers');
     const transition = (name: string) => transfers.document!.lifecycle.transitions.find((candidate) => candidate.name === name)!;
-    const lines = [{ item_id: item.id, unit_of_measurement_id: item.unit_of_measurement_id, quantity: 4 }];
+    const lines = [{ item_id: world.item.id, unit_of_measurement_id: world.item.unit_of_measurement_id, quantity: 4 }];
 
     const sent = await made('stock-transfers', { ...toMakati(), date, lines });
     const voids = await tried(
@@ -140,6 +132,6 @@ describe.each(databaseKinds)('who may make and change logistics documents where,
       (session) => session.send('PATCH', `/api/stock-transfers/${partly.id}/close`, { reason: 'damaged' }),
     );
     expect(closes).toEqual(agreeing({ 'Branch Staff': true, 'Warehouse Staff': false, "Makati's manager": true, Administrator: true }));
-    expect((await admin.send('GET', `/api/stock-transfers/${partly.id}`)).body.data.status).toBe('closed_short');
+    expect((await world.admin.send('GET', `/api/stock-transfers/${partly.id}`)).body.data.status).toBe('closed_short');
   });
 });

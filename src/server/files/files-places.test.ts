@@ -1,8 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { startTwoBranches, type TwoBranches } from '../../../tests/support/places-fixture';
 import { png } from '../../../tests/support/png';
 import { sendFile } from '../../../tests/support/upload';
-import { databaseKinds, userWithPermissions, type Session, type TestApp } from '../../../tests/support/test-app';
+import { databaseKinds, userWithPermissions, type Session } from '../../../tests/support/test-app';
+import { startedOnce } from '../../../tests/support/started';
 
 /**
  * A record's files follow its place, on each database: at a place the user does not view they
@@ -10,11 +11,7 @@ import { databaseKinds, userWithPermissions, type Session, type TestApp } from '
  * changed (403), and where the user operates they are attached, trashed, restored and deleted.
  */
 describe.each(databaseKinds)('attachments by place on %s', (kind) => {
-  let test: TestApp;
-  let admin: Session;
-  let business: number;
-  let branches: TwoBranches<number>;
-  let quotations: TwoBranches<{ id: number }>;
+  const world = startedOnce(() => startTwoBranches(kind), false);
   /** A file the admin attached to each quotation. */
   const files: TwoBranches<number> = { makati: 0, quezonCity: 0 };
   const photo = png(24, 16);
@@ -23,27 +20,26 @@ describe.each(databaseKinds)('attachments by place on %s', (kind) => {
   const filesUrl = (id: number, resource = 'quotations') => `/api/${resource}/${id}/files`;
   /** A download's status (its bytes read raw). */
   const download = async (session: Session, url: string) =>
-    (await test.app.inject({ method: 'GET', url, headers: { cookie: session.cookie, 'business-id': String(session.businessId) } }))
+    (await world.test.app.inject({ method: 'GET', url, headers: { cookie: session.cookie, 'business-id': String(session.businessId) } }))
       .statusCode;
 
   /** Someone who may view and update quotations and branches, at `places`. */
-  const user = async (places: Parameters<typeof userWithPermissions>[3]) =>
-    (await userWithPermissions(test, business, ['view-quotations', 'update-quotations', 'view-branches', 'update-branches'], places))
-      .session;
+  const user = async (places: Parameters<typeof userWithPermissions>[3]) => {
+    const permissions = ['view-quotations', 'update-quotations', 'view-branches', 'update-branches'];
+    return (await userWithPermissions(world.test, world.business, permissions, places)).session;
+  };
 
   beforeAll(async () => {
-    ({ test, admin, business, branches, quotations } = await startTwoBranches(kind));
     for (const key of ['makati', 'quezonCity'] as const) {
-      const attached = await upload(admin, filesUrl(quotations[key].id));
+      const attached = await upload(world.admin, filesUrl(world.quotations[key].id));
       expect(attached.status, JSON.stringify(attached.body)).toBe(201);
       files[key] = attached.body.data.id;
     }
   });
-  afterAll(() => test.close());
 
   it('answers 404 for the files of a record at a place the user does not view, whatever is asked', async () => {
-    const makati = await user({ all: null, grants: [{ type: 'branch', id: branches.makati, level: 'operate' }] });
-    const url = filesUrl(quotations.quezonCity.id);
+    const makati = await user({ all: null, grants: [{ type: 'branch', id: world.branches.makati, level: 'operate' }] });
+    const url = filesUrl(world.quotations.quezonCity.id);
     const file = `${url}/${files.quezonCity}`;
     expect((await makati.send('GET', url)).status).toBe(404);
     expect(await download(makati, file)).toBe(404);
@@ -52,18 +48,18 @@ describe.each(databaseKinds)('attachments by place on %s', (kind) => {
     expect((await makati.send('PATCH', `${file}/restore`)).status).toBe(404);
     expect((await makati.send('DELETE', `${file}/force-delete`)).status).toBe(404);
     // A place is itself such a record.
-    expect((await makati.send('GET', filesUrl(branches.quezonCity, 'branches'))).status).toBe(404);
-    expect((await makati.send('GET', filesUrl(branches.makati, 'branches'))).status).toBe(200);
+    expect((await makati.send('GET', filesUrl(world.branches.quezonCity, 'branches'))).status).toBe(404);
+    expect((await makati.send('GET', filesUrl(world.branches.makati, 'branches'))).status).toBe(200);
 
-    const kept = await admin.send('GET', `${url}?with_trashed=1`);
+    const kept = await world.admin.send('GET', `${url}?with_trashed=1`);
     expect(kept.body.data.map((row: { id: number; deleted_at: string | null }) => [row.id, row.deleted_at])).toEqual([
       [files.quezonCity, null],
     ]);
   });
 
   it('lets the user change the files of a record where they operate', async () => {
-    const makati = await user({ all: null, grants: [{ type: 'branch', id: branches.makati, level: 'operate' }] });
-    const url = filesUrl(quotations.makati.id);
+    const makati = await user({ all: null, grants: [{ type: 'branch', id: world.branches.makati, level: 'operate' }] });
+    const url = filesUrl(world.quotations.makati.id);
     const listed = await makati.send('GET', url);
     expect(listed.status).toBe(200);
     expect(listed.body.data.map((row: { id: number }) => row.id)).toEqual([files.makati]);
@@ -78,8 +74,8 @@ describe.each(databaseKinds)('attachments by place on %s', (kind) => {
   });
 
   it('lets someone who only views a place read its files, and refuses them every change (403)', async () => {
-    const viewer = await user({ all: 'view', grants: [{ type: 'branch', id: branches.makati, level: 'operate' }] });
-    const url = filesUrl(quotations.quezonCity.id);
+    const viewer = await user({ all: 'view', grants: [{ type: 'branch', id: world.branches.makati, level: 'operate' }] });
+    const url = filesUrl(world.quotations.quezonCity.id);
     const file = `${url}/${files.quezonCity}`;
     expect((await viewer.send('GET', url)).body.data.map((row: { id: number }) => row.id)).toEqual([files.quezonCity]);
     expect(await download(viewer, file)).toBe(200);
@@ -89,14 +85,14 @@ describe.each(databaseKinds)('attachments by place on %s', (kind) => {
     expect((await viewer.send('DELETE', file)).status).toBe(403);
     expect((await viewer.send('PATCH', `${file}/restore`)).status).toBe(403);
     expect((await viewer.send('DELETE', `${file}/force-delete`)).status).toBe(403);
-    expect((await viewer.send('POST', `${filesUrl(branches.quezonCity, 'branches')}`)).status).toBe(403);
+    expect((await viewer.send('POST', `${filesUrl(world.branches.quezonCity, 'branches')}`)).status).toBe(403);
     // Where they also operate, they change them.
-    expect((await upload(viewer, filesUrl(quotations.makati.id))).status).toBe(201);
+    expect((await upload(viewer, filesUrl(world.quotations.makati.id))).status).toBe(201);
 
-    const kept = await admin.send('GET', `${url}?with_trashed=1`);
+    const kept = await world.admin.send('GET', `${url}?with_trashed=1`);
     expect(kept.body.data.map((row: { id: number; deleted_at: string | null }) => [row.id, row.deleted_at])).toEqual([
       [files.quezonCity, null],
     ]);
-    expect(test.errorLines).toEqual([]);
+    expect(world.test.errorLines).toEqual([]);
   });
 });

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { databaseKinds, firstOf, startDemo, userWithPermissions } from '../../../tests/support/test-app';
-import type { Session, TestApp } from '../../../tests/support/test-app';
-import { auditAfterEach } from '../../../tests/support/audited';
+import { describe, expect, it } from 'vitest';
+import { databaseKinds, userWithPermissions } from '../../../tests/support/test-app';
+import { startImporting } from '../../../tests/support/importing';
+import { startedOnce } from '../../../tests/support/started';
 
 /**
  * Imports are writes like any other: the same file sent at once from several tabs applies once
@@ -11,35 +11,28 @@ import { auditAfterEach } from '../../../tests/support/audited';
  * the import would refuse.
  */
 describe.each(databaseKinds)('import safety on %s', (kind) => {
-  let test: TestApp;
-  let admin: Session;
-  let businesses: [number, number];
-  let unit: { id: number; name: string; abbreviation: string };
-  let warehouse: { id: number; name: string };
-
-  beforeAll(async () => {
-    ({ test, admin, businesses } = await startDemo(kind));
-    unit = await firstOf(admin, 'unit-of-measurements');
-    warehouse = await firstOf(admin, 'warehouses');
-  });
-  afterAll(() => test.close());
-  auditAfterEach(() => test, { errorLines: false });
+  const world = startedOnce(() => startImporting(kind), { errorLines: false });
 
   /** Each send with a key of its own, as two tabs or a re-click with a new key would. */
-  const send = (what: string, rows: Record<string, unknown>[], options: Record<string, unknown> = {}, session = admin) =>
+  const send = (what: string, rows: Record<string, unknown>[], options: Record<string, unknown> = {}, session = world.admin) =>
     session.send('POST', `/api/imports/${what}`, { rows, ...options }, { 'idempotency-key': randomUUID() });
-  const item = (sku: string, extra: Record<string, unknown> = {}) => ({ sku, name: `Item ${sku}`, unit: unit.abbreviation, ...extra });
-  const itemBySku = async (sku: string) => (await admin.send('GET', `/api/items?sku=${sku}&is_strict=1`)).body.data[0];
+  const item = (sku: string, extra: Record<string, unknown> = {}) => ({
+    sku,
+    name: `Item ${sku}`,
+    unit: world.unit.abbreviation,
+    ...extra,
+  });
+  const itemBySku = async (sku: string) => (await world.admin.send('GET', `/api/items?sku=${sku}&is_strict=1`)).body.data[0];
   const onHand = async (sku: string) => {
     const found = await itemBySku(sku);
     const stock = (
-      await admin.send('GET', `/api/stocks?item_id=${found.id}&location_type=warehouse&location_id=${warehouse.id}&is_strict=1`)
+      await world.admin.send('GET', `/api/stocks?item_id=${found.id}&location_type=warehouse&location_id=${world.warehouse.id}&is_strict=1`)
     ).body.data[0];
     return stock?.quantity_on_hand ?? 0;
   };
   const openingLines = async (sku: string) => {
     const found = await itemBySku(sku);
-    return test.app.db
+    return world.test.app.db
       .selectFrom('document_lines')
       .select(['base_quantity'])
       .where('document_type', '=', 'stock-adjustment')
@@ -50,13 +43,13 @@ describe.each(databaseKinds)('import safety on %s', (kind) => {
 
   it('posts the same opening stock sent twice, or four times, at once only once', async () => {
     expect((await send('items', [item('PAR-1'), item('PAR-2')])).status).toBe(200);
-    const rows = [{ sku: 'PAR-1', place: warehouse.name, quantity: '10' }];
+    const rows = [{ sku: 'PAR-1', place: world.warehouse.name, quantity: '10' }];
     const twice = await Promise.all([send('opening-stock', rows), send('opening-stock', rows)]);
     expect(twice.map((answer) => answer.status)).toEqual([200, 200]);
     expect(twice.map((answer) => answer.body.data.created).sort()).toEqual([0, 1]);
     expect(await onHand('PAR-1')).toBe(10);
 
-    const four = [{ sku: 'PAR-2', place: warehouse.name, quantity: '10' }];
+    const four = [{ sku: 'PAR-2', place: world.warehouse.name, quantity: '10' }];
     await Promise.all([1, 2, 3, 4].map(() => send('opening-stock', four)));
     expect(await onHand('PAR-2')).toBe(10);
     expect(await openingLines('PAR-2')).toHaveLength(1);
@@ -64,10 +57,10 @@ describe.each(databaseKinds)('import safety on %s', (kind) => {
 
   it('corrects an opening balance sent four times at once to one of the quantities sent, its lines adding up to it', async () => {
     expect((await send('items', [item('PAR-3')])).status).toBe(200);
-    await send('opening-stock', [{ sku: 'PAR-3', place: warehouse.name, quantity: '10' }]);
+    await send('opening-stock', [{ sku: 'PAR-3', place: world.warehouse.name, quantity: '10' }]);
     const answers = await Promise.all(
       ['20', '30', '40', '50'].map((quantity) =>
-        send('opening-stock', [{ sku: 'PAR-3', place: warehouse.name, quantity }], { on_existing: 'update' }),
+        send('opening-stock', [{ sku: 'PAR-3', place: world.warehouse.name, quantity }], { on_existing: 'update' }),
       ),
     );
     expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200, 200]);
@@ -81,26 +74,28 @@ describe.each(databaseKinds)('import safety on %s', (kind) => {
     await send('items', [item('PAR-4')]);
     const contact = [{ name: 'Parallel Supplier Inc.', type: 'Supplier' }];
     await Promise.all([1, 2, 3, 4].map(() => send('contacts', contact)));
-    expect((await admin.send('GET', '/api/contacts?name=Parallel Supplier Inc.&is_strict=1')).body.meta.total).toBe(1);
+    expect((await world.admin.send('GET', '/api/contacts?name=Parallel Supplier Inc.&is_strict=1')).body.meta.total).toBe(1);
 
-    const purchase = [{ sku: 'PAR-4', supplier: 'Parallel Supplier Inc.', unit: unit.name, price: '9.75', effective_date: '2026-12-01' }];
-    const sale = [{ sku: 'PAR-4', unit: unit.name, price: '15', effective_date: '2026-12-01' }];
+    const purchase = [
+      { sku: 'PAR-4', supplier: 'Parallel Supplier Inc.', unit: world.unit.name, price: '9.75', effective_date: '2026-12-01' },
+    ];
+    const sale = [{ sku: 'PAR-4', unit: world.unit.name, price: '15', effective_date: '2026-12-01' }];
     await Promise.all([1, 2, 3, 4].flatMap(() => [send('purchase-prices', purchase), send('sale-prices', sale)]));
     const id = (await itemBySku('PAR-4')).id;
-    expect((await admin.send('GET', `/api/purchase-item-prices?item_id=${id}`)).body.meta.total).toBe(1);
-    expect((await admin.send('GET', `/api/sale-item-prices?item_id=${id}`)).body.meta.total).toBe(1);
+    expect((await world.admin.send('GET', `/api/purchase-item-prices?item_id=${id}`)).body.meta.total).toBe(1);
+    expect((await world.admin.send('GET', `/api/sale-item-prices?item_id=${id}`)).body.meta.total).toBe(1);
 
     const items = [item('PAR-5'), item('PAR-6')];
     await Promise.all([1, 2, 3, 4].map(() => send('items', items)));
-    expect((await admin.send('GET', '/api/items?q=PAR-5')).body.meta.total).toBe(1);
+    expect((await world.admin.send('GET', '/api/items?q=PAR-5')).body.meta.total).toBe(1);
   });
 
   it('refuses a unit cost beyond the money limit, or not a number, as a form would, in Check as in Import', async () => {
     await send('items', [item('CST-1'), item('CST-2'), item('CST-3')]);
     const rows = [
-      { sku: 'CST-1', place: warehouse.name, quantity: '1', unit_cost: '1e308' },
-      { sku: 'CST-2', place: warehouse.name, quantity: '1', unit_cost: '9'.repeat(400) },
-      { sku: 'CST-3', place: warehouse.name, quantity: '1', unit_cost: '10000000000000' },
+      { sku: 'CST-1', place: world.warehouse.name, quantity: '1', unit_cost: '1e308' },
+      { sku: 'CST-2', place: world.warehouse.name, quantity: '1', unit_cost: '9'.repeat(400) },
+      { sku: 'CST-3', place: world.warehouse.name, quantity: '1', unit_cost: '10000000000000' },
     ];
     const checked = await send('opening-stock', rows, { check_only: true });
     expect(checked.status).toBe(200);
@@ -117,11 +112,11 @@ describe.each(databaseKinds)('import safety on %s', (kind) => {
   });
 
   it('updates only the columns the file gives, each change in the history, and Check says which fields change', async () => {
-    const brand = (await admin.send('POST', '/api/brands', { name: 'Keep This Brand' })).body.data;
-    const created = await admin.send('POST', '/api/items', {
+    const brand = (await world.admin.send('POST', '/api/brands', { name: 'Keep This Brand' })).body.data;
+    const created = await world.admin.send('POST', '/api/items', {
       sku: 'UPD-1',
       name: 'Biogesic 500mg',
-      unit_of_measurement_id: unit.id,
+      unit_of_measurement_id: world.unit.id,
       brand_id: brand.id,
       vat_category: 'exempt',
       sc_pwd_discount: true,
@@ -134,7 +129,7 @@ describe.each(databaseKinds)('import safety on %s', (kind) => {
     expect(checked.body.data).toMatchObject({ updated: 1, unchanged: 0, changes: [{ field: 'Name', records: 1 }] });
 
     expect((await send('items', rows, { on_existing: 'update' })).status).toBe(200);
-    const after = (await admin.send('GET', `/api/items/${created.body.data.id}`)).body.data;
+    const after = (await world.admin.send('GET', `/api/items/${created.body.data.id}`)).body.data;
     expect(after).toMatchObject({
       name: 'Biogesic 500mg tablet',
       brand_id: brand.id,
@@ -143,7 +138,7 @@ describe.each(databaseKinds)('import safety on %s', (kind) => {
       reorder_level: 24,
       version: 2,
     });
-    const history = (await admin.send('GET', `/api/activity?resource=items&record_id=${created.body.data.id}`)).body.data;
+    const history = (await world.admin.send('GET', `/api/activity?resource=items&record_id=${created.body.data.id}`)).body.data;
     expect(history[0]).toMatchObject({ action: 'updated', changes: { name: { from: 'Biogesic 500mg', to: 'Biogesic 500mg tablet' } } });
 
     // Blank cells of a given column keep what is there too; the same file again changes nothing.
@@ -154,9 +149,9 @@ describe.each(databaseKinds)('import safety on %s', (kind) => {
   });
 
   it('refuses to change the base unit of an item that holds stock', async () => {
-    const other = (await admin.send('POST', '/api/unit-of-measurements', { name: 'Case of 24', abbreviation: 'cs24' })).body.data;
+    const other = (await world.admin.send('POST', '/api/unit-of-measurements', { name: 'Case of 24', abbreviation: 'cs24' })).body.data;
     await send('items', [item('BSU-1'), item('BSU-2')]);
-    await send('opening-stock', [{ sku: 'BSU-1', place: warehouse.name, quantity: '10' }]);
+    await send('opening-stock', [{ sku: 'BSU-1', place: world.warehouse.name, quantity: '10' }]);
     const refused = await send('items', [item('BSU-1', { unit: other.abbreviation }), item('BSU-2', { unit: other.abbreviation })], {
       on_existing: 'update',
       check_only: true,
@@ -165,19 +160,19 @@ describe.each(databaseKinds)('import safety on %s', (kind) => {
       { row: 2, messages: [expect.stringMatching(/^Unit: Its base unit is fixed: 10 \S+ on hand at /)] },
     ]);
     expect((await send('items', [item('BSU-2', { unit: other.abbreviation })], { on_existing: 'update' })).status).toBe(200);
-    expect((await itemBySku('BSU-1')).unit_of_measurement_id).toBe(unit.id);
+    expect((await itemBySku('BSU-1')).unit_of_measurement_id).toBe(world.unit.id);
   });
 
   it('checks a file that mixes every refusal exactly as the import refuses it, row by row', async () => {
-    const caseUnit = (await admin.send('POST', '/api/unit-of-measurements', { name: 'Carton', abbreviation: 'ctn' })).body.data;
+    const caseUnit = (await world.admin.send('POST', '/api/unit-of-measurements', { name: 'Carton', abbreviation: 'ctn' })).body.data;
     await send('items', [item('MIX-1'), item('MIX-2'), item('MIX-4'), item('MIX-T', { barcode: '4800000000991' })]);
     const trashed = await itemBySku('MIX-T');
-    expect((await admin.send('DELETE', `/api/items/${trashed.id}`)).status).toBe(200);
+    expect((await world.admin.send('DELETE', `/api/items/${trashed.id}`)).status).toBe(200);
 
     const stock = [
-      { sku: 'MIX-1', place: warehouse.name, quantity: '5', unit: caseUnit.abbreviation },
-      { sku: 'MIX-2', place: warehouse.name, quantity: '2000000000000' },
-      { sku: 'MIX-4', place: warehouse.name, quantity: '0.0004' },
+      { sku: 'MIX-1', place: world.warehouse.name, quantity: '5', unit: caseUnit.abbreviation },
+      { sku: 'MIX-2', place: world.warehouse.name, quantity: '2000000000000' },
+      { sku: 'MIX-4', place: world.warehouse.name, quantity: '0.0004' },
     ];
     const checked = await send('opening-stock', stock, { check_only: true });
     const imported = await send('opening-stock', stock);
@@ -205,15 +200,19 @@ describe.each(databaseKinds)('import safety on %s', (kind) => {
     expect(checked.body.data.made).toEqual(
       expect.arrayContaining([expect.stringMatching(/^Unit of Measurement pcs — did you mean “.+”\?$/), 'Unit of Measurement tray']),
     );
-    expect((await admin.send('GET', '/api/unit-of-measurements?name=tray&is_strict=1')).body.meta.total).toBe(0);
+    expect((await world.admin.send('GET', '/api/unit-of-measurements?name=tray&is_strict=1')).body.meta.total).toBe(0);
   });
 
   it('makes a brand, unit, type or classification only for a user who may create it, and only under a name a form would take', async () => {
-    const { session } = await userWithPermissions(test, businesses[0], ['view-items', 'create-items', 'view-unit-of-measurements']);
+    const { session } = await userWithPermissions(world.test, world.businesses[0], [
+      'view-items',
+      'create-items',
+      'view-unit-of-measurements',
+    ]);
     const refused = await send('items', [item('PRM-1', { brand: 'Brand Nobody Made' })], {}, session);
     expect(refused.status).toBe(422);
     expect(refused.body.errors['rows.2']).toEqual(['Brand: no brand is named “Brand Nobody Made”, and you may not create brands.']);
-    expect((await admin.send('GET', '/api/brands?name=Brand Nobody Made&is_strict=1')).body.meta.total).toBe(0);
+    expect((await world.admin.send('GET', '/api/brands?name=Brand Nobody Made&is_strict=1')).body.meta.total).toBe(0);
 
     const names = await send('items', [
       item('NAM-1', { brand: 'Bad\u0000Brand' }),
@@ -231,7 +230,7 @@ describe.each(databaseKinds)('import safety on %s', (kind) => {
       { name: 'Normal Form Trading', type: 'Customer', tin: '123 456 789 00000', email: 'Ana@Example.PH' },
     ]);
     expect(made.status, JSON.stringify(made.body)).toBe(200);
-    const contact = (await admin.send('GET', '/api/contacts?name=Normal Form Trading&is_strict=1')).body.data[0];
+    const contact = (await world.admin.send('GET', '/api/contacts?name=Normal Form Trading&is_strict=1')).body.data[0];
     expect(contact).toMatchObject({ tin: '123-456-789-00000', email: 'ana@example.ph' });
     const refused = await send('contacts', [
       { name: 'Bad TIN', type: 'Customer', tin: '12345', email: 'not an email', credit_limit: '10000000000000' },
@@ -250,7 +249,7 @@ describe.each(databaseKinds)('import safety on %s', (kind) => {
     await send('items', [item('SUP-1')]);
     await send('contacts', [{ name: 'Only A Customer', type: 'Customer' }]);
     const refused = await send('purchase-prices', [
-      { sku: 'SUP-1', supplier: 'Only A Customer', unit: unit.name, price: '5', effective_date: '2026-12-01' },
+      { sku: 'SUP-1', supplier: 'Only A Customer', unit: world.unit.name, price: '5', effective_date: '2026-12-01' },
     ]);
     expect(refused.status).toBe(422);
     expect(refused.body.errors['rows.2']).toEqual(['Supplier: Only A Customer is a customer, not a supplier: pick a supplier.']);

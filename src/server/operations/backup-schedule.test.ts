@@ -3,8 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startedOnce } from '../../../tests/support/started';
 import { ADMIN_EMAIL, databaseKinds, startDemo, startTestApp, userWithPermissions } from '../../../tests/support/test-app';
-import type { Session, TestApp } from '../../../tests/support/test-app';
+import type { TestApp } from '../../../tests/support/test-app';
 import { PERMISSION_ACTIONS, PERMISSION_PREFIXES, permissionName, VIEW_ACTIVITY_PERMISSION } from '../../domain/permissions';
 import { composeEngine } from '../composition';
 import { openDatabase } from '../db/dialect';
@@ -29,38 +30,27 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 composeEngine();
 
 describe.each(databaseKinds)('backups seen by masters on %s', (kind) => {
-  let test: TestApp;
-  let admin: Session;
-  let businessId: number;
-
-  beforeAll(async () => {
-    ({
-      test,
-      admin,
-      businesses: [businessId],
-    } = await startDemo(kind, { demoData: true }));
-  });
-  afterAll(() => test.close());
+  const world = startedOnce(() => startDemo(kind, { demoData: true }), false);
 
   it('shows masters the last backups, the newest first, and the last that succeeded', async () => {
-    const none = await admin.send('GET', '/api/operations/backups');
+    const none = await world.admin.send('GET', '/api/operations/backups');
     expect(none.status).toBe(200);
     expect(none.body).toEqual({ every: null, data: [], last_succeeded: null });
 
-    await recordBackup(test.app.db, {
+    await recordBackup(world.test.app.db, {
       kind: 'scheduled',
       startedAt: new Date('2026-11-22T23:00:00.000Z'),
       seconds: 1.5,
       path: '/var/backups/bodega-2026-11-22T23-00-00Z.sqlite',
       bytes: 4096,
     });
-    await recordBackup(test.app.db, {
+    await recordBackup(world.test.app.db, {
       kind: 'scheduled',
       startedAt: new Date('2026-11-23T05:00:00.000Z'),
       seconds: 0.25,
       error: 'pg_dump was not found on the PATH',
     });
-    const both = await admin.send('GET', '/api/operations/backups');
+    const both = await world.admin.send('GET', '/api/operations/backups');
     expect(both.status).toBe(200);
     const succeeded = {
       id: expect.any(Number),
@@ -88,15 +78,15 @@ describe.each(databaseKinds)('backups seen by masters on %s', (kind) => {
 
   it('refuses everyone else, whatever else they hold', async () => {
     const everything = PERMISSION_PREFIXES.flatMap((prefix) => PERMISSION_ACTIONS.map((action) => permissionName(action, prefix)));
-    const { session: manager } = await userWithPermissions(test, businessId, [...everything, VIEW_ACTIVITY_PERMISSION]);
-    const { session: clerk } = await userWithPermissions(test, businessId, []);
+    const { session: manager } = await userWithPermissions(world.test, world.businesses[0], [...everything, VIEW_ACTIVITY_PERMISSION]);
+    const { session: clerk } = await userWithPermissions(world.test, world.businesses[0], []);
     for (const user of [manager, clerk]) {
       const answer = await user.send('GET', '/api/operations/backups');
       expect(answer.status).toBe(403);
       expect(answer.body).toEqual({ message: 'This action is unauthorized.' });
     }
-    expect((await admin.send('GET', '/api/operations/backups', undefined, { 'business-id': '999999' })).status).toBe(403);
-    expect(test.errorLines).toEqual([]);
+    expect((await world.admin.send('GET', '/api/operations/backups', undefined, { 'business-id': '999999' })).status).toBe(403);
+    expect(world.test.errorLines).toEqual([]);
   });
 });
 

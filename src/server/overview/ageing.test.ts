@@ -1,10 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { todayInManila } from '../../domain/documents';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { AGEING_BUCKETS, ageingBucketOf } from '../../domain/ageing';
-import { contactTypeId, created, databaseKinds, startDemo, startEmpty, userWithPermissions } from '../../../tests/support/test-app';
-import type { Session, TestApp } from '../../../tests/support/test-app';
+import { contactTypeId, databaseKinds, startDemo, userWithPermissions } from '../../../tests/support/test-app';
+import { startBooks } from '../../../tests/support/overview-cards';
 import { BYTE_ORDER_MARK } from '../resources/csv-export';
-import { addDays } from './calendar';
 
 /**
  * The receivables and payables ageing against figures worked out by hand, on each database.
@@ -19,20 +17,13 @@ import { addDays } from './calendar';
  * Bills (at the warehouse): Sam S1 due T−45  500 (31–60).
  */
 describe.each(databaseKinds)('receivables and payables ageing on %s', (kind) => {
-  const T = todayInManila();
-  const day = (offset: number) => addDays(T, offset);
-  let test: TestApp;
-  let admin: Session;
-  let businessId: number;
-  const ids: Record<string, number> = {};
+  const { T, day, world, post, ids } = startBooks(kind);
 
   beforeAll(async () => {
-    ({ test, admin, businessId } = await startEmpty(kind));
-    const post = (path: string, body: Record<string, unknown>) => created(admin, path, body);
-    const customer = await contactTypeId(admin, 'Customer');
+    const customer = await contactTypeId(world.admin, 'Customer');
     ids.ana = (await post('/api/contacts', { name: 'Ana Store', contact_type_id: customer })).id;
     ids.ben = (await post('/api/contacts', { name: 'Ben, "Sari-sari"', contact_type_id: customer })).id;
-    ids.sam = (await post('/api/contacts', { name: 'Sam Supply', contact_type_id: await contactTypeId(admin, 'Supplier') })).id;
+    ids.sam = (await post('/api/contacts', { name: 'Sam Supply', contact_type_id: await contactTypeId(world.admin, 'Supplier') })).id;
     ids.downtown = (await post('/api/branches', { code: 'DT', name: 'Downtown' })).id;
     ids.uptown = (await post('/api/branches', { code: 'UT', name: 'Uptown' })).id;
     ids.warehouse = (await post('/api/warehouses', { code: 'WH', name: 'Main Warehouse' })).id;
@@ -63,10 +54,9 @@ describe.each(databaseKinds)('receivables and payables ageing on %s', (kind) => 
     await invoice(ids.ana, ids.uptown, day(-210), day(-200), 1000);
     await invoice(ids.ana, ids.downtown, day(-10), day(-20), 90, 90);
     const voided = await invoice(ids.ana, ids.downtown, day(-10), day(-20), 5000);
-    expect((await admin.send('PATCH', `/api/invoices/${voided}/void`)).status).toBe(200);
+    expect((await world.admin.send('PATCH', `/api/invoices/${voided}/void`)).status).toBe(200);
     await post('/api/bills', { contact_id: ids.sam, warehouse_id: ids.warehouse, date: day(-60), due_date: day(-45), lines: [line(500)] });
   });
-  afterAll(() => test.close());
 
   const buckets = (current: number, d1: number, d31: number, d61: number, over: number) => ({
     current,
@@ -92,7 +82,7 @@ describe.each(databaseKinds)('receivables and payables ageing on %s', (kind) => 
   });
 
   it('ages what each customer owes by days past due, the most owed first, paid and voided invoices left out', async () => {
-    const answer = await admin.send('GET', '/api/overview/receivables/ageing');
+    const answer = await world.admin.send('GET', '/api/overview/receivables/ageing');
     expect(answer.status).toBe(200);
     expect(answer.body).toEqual({
       as_of: T,
@@ -116,18 +106,18 @@ describe.each(databaseKinds)('receivables and payables ageing on %s', (kind) => 
       ],
       totals: { buckets: buckets(180, 500, 250, 110, 1070), total: 2110, count: 9 },
     });
-    const payables = await admin.send('GET', '/api/overview/payables/ageing');
+    const payables = await world.admin.send('GET', '/api/overview/payables/ageing');
     expect(payables.body.data).toEqual([
       { contact_id: ids.sam, contact: 'Sam Supply', buckets: buckets(0, 0, 500, 0, 0), total: 500, count: 1, oldest_due: day(-45) },
     ]);
   });
 
   it('ages one place when asked, and only the places the user views', async () => {
-    const uptown = await admin.send('GET', `/api/overview/receivables/ageing?branch_id=${ids.uptown}`);
+    const uptown = await world.admin.send('GET', `/api/overview/receivables/ageing?branch_id=${ids.uptown}`);
     expect(uptown.body.data).toEqual([
       { contact_id: ids.ana, contact: 'Ana Store', buckets: buckets(0, 0, 0, 0, 1000), total: 1000, count: 1, oldest_due: day(-200) },
     ]);
-    const kept = await userWithPermissions(test, businessId, ['view-invoices'], {
+    const kept = await userWithPermissions(world.test, world.businessId, ['view-invoices'], {
       all: null,
       grants: [{ type: 'branch', id: ids.downtown, level: 'view' }],
     });
@@ -140,7 +130,7 @@ describe.each(databaseKinds)('receivables and payables ageing on %s', (kind) => 
   });
 
   it('takes the ageing away as CSV, names quoted and a total row last', async () => {
-    const answer = await admin.send('GET', `/api/overview/receivables/ageing.csv?branch_id=${ids.downtown}`);
+    const answer = await world.admin.send('GET', `/api/overview/receivables/ageing.csv?branch_id=${ids.downtown}`);
     expect(answer.status).toBe(200);
     expect(answer.headers['content-type']).toBe('text/csv; charset=utf-8');
     expect(answer.headers['content-disposition']).toBe(`attachment; filename="receivables-ageing-branch-${ids.downtown}-${T}.csv"`);
@@ -161,7 +151,7 @@ describe.each(databaseKinds)('receivables and payables ageing on %s', (kind) => 
       ['warehouse_id=0', 'warehouse_id'],
       ['warehouse_id=1e3', 'warehouse_id'],
     ]) {
-      const answer = await admin.send('GET', `/api/overview/receivables/ageing?${query}`);
+      const answer = await world.admin.send('GET', `/api/overview/receivables/ageing?${query}`);
       expect(answer.status, query).toBe(422);
       expect(Object.keys(answer.body.errors), query).toContain(field);
     }

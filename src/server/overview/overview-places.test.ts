@@ -1,10 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { todayInManila } from '../../domain/documents';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { PlaceAccess } from '../../domain/places';
-import { contactTypeId, created, databaseKinds, startEmpty, userWithPermissions } from '../../../tests/support/test-app';
-import type { Session, TestApp } from '../../../tests/support/test-app';
-import { aging, openBalance } from '../../../tests/support/overview-cards';
-import { addDays } from './calendar';
+import { contactTypeId, created, databaseKinds, userWithPermissions, type Session } from '../../../tests/support/test-app';
+import { aging, openBalance, startBooks } from '../../../tests/support/overview-cards';
 
 /**
  * The overview follows the places a user views: a user kept to one branch sees in every card that
@@ -21,41 +18,35 @@ import { addDays } from './calendar';
  *   On hand (bills move no stock): Ayala Alpha 10, Bravo 3; Bonifacio Alpha 25, Bravo 18; Central Alpha 4, Bravo 50.
  */
 describe.each(databaseKinds)('overview by place on %s', (kind) => {
-  const T = todayInManila();
-  const day = (offset: number) => addDays(T, offset);
-  let test: TestApp;
-  let admin: Session;
-  let businessId: number;
-  const ids: Record<string, number> = {};
+  const { T, day, world, ids } = startBooks(kind);
   /** What each place made, `resource:id`: the recent documents a user of that place sees. */
   const madeAt: Record<'ayala' | 'bonifacio' | 'central', Set<string>> = { ayala: new Set(), bonifacio: new Set(), central: new Set() };
 
   const VIEWS = ['invoices', 'bills', 'stocks', 'receive-orders', 'invoice-payments', 'stock-requests'].map((prefix) => `view-${prefix}`);
-  const as = async (places: PlaceAccess) => (await userWithPermissions(test, businessId, VIEWS, places)).session;
+  const as = async (places: PlaceAccess) => (await userWithPermissions(world.test, world.businessId, VIEWS, places)).session;
   const viewing = (type: 'branch' | 'warehouse', id: number, level: 'view' | 'operate' = 'view') =>
     as({ all: null, grants: [{ type, id, level }] });
 
   beforeAll(async () => {
-    ({ test, admin, businessId } = await startEmpty(kind));
     ids.supplier = (
-      await created(admin, '/api/contacts', { name: 'Supplier One', contact_type_id: await contactTypeId(admin, 'Supplier') })
+      await created(world.admin, '/api/contacts', { name: 'Supplier One', contact_type_id: await contactTypeId(world.admin, 'Supplier') })
     ).id;
     ids.customer = (
-      await created(admin, '/api/contacts', { name: 'Customer One', contact_type_id: await contactTypeId(admin, 'Customer') })
+      await created(world.admin, '/api/contacts', { name: 'Customer One', contact_type_id: await contactTypeId(world.admin, 'Customer') })
     ).id;
-    ids.ayala = (await created(admin, '/api/branches', { code: 'AY', name: 'Ayala' })).id;
-    ids.bonifacio = (await created(admin, '/api/branches', { code: 'BO', name: 'Bonifacio' })).id;
-    ids.central = (await created(admin, '/api/warehouses', { code: 'CE', name: 'Central' })).id;
-    ids.piece = (await created(admin, '/api/unit-of-measurements', { name: 'Piece', abbreviation: 'pc' })).id;
+    ids.ayala = (await created(world.admin, '/api/branches', { code: 'AY', name: 'Ayala' })).id;
+    ids.bonifacio = (await created(world.admin, '/api/branches', { code: 'BO', name: 'Bonifacio' })).id;
+    ids.central = (await created(world.admin, '/api/warehouses', { code: 'CE', name: 'Central' })).id;
+    ids.piece = (await created(world.admin, '/api/unit-of-measurements', { name: 'Piece', abbreviation: 'pc' })).id;
     const item = (sku: string, name: string, reorder: number) =>
-      created(admin, '/api/items', { sku, name, unit_of_measurement_id: ids.piece, reorder_level: reorder, vat_category: 'exempt' });
+      created(world.admin, '/api/items', { sku, name, unit_of_measurement_id: ids.piece, reorder_level: reorder, vat_category: 'exempt' });
     ids.alpha = (await item('A-1', 'Alpha', 10)).id;
     ids.bravo = (await item('B-1', 'Bravo', 5)).id;
     for (const [item, price] of [
       [ids.alpha, 20],
       [ids.bravo, 10],
     ]) {
-      await created(admin, '/api/purchase-item-prices', {
+      await created(world.admin, '/api/purchase-item-prices', {
         item_id: item,
         unit_of_measurement_id: ids.piece,
         price,
@@ -72,7 +63,7 @@ describe.each(databaseKinds)('overview by place on %s', (kind) => {
       unit_price: unitPrice,
     });
     const document = async (place: Place, resource: string, body: Record<string, unknown>) => {
-      const made = await created(admin, `/api/${resource}`, { ...at(place), ...body });
+      const made = await created(world.admin, `/api/${resource}`, { ...at(place), ...body });
       madeAt[place].add(`${resource}:${String(made.id)}`);
       return made.id as number;
     };
@@ -100,7 +91,7 @@ describe.each(databaseKinds)('overview by place on %s', (kind) => {
 
     const request = async (from: Place, to: Place) => {
       const end = (place: Place) => (place === 'central' ? 'warehouse' : 'branch');
-      const made = await created(admin, '/api/stock-requests', {
+      const made = await created(world.admin, '/api/stock-requests', {
         from_location_type: end(from),
         from_location_id: ids[from],
         to_location_type: end(to),
@@ -114,7 +105,6 @@ describe.each(databaseKinds)('overview by place on %s', (kind) => {
     await request('ayala', 'bonifacio');
     await request('central', 'bonifacio');
   });
-  afterAll(() => test.close());
 
   const exempt = (amount: number) => ({ vatable_sales: 0, exempt_sales: amount, zero_rated_sales: 0, vat_total: 0 });
   const CARDS = [
@@ -148,7 +138,10 @@ describe.each(databaseKinds)('overview by place on %s', (kind) => {
     const whole = await card(ayala, `sales-purchases?from=${day(-40)}&to=${T}&interval=day`);
     expect(whole.totals).toEqual({ sales: 250, purchases: 10 });
     // The admin sees every place: IA1 + IA2 + IB1 + IB2 + IW1, BA1 + BW1.
-    expect((await card(admin, `sales-purchases?from=${day(-40)}&to=${T}&interval=day`)).totals).toEqual({ sales: 910, purchases: 310 });
+    expect((await card(world.admin, `sales-purchases?from=${day(-40)}&to=${T}&interval=day`)).totals).toEqual({
+      sales: 910,
+      purchases: 310,
+    });
   });
 
   it("ages only the branch's open balances", async () => {
@@ -164,13 +157,13 @@ describe.each(databaseKinds)('overview by place on %s', (kind) => {
     });
     expect((await card(ayala, 'payables')).data).toMatchObject({ total: 10, count: 1, oldest: [{ id: ids.ba1 }] });
     // The admin: IB1 and IW1 too (IB2 is paid); BW1 too.
-    expect((await card(admin, 'receivables')).data).toMatchObject({ total: 850, count: 4 });
-    expect((await card(admin, 'payables')).data).toMatchObject({ total: 310, count: 2 });
+    expect((await card(world.admin, 'receivables')).data).toMatchObject({ total: 850, count: 4 });
+    expect((await card(world.admin, 'payables')).data).toMatchObject({ total: 310, count: 2 });
   });
 
   it("values and watches only the branch's stock: the admin's rows of that branch", async () => {
     const ayala = await viewing('branch', ids.ayala);
-    const value = await card(admin, 'stock-value');
+    const value = await card(world.admin, 'stock-value');
     expect(value.total).toBe(1490);
     const ofAyala = value.data.filter(
       (row: { location_type: string; location_id: number }) => row.location_type === 'branch' && row.location_id === ids.ayala,
@@ -179,7 +172,7 @@ describe.each(databaseKinds)('overview by place on %s', (kind) => {
     expect(ofAyala).toEqual([{ location_type: 'branch', location_id: ids.ayala, name: 'Ayala', value: 230, items: 2 }]);
     expect(await card(ayala, 'stock-value')).toEqual({ data: ofAyala, total: 230 });
 
-    const low = await card(admin, 'low-stock');
+    const low = await card(world.admin, 'low-stock');
     // Central's Alpha (4 of 10), Ayala's Bravo (3 of 5) and Alpha (10 of 10).
     expect(low.data.map((row: { item: string; location: string }) => `${row.location} ${row.item}`)).toEqual([
       'Central Alpha',
@@ -196,14 +189,14 @@ describe.each(databaseKinds)('overview by place on %s', (kind) => {
       { item_id: ids.alpha, item: 'Alpha', quantity: 2, amount: 200 },
       { item_id: ids.bravo, item: 'Bravo', quantity: 1, amount: 50 },
     ]);
-    expect((await card(admin, `top-items?from=${day(-40)}&to=${T}`)).data).toEqual([
+    expect((await card(world.admin, `top-items?from=${day(-40)}&to=${T}`)).data).toEqual([
       { item_id: ids.alpha, item: 'Alpha', quantity: 8, amount: 800 },
       { item_id: ids.bravo, item: 'Bravo', quantity: 3, amount: 110 },
     ]);
   });
 
   it("lists the recent documents at the user's places: the admin's, less the other places'", async () => {
-    const everything = (await card(admin, 'recent-documents?limit=30')).data as { resource: string; id: number }[];
+    const everything = (await card(world.admin, 'recent-documents?limit=30')).data as { resource: string; id: number }[];
     expect(everything).toHaveLength(14);
     for (const [place, session] of [
       ['ayala', await viewing('branch', ids.ayala)],
@@ -249,7 +242,7 @@ describe.each(databaseKinds)('overview by place on %s', (kind) => {
     expect((await card(both, 'stock-value')).total).toBe(810);
 
     const everywhere = await as({ all: 'view', grants: [] });
-    for (const path of CARDS) expect(await card(everywhere, path), path).toEqual(await card(admin, path));
+    for (const path of CARDS) expect(await card(everywhere, path), path).toEqual(await card(world.admin, path));
   });
 
   it('gives a user who views no place empty cards', async () => {

@@ -1,9 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { todayInManila } from '../../domain/documents';
-import { contactTypeId, created, databaseKinds, startEmpty, userWithPermissions } from '../../../tests/support/test-app';
-import type { Session, TestApp } from '../../../tests/support/test-app';
-import { aging, openBalance } from '../../../tests/support/overview-cards';
-import { addDays } from './calendar';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { contactTypeId, created, databaseKinds, userWithPermissions } from '../../../tests/support/test-app';
+import { aging, openBalance, startBooks } from '../../../tests/support/overview-cards';
 
 /**
  * The overview's cards against figures worked out by hand, on each database. One business gets
@@ -27,19 +24,15 @@ import { addDays } from './calendar';
  * On hand after: warehouse Alpha 8, Bravo 24, Charlie 4; branch Alpha 30 − 12 = 18 (I5 came back), Bravo 12.
  */
 describe.each(databaseKinds)('overview on %s', (kind) => {
-  const T = todayInManila();
-  const day = (offset: number) => addDays(T, offset);
-  let test: TestApp;
-  let admin: Session;
-  let businessId: number;
-  const ids: Record<string, number> = {};
+  const { T, day, world, post, ids } = startBooks(kind);
 
   beforeAll(async () => {
-    ({ test, admin, businessId } = await startEmpty(kind));
-    const post = (path: string, body: Record<string, unknown>) => created(admin, path, body);
-
-    ids.supplier = (await post('/api/contacts', { name: 'Supplier One', contact_type_id: await contactTypeId(admin, 'Supplier') })).id;
-    ids.customer = (await post('/api/contacts', { name: 'Customer One', contact_type_id: await contactTypeId(admin, 'Customer') })).id;
+    ids.supplier = (
+      await post('/api/contacts', { name: 'Supplier One', contact_type_id: await contactTypeId(world.admin, 'Supplier') })
+    ).id;
+    ids.customer = (
+      await post('/api/contacts', { name: 'Customer One', contact_type_id: await contactTypeId(world.admin, 'Customer') })
+    ).id;
     ids.warehouse = (await post('/api/warehouses', { code: 'WH', name: 'Main Warehouse' })).id;
     ids.branch = (await post('/api/branches', { code: 'DT', name: 'Downtown' })).id;
     ids.piece = (await post('/api/unit-of-measurements', { name: 'Piece', abbreviation: 'pc' })).id;
@@ -90,11 +83,11 @@ describe.each(databaseKinds)('overview on %s', (kind) => {
     ids.i3 = await invoice(day(-70), null, line(ids.alpha, 3, 100));
     ids.i4 = await invoice(day(-100), day(-95), line(ids.alpha, 1, 80));
     const voided = await invoice(day(-5), null, line(ids.alpha, 1, 1000));
-    expect((await admin.send('PATCH', `/api/invoices/${voided}/void`)).status).toBe(200);
+    expect((await world.admin.send('PATCH', `/api/invoices/${voided}/void`)).status).toBe(200);
     ids.i6 = await invoice(day(-5), null, line(ids.alpha, 1, 500));
     await invoice(day(-2), null, line(ids.bravo, 1, 60, ids.box), 60);
     // The API trashes only voided invoices; the overview must still leave out any trashed one.
-    await test.app.db.updateTable('invoices').set({ deleted_at: new Date().toISOString() }).where('id', '=', ids.i6).execute();
+    await world.test.app.db.updateTable('invoices').set({ deleted_at: new Date().toISOString() }).where('id', '=', ids.i6).execute();
 
     const bill = async (date: string, dueDate: string | null, bought: ReturnType<typeof line>, paid = 0) => {
       const made = await post('/api/bills', {
@@ -112,14 +105,14 @@ describe.each(databaseKinds)('overview on %s', (kind) => {
     ids.b2 = await bill(day(-80), day(-65), line(ids.charlie, 3, 100), 100);
     ids.b3 = await bill(day(-200), day(-120), line(ids.charlie, 1, 50));
     ids.b4 = await bill(day(-10), null, line(ids.charlie, 7, 100));
-    expect((await admin.send('PATCH', `/api/bills/${ids.b4}/void`)).status).toBe(200);
+    expect((await world.admin.send('PATCH', `/api/bills/${ids.b4}/void`)).status).toBe(200);
     const trashed = await bill(day(-10), null, line(ids.charlie, 9, 100));
-    expect((await admin.send('PATCH', `/api/bills/${trashed}/void`)).status).toBe(200);
-    expect((await admin.send('DELETE', `/api/bills/${trashed}`)).status).toBe(200);
+    expect((await world.admin.send('PATCH', `/api/bills/${trashed}/void`)).status).toBe(200);
+    expect((await world.admin.send('DELETE', `/api/bills/${trashed}`)).status).toBe(200);
 
     // Another business of the same admin, with a sale, a bill and low stock of its own; its prices include VAT.
-    const other = await created(admin, '/api/businesses', { name: 'Other Business', vat_registered: '1', prices_include_vat: true });
-    const elsewhere = admin.inBusiness(other.id as number);
+    const other = await created(world.admin, '/api/businesses', { name: 'Other Business', vat_registered: '1', prices_include_vat: true });
+    const elsewhere = world.admin.inBusiness(other.id as number);
     const otherTypes = (await elsewhere.send('GET', '/api/contact-types?per_page=100')).body.data as { id: number; name: string }[];
     const contact = await created(elsewhere, '/api/contacts', { name: 'Elsewhere', contact_type_id: otherTypes[0].id });
     const warehouse = await created(elsewhere, '/api/warehouses', { code: 'WH', name: 'Elsewhere Warehouse' });
@@ -143,13 +136,12 @@ describe.each(databaseKinds)('overview on %s', (kind) => {
     await created(elsewhere, '/api/bills', { ...header, date: day(-5), due_date: day(-200), lines: [otherLine(1)] });
     ids.otherBusiness = other.id as number;
   });
-  afterAll(() => test.close());
 
   /** This business's items are all VAT-exempt: its sales and purchases are exempt sales, with no VAT. */
   const exempt = (amount: number) => ({ vatable_sales: 0, exempt_sales: amount, zero_rated_sales: 0, vat_total: 0 });
 
   it('totals sales and purchases per day, every day present, without voided or trashed documents', async () => {
-    const answer = await admin.send('GET', `/api/overview/sales-purchases?from=${day(-10)}&to=${T}`);
+    const answer = await world.admin.send('GET', `/api/overview/sales-purchases?from=${day(-10)}&to=${T}`);
     expect(answer.status, JSON.stringify(answer.body)).toBe(200);
     expect(answer.body.data).toHaveLength(11);
     const expected = Array.from({ length: 11 }, (_, index) => ({ period: day(index - 10), sales: 0, purchases: 0 }));
@@ -164,7 +156,7 @@ describe.each(databaseKinds)('overview on %s', (kind) => {
   });
 
   it('groups by month, and defaults to the last 30 days by day', async () => {
-    const months = await admin.send('GET', '/api/overview/sales-purchases?from=2025-01-01&to=2025-04-30&interval=month');
+    const months = await world.admin.send('GET', '/api/overview/sales-purchases?from=2025-01-01&to=2025-04-30&interval=month');
     expect(months.body).toEqual({
       data: [
         { period: '2025-01', sales: 250, purchases: 0 },
@@ -175,7 +167,7 @@ describe.each(databaseKinds)('overview on %s', (kind) => {
       totals: { sales: 350, purchases: 40 },
       vat: { sales: exempt(350), purchases: exempt(40) },
     });
-    const defaults = await admin.send('GET', '/api/overview/sales-purchases');
+    const defaults = await world.admin.send('GET', '/api/overview/sales-purchases');
     expect(defaults.body.data).toHaveLength(30);
     expect(defaults.body.data[0].period).toBe(day(-29));
     expect(defaults.body.data[29].period).toBe(T);
@@ -183,7 +175,7 @@ describe.each(databaseKinds)('overview on %s', (kind) => {
   });
 
   it('ages what customers owe and what is owed suppliers, the most overdue first', async () => {
-    const receivables = await admin.send('GET', '/api/overview/receivables');
+    const receivables = await world.admin.send('GET', '/api/overview/receivables');
     expect(receivables.status).toBe(200);
     expect(receivables.body.data).toEqual({
       total: 680,
@@ -198,7 +190,7 @@ describe.each(databaseKinds)('overview on %s', (kind) => {
     });
     expect(receivables.body.data.oldest[0].number).toMatch(/^I-/);
 
-    const payables = await admin.send('GET', '/api/overview/payables');
+    const payables = await world.admin.send('GET', '/api/overview/payables');
     expect(payables.body.data).toMatchObject({
       total: 350,
       count: 3,
@@ -212,7 +204,7 @@ describe.each(databaseKinds)('overview on %s', (kind) => {
   });
 
   it('values stock at moving-average cost, per base unit, by location: what it was received at, not its price list', async () => {
-    const answer = await admin.send('GET', '/api/overview/stock-value');
+    const answer = await world.admin.send('GET', '/api/overview/stock-value');
     expect(answer.status).toBe(200);
     expect(answer.body).toEqual({
       data: [
@@ -226,7 +218,7 @@ describe.each(databaseKinds)('overview on %s', (kind) => {
   });
 
   it('lists stocks at or under their reorder level, lowest relative to it first', async () => {
-    const answer = await admin.send('GET', '/api/overview/low-stock');
+    const answer = await world.admin.send('GET', '/api/overview/low-stock');
     expect(answer.status).toBe(200);
     expect(answer.body).toEqual({
       data: [
@@ -260,13 +252,13 @@ describe.each(databaseKinds)('overview on %s', (kind) => {
       ],
       total: 2,
     });
-    const first = await admin.send('GET', '/api/overview/low-stock?limit=1');
+    const first = await world.admin.send('GET', '/api/overview/low-stock?limit=1');
     expect(first.body.data.map((row: { item: string }) => row.item)).toEqual(['Bravo']);
     expect(first.body.total).toBe(2);
   });
 
   it('ranks the items sold in a period by amount, quantities in the base unit', async () => {
-    const answer = await admin.send('GET', `/api/overview/top-items?from=${day(-100)}&to=${T}`);
+    const answer = await world.admin.send('GET', `/api/overview/top-items?from=${day(-100)}&to=${T}`);
     expect(answer.status).toBe(200);
     expect(answer.body).toEqual({
       data: [
@@ -276,12 +268,12 @@ describe.each(databaseKinds)('overview on %s', (kind) => {
         { item_id: ids.bravo, item: 'Bravo', quantity: 12, amount: 60 },
       ],
     });
-    const one = await admin.send('GET', '/api/overview/top-items?from=2025-01-01&to=2025-01-31&limit=1');
+    const one = await world.admin.send('GET', '/api/overview/top-items?from=2025-01-01&to=2025-01-31&limit=1');
     expect(one.body.data).toEqual([{ item_id: ids.alpha, item: 'Alpha', quantity: 3, amount: 250 }]);
   });
 
   it('lists the newest documents of the kinds the user may view, voided ones with their status, trashed ones not', async () => {
-    const billsOnly = await userWithPermissions(test, businessId, ['view-bills']);
+    const billsOnly = await userWithPermissions(world.test, world.businessId, ['view-bills']);
     const answer = await billsOnly.session.send('GET', '/api/overview/recent-documents');
     expect(answer.status).toBe(200);
     expect(answer.body.data.map((row: { id: number; status: string }) => [row.id, row.status])).toEqual([
@@ -303,7 +295,7 @@ describe.each(databaseKinds)('overview on %s', (kind) => {
       created_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/),
     });
 
-    const everything = await admin.send('GET', '/api/overview/recent-documents?limit=30');
+    const everything = await world.admin.send('GET', '/api/overview/recent-documents?limit=30');
     const rows = everything.body.data as { resource: string; created_at: string; total: number | null; contact: string | null }[];
     // 2 receive orders, 9 invoices, 5 invoice payments, 5 bills, 2 bill payments (I6 and B5 trashed).
     expect(rows).toHaveLength(23);
@@ -320,12 +312,12 @@ describe.each(databaseKinds)('overview on %s', (kind) => {
     expect(rows[0]).toMatchObject({ resource: 'bills', id: ids.b4 });
     expect(rows.find((row) => row.resource === 'bill-payments')).toMatchObject({ contact: 'Supplier One', total: 100 });
 
-    const none = await userWithPermissions(test, businessId, ['view-items']);
+    const none = await userWithPermissions(world.test, world.businessId, ['view-items']);
     expect((await none.session.send('GET', '/api/overview/recent-documents')).body).toEqual({ data: [] });
   });
 
   it('shows each card only to who may view what it is made of', async () => {
-    const invoicesOnly = await userWithPermissions(test, businessId, ['view-invoices']);
+    const invoicesOnly = await userWithPermissions(world.test, world.businessId, ['view-invoices']);
     const sales = await invoicesOnly.session.send('GET', `/api/overview/sales-purchases?from=${day(-2)}&to=${T}`);
     expect(sales.body).toEqual({
       data: [
@@ -344,7 +336,7 @@ describe.each(databaseKinds)('overview on %s', (kind) => {
     const recent = await invoicesOnly.session.send('GET', '/api/overview/recent-documents?limit=30');
     expect(new Set(recent.body.data.map((row: { resource: string }) => row.resource))).toEqual(new Set(['invoices']));
 
-    const billsOnly = await userWithPermissions(test, businessId, ['view-bills']);
+    const billsOnly = await userWithPermissions(world.test, world.businessId, ['view-bills']);
     const purchases = await billsOnly.session.send('GET', `/api/overview/sales-purchases?from=${day(-10)}&to=${day(-10)}`);
     expect(purchases.body).toEqual({
       data: [{ period: day(-10), purchases: 100 }],
@@ -352,7 +344,7 @@ describe.each(databaseKinds)('overview on %s', (kind) => {
       vat: { purchases: exempt(100) },
     });
 
-    const nothing = await userWithPermissions(test, businessId, []);
+    const nothing = await userWithPermissions(world.test, world.businessId, []);
     for (const path of ['sales-purchases', 'receivables', 'payables', 'stock-value', 'low-stock', 'top-items']) {
       expect((await nothing.session.send('GET', `/api/overview/${path}`)).status, path).toBe(403);
     }
@@ -361,7 +353,7 @@ describe.each(databaseKinds)('overview on %s', (kind) => {
   });
 
   it("counts only the active business's records", async () => {
-    const elsewhere = admin.inBusiness(ids.otherBusiness);
+    const elsewhere = world.admin.inBusiness(ids.otherBusiness);
     const sales = await elsewhere.send('GET', `/api/overview/sales-purchases?from=${day(-5)}&to=${day(-5)}`);
     expect(sales.body.totals).toEqual({ sales: 1000, purchases: 1000 });
     // Its VATable ₱1,000 with VAT in it: ₱892.86 of sales and ₱107.14 of VAT, each side.
@@ -376,7 +368,7 @@ describe.each(databaseKinds)('overview on %s', (kind) => {
 
   it('refuses a backwards or too long period and a limit out of range with 422', async () => {
     const refused = async (path: string, field: string, message: string) => {
-      const answer = await admin.send('GET', path);
+      const answer = await world.admin.send('GET', path);
       expect(answer.status, path).toBe(422);
       expect(answer.body.errors[field], path).toEqual([message]);
     };
@@ -395,9 +387,9 @@ describe.each(databaseKinds)('overview on %s', (kind) => {
     await refused('/api/overview/low-stock?limit=0', 'limit', 'The limit field must be at least 1.');
     await refused('/api/overview/recent-documents?limit=31', 'limit', 'The limit field must not be greater than 30.');
     // At the limits themselves: a leap year's 366 days, and ten years of months.
-    expect((await admin.send('GET', '/api/overview/sales-purchases?from=2024-01-01&to=2024-12-31')).body.data).toHaveLength(366);
-    expect((await admin.send('GET', '/api/overview/sales-purchases?from=2015-01-01&to=2024-12-31&interval=month')).body.data).toHaveLength(
-      120,
-    );
+    expect((await world.admin.send('GET', '/api/overview/sales-purchases?from=2024-01-01&to=2024-12-31')).body.data).toHaveLength(366);
+    expect(
+      (await world.admin.send('GET', '/api/overview/sales-purchases?from=2015-01-01&to=2024-12-31&interval=month')).body.data,
+    ).toHaveLength(120);
   });
 });

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { databaseKinds, startDemo, type Session, type TestApp } from '../../../tests/support/test-app';
+import { describe, expect, it } from 'vitest';
+import { databaseKinds, startDemo } from '../../../tests/support/test-app';
+import { startedOnce } from '../../../tests/support/started';
 import type { Db } from '../db/scope';
 import { changesAfter, formatCursor, type Cursor } from './change-log';
 import { pruneChangeLog, schedulePruning } from './prune';
@@ -18,19 +19,10 @@ interface Row {
 }
 
 describe.each(databaseKinds)('pruning the change log on %s', (kind) => {
-  let test: TestApp;
-  let admin: Session;
-  let businessId: number;
-
-  beforeAll(async () => {
-    let businesses: [number, number];
-    ({ test, admin, businesses } = await startDemo(kind));
-    businessId = businesses[0];
-  });
-  afterAll(() => test.close());
+  const world = startedOnce(() => startDemo(kind), false);
 
   /** Every change in the log, oldest first. */
-  async function logged(db: Db = test.app.db): Promise<Row[]> {
+  async function logged(db: Db = world.test.app.db): Promise<Row[]> {
     const rows =
       kind === 'postgres'
         ? await db.selectFrom('change_log').select(['tx', 'id']).orderBy('tx').orderBy('id').execute()
@@ -39,12 +31,12 @@ describe.each(databaseKinds)('pruning the change log on %s', (kind) => {
   }
 
   async function pruned(): Promise<Row> {
-    const row = await test.app.db.selectFrom('change_log_epoch').selectAll().executeTakeFirstOrThrow();
+    const row = await world.test.app.db.selectFrom('change_log_epoch').selectAll().executeTakeFirstOrThrow();
     return { tx: Number(row.pruned_tx), id: Number(row.pruned_id) };
   }
 
   /** Prunes until only `keep` are left: on PostgreSQL a change is pruned once no older transaction runs, and other suites' may, a moment. */
-  async function pruneDown(keep: number, chunk: number, dbs: Db[] = [test.app.db]): Promise<number> {
+  async function pruneDown(keep: number, chunk: number, dbs: Db[] = [world.test.app.db]): Promise<number> {
     let deleted = 0;
     for (let tries = 0; tries < 100; tries++) {
       const counts = await Promise.all(dbs.map((db) => pruneChangeLog(db, { keep, chunk })));
@@ -57,14 +49,14 @@ describe.each(databaseKinds)('pruning the change log on %s', (kind) => {
 
   /** Items renamed in one statement: a change logged for each. */
   const renameItems = () =>
-    test.app.db
+    world.test.app.db
       .updateTable('items')
       .set({ name: sql`name || '.'` })
-      .where('business_id', '=', businessId)
+      .where('business_id', '=', world.businesses[0])
       .execute();
 
   it('keeps the newest changes, records the last pruned, and resets only the cursors before it', async () => {
-    const { epoch } = await test.app.db.selectFrom('change_log_epoch').select('epoch').executeTakeFirstOrThrow();
+    const { epoch } = await world.test.app.db.selectFrom('change_log_epoch').select('epoch').executeTakeFirstOrThrow();
     const before = await logged();
     const keep = 50;
     expect(before.length).toBeGreaterThan(keep + 100);
@@ -74,15 +66,15 @@ describe.each(databaseKinds)('pruning the change log on %s', (kind) => {
     const last = before[before.length - keep - 1];
     expect(await pruned()).toEqual(last);
     // Nothing more to prune: nothing deleted, nothing written.
-    expect(await pruneChangeLog(test.app.db, { keep })).toBe(0);
+    expect(await pruneChangeLog(world.test.app.db, { keep })).toBe(0);
 
     const at: Cursor = { epoch, ...last };
-    expect(await changesAfter(test.app.db, businessId, at, 1000)).not.toBeNull();
+    expect(await changesAfter(world.test.app.db, world.businesses[0], at, 1000)).not.toBeNull();
     const older: Cursor = { epoch, tx: last.tx, id: last.id - 1 };
-    expect(await changesAfter(test.app.db, businessId, older, 1000)).toBeNull();
-    const answer = await admin.send('GET', `/api/sync/changes?cursor=${formatCursor(older)}`);
+    expect(await changesAfter(world.test.app.db, world.businesses[0], older, 1000)).toBeNull();
+    const answer = await world.admin.send('GET', `/api/sync/changes?cursor=${formatCursor(older)}`);
     expect(answer.body.data).toEqual({ reset: true, cursor: null, more: false, changed: {}, removed: {} });
-    const followed = await admin.send('GET', `/api/sync/changes?cursor=${formatCursor(at)}`);
+    const followed = await world.admin.send('GET', `/api/sync/changes?cursor=${formatCursor(at)}`);
     expect(followed.body.data.reset).toBe(false);
   });
 
@@ -91,10 +83,10 @@ describe.each(databaseKinds)('pruning the change log on %s', (kind) => {
     const before = await logged();
     const keep = 30;
     expect(before.length).toBeGreaterThan(keep + 200);
-    const twin = kind === 'postgres' ? await test.secondInstance() : undefined;
+    const twin = kind === 'postgres' ? await world.test.secondInstance() : undefined;
     try {
       // Two instances on PostgreSQL; on SQLite, two prunes at once in the one process.
-      const deleted = await pruneDown(keep, 11, [test.app.db, twin?.app.db ?? test.app.db]);
+      const deleted = await pruneDown(keep, 11, [world.test.app.db, twin?.app.db ?? world.test.app.db]);
       expect(deleted).toBe(before.length - keep);
     } finally {
       await twin?.close();
@@ -102,7 +94,7 @@ describe.each(databaseKinds)('pruning the change log on %s', (kind) => {
     expect(await logged()).toEqual(before.slice(-keep));
     expect(await pruned()).toEqual(before[before.length - keep - 1]);
     // Between prunes the log may grow a tenth past what it keeps before anything is looked for.
-    expect(await pruneChangeLog(test.app.db, { keep: keep - 2 })).toBe(0);
+    expect(await pruneChangeLog(world.test.app.db, { keep: keep - 2 })).toBe(0);
     expect(await pruneDown(keep - 3, 11)).toBe(3);
   });
 
@@ -111,7 +103,7 @@ describe.each(databaseKinds)('pruning the change log on %s', (kind) => {
     const rows = await logged();
     const newest = rows[rows.length - 1];
     // As if another instance had recorded a later position, its delete still to come.
-    await test.app.db.updateTable('change_log_epoch').set({ pruned_tx: newest.tx, pruned_id: newest.id }).execute();
+    await world.test.app.db.updateTable('change_log_epoch').set({ pruned_tx: newest.tx, pruned_id: newest.id }).execute();
     await pruneDown(5, 4);
     expect(await pruned()).toEqual(newest);
   });
@@ -119,7 +111,11 @@ describe.each(databaseKinds)('pruning the change log on %s', (kind) => {
   it('prunes on its own while the app runs', async () => {
     await renameItems();
     const warnings: string[] = [];
-    const schedule = schedulePruning(test.app.db, { warn: (_details, message) => void warnings.push(message) }, { every: 30, keep: 10 });
+    const schedule = schedulePruning(
+      world.test.app.db,
+      { warn: (_details, message) => void warnings.push(message) },
+      { every: 30, keep: 10 },
+    );
     try {
       for (let tries = 0; tries < 200 && (await logged()).length > 10; tries++) await new Promise((resolve) => setTimeout(resolve, 25));
     } finally {
