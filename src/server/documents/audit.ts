@@ -795,6 +795,17 @@ async function counts(db: Db): Promise<Pending[]> {
   return findings;
 }
 
+/** Rows by a key, each group in the rows' order. */
+function groupedBy<Row>(rows: readonly Row[], key: (row: Row) => number): Map<number, Row[]> {
+  const groups = new Map<number, Row[]>();
+  for (const row of rows) {
+    const group = groups.get(key(row));
+    if (group) group.push(row);
+    else groups.set(key(row), [row]);
+  }
+  return groups;
+}
+
 /**
  * What goods cost (docs/costing.md) against the ledger: each document's change of each item's
  * quantity has its cost entry of that quantity and no entry stands for none; every entry, costed
@@ -865,20 +876,17 @@ async function costs(db: Db, kinds: Kinds): Promise<Pending[]> {
   );
   for (const businessId of [...new Set(entries.map((entry) => entry.business_id))]) {
     const lines = (await entryLines(db, businessId).execute()) as CostedLine[];
-    const plannedLines = byDocument(lines);
     const sources = await sourcesOf(db, lines);
     const registered = await vatRegistered(db, businessId);
-    const ofBusiness = entries.filter((entry) => entry.business_id === businessId);
+    // Each item's entries (in their order) and lines, grouped once: a business may hold many items.
+    const entriesOf = groupedBy(
+      entries.filter((entry) => entry.business_id === businessId),
+      (entry) => entry.item_id,
+    );
+    const linesOf = groupedBy(lines, (line) => line.item_id);
     const lineCosts = new Map<number, number | null>();
-    for (const itemId of [...new Set(ofBusiness.map((entry) => entry.item_id))]) {
-      const own = ofBusiness.filter((entry) => entry.item_id === itemId);
-      const plan = planCosts(
-        NO_COST,
-        own,
-        new Map([...plannedLines].map(([key, documentLines]) => [key, documentLines.filter((line) => line.item_id === itemId)])),
-        sources,
-        registered,
-      );
+    for (const [itemId, own] of entriesOf) {
+      const plan = planCosts(NO_COST, own, byDocument(linesOf.get(itemId) ?? []), sources, registered);
       for (const [lineId, cost] of plan.lineCosts) lineCosts.set(lineId, cost);
       for (const { entry, value, after } of plan.entries) {
         if (Number(entry.value) !== value || Number(entry.value_after) !== after.value || Number(entry.quantity_after) !== after.quantity) {
