@@ -1,17 +1,16 @@
-import { sql } from 'kysely';
+import { sql, type Selectable } from 'kysely';
 import { costed, NO_COST, share, shared, type CostState } from '../../domain/costing';
 import { effectMoves } from '../../domain/effects';
 import type { ResourceDefinition } from '../../domain/resource';
 import { registry } from '../../domain/resources/registry';
 import type { Db, Trx } from '../db/scope';
-import type { Selectable } from 'kysely';
 import type { CostEntriesTable } from '../db/schema';
 
 /**
  * Moving-average cost, kept as the ledger moves (docs/costing.md). Each document that changes an
  * item's business-wide quantity (on hand and in transit, at every place) has one cost entry for the
- * item, dated as the document; entries are walked in (date, id) order, each costed from the state
- * the one before left (`costed`). A document dated after every entry of the item is costed from
+ * item, dated as the document; entries are walked in (date, sequence) order — within a day, as the
+ * documents first moved the item — each costed from the state the one before left (`costed`). A document dated after every entry of the item is costed from
  * the item's state alone; one dated before some (an offline sale replayed, a back-dated receipt)
  * or one undone (a void) walks the item's entries from its place on, in the same transaction, so
  * what every line cost is always what a full recomputation from the ledger (`recostItem`) gives.
@@ -23,7 +22,6 @@ import type { CostEntriesTable } from '../db/schema';
 export type CostBasis = 'average' | 'given' | 'source';
 
 export type CostEntry = Selectable<CostEntriesTable>;
-type Entry = CostEntry;
 
 /** A document's line as costing reads it. */
 export interface CostedLine {
@@ -265,7 +263,7 @@ export function byDocument(lines: readonly CostedLine[]): Map<string, CostedLine
 
 /** What costing an item's entries in order from `state` gives: each entry's value and state after, each line's cost. */
 export interface CostPlan {
-  entries: { entry: Entry; value: number; after: CostState }[];
+  entries: { entry: CostEntry; value: number; after: CostState }[];
   lineCosts: Map<number, number | null>;
   state: CostState;
 }
@@ -277,7 +275,7 @@ export interface CostPlan {
  */
 export function planCosts(
   state: CostState,
-  entries: readonly Entry[],
+  entries: readonly CostEntry[],
   lines: ReadonlyMap<string, readonly CostedLine[]>,
   sources: ReadonlyMap<number, CostedLine>,
   registered: boolean,
@@ -303,7 +301,7 @@ export function planCosts(
 }
 
 /** An entry's figures as costing them again gives them, where they differ from those kept. */
-const differs = (entry: Entry, value: number, after: CostState) =>
+const differs = (entry: CostEntry, value: number, after: CostState) =>
   Number(entry.value) !== value ||
   Number(entry.quantity_after) !== after.quantity ||
   Number(entry.value_after) !== after.value ||
@@ -335,7 +333,7 @@ async function walk(trx: Trx, businessId: number, itemId: number, from: Place, r
     .where(later)
     .orderBy('date')
     .orderBy('sequence')
-    .execute()) as Entry[];
+    .execute()) as CostEntry[];
   const lines: CostedLine[] = [];
   for (const type of new Set(entries.map((entry) => entry.document_type))) {
     const ids = entries.filter((entry) => entry.document_type === type).map((entry) => entry.document_id);
