@@ -1,4 +1,5 @@
 import { holdsAny, permissionName } from './permissions';
+import type { ReportBusiness } from './reports';
 import { getResource } from './resources/registry';
 
 /**
@@ -30,7 +31,7 @@ export type StatementRow = {
 export type Statement = {
   from: string;
   to: string;
-  business: { name: string; trade_name: string | null; address: string | null; tin: string | null };
+  business: ReportBusiness;
   customer: { id: number; name: string; company_name: string | null; address: string | null; tin: string | null };
   /** The names of the places whose documents it holds, for a user who views only some; null: every place. */
   places: string[] | null;

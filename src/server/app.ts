@@ -34,6 +34,7 @@ import { syncEventsRoutes } from './routes/sync-events.routes';
 import { numberBlocksRoutes } from './routes/number-blocks.routes';
 import { placesRoutes } from './routes/places.routes';
 import { resourceRoutes } from './routes/resource.routes';
+import { reportRoutes } from './routes/reports.routes';
 import { statementRoutes } from './routes/statements.routes';
 import { stockCountRoutes } from './routes/stock-counts.routes';
 import { ensurePermissions } from './services/permission-catalogue.service';
@@ -146,6 +147,7 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
   await app.register(activityRoutes);
   await app.register(overviewRoutes);
   await app.register(statementRoutes);
+  await app.register(reportRoutes);
   await app.register(operationsRoutes, config);
   await app.register(batchRoutes);
 

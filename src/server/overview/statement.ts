@@ -10,6 +10,7 @@ import { notFound, validationError } from '../errors';
 import { confinedToPlaces, holdsEveryPlace, placeAccessOf } from '../resources/places';
 import type { Query } from '../resources/store';
 import { pesos } from './live-documents';
+import { reportBusiness } from '../reports/report-business';
 
 /**
  * A customer's statement of account (domain/statement.ts) between `from` and `to`, both counted:
@@ -176,11 +177,7 @@ export async function statement(db: Db, scope: Scope, query: StatementQuery): Pr
         .where('business_id', '=', scope.businessId)
         .executeTakeFirst();
       if (!customer) throw notFound();
-      const business = await trx
-        .selectFrom('businesses')
-        .select(['name', 'registered_name', 'trade_name', 'address', 'tin'])
-        .where('id', '=', scope.businessId)
-        .executeTakeFirstOrThrow();
+      const business = await reportBusiness(trx, scope.businessId);
 
       let opening = 0;
       const entries: Entry[] = [];
@@ -215,12 +212,7 @@ export async function statement(db: Db, scope: Scope, query: StatementQuery): Pr
       return {
         from: query.from,
         to: query.to,
-        business: {
-          name: business.registered_name?.trim() ? business.registered_name : business.name,
-          trade_name: business.trade_name,
-          address: business.address,
-          tin: business.tin,
-        },
+        business,
         customer: { ...customer, id: Number(customer.id) },
         places: await placesViewed(trx, scope),
         opening_balance: pesos(opening),

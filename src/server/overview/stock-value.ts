@@ -40,7 +40,7 @@ export async function stockValue(db: Db, scope: Scope, today: string) {
   const { rows } = await sql<LocationValueRow>`
     with costs as materialized (${itemCosts(businessId, today)})
     select stocks.location_type, stocks.location_id, count(*) as items,
-      sum(stocks.quantity_on_hand * costs.cost) / 1000 as value
+      sum(round(stocks.quantity_on_hand * costs.cost / 1000)) as value
     from stocks cross join costs
     where stocks.business_id = ${businessId} and stocks.deleted_at is null and stocks.quantity_on_hand > 0
       and costs.item_id = stocks.item_id${places ? sql` and ${places}` : sql``}
@@ -55,6 +55,6 @@ export async function stockValue(db: Db, scope: Scope, today: string) {
       items: Number(row.items),
     }))
     .sort((a, b) => b.value - a.value || a.name.localeCompare(b.name));
-  // The total of the rounded figures, so that the card adds up to the centavo.
-  return { data, total: pesos(rows.reduce((total, row) => total + Math.round(Number(row.value ?? 0)), 0)) };
+  // Each stock's value rounded to the centavo, as the stock value report lists it: the two agree, and the card adds up.
+  return { data, total: pesos(rows.reduce((total, row) => total + Number(row.value ?? 0), 0)) };
 }

@@ -8,7 +8,6 @@ import { AGEING_BUCKETS, AGEING_SIDES } from '../../domain/ageing';
 import { addDays, daysBetween, monthsSpanned, startOfMonth, type Interval } from '../overview/calendar';
 import { ageing, ageingCsv, type AgeingQuery } from '../overview/ageing';
 import { lowStock } from '../overview/low-stock';
-import { marginsByPlace } from '../overview/margins';
 import { openBalances } from '../overview/open-balances';
 import { recentDocuments } from '../overview/recent-documents';
 import { salesAndPurchases, type PeriodTotals } from '../overview/sales-purchases';
@@ -16,8 +15,10 @@ import { stockValue } from '../overview/stock-value';
 import { returnsByReason } from '../overview/returns-by-reason';
 import { topItems } from '../overview/top-items';
 import { scopeOf } from '../plugins/auth';
+import { marginGroups } from '../reports/margins';
 import type { Db } from '../db/scope';
 import { BYTE_ORDER_MARK } from '../resources/csv-export';
+import { day, placeOf, withOnePlace } from './report-queries';
 import { bytesAnswer, refusals } from './responses';
 
 /**
@@ -29,8 +30,6 @@ import { bytesAnswer, refusals } from './responses';
 
 const MAX_DAYS = 366;
 const MAX_MONTHS = 120;
-
-const day = (name: string) => z.iso.date(`The ${name} field must be a valid date (YYYY-MM-DD).`).optional();
 
 const limit = (fallback: number, max: number) =>
   z.coerce
@@ -132,30 +131,10 @@ const ageingAnswer = z.looseObject({
   totals: z.looseObject({ buckets: bucketAmounts, total: pesos('What is unpaid'), count: z.number().int() }),
 });
 
-const placeId = (type: string) =>
-  z
-    .string()
-    .regex(/^[1-9]\d{0,8}$/, `The ${type} id must be a whole number.`)
-    .optional()
-    .describe(`Only the documents of this ${type}`);
-
 /** One branch or one warehouse, or every place the user views (neither). */
-const ageingQuery = z
-  .object({ branch_id: placeId('branch'), warehouse_id: placeId('warehouse') })
-  .refine((query) => query.branch_id === undefined || query.warehouse_id === undefined, {
-    path: ['warehouse_id'],
-    message: 'Name a branch or a warehouse, not both.',
-  });
+const ageingQuery = withOnePlace({}, 'documents');
 
-function ageingQueryOf({ branch_id, warehouse_id }: z.infer<typeof ageingQuery>): AgeingQuery {
-  const place =
-    branch_id !== undefined
-      ? ({ type: 'branch', id: Number(branch_id) } as const)
-      : warehouse_id !== undefined
-        ? ({ type: 'warehouse', id: Number(warehouse_id) } as const)
-        : undefined;
-  return { today: todayInManila(), place };
-}
+const ageingQueryOf = (query: z.infer<typeof ageingQuery>): AgeingQuery => ({ today: todayInManila(), place: placeOf(query) });
 
 const stockValueAnswer = z.looseObject({
   data: z.array(
@@ -400,7 +379,12 @@ export async function overviewRoutes(app: FastifyInstance): Promise<void> {
     },
     async (request) => {
       const { from, to } = periodOf({ ...request.query, interval: 'day' });
-      return marginsByPlace(db, scopeOf(request), from, to);
+      const { data, total, uncosted } = await marginGroups(db, scopeOf(request), { from, to, by: 'place' });
+      const places = data.map(({ key, code: _code, ...figures }) => {
+        const [type, id] = key.split(':');
+        return { location_type: type, location_id: Number(id), ...figures };
+      });
+      return { data: places, total, uncosted };
     },
   );
 
