@@ -1,8 +1,9 @@
-import { sql, type Selectable } from 'kysely';
+import { sql, type RawBuilder, type Selectable } from 'kysely';
 import { costed, NO_COST, share, shared, type CostState } from '../../domain/costing';
 import { effectMoves } from '../../domain/effects';
 import type { ResourceDefinition } from '../../domain/resource';
 import { registry } from '../../domain/resources/registry';
+import { isPostgres } from '../db/dialect';
 import type { Db, Trx } from '../db/scope';
 import type { CostEntriesTable } from '../db/schema';
 
@@ -171,34 +172,52 @@ interface ItemLock {
 /** `average_quantity` of an item's cost row made just now and not costed yet: a real one is never below zero. */
 const UNCOSTED = -1;
 
-async function lockItem(trx: Trx, businessId: number, itemId: number): Promise<ItemLock> {
-  // One statement makes the row or locks it (PostgreSQL locks a row an upsert updates).
-  const row = await trx
+/** The cost rows of these items (in this order), made (empty) where an item was never costed, or locked: one statement. */
+async function lockItems(trx: Trx, businessId: number, itemIds: readonly number[]): Promise<Map<number, ItemLock>> {
+  // PostgreSQL locks each row an upsert updates, in the order given.
+  const rows = await trx
     .insertInto('item_costs')
-    .values({ business_id: businessId, item_id: itemId, quantity: 0, value: 0, average_value: 0, average_quantity: UNCOSTED })
+    .values(
+      itemIds.map((itemId) => ({
+        business_id: businessId,
+        item_id: itemId,
+        quantity: 0,
+        value: 0,
+        average_value: 0,
+        average_quantity: UNCOSTED,
+      })),
+    )
     .onConflict((conflict) =>
       conflict.columns(['business_id', 'item_id']).doUpdateSet({ average_quantity: sql`item_costs.average_quantity` }),
     )
-    .returning(['quantity', 'value', 'average_value', 'average_quantity'])
-    .executeTakeFirstOrThrow();
-  return {
-    fresh: Number(row.average_quantity) === UNCOSTED,
-    state: stateOf({
-      quantity_after: row.quantity,
-      value_after: row.value,
-      average_value: row.average_value,
-      average_quantity: row.average_quantity,
-    }),
-  };
+    .returning(['item_id', 'quantity', 'value', 'average_value', 'average_quantity'])
+    .execute();
+  return new Map(
+    rows.map((row) => [
+      Number(row.item_id),
+      {
+        fresh: Number(row.average_quantity) === UNCOSTED,
+        state: stateOf({
+          quantity_after: row.quantity,
+          value_after: row.value,
+          average_value: row.average_value,
+          average_quantity: row.average_quantity,
+        }),
+      },
+    ]),
+  );
 }
 
-async function saveItemState(trx: Trx, businessId: number, itemId: number, state: CostState): Promise<void> {
-  await trx
+/** The item's state after its last entry, kept on its cost row. */
+const saveState = (trx: Trx, businessId: number, itemId: number, state: CostState) =>
+  trx
     .updateTable('item_costs')
     .set({ quantity: state.quantity, value: state.value, average_value: state.averageValue, average_quantity: state.averageQuantity })
     .where('business_id', '=', businessId)
-    .where('item_id', '=', itemId)
-    .execute();
+    .where('item_id', '=', itemId);
+
+async function saveItemState(trx: Trx, businessId: number, itemId: number, state: CostState): Promise<void> {
+  await saveState(trx, businessId, itemId, state).execute();
 }
 
 /** The lines of these documents of one item. */
@@ -400,15 +419,93 @@ async function firstMovement(trx: Trx, businessId: number, document: CostedDocum
 /** The items' cost rows, locked in item order before their goods move; which of them were never costed. */
 export async function lockCosts(trx: Trx, businessId: number, itemIds: readonly number[]): Promise<Map<number, ItemLock>> {
   const locked = new Map<number, ItemLock>();
-  for (const itemId of [...new Set(itemIds)].sort((a, b) => a - b)) locked.set(itemId, await lockItem(trx, businessId, itemId));
+  for (const chunk of chunks([...new Set(itemIds)].sort((a, b) => a - b))) {
+    for (const [itemId, lock] of await lockItems(trx, businessId, chunk)) locked.set(itemId, lock);
+  }
   return locked;
+}
+
+/** Items a statement at a time: a stock count's may be thousands, more than a statement's parameters hold at once. */
+function chunks<T>(all: readonly T[], size = 1000): T[][] {
+  const parts: T[][] = [];
+  for (let at = 0; at < all.length; at += size) parts.push(all.slice(at, at + size));
+  return parts;
+}
+
+/** Where each item's last entry stands, and the document's own entry of it (when the document moved it before: a void, a change). */
+interface ItemPosition {
+  last: Place | undefined;
+  ownId: number | undefined;
+}
+
+/** Each item's position, in one statement: two index seeks per item on cost_entries. */
+async function positionsOf(trx: Trx, businessId: number, document: CostedDocument, itemIds: readonly number[]) {
+  const last = (column: 'date' | 'sequence') => sql`(select entry.${sql.ref(column)} from cost_entries entry
+    where entry.business_id = costs.business_id and entry.item_id = costs.item_id
+    order by entry.date desc, entry.sequence desc limit 1)`;
+  const { rows } = await sql<{ item_id: number; last_date: string | null; last_sequence: number | null; own_id: number | null }>`
+    select costs.item_id, ${last('date')} as last_date, ${last('sequence')} as last_sequence,
+      (select own.id from cost_entries own where own.business_id = costs.business_id and own.document_type = ${document.type}
+        and own.document_id = ${document.id} and own.item_id = costs.item_id) as own_id
+    from item_costs costs
+    where costs.business_id = ${businessId} and costs.item_id in (${sql.join(itemIds)})`.execute(trx);
+  return new Map<number, ItemPosition>(
+    rows.map((row) => [
+      Number(row.item_id),
+      {
+        last: row.last_date === null ? undefined : { date: String(row.last_date), sequence: Number(row.last_sequence) },
+        ownId: row.own_id === null ? undefined : Number(row.own_id),
+      },
+    ]),
+  );
+}
+
+/** Whether `a` stands after `b` in an item's order. */
+const after = (a: Place, b: Place) => a.date > b.date || (a.date === b.date && a.sequence > b.sequence);
+
+/** The document's lines of these items, by item. */
+async function documentLinesOf(trx: Trx, businessId: number, document: CostedDocument, itemIds: readonly number[]) {
+  const lines = (await trx
+    .selectFrom('document_lines')
+    .select(LINE_COLUMNS)
+    .where('business_id', '=', businessId)
+    .where('document_type', '=', document.type)
+    .where('document_id', '=', document.id)
+    .where('item_id', 'in', itemIds)
+    .orderBy('position')
+    .execute()) as CostedLine[];
+  const byItem = new Map<number, CostedLine[]>();
+  for (const line of lines) byItem.set(Number(line.item_id), [...(byItem.get(Number(line.item_id)) ?? []), line]);
+  return byItem;
+}
+
+/** Lines' costs set, `[id, cost]` each: a statement for a few lines (a document's of one item). */
+const stampLines = (rows: readonly (readonly [number, number | null])[]) =>
+  sql`update document_lines set cost = case ${sql.join(
+    rows.map(([id, cost]) => sql`when id = ${id} then cast(${cost} as bigint)`),
+    sql` `,
+  )} end where id in (${sql.join(rows.map(([id]) => id))})`;
+
+/**
+ * Statements writing different rows, sent as one: on PostgreSQL as the parts of one statement (one
+ * round trip; its parts see the same snapshot, which writes to different rows do not mind), on
+ * SQLite in turn.
+ */
+async function writeTogether(trx: Trx, statements: readonly RawBuilder<unknown>[]): Promise<void> {
+  if (!isPostgres(trx) || statements.length < 2) {
+    for (const statement of statements) await statement.execute(trx);
+    return;
+  }
+  const parts = statements.slice(0, -1).map((statement, at) => sql`${sql.raw(`w${at}`)} as (${statement})`);
+  await sql`with ${sql.join(parts)} ${statements.at(-1)!}`.execute(trx);
 }
 
 /**
  * Costs what a document just moved: `moved`, its change per item (on hand and in transit, at every
  * place) in the movements just written, each item locked by `lockCosts` first. The document's
  * entry of each item takes the change; an entry left at nothing (the document voided) goes, its
- * lines no longer costed.
+ * lines no longer costed. A new entry after every other of its item is written with its lines'
+ * costs and the item's state in one go; one before some walks the item from there.
  */
 export async function costMoved(
   trx: Trx,
@@ -418,27 +515,32 @@ export async function costMoved(
   locked: ReadonlyMap<number, ItemLock>,
 ): Promise<void> {
   const itemIds = [...moved.keys()].filter((itemId) => moved.get(itemId)!.change !== 0).sort((a, b) => a - b);
-  if (itemIds.length === 0) return;
+  // Never costed before (a new item, or one moved before costing was kept): all of it, from the ledger.
+  for (const itemId of itemIds.filter((id) => locked.get(id)!.fresh)) await recostItem(trx, businessId, itemId);
+  const alreadyCosted = itemIds.filter((id) => !locked.get(id)!.fresh);
+  for (const chunk of chunks(alreadyCosted)) await costChunk(trx, businessId, document, moved, locked, chunk);
+}
+
+/** `costMoved` for some of the items already costed: their positions and lines read once for all of them. */
+async function costChunk(
+  trx: Trx,
+  businessId: number,
+  document: CostedDocument,
+  moved: ReadonlyMap<number, ItemMoved>,
+  locked: ReadonlyMap<number, ItemLock>,
+  itemIds: readonly number[],
+): Promise<void> {
   let registeredKnown: boolean | undefined;
   const registered = async () => (registeredKnown ??= await vatRegistered(trx, businessId));
+  const positions = await positionsOf(trx, businessId, document, itemIds);
+  const linesByItem = await documentLinesOf(trx, businessId, document, itemIds);
   for (const itemId of itemIds) {
-    const { state, fresh } = locked.get(itemId)!;
-    // Never costed before (a new item, or one moved before costing was kept): all of it, from the ledger.
-    if (fresh) {
-      await recostItem(trx, businessId, itemId);
-      continue;
-    }
+    const { state } = locked.get(itemId)!;
+    const { last, ownId } = positions.get(itemId)!;
     const change = moved.get(itemId)!.change;
-    const entry = await trx
-      .selectFrom('cost_entries')
-      .selectAll()
-      .where('business_id', '=', businessId)
-      .where('document_type', '=', document.type)
-      .where('document_id', '=', document.id)
-      .where('item_id', '=', itemId)
-      .executeTakeFirst();
-    const lines = await linesOf(trx, businessId, document.type, [document.id], itemId);
-    if (entry) {
+    const lines = linesByItem.get(itemId) ?? [];
+    if (ownId !== undefined) {
+      const entry = await trx.selectFrom('cost_entries').selectAll().where('id', '=', ownId).executeTakeFirstOrThrow();
       const quantity = Number(entry.quantity) + change;
       if (quantity === 0) {
         await trx.deleteFrom('cost_entries').where('id', '=', entry.id).execute();
@@ -463,41 +565,34 @@ export async function costMoved(
     // Only a kind that says what its goods are worth reads whether the business claims VAT back.
     const worthDeclared = Boolean(kinds.get(document.type)?.document?.effects?.cost);
     const { basis, given } = basisOf(document.type, lines, change, worthDeclared && (await registered()));
-    const later = await trx
-      .selectFrom('cost_entries')
-      .select('id')
-      .where('business_id', '=', businessId)
-      .where('item_id', '=', itemId)
-      .where(sql<boolean>`(date, sequence) > (${place.date}, ${place.sequence})`)
-      .limit(1)
-      .executeTakeFirst();
     const worth =
       basis === 'source' ? sourceWorth(document.type, lines, change, await sourcesOf(trx, lines), await registered(), new Map()) : given;
-    const { value, after } = costed(state, change, worth);
-    await trx
-      .insertInto('cost_entries')
-      .values({
-        business_id: businessId,
-        item_id: itemId,
-        date: place.date,
-        sequence: place.sequence,
-        document_type: document.type,
-        document_id: document.id,
-        quantity: change,
-        basis,
-        given_value: given,
-        value,
-        ...columnsOf(after),
-      })
-      .execute();
-    if (later) {
+    const { value, after: held } = costed(state, change, worth);
+    const entry = trx.insertInto('cost_entries').values({
+      business_id: businessId,
+      item_id: itemId,
+      date: place.date,
+      sequence: place.sequence,
+      document_type: document.type,
+      document_id: document.id,
+      quantity: change,
+      basis,
+      given_value: given,
+      value,
+      ...columnsOf(held),
+    });
+    if (last && after(last, place)) {
       // Dated before entries already costed: they are costed again from it.
+      await entry.execute();
       await walk(trx, businessId, itemId, place, await registered());
       continue;
     }
-    const lineRows = [...stamps(document.type, lines, value)].filter(([, cost]) => cost !== null);
-    await updateById(trx, 'document_lines', ['cost'], lineRows);
-    await saveItemState(trx, businessId, itemId, after);
+    const lineRows = [...stamps(document.type, lines, value)].filter((row): row is [number, number] => row[1] !== null);
+    await writeTogether(trx, [
+      sql`${entry}`,
+      ...(lineRows.length > 0 ? [stampLines(lineRows)] : []),
+      sql`${saveState(trx, businessId, itemId, held)}`,
+    ]);
   }
 }
 
@@ -596,7 +691,7 @@ export async function costUncosted(db: Db): Promise<number> {
     .execute();
   for (const { business_id: businessId, item_id: itemId } of uncosted) {
     await db.transaction().execute(async (trx) => {
-      if ((await lockItem(trx, businessId, itemId)).fresh) await recostItem(trx, businessId, itemId);
+      if ((await lockItems(trx, businessId, [itemId])).get(itemId)!.fresh) await recostItem(trx, businessId, itemId);
     });
   }
   return uncosted.length;
