@@ -39,11 +39,11 @@ const SERVER_FLOORS = [
   ['routes'],
   ['plugins', 'idempotency.ts', 'config.ts'],
   ['operations'],
-  ['composition.ts', 'overview', 'imports'],
+  ['composition.ts', 'overview', 'reports', 'imports'],
   ['documents', 'services', 'files'],
   ['resources'],
   ['activity', 'sync'],
-  ['db', 'errors.ts', 'yielding.ts', 'auth', 'shutdown.ts'],
+  ['db', 'errors.ts', 'yielding.ts', 'pdf-pages.ts', 'auth', 'shutdown.ts'],
 ];
 
 /** The client from the top floor down: features use components, components use lib, never the other way. */
