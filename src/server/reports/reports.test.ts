@@ -120,7 +120,7 @@ describe.each(databaseKinds)('the reports on what goods cost, on %s', (kind) => 
     expect(paged.body).toMatchObject({ data: [], total: 1950, meta: { total: 2, current_page: 2, from: null } });
   });
 
-  it('gives the whole list as CSV, each place’s total after its rows, and agrees with the overview’s stock value to the centavo', async () => {
+  it('gives the whole list as CSV and as a PDF, each place’s total after its rows, and agrees with the overview’s stock value to the centavo', async () => {
     const { admin } = started;
     const csv = await admin.send('GET', `/api/reports/stock-value.csv?branch_id=${started.branch}&date=${day(7)}`);
     expect(csv.status).toBe(200);
@@ -133,6 +133,12 @@ describe.each(databaseKinds)('the reports on what goods cost, on %s', (kind) => 
       '"Total, Reports Branch",,,,,,,1950.00',
       'Total,,,,,,,1950.00',
     ]);
+    // The same list to print: the PDF's own test reads what it draws.
+    const pdf = await admin.send('GET', `/api/reports/stock-value.pdf?branch_id=${started.branch}&date=${day(7)}`);
+    expect(pdf.status).toBe(200);
+    expect(pdf.headers['content-type']).toBe('application/pdf');
+    expect(pdf.headers['content-disposition']).toBe(`attachment; filename="inventory-list-branch-${started.branch}-${day(7)}.pdf"`);
+    expect(String(pdf.body).startsWith('%PDF-')).toBe(true);
     // Every place today: the report's places and total are the overview card's.
     const report = (await admin.send('GET', '/api/reports/stock-value')).body;
     const card = (await admin.send('GET', '/api/overview/stock-value')).body;
@@ -197,7 +203,7 @@ describe.each(databaseKinds)('the reports on what goods cost, on %s', (kind) => 
       ...permissionsOn(['stocks', 'invoices'], ['view']),
       VIEW_COSTS_PERMISSION,
     ]);
-    for (const path of ['stock-value', 'stock-value.csv', 'margins', 'margins.csv']) {
+    for (const path of ['stock-value', 'stock-value.csv', 'stock-value.pdf', 'margins', 'margins.csv']) {
       expect((await cashier.send('GET', `/api/reports/${path}`)).status, path).toBe(403);
       expect((await stocksOnly.session.send('GET', `/api/reports/${path}`)).status, path).toBe(403);
       expect((await costs.session.send('GET', `/api/reports/${path}`)).status, path).toBe(200);

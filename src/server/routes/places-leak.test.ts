@@ -77,6 +77,7 @@ type ReadKind =
   | 'tenders'
   | 'overview'
   | 'statement'
+  | 'report-pdf'
   | 'activity'
   | 'zip'
   | 'sync'
@@ -103,6 +104,7 @@ function readKind(url: string): ReadKind | undefined {
   const [, , name, ...rest] = url.split('/');
   const path = rest.join('/');
   if (name === 'overview') return OVERVIEW_CARDS.includes(path) ? 'overview' : undefined;
+  if (url === '/api/reports/stock-value.pdf') return 'report-pdf';
   if (name === 'reports') return REPORTS.includes(path) ? 'overview' : undefined;
   if (!findResource(name)) return undefined;
   const kinds: Record<string, ReadKind> = {
@@ -641,6 +643,13 @@ describe.each(databaseKinds)('no route answers another place’s records on %s',
     if (pdf.status !== 200 || pdf.headers['content-type'] !== 'application/pdf')
       problems.push(`the customer's statement as PDF answered ${pdf.status} ${String(pdf.headers['content-type'])}`);
     const adminsStatement = await statementOf(admin);
+
+    // The inventory list as a PDF is made of the stock value report's rows, read above: it answers the user.
+    const pdfRoutes = routes().filter((route) => route.method === 'GET' && readKind(route.url) === 'report-pdf');
+    expect(pdfRoutes.map((route) => route.url)).toEqual(['/api/reports/stock-value.pdf']);
+    const list = await user.send('GET', '/api/reports/stock-value.pdf');
+    if (list.status !== 200 || list.headers['content-type'] !== 'application/pdf')
+      problems.push(`the inventory list as PDF answered ${list.status} ${String(list.headers['content-type'])}`);
 
     // Figures: what happens elsewhere moves the admin's cards, and none of the user's.
     const admins = await read(admin);

@@ -11,6 +11,7 @@ import { forbidden, validationError } from '../errors';
 import { addDays, daysBetween } from '../overview/calendar';
 import { scopeOf } from '../plugins/auth';
 import { marginGroups, marginsCsv, marginsReport, type MarginsQuery } from '../reports/margins';
+import { inventoryListPdf } from '../reports/inventory-list-pdf';
 import { inventoryList, inventoryListCsv, stockValueReport, type StockValueQuery } from '../reports/stock-value';
 import { BYTE_ORDER_MARK } from '../resources/csv-export';
 import { day, placeOf, withOnePlace } from './report-queries';
@@ -192,6 +193,30 @@ export async function reportRoutes(app: FastifyInstance): Promise<void> {
       return reply
         .headers(download('text/csv; charset=utf-8', `inventory-list${placeWord(query.place)}-${query.date}.csv`))
         .send(Readable.from(withByteOrderMark(inventoryListCsv(list))));
+    },
+  );
+
+  routes.get(
+    '/api/reports/stock-value.pdf',
+    {
+      ...stockValue,
+      schema: {
+        tags,
+        summary: 'The inventory list on a date, as a PDF (A4) to print',
+        description: `The business and the day at the top, then place by place its items (code, description, quantity, unit, unit cost, total cost) and its total, the whole total last; every page numbered. On December 31st, the annual inventory list. ${stockValueNeeds}`,
+        querystring: stockValueQuery,
+        response: {
+          200: bytesAnswer(Buffer, 'The inventory list as a PDF on A4 pages', ['application/pdf'], 'binary'),
+          ...refusals(401, 403, 422),
+        },
+      },
+    },
+    async (request, reply) => {
+      const query = stockValueOf(request.query);
+      const list = await inventoryList(db, scopeOf(request), query);
+      return reply
+        .headers(download('application/pdf', `inventory-list${placeWord(query.place)}-${query.date}.pdf`))
+        .send(await inventoryListPdf(list));
     },
   );
 
