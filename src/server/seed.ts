@@ -5,6 +5,7 @@ import {
   permissionName,
   SERVICE_PRICES_PERMISSION,
   VIEW_ACTIVITY_PERMISSION,
+  VIEW_COSTS_PERMISSION,
 } from '../domain/permissions';
 import { documentTotals } from '../domain/documents';
 import { centavosToPesos } from '../domain/money';
@@ -105,11 +106,12 @@ export const DEMO_ROLES: {
   {
     name: 'Purchasing',
     email: 'purchasing@example.com',
-    description: 'Buys from suppliers and pays their bills; sees every place, buys into the central warehouse.',
+    description: 'Buys from suppliers and pays their bills, and sees what goods cost; sees every place, buys into the central warehouse.',
     worksAt: 'warehouse',
     places: { all: 'view', own: 'operate' },
     permissions: [
       ...views(CATALOGUE),
+      VIEW_COSTS_PERMISSION,
       ...jobPermissions([
         'purchase-item-prices',
         'purchase-orders',
