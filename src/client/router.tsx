@@ -4,6 +4,7 @@ import { RootLayout } from './components/layout/root-layout';
 import { NotFoundScreen } from './components/layout/not-found-screen';
 import { activitySearch } from './features/activity/activity-search';
 import { ageingSearch } from './features/ageing/ageing-search';
+import { reportSearch } from './features/reports/report-search';
 import { statementSearch } from './features/statement/statement-search';
 import { loadCounterScreen, loadListScreen, loadOverviewScreen, loadScreenParts } from './first-screen';
 import { activeBusinessId } from './lib/api';
@@ -102,6 +103,14 @@ const statementRoute = createRoute({
   component: screen(() => import('./features/statement/statement-screen'), 'StatementScreen'),
 });
 
+/** What goods cost: the stock value on `?date=` and the gross margin over `?from=&to=`, by `?by=`, at `?place=` (report-search.ts). */
+const reportsRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/reports',
+  validateSearch: (search: Record<string, unknown>) => reportSearch(search),
+  component: screen(() => import('./features/reports/reports-screen'), 'ReportsScreen'),
+});
+
 /** Selling at a branch: the sale, its payment and its receipt on one screen. */
 const counterRoute = screenRoute('/counter', screen(loadCounterScreen, 'CounterScreen'));
 
@@ -176,6 +185,7 @@ const routeTree = rootRoute.addChildren([
   receivablesRoute,
   payablesRoute,
   statementRoute,
+  reportsRoute,
   listRoute,
   createRouteForResource,
   transferFromRequestRoute,

@@ -16,7 +16,17 @@ export const FIRST_SCREEN_MODULES = [
 export type FirstScreenModule = (typeof FIRST_SCREEN_MODULES)[number];
 
 /** The single-segment paths the client's router serves with screens of their own, not a resource's list. */
-const OWN_SCREENS = new Set(['login', 'overview', 'counter', 'imports', 'activity', 'pending-changes', 'receivables', 'payables']);
+const OWN_SCREENS = new Set([
+  'login',
+  'overview',
+  'counter',
+  'imports',
+  'activity',
+  'pending-changes',
+  'receivables',
+  'payables',
+  'reports',
+]);
 
 /** The modules of the screen `path` opens first: none where it is not one of those screens. */
 export function firstScreenModules(path: string): readonly FirstScreenModule[] {

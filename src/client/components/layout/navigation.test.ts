@@ -1,6 +1,7 @@
-import { CalendarClock, FileUp, History, LayoutDashboard, Store } from 'lucide-react';
+import { CalendarClock, FileChartColumn, FileUp, History, LayoutDashboard, Store } from 'lucide-react';
 import { describe, expect, it } from 'vitest';
 import { IMPORT_KINDS } from '../../../domain/imports';
+import { MASTER_PERMISSION, VIEW_COSTS_PERMISSION } from '../../../domain/permissions';
 import { getResource, registry } from '../../../domain/resources/registry';
 import { ICONS } from './icons';
 import { NAVIGATION, visibleNavigation } from './navigation';
@@ -23,6 +24,7 @@ describe('navigation', () => {
     // The rest are screens that are no resource's list, each where the product has it.
     expect(links.filter((link) => !declared.some((definition) => definition.name === link.resource))).toEqual([
       { group: 'Dashboards', label: 'Overview', icon: LayoutDashboard },
+      { group: 'Dashboards', label: 'Reports', resource: 'reports', icon: FileChartColumn, shows: expect.any(Function) },
       { group: 'Purchasing', label: 'Payables', resource: 'payables', icon: CalendarClock, permission: 'view-bills' },
       { group: 'Sales & Services', label: 'Counter', resource: 'counter', icon: Store, permission: 'create-invoices' },
       { group: 'Sales & Services', label: 'Receivables', resource: 'receivables', icon: CalendarClock, permission: 'view-invoices' },
@@ -59,13 +61,32 @@ describe('navigation', () => {
 
   it('offers no screen that is not built, to anyone: services and their prices keep their routes but have no link', () => {
     // Whoever holds every permission sees every link there is.
-    const everything = visibleNavigation(() => true);
+    const everything = visibleNavigation([MASTER_PERMISSION]);
     const linked = everything.flatMap((group) => group.links.map((link) => link.resource));
     expect(linked).not.toContain('services');
     expect(linked).not.toContain('service-prices');
     // The routes are still there for who types them: the registry keeps both resources.
     expect(getResource('services').plural).toBe('Services');
     expect(getResource('service-prices').plural).toBe('Service Prices');
+  });
+
+  it('links the reports for whoever may read the stock value or the gross margin: costs with stocks, or with invoices', () => {
+    const reports = (held: string[]) =>
+      visibleNavigation(held)
+        .flatMap((group) => group.links)
+        .some((link) => link.resource === 'reports');
+    expect(reports([MASTER_PERMISSION])).toBe(true);
+    expect(reports(['view-stocks', VIEW_COSTS_PERMISSION])).toBe(true);
+    expect(reports(['view-invoices', VIEW_COSTS_PERMISSION])).toBe(true);
+    // Costs alone, or stocks and invoices without their costs, read neither report.
+    expect(reports([VIEW_COSTS_PERMISSION])).toBe(false);
+    expect(reports(['view-stocks', 'view-invoices'])).toBe(false);
+    expect(reports([])).toBe(false);
+    // The link sits under the overview, among the dashboards.
+    expect(NAVIGATION[0].links.map((link) => link.label)).toEqual(['Overview', 'Reports']);
+    // Links by one permission are shown as before: any of theirs, or the master permission.
+    const labels = (held: string[]) => visibleNavigation(held).flatMap((group) => group.links.map((link) => link.label));
+    expect(labels(['view-activity'])).toEqual(['Overview', 'Activity']);
   });
 
   it('names the units in the plural of a unit of measurement, under the route the product has always had', () => {

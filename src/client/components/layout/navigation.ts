@@ -1,7 +1,8 @@
-import { CalendarClock, FileUp, History, LayoutDashboard, type LucideIcon, Store } from 'lucide-react';
+import { CalendarClock, FileChartColumn, FileUp, History, LayoutDashboard, type LucideIcon, Store } from 'lucide-react';
 import { IMPORT_KINDS } from '../../../domain/imports';
 import type { MenuGroup } from '../../../domain/menu';
-import { permissionName, VIEW_ACTIVITY_PERMISSION } from '../../../domain/permissions';
+import { holdsAny, permissionName, VIEW_ACTIVITY_PERMISSION } from '../../../domain/permissions';
+import { readsMargins, readsStockValue } from '../../../domain/reports';
 import { getResource, registry } from '../../../domain/resources/registry';
 import { ICONS } from './icons';
 
@@ -12,6 +13,8 @@ export interface NavigationLink {
   icon: LucideIcon;
   /** Shown with the master permission or this one (or any of these); none: shown to everyone signed in. */
   permission?: string | readonly string[];
+  /** Shown to whoever this says, given their permission names: for a screen that needs more than one permission together. */
+  shows?: (held: ReadonlySet<string> | readonly string[]) => boolean;
 }
 
 export interface NavigationGroup {
@@ -70,7 +73,14 @@ const GROUPS: Readonly<Record<MenuGroup, { first?: NavigationLink[]; last?: Navi
  * nowhere, to anyone).
  */
 export const NAVIGATION: NavigationGroup[] = [
-  { label: 'Dashboards', links: [{ label: 'Overview', icon: LayoutDashboard }] },
+  {
+    label: 'Dashboards',
+    links: [
+      { label: 'Overview', icon: LayoutDashboard },
+      // `/reports`: what goods cost, for whoever may read the stock value or the gross margin.
+      { label: 'Reports', resource: 'reports', icon: FileChartColumn, shows: (held) => readsStockValue(held) || readsMargins(held) },
+    ],
+  },
   ...Object.entries(GROUPS).map(([label, { first = [], last = [] }]) => ({
     label,
     links: [
@@ -87,10 +97,8 @@ export const NAVIGATION: NavigationGroup[] = [
 export const navigationGroupOf = (resource: string): string | undefined =>
   NAVIGATION.find((group) => group.links.some((link) => link.resource === resource))?.label;
 
-/** The groups and links this user may see: a link by its permission, a group when a link is. */
-export function visibleNavigation(can: (permission: string) => boolean): NavigationGroup[] {
-  return NAVIGATION.map((group) => ({
-    ...group,
-    links: group.links.filter((link) => !link.permission || [link.permission].flat().some(can)),
-  })).filter((group) => group.links.length > 0);
+/** The groups and links a user holding `held` may see: a link by its permission (or its own rule), a group when a link is. */
+export function visibleNavigation(held: ReadonlySet<string> | readonly string[]): NavigationGroup[] {
+  const shown = (link: NavigationLink) => (link.shows ? link.shows(held) : !link.permission || holdsAny(held, [link.permission].flat()));
+  return NAVIGATION.map((group) => ({ ...group, links: group.links.filter(shown) })).filter((group) => group.links.length > 0);
 }

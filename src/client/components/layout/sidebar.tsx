@@ -1,7 +1,6 @@
 import { Link } from '@tanstack/react-router';
 import { ChevronDown } from 'lucide-react';
 import { Suspense, useState } from 'react';
-import { holdsAny } from '../../../domain/permissions';
 import { usePermissions } from '../../lib/session';
 import { cn } from '../../lib/utils';
 import { Collapsible, CollapsibleContent, CollapsibleTrigger } from '../ui/collapsible';
@@ -67,10 +66,10 @@ function SidebarLink({
   );
 }
 
-/** The sidebar's groups, each link shown only with its permission (or the master one). */
+/** The sidebar's groups, each link shown only with its permission (or the master one), or to whom its own rule shows it. */
 export function Sidebar({ collapsed, onNavigate }: { collapsed: boolean; onNavigate?: () => void }) {
   const permissions = usePermissions();
-  const groups = visibleNavigation((permission) => holdsAny(permissions, [permission]));
+  const groups = visibleNavigation(permissions);
   const [closed, setClosed] = useState<ReadonlySet<string>>(new Set());
   const [hinting, setHinting] = useState(false);
   const toggle = (label: string) =>
