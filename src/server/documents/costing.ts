@@ -4,6 +4,7 @@ import { effectMoves } from '../../domain/effects';
 import type { ResourceDefinition } from '../../domain/resource';
 import { registry } from '../../domain/resources/registry';
 import { isPostgres } from '../db/dialect';
+import { giveWay } from '../yielding';
 import type { Db, Trx } from '../db/scope';
 import type { CostEntriesTable } from '../db/schema';
 
@@ -255,6 +256,8 @@ async function updateById(
 ) {
   const CHUNK = 400;
   for (let at = 0; at < rows.length; at += CHUNK) {
+    // A walk of thousands of entries: the requests waiting meanwhile are answered between statements.
+    await giveWay();
     const values = sql.join(rows.slice(at, at + CHUNK).map((row) => sql`(${sql.join(row.map((cell) => sql`cast(${cell} as bigint)`))})`));
     const names = sql.join(['id', ...columns].map((column) => sql.ref(column)));
     const sets = sql.join(columns.map((column) => sql`${sql.ref(column)} = v.${sql.ref(column)}`));
@@ -356,8 +359,12 @@ async function walk(trx: Trx, businessId: number, itemId: number, from: Place, r
   const lines: CostedLine[] = [];
   for (const type of new Set(entries.map((entry) => entry.document_type))) {
     const ids = entries.filter((entry) => entry.document_type === type).map((entry) => entry.document_id);
-    for (let at = 0; at < ids.length; at += 500) lines.push(...(await linesOf(trx, businessId, type, ids.slice(at, at + 500), itemId)));
+    for (let at = 0; at < ids.length; at += 500) {
+      await giveWay();
+      lines.push(...(await linesOf(trx, businessId, type, ids.slice(at, at + 500), itemId)));
+    }
   }
+  await giveWay();
   const plan = planCosts(prior ? stateOf(prior) : NO_COST, entries, byDocument(lines), await sourcesOf(trx, lines), registered);
   const entryRows = plan.entries
     .filter(({ entry, value, after }) => differs(entry, value, after))
