@@ -5,7 +5,8 @@ import type { PlaceType } from '../../domain/places';
 import type { InventoryList, StockValuePlace, StockValueReport, StockValueRow } from '../../domain/reports';
 import { stocks } from '../../domain/resources/stocks';
 import type { Db, Scope } from '../db/scope';
-import { itemCosts } from '../documents/item-costs';
+import { isPostgres } from '../db/dialect';
+import { costOn, itemCosts } from '../documents/item-costs';
 import { pesos, quantity, viewedPlaces } from '../overview/live-documents';
 import { locationNames } from '../overview/stock-value';
 import { csvRow, inert } from '../resources/csv-export';
@@ -48,25 +49,40 @@ type PlaceRows = StockValuePlace & { rows: StockValueRow[] };
 async function placesOnDate(db: Db, scope: Scope, { date, place }: StockValueQuery): Promise<PlaceRows[]> {
   const { businessId } = scope;
   const viewed = viewedPlaces(stocks.places!, 'stocks', scope);
-  const held = sql`(stocks.quantity_on_hand - coalesce(later.quantity, 0))`;
+  const where = sql`stocks.business_id = ${businessId} and stocks.deleted_at is null${viewed ? sql` and ${viewed}` : sql``}${
+    place ? sql` and stocks.location_type = ${place.type} and stocks.location_id = ${place.id}` : sql``
+  }`;
+  // Each stock's quantity that day and its item's cost: PostgreSQL sums the later movements once
+  // and joins the costs (hash joins); SQLite, which the app never ANALYZEs, would plan those joins
+  // as scans of a scan, so it reads each stock's later movements and its item's cost by index.
+  const held = isPostgres(db)
+    ? sql`
+      with costs as materialized (${itemCosts(businessId, date)}),
+      later as materialized (
+        select stock_id, sum(quantity) as quantity from stock_movements
+        where business_id = ${businessId} and document_date > ${date}
+        group by stock_id)
+      select stocks.item_id, stocks.location_type, stocks.location_id,
+        stocks.quantity_on_hand - coalesce(later.quantity, 0) as held, costs.cost
+      from stocks join costs on costs.item_id = stocks.item_id left join later on later.stock_id = stocks.id
+      where ${where}`
+    : sql`
+      select stocks.item_id, stocks.location_type, stocks.location_id,
+        stocks.quantity_on_hand - coalesce((select sum(moved.quantity) from stock_movements moved
+          where moved.stock_id = stocks.id and moved.document_date > ${date}), 0) as held,
+        ${costOn(businessId, date, sql`stocks.item_id`)} as cost
+      from stocks
+      where ${where}`;
   const { rows } = await sql<StockRow>`
-    with costs as materialized (${itemCosts(businessId, date)}),
-    later as materialized (
-      select stock_id, sum(quantity) as quantity from stock_movements
-      where business_id = ${businessId} and document_date > ${date}
-      group by stock_id)
-    select stocks.item_id, stocks.location_type, stocks.location_id, items.sku, items.name as item, items.description,
-      coalesce(nullif(units.abbreviation, ''), units.name) as unit, ${held} as quantity, costs.cost,
-      round(${held} * costs.cost / 1000) as value
-    from stocks
-      join costs on costs.item_id = stocks.item_id
-      join items on items.id = stocks.item_id
+    with held as materialized (${held})
+    select held.item_id, held.location_type, held.location_id, items.sku, items.name as item, items.description,
+      coalesce(nullif(units.abbreviation, ''), units.name) as unit, held.held as quantity, held.cost,
+      round(held.held * held.cost / 1000) as value
+    from held
+      join items on items.id = held.item_id and items.deleted_at is null
       left join unit_of_measurements units on units.id = items.unit_of_measurement_id
-      left join later on later.stock_id = stocks.id
-    where stocks.business_id = ${businessId} and stocks.deleted_at is null and ${held} > 0${viewed ? sql` and ${viewed}` : sql``}${
-      place ? sql` and stocks.location_type = ${place.type} and stocks.location_id = ${place.id}` : sql``
-    }
-    order by stocks.location_type, stocks.location_id, items.name, items.id`.execute(db);
+    where held.held > 0
+    order by held.location_type, held.location_id, items.name, items.id`.execute(db);
   const names = await locationNames(db, businessId);
   const places = new Map<string, PlaceRows>();
   for (const row of rows) {
