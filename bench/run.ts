@@ -14,6 +14,7 @@ import {
   lighthouseTable,
   runLighthouseBench,
 } from './lighthouse';
+import { costingGoals, costingSection, runCostingBench, type CostingFigures } from './costing';
 import { heavyGoals, heavySection, runHeavyBench, type HeavyFigures } from './heavy';
 import { importSection, runImportBench } from './imports';
 import { postgresBench, serverUrl } from './postgres';
@@ -52,7 +53,11 @@ import {
  * (bench/imports.ts), alone with `--imports-only`. Then heavy work beside the list (bench/heavy.ts): the
  * items list loaded alone, during the import of 100,000 rows (its check, then the import) and during
  * four whole-business zip exports at once, on SQLite and, when BENCH_DATABASE_URL or TEST_DATABASE_URL
- * names a PostgreSQL server, on PostgreSQL too; alone with `--heavy-only`. Then the device's working set
+ * names a PostgreSQL server, on PostgreSQL too; alone with `--heavy-only`. Then what things cost (bench/costing.ts,
+ * issue #32): posting an invoice to a server with costing and to one without it (a module hook,
+ * bench/no-costing.ts), receipts dated before 10,000 sales of their item beside the list, and stock
+ * value on a date for 50,000 items at three places, on SQLite and on PostgreSQL as the heavy work
+ * is; alone with `--costing-only`. Then the device's working set
  * (bench/working-set.ts): its first download, deltas, live changes and offline lookups in Chromium at
  * 4× CPU slowdown, alone with `--working-set-only`; with `--working-set-profile` too, only the first
  * downloads, each with a CPU profile of the page (which slows it), printed and not written.
@@ -67,6 +72,7 @@ const lighthouseOnly = process.argv.includes('--lighthouse-only') || lighthouseP
 const postgres = process.argv.includes('--postgres');
 const importsOnly = process.argv.includes('--imports-only');
 const heavyOnly = process.argv.includes('--heavy-only');
+const costingOnly = process.argv.includes('--costing-only');
 const workingSetOnly = process.argv.includes('--working-set-only');
 const workingSetProfile = process.argv.includes('--working-set-profile');
 
@@ -145,6 +151,18 @@ async function heavyBench(): Promise<void> {
   console.log(`\n${goalsTable(runs.flatMap(heavyGoals))}\n\nWritten to bench/results.md`);
 }
 
+/** Replaces the What things cost section of bench/results.md, keeping the other figures already there. */
+async function costingBench(): Promise<void> {
+  const runs: CostingFigures[] = [];
+  const databases: CostingFigures['database'][] = serverUrl() ? ['SQLite', 'PostgreSQL'] : ['SQLite'];
+  for (const database of databases) {
+    console.log(`What things cost, on ${database} …`);
+    runs.push(await runCostingBench(database));
+  }
+  writeFileSync(RESULTS_PATH, withSection(existingResults(RESULTS_PATH), 'What things cost', costingSection(runs)));
+  console.log(`\n${goalsTable(runs.flatMap(costingGoals))}\n\nWritten to bench/results.md`);
+}
+
 /** Replaces the Working set section of bench/results.md, keeping the other figures already there. */
 async function workingSetBench(): Promise<void> {
   if (!chromiumAvailable()) {
@@ -205,6 +223,7 @@ try {
   if (postgres) await postgresBench(RESULTS_PATH);
   else if (importsOnly) await importBench();
   else if (heavyOnly) await heavyBench();
+  else if (costingOnly) await costingBench();
   else if (workingSetOnly) await workingSetBench();
   else {
     if (!browserOnly && !overviewOnly && !lighthouseOnly) {
@@ -215,6 +234,7 @@ try {
     if (!browserOnly && !apiOnly && !lighthouseOnly && !overviewOnly) {
       await importBench();
       await heavyBench();
+      await costingBench();
       await workingSetBench();
     }
     if (!overviewOnly && !apiOnly && !lighthouseOnly) await browserBench();

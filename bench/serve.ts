@@ -6,10 +6,11 @@ import { APP_CONFIG, BUSINESS_ID, DATABASE_PATH, ITEM_COUNT } from './bench-data
 
 /**
  * One benchmark server, in a process of its own so that it never shares an event loop with
- * autocannon: `node --import tsx bench/serve.ts hello|raw|bodega|raw-pg|bodega-pg|bodega-heavy`. It listens on a
+ * autocannon: `node --import tsx bench/serve.ts hello|raw|bodega|raw-pg|bodega-pg|bodega-heavy|bodega-costing`. It listens on a
  * free loopback port, prints `listening <url>`, and exits when its parent closes stdin (even if the
  * parent died). The `-pg` servers read the PostgreSQL database that bench/postgres.ts seeded and
- * names to its children in BENCH_POSTGRES_URL; `bodega-heavy` the one bench/heavy.ts made, named in BENCH_HEAVY_URL.
+ * names to its children in BENCH_POSTGRES_URL; `bodega-heavy` the one bench/heavy.ts made, named in BENCH_HEAVY_URL;
+ * `bodega-costing` the one bench/costing.ts made, named in BENCH_COSTING_URL (started by it, with or without costing).
  */
 
 /** The framework's ceiling. */
@@ -72,6 +73,13 @@ function heavyUrl(): string {
   return url;
 }
 
+/** The database bench/costing.ts made and names to the servers it starts in BENCH_COSTING_URL. */
+function costingUrl(): string {
+  const url = process.env.BENCH_COSTING_URL;
+  if (!url) throw new Error('BENCH_COSTING_URL is not set: `npm run bench -- --costing-only` sets it for the servers it starts.');
+  return url;
+}
+
 async function serverOf(kind: string): Promise<FastifyInstance> {
   if (kind === 'hello') return helloServer();
   if (kind === 'raw') return rawServer();
@@ -79,7 +87,8 @@ async function serverOf(kind: string): Promise<FastifyInstance> {
   if (kind === 'raw-pg') return rawPostgresServer();
   if (kind === 'bodega-pg') return buildApp({ ...APP_CONFIG, database: { url: postgresUrl() } });
   if (kind === 'bodega-heavy') return buildApp({ ...APP_CONFIG, database: { url: heavyUrl() } });
-  throw new Error(`Unknown server "${kind}": expected hello, raw, bodega, raw-pg, bodega-pg or bodega-heavy.`);
+  if (kind === 'bodega-costing') return buildApp({ ...APP_CONFIG, database: { url: costingUrl() } });
+  throw new Error(`Unknown server "${kind}": expected hello, raw, bodega, raw-pg, bodega-pg, bodega-heavy or bodega-costing.`);
 }
 
 const app = await serverOf(process.argv[2] ?? '');
