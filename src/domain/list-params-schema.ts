@@ -22,6 +22,17 @@ const wholeNumber = (name: string, min: number, max: number) =>
         .max(max, `The ${name.replaceAll('_', ' ')} field must not be greater than ${max}.`),
     );
 
+/** Which page of a list, and how many rows a page holds: a list's query, and a report's. */
+export const PAGING = {
+  page: wholeNumber('page', 1, 1_000_000).default(1),
+  per_page: z
+    .enum(PAGE_SIZES.map(String) as [string, ...string[]], {
+      error: `The per page field must be one of ${PAGE_SIZES.join(', ')}.`,
+    })
+    .transform(Number)
+    .default(DEFAULT_PAGE_SIZE),
+};
+
 export function listParamsSchema(definition: ResourceDefinition) {
   const searchShape = Object.fromEntries(
     definition.search.map((name) => [
@@ -35,13 +46,7 @@ export function listParamsSchema(definition: ResourceDefinition) {
   const sortable = definition.sort as [string, ...string[]];
   return z.object({
     ...searchShape,
-    page: wholeNumber('page', 1, 1_000_000).default(1),
-    per_page: z
-      .enum(PAGE_SIZES.map(String) as [string, ...string[]], {
-        error: `The per page field must be one of ${PAGE_SIZES.join(', ')}.`,
-      })
-      .transform(Number)
-      .default(DEFAULT_PAGE_SIZE),
+    ...PAGING,
     order_by: z.enum(['asc', 'desc'], { error: 'The order by field must be asc or desc.' }).default('desc'),
     order_by_field_name: z.enum(sortable, { error: `The order by field name must be one of ${sortable.join(', ')}.` }).default('id'),
     with_trashed: flag('with_trashed'),

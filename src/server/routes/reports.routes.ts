@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { todayInManila } from '../../domain/documents';
-import { DEFAULT_PAGE_SIZE, PAGE_SIZES } from '../../domain/list-params';
+import { PAGING } from '../../domain/list-params-schema';
 import { VIEW_COSTS_PERMISSION } from '../../domain/permissions';
 import { MARGIN_GROUP_LABELS, MARGIN_GROUPS, readsMargins, readsStockValue } from '../../domain/reports';
 import type { Db } from '../db/scope';
@@ -27,21 +27,9 @@ import { bytesAnswer, pageOf, refusals } from './responses';
 
 const MAX_DAYS = 366;
 
-const paging = {
-  page: z
-    .string()
-    .regex(/^[1-9]\d{0,6}$/, 'The page field must be a whole number from 1.')
-    .transform(Number)
-    .default(1),
-  per_page: z
-    .enum(PAGE_SIZES.map(String) as [string, ...string[]], { error: `The per page field must be one of ${PAGE_SIZES.join(', ')}.` })
-    .transform(Number)
-    .default(DEFAULT_PAGE_SIZE),
-};
-
 const stockValueFilter = { date: day('date').describe('The day whose end it values (default: today in Manila)') };
 const stockValueQuery = withOnePlace(stockValueFilter, 'goods');
-const stockValuePage = withOnePlace({ ...stockValueFilter, ...paging }, 'goods');
+const stockValuePage = withOnePlace({ ...stockValueFilter, ...PAGING }, 'goods');
 
 const stockValueOf = (query: z.infer<typeof stockValueQuery>): StockValueQuery => ({
   date: query.date ?? todayInManila(),
@@ -57,7 +45,7 @@ const marginsFilter = {
     .describe('What the rows are grouped by'),
 };
 const marginsQuery = withOnePlace(marginsFilter, 'documents');
-const marginsPage = withOnePlace({ ...marginsFilter, ...paging }, 'documents');
+const marginsPage = withOnePlace({ ...marginsFilter, ...PAGING }, 'documents');
 
 /** The period asked (by default the last 30 days): refused when backwards or longer than 366 days. */
 function marginsOf(query: z.infer<typeof marginsQuery>): MarginsQuery {

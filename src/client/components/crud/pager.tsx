@@ -79,20 +79,22 @@ export function Pager({
         </div>
         <div className="flex items-center gap-2">
           <Label htmlFor="per-page">Number of Items</Label>
-          <NativeSelect
-            id="per-page"
-            className="w-20"
-            value={String(meta.per_page)}
-            onChange={(event) => onPageSize(Number(event.target.value))}
-          >
-            {PAGE_SIZES.map((size) => (
-              <option key={size} value={String(size)}>
-                {size}
-              </option>
-            ))}
-          </NativeSelect>
+          <PageSizeSelect id="per-page" value={meta.per_page} onChange={onPageSize} />
         </div>
       </div>
     </div>
+  );
+}
+
+/** How many rows a page holds: one of the sizes every list offers. */
+export function PageSizeSelect({ id, value, onChange }: { id: string; value: number; onChange: (size: number) => void }) {
+  return (
+    <NativeSelect id={id} className="w-20" value={String(value)} onChange={(event) => onChange(Number(event.target.value))}>
+      {PAGE_SIZES.map((size) => (
+        <option key={size} value={String(size)}>
+          {size}
+        </option>
+      ))}
+    </NativeSelect>
   );
 }

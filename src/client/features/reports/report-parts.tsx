@@ -8,7 +8,7 @@ import { NotPermittedScreen } from '../../components/layout/not-found-screen';
 import { ProblemAlert } from '../../components/problem-alert';
 import { Button } from '../../components/ui/button';
 import { Label } from '../../components/ui/label';
-import { NativeSelect } from '../../components/ui/native-select';
+import { PageSizeSelect } from '../../components/crud/pager';
 import { Skeleton } from '../../components/ui/skeleton';
 import { ApiError, describeError } from '../../lib/api';
 import { placesAt, usePlaces } from '../../lib/places';
@@ -112,13 +112,7 @@ export function ReportPager({
         )}
         <div className="flex items-center gap-2">
           <Label htmlFor={id}>Rows per page</Label>
-          <NativeSelect id={id} className="w-20" value={String(meta.per_page)} onChange={(event) => onPageSize(Number(event.target.value))}>
-            {PAGE_SIZES.map((size) => (
-              <option key={size} value={String(size)}>
-                {size}
-              </option>
-            ))}
-          </NativeSelect>
+          <PageSizeSelect id={id} value={meta.per_page} onChange={onPageSize} />
         </div>
       </div>
     </div>
