@@ -10,7 +10,7 @@ import { notFound, validationError } from '../errors';
 import { confinedToPlaces, holdsEveryPlace, placeAccessOf } from '../resources/places';
 import type { Query } from '../resources/store';
 import { pesos } from './live-documents';
-import { reportBusiness } from '../reports/report-business';
+import { reportBusiness } from './report-business';
 
 /**
  * A customer's statement of account (domain/statement.ts) between `from` and `to`, both counted:

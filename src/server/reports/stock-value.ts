@@ -10,7 +10,7 @@ import { costOn, itemCosts } from '../documents/item-costs';
 import { pesos, quantity, viewedPlaces } from '../overview/live-documents';
 import { locationNames } from '../overview/stock-value';
 import { csvRow, inert } from '../resources/csv-export';
-import { reportBusiness } from './report-business';
+import { reportBusiness } from '../overview/report-business';
 
 /**
  * Stock value on a date (docs/costing.md): what each place held of each item at the end of the
