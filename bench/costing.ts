@@ -10,6 +10,7 @@ import { todayInManila } from '../src/domain/documents';
 import { getResource } from '../src/domain/resources/registry';
 import { buildApp } from '../src/server/app';
 import { openDatabase } from '../src/server/db/dialect';
+import { settleCosts } from '../src/server/documents/cost-follow-up';
 import { addDays } from '../src/server/overview/calendar';
 import { recount } from '../src/server/resources/resource-counts';
 import { seed } from '../src/server/seed';
@@ -27,21 +28,24 @@ import { count, goalsTable, seconds, type Goal } from './report';
  * SQLite and, when BENCH_DATABASE_URL or TEST_DATABASE_URL names a PostgreSQL server, on PostgreSQL.
  *
  * 1. Posting: the same invoices posted, one request at a time and alternating, to two servers on
- *    one fresh demo database — one as it is, one started with a module hook (no-costing.ts) that
- *    swaps costing.ts's `lockCosts` and `costMoved` for ones that do nothing; each server sells
+ *    one fresh demo database — one as it is, one started with a module hook (no-costing.ts) under
+ *    which the ledger's movements never wait to be costed and no follow-up runs; each server sells
  *    its own POSTING.items items, stocked beforehand. What costing adds is the difference of the
- *    two p50s. The hook is checked: the second server's invoices have no cost entries.
+ *    two p50s. The hook is checked: the second server's invoices have no cost entries. Then, for
+ *    information, POSTING.read more to each, each read back at once (`GET`, which waits for the
+ *    invoice's follow-up): what costing adds when its follow-up is counted too.
  * 2. Back-dating: one item sold BACKDATED.sales times over the last BACKDATED.days days (one-line
  *    invoices, written by bulk SQL with their ledger of cost before the server starts), then
  *    BACKDATED.receipts receipts of it dated before every sale, one after the other, to the
  *    server with costing, while autocannon loads `GET /api/items` beside them: each receipt puts
- *    its entry before all the sales' and costs every later entry and sale line again.
+ *    its entry before all the sales' and its follow-up costs every later entry and sale line
+ *    again; each is timed until a read of it (`GET`, which waits for the follow-up) answers.
  * 3. Stock value on a date: a fresh demo database grown by bulk SQL (costing-database.ts) to
  *    STOCK_VALUE_DATA.items items at three branches with their ledger of cost; the report's first
  *    page (JSON) and its CSV read to the end, for a day before every sale and for today.
  */
 
-export const POSTING = { items: 20, invoices: 400, warmUp: 20, openingUnits: 10_000 };
+export const POSTING = { items: 20, invoices: 400, warmUp: 20, openingUnits: 10_000, read: 100 };
 export const BACKDATED = { sales: 10_000, days: 20, receipts: 5, receiptDaysAgo: 22 };
 export const STOCK_VALUE_RUNS = 3;
 /** A report unanswered after ten times its budget is stopped there (its server killed and started again): the bench has a time to keep. */
@@ -82,6 +86,8 @@ export interface PostingFigures {
   without: Spread;
   /** Cost entries the invoices posted to each server made: the one without costing must make none. */
   entries: { withCosting: number; without: number };
+  /** Posted and read back at once, the read waiting for the invoice's follow-up: informative. */
+  readBack: { withCosting: Spread; without: Spread };
 }
 
 export interface BackdatedFigures {
@@ -324,6 +330,8 @@ async function prepare(kind: CostingDatabase): Promise<Prepared> {
     );
     await opening(addDays(today, -BACKDATED.receiptDaysAgo - 3), [{ item_id: walked, quantity: BACKDATED.sales * 2, unit_price: 100 }]);
 
+    // The openings' follow-ups ran after their answers: done, before the seed reads the costs they left.
+    await settleCosts(app.db);
     const started = performance.now();
     const salesRows = await seedSales(app.db, url, today, {
       itemId: walked,
@@ -406,11 +414,34 @@ async function measurePosting(prepared: Prepared, withCosting: Server, without: 
       if (side === servers[0]) lines += body.lines.length;
     }
   }
+  // Informative: each posted and read back at once, the read waiting for its follow-up on the server with costing.
+  const readBack = servers.map(() => [] as number[]);
+  for (let n = 0; n < POSTING.read; n += 1) {
+    const shape = shapeOf();
+    for (const [at, side] of servers.entries()) {
+      const started = performance.now();
+      const made = await post(side.server, side.headers, '/api/invoices', invoiceOf(shape, side.items));
+      const read = await fetch(`${side.server.url}/api/invoices/${made.data.id}`, { headers: side.headers });
+      const shown = await answered<{ data: { cost_of_goods: number | null } }>('GET the invoice', read.status, await read.text(), 200);
+      readBack[at].push(performance.now() - started);
+      side.ids.push(made.data.id);
+      if ((shown.data.cost_of_goods === null) === (side === servers[0]))
+        throw new Error(
+          `An invoice read back from the server ${side === servers[0] ? 'with' : 'without'} costing is ${side === servers[0] ? 'not ' : ''}costed.`,
+        );
+    }
+  }
   const entries = { withCosting: await entriesOf(prepared.url, servers[0].ids), without: await entriesOf(prepared.url, servers[1].ids) };
   if (entries.without !== 0)
     throw new Error(`The server without costing costed its invoices (${entries.without} cost entries): the hook did not take.`);
   if (entries.withCosting === 0) throw new Error('The server with costing made no cost entries.');
-  return { lines, withCosting: spread(servers[0].times), without: spread(servers[1].times), entries };
+  return {
+    lines,
+    withCosting: spread(servers[0].times),
+    without: spread(servers[1].times),
+    entries,
+    readBack: { withCosting: spread(readBack[0]), without: spread(readBack[1]) },
+  };
 }
 
 // ---- 2. Back-dated receipts beside the list --------------------------------------------------
@@ -444,13 +475,16 @@ async function measureBackdated(prepared: Prepared, server: Server): Promise<Bac
     for (let n = 0; n < BACKDATED.receipts; n += 1) {
       if (n === BACKDATED.receipts - 1) before = await saleCosts(prepared.url, prepared.walked);
       const started = performance.now();
-      await post(server, headers, '/api/receive-orders', {
+      const made = await post(server, headers, '/api/receive-orders', {
         contact_id: prepared.supplierId,
         branch_id: prepared.branchId,
         date,
         // Each at another price: the average moves, and with it every later sale's cost.
         lines: [{ item_id: prepared.walked, unit_of_measurement_id: prepared.unitId, quantity: 500, unit_price: 60 + 15 * n }],
       });
+      // Settled when a read of it answers: a read of costs waits for what the follow-up has left to cost.
+      const read = await fetch(`${server.url}/api/receive-orders/${made.data.id}`, { headers });
+      await answered('GET the receipt', read.status, await read.text(), 200);
       receiptsMs.push(performance.now() - started);
     }
   } finally {
@@ -478,7 +512,7 @@ async function measureBackdated(prepared: Prepared, server: Server): Promise<Bac
 // ---- 3. Stock value on a date ----------------------------------------------------------------
 
 /** The business grown by costing-database.ts, its counts made again; on PostgreSQL VACUUM ANALYZE and a CHECKPOINT. */
-async function stockValueDatabase(kind: CostingDatabase): Promise<{ url: string; seedMs: number; seed: StockValueSeed }> {
+export async function stockValueDatabase(kind: CostingDatabase): Promise<{ url: string; seedMs: number; seed: StockValueSeed }> {
   const started = performance.now();
   const { url, app } = await freshDemo(kind, STOCK_VALUE_SQLITE_PATH, STOCK_VALUE_POSTGRES_DATABASE);
   let seeded: StockValueSeed;
@@ -533,7 +567,12 @@ function analyzeSqlite(url: string): void {
 }
 
 /** The report and its CSV, each STOCK_VALUE_RUNS times for each day, from a server of their own; one stopped at the cap starts it again. */
-async function measureStockValue(url: string, seeded: StockValueSeed, analyzed: boolean, csvToo = true): Promise<StockValueTiming[]> {
+export async function measureStockValue(
+  url: string,
+  seeded: StockValueSeed,
+  analyzed: boolean,
+  csvToo = true,
+): Promise<StockValueTiming[]> {
   let server = await startCostingServer(url, true);
   try {
     let headers = await adminHeaders(server);
@@ -706,6 +745,22 @@ export function costingSection(runs: CostingFigures[]): string {
   const differences = runs
     .map(({ database, posting: figures }) => `${database} ${(figures.withCosting.p50Ms - figures.without.p50Ms).toFixed(2)} ms`)
     .join(', ');
+  const readBack = runs.flatMap(({ database, posting: figures }) =>
+    (
+      [
+        ['with costing', figures.readBack.withCosting],
+        ['without (no-costing.ts)', figures.readBack.without],
+      ] as const
+    ).map(
+      ([name, spread]) => `| ${database} | ${name} | ${count(spread.requests)} | ${spread.p50Ms} | ${spread.p99Ms} | ${spread.maxMs} |`,
+    ),
+  );
+  const readBackDifferences = runs
+    .map(
+      ({ database, posting: figures }) =>
+        `${database} ${(figures.readBack.withCosting.p50Ms - figures.readBack.without.p50Ms).toFixed(2)} ms`,
+    )
+    .join(', ');
   const backdated = runs.map(
     ({ database, backdated: figures }) =>
       `| ${database} | ${seconds(figures.seedMs)} | ${figures.receiptsMs.map((value) => count(Math.round(value))).join(', ')} | ${ms(median(figures.receiptsMs))} | ${ms(Math.max(...figures.receiptsMs))} | ${count(figures.restamped)} | ${count(Math.round(figures.list.requestsPerSecond))} | ${figures.list.p50Ms} | ${figures.list.p99Ms} | ${figures.list.maxMs} | ${figures.list.non2xx + figures.list.timeouts} |`,
@@ -734,15 +789,21 @@ Written by \`npm run bench\` or \`npm run bench -- --costing-only\` (bench/costi
 
 ### Posting an invoice, with costing and without
 
-A fresh business with the demo data, and two servers on it: one as it is, one started with \`--import bench/no-costing.ts\`, a module hook that sends every import of src/server/documents/costing.ts to bench/no-costing-stub.ts — the real module's exports, but \`lockCosts\` answering an empty map and \`costMoved\` doing nothing (checked: the invoices that server posts have no cost entries). Each sells its own ${POSTING.items} items, stocked beforehand by an opening balance. ${POSTING.warmUp} untimed invoices each, then ${POSTING.invoices} each, one request at a time, alternating between the two servers, over HTTP with keep-alive: the same invoice to both (1–3 lines of its items, dated today), each timed from sending to its answer's last byte (\`performance.now()\`). What costing adds is the difference of the two p50s: ${differences}.
+A fresh business with the demo data, and two servers on it: one as it is, one started with \`--import bench/no-costing.ts\`, a module hook that sends every import of src/server/documents/cost-follow-up.ts to bench/no-costing-stub.ts — the real module's exports, but the ledger's movements written as costed already and no follow-up owed (checked: the invoices that server posts have no cost entries). The server with costing answers first and costs after (docs/costing.md, "When costs are written"). Each sells its own ${POSTING.items} items, stocked beforehand by an opening balance. ${POSTING.warmUp} untimed invoices each, then ${POSTING.invoices} each, one request at a time, alternating between the two servers, over HTTP with keep-alive: the same invoice to both (1–3 lines of its items, dated today), each timed from sending to its answer's last byte (\`performance.now()\`). What costing adds is the difference of the two p50s: ${differences}.
 
 | Database | Server | invoices timed | their lines | p50 ms | p99 ms | max ms | cost entries made (warm-up too) |
 | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |
 ${posting.join('\n')}
 
+For information, what costing adds when its follow-up is counted too: then ${POSTING.read} more invoices to each, alternating, each posted and at once read back (\`GET /api/invoices/:id\`, which to a user who sees costs answers once the invoice's follow-up has costed it; checked: costed on the one server, not on the other), timed from sending the POST to the GET's last byte. The difference of the p50s: ${readBackDifferences}.
+
+| Database | Server | invoices posted and read | p50 ms | p99 ms | max ms |
+| --- | --- | ---: | ---: | ---: | ---: |
+${readBack.join('\n')}
+
 ### A receipt dated before ${count(BACKDATED.sales)} later sales
 
-On the same database: one item stocked ${BACKDATED.receiptDaysAgo + 3} days ago through the API and sold ${count(BACKDATED.sales)} times since, one unit per one-line invoice over the last ${BACKDATED.days} days, written by bulk SQL as the app keeps them (bench/costing-database.ts \`seedSales\`: invoices, lines, movements, cost entries costed in order, lines' costs, the item's balance and cost row; through the API they take minutes on PostgreSQL here) — the seed column, not measured. Then ${BACKDATED.receipts} receipts of it, each dated ${BACKDATED.receiptDaysAgo} days ago (before every sale) and at another price, one after the other to the server with costing: each puts its entry before every sale's and costs all of them, and every sale line, again. Meanwhile autocannon loads \`GET ${LIST_PATH}\` with ${LOAD.connections} connections, from before the first receipt to the last one's answer. Latency of the list has 1 ms resolution.
+On the same database: one item stocked ${BACKDATED.receiptDaysAgo + 3} days ago through the API and sold ${count(BACKDATED.sales)} times since, one unit per one-line invoice over the last ${BACKDATED.days} days, written by bulk SQL as the app keeps them (bench/costing-database.ts \`seedSales\`: invoices, lines, movements, cost entries costed in order, lines' costs, the item's balance and cost row; through the API they take minutes on PostgreSQL here) — the seed column, not measured. Then ${BACKDATED.receipts} receipts of it, each dated ${BACKDATED.receiptDaysAgo} days ago (before every sale) and at another price, one after the other to the server with costing: each puts its entry before every sale's, and its follow-up costs all of them, and every sale line, again; each timed from sending it until a read of it (\`GET /api/receive-orders/:id\`, which waits for the follow-up) answers. Meanwhile autocannon loads \`GET ${LIST_PATH}\` with ${LOAD.connections} connections, from before the first receipt to the last one's answer. Latency of the list has 1 ms resolution.
 
 | Database | seed | each receipt ms | median | max | sale lines costed again (last) | list req/s | p50 ms | p99 ms | max ms | failed |
 | --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |

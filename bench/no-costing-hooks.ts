@@ -1,6 +1,6 @@
 import type { InitializeHook, ResolveHook } from 'node:module';
 
-/** Module hooks (no-costing.ts registers them): src/server/documents/costing.ts resolves to the stub, but for the stub itself. */
+/** Module hooks (no-costing.ts registers them): src/server/documents/cost-follow-up.ts resolves to the stub, but for the stub itself. */
 
 let costing = '';
 let stub = '';

@@ -39,6 +39,7 @@ import { statementRoutes } from './routes/statements.routes';
 import { stockCountRoutes } from './routes/stock-counts.routes';
 import { ensurePermissions } from './services/permission-catalogue.service';
 import { costUncosted } from './documents/costing';
+import { registerCostFollowUp } from './plugins/cost-follow-up';
 
 /**
  * Builds the API (and, when built, the web app) on a migrated database. Tests call it and use
@@ -127,6 +128,7 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
   refuseUnbatchableChanges(app);
   registerAuth(app);
   registerHeavyWork(app);
+  await registerCostFollowUp(app);
 
   // Routes.
   await app.register(healthRoutes);

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { constraintViolation, nowIso, transientFailure } from './db/dialect';
 import { HttpError, validationError } from './errors';
+import { owesCosts } from './documents/cost-follow-up';
 import type { Trx } from './db/scope';
 
 export interface WriteResult {
@@ -30,10 +31,14 @@ function requestHash(request: FastifyRequest): string {
  * Runs `work` in one transaction, again (three tries in all) when PostgreSQL gave up on it as a
  * deadlock or a serialization failure: nothing of a try that failed so was written.
  */
-async function inTransaction<T>(db: FastifyRequest['server']['db'], work: (trx: Trx) => Promise<T>): Promise<T> {
+async function inTransaction<T>(request: FastifyRequest, work: (trx: Trx) => Promise<T>): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await db.transaction().execute(work as never);
+      let written: Trx | undefined;
+      const result = await request.server.db.transaction().execute((trx) => work((written = trx)));
+      // Goods moved: they are costed once the answer has gone out (plugins/cost-follow-up.ts).
+      if (owesCosts(written!)) request.costsOwed = true;
+      return result;
     } catch (error) {
       if (attempt >= 3 || !transientFailure(error)) throw error;
     }
@@ -55,7 +60,7 @@ export async function runWrite(
   const db = request.server.db;
   const key = request.headers['idempotency-key'];
   if (key === undefined) {
-    const result = await inTransaction(db, write);
+    const result = await inTransaction(request, write);
     return reply.status(result.status).send(result.body);
   }
   if (typeof key !== 'string' || !/^[\x21-\x7e]{1,255}$/.test(key)) {
@@ -87,7 +92,7 @@ export async function runWrite(
 
   if (await replayed()) return reply;
   try {
-    const result = await inTransaction(db, async (trx) => {
+    const result = await inTransaction(request, async (trx) => {
       // Claim the key before writing: a concurrent twin's claim waits on this row until we
       // commit, then fails as a duplicate and replays our answer instead of writing again.
       await trx

@@ -21,6 +21,7 @@ import type { Database } from './db/schema';
 import type { ApiRecord } from './resources/codec';
 import { createRecord, updateRecord } from './resources/record-service';
 import type { Scope, Trx } from './db/scope';
+import { settleCosts } from './documents/cost-follow-up';
 import { provisionBusiness } from './services/business-provisioning.service';
 import type { PlaceLevel } from '../domain/places';
 
@@ -267,6 +268,8 @@ export async function seed(db: Kysely<Database>, options: SeedOptions): Promise<
     return true;
   });
   if (!seeded) return { seeded: false };
+  // The demo's goods costed now, not at the first sweep (documents/cost-follow-up.ts).
+  await settleCosts(db);
   return { seeded: true, adminPassword: options.adminPassword ? undefined : password };
 }
 

@@ -204,12 +204,17 @@ class SqliteReadingDriver implements Driver {
   }
 
   async beginTransaction(connection: RoutedConnection, settings: TransactionSettings): Promise<void> {
-    if (settings.accessMode === 'read only' && this.#opening) connection.holding = { statements: this.#opening(), own: true };
-    else {
-      await this.#turns.take();
-      connection.holding = { statements: this.#writer, own: false };
+    if (settings.accessMode === 'read only' && this.#opening) {
+      connection.holding = { statements: this.#opening(), own: true };
+      await connection.executeQuery(CompiledQuery.raw('begin'));
+      return;
     }
-    await connection.executeQuery(CompiledQuery.raw('begin'));
+    await this.#turns.take();
+    connection.holding = { statements: this.#writer, own: false };
+    // The file's write lock from the start: another process writing the file (a second server, a
+    // script) is waited for (busy_timeout), where a transaction that read first and wrote after a
+    // commit of theirs would fail at once with "database is locked".
+    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
   }
 
   async commitTransaction(connection: RoutedConnection): Promise<void> {

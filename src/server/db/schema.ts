@@ -326,6 +326,8 @@ export interface StockMovementsTable {
   document_number: string;
   document_date: Day;
   moved_at: Timestamp;
+  /** 0 until the follow-up after its document's commit has costed it (docs/costing.md), then 1. */
+  costed: Generated<number>;
 }
 
 /**

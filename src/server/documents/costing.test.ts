@@ -13,8 +13,9 @@ import {
   type TestApp,
 } from '../../../tests/support/test-app';
 import { todayInManila } from '../../domain/documents';
-import type { Db, Scope } from '../db/scope';
+import type { Db, Scope, Trx } from '../db/scope';
 import { auditDatabase, type AuditFinding } from './audit';
+import { costWaiting, settleCosts } from './cost-follow-up';
 import { costUncosted, recostItem } from './costing';
 import { move } from './ledger';
 
@@ -27,8 +28,9 @@ function day(n: number): string {
   return date.toISOString().slice(0, 10);
 }
 
-/** What an item's entries and its lines' costs are, as kept: to compare with a recomputation. */
+/** What an item's entries and its lines' costs are, as kept (once what waits is costed): to compare with a recomputation. */
 async function kept(db: Db, businessId: number, itemIds: readonly number[]) {
+  await settleCosts(db, businessId);
   const entries = await db
     .selectFrom('cost_entries')
     .select(['document_type', 'document_id', 'item_id', 'date', 'quantity', 'value', 'quantity_after', 'value_after'])
@@ -106,6 +108,7 @@ describe.each(databaseKinds)('moving-average cost on %s', (kind) => {
     created(admin, '/api/invoices', { contact_id: customerId, branch_id: branchId, date, lines: [lineOf(item, quantity, unitPrice)] });
   /** A document's first line's cost, in pesos. */
   const costOf = async (type: string, id: number) => {
+    await settleCosts(test.app.db, businessId);
     const line = await test.app.db
       .selectFrom('document_lines')
       .select('cost')
@@ -116,6 +119,7 @@ describe.each(databaseKinds)('moving-average cost on %s', (kind) => {
   };
   /** What the item holds, business-wide, and what it is worth, in pesos. */
   const held = async (item: number) => {
+    await settleCosts(test.app.db, businessId);
     const state = await test.app.db
       .selectFrom('item_costs')
       .select(['quantity', 'value'])
@@ -235,6 +239,41 @@ describe.each(databaseKinds)('moving-average cost on %s', (kind) => {
     expect(await held(item)).toEqual({ quantity: 1400, value: 56_000 });
   }, 240_000);
 
+  it('costs each waiting movement once when the follow-ups of two server instances race (PostgreSQL)', async (context) => {
+    if (kind !== 'postgres') return context.skip('two instances share a database only on PostgreSQL');
+    const twin = await test.secondInstance();
+    try {
+      const item = await newItem('COST-RACE');
+      await receipt(item, day(1), 400, 50);
+      const other = twin.on(admin);
+      // Sales through both instances at once, some dated before others; each instance's follow-ups
+      // run after its answers, and both are told to settle besides, all at the same time.
+      const sales = Array.from({ length: 40 }, (_, n) =>
+        (n % 2 === 0 ? admin : other).send('POST', '/api/invoices', {
+          contact_id: customerId,
+          branch_id: branchId,
+          date: day(2 + (n % 5)),
+          lines: [lineOf(item, 1 + (n % 3), 90)],
+        }),
+      );
+      const settling = [settleCosts(test.app.db), settleCosts(twin.app.db as Db), settleCosts(twin.app.db as Db, businessId)];
+      for (const sold of await Promise.all(sales)) expect(sold.status).toBe(201);
+      await Promise.all([...settling, settleCosts(test.app.db), settleCosts(twin.app.db as Db)]);
+      const waiting = await test.app.db
+        .selectFrom('stock_movements')
+        .select((eb) => eb.fn.countAll().as('count'))
+        .where('costed', '=', 0)
+        .executeTakeFirstOrThrow();
+      expect(Number(waiting.count)).toBe(0);
+      const before = await kept(test.app.db, businessId, [item]);
+      // One entry per document: none costed twice.
+      expect(before.entries).toHaveLength(41);
+      expect(await recomputed(test.app.db, businessId, [item])).toEqual(before);
+    } finally {
+      await twin.close();
+    }
+  });
+
   it('costs the goods a database moved before costing was kept from the ledger, once, as the app starts', async () => {
     const db = test.app.db;
     const items = (await db.selectFrom('items').select('id').where('business_id', '=', businessId).execute()).map((row) => row.id);
@@ -281,6 +320,11 @@ describe.each(databaseKinds)('moving-average cost on %s', (kind) => {
         const date = new Date(Date.UTC(2026, 0, 1 + offset));
         return date.toISOString().slice(0, 10);
       };
+      // Each document costed as its follow-up would after its commit, but one in seven left to wait
+      // with others of its item until the round's end.
+      const followUp = async (trx: Trx, item: number) => {
+        if (movements % 7 !== 0) await costWaiting(trx, business, [item]);
+      };
       while (movements < 10_000) {
         await db.transaction().execute(async (trx) => {
           for (let step = 0; step < 100; step += 1) {
@@ -310,6 +354,7 @@ describe.each(databaseKinds)('moving-average cost on %s', (kind) => {
                 { itemId: undone.item, location, quantity: -undone.quantity },
               ]);
               movements += 1;
+              await followUp(trx, undone.item);
               continue;
             }
             const sold = made.filter((one) => one.type === 'invoice' && !one.voided && one.item === item);
@@ -367,7 +412,10 @@ describe.each(databaseKinds)('moving-average cost on %s', (kind) => {
             });
             await move(trx, scope, { type, id, number: String(id), date }, [{ itemId: item, location, quantity }]);
             movements += 1;
+            await followUp(trx, item);
           }
+          // What waited is costed together, document by document in the order they moved.
+          await costWaiting(trx, business, itemIds);
         });
       }
       const incremental = await kept(db, business, itemIds);

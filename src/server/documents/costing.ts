@@ -1,6 +1,6 @@
-import { sql, type RawBuilder, type Selectable } from 'kysely';
+import { CompiledQuery, sql, type RawBuilder, type Selectable } from 'kysely';
 import { costed, NO_COST, share, shared, type CostState } from '../../domain/costing';
-import { effectMoves } from '../../domain/effects';
+import { effectMoves, type StockEffect } from '../../domain/effects';
 import type { ResourceDefinition } from '../../domain/resource';
 import { registry } from '../../domain/resources/registry';
 import { isPostgres } from '../db/dialect';
@@ -16,8 +16,8 @@ import type { CostEntriesTable } from '../db/schema';
  * the item's state alone; one dated before some (an offline sale replayed, a back-dated receipt)
  * or one undone (a void) walks the item's entries from its place on, in the same transaction, so
  * what every line cost is always what a full recomputation from the ledger (`recostItem`) gives.
- * Every costing of an item locks its `item_costs` row first: two documents costing it wait for
- * each other.
+ * It runs as the follow-up of the document's commit (cost-follow-up.ts). Every costing of an item
+ * locks its `item_costs` row first: two follow-ups costing it wait for each other.
  */
 
 /** How an entry's worth is found: at the average, at what its document gave (`given_value`), or at its lines' sources' cost. */
@@ -69,7 +69,11 @@ let kinds: CostKinds = costKinds(registry);
 /** Costs kinds besides the registry's (a kind a test declares). */
 export function costAlso(definitions: readonly ResourceDefinition[]): void {
   kinds = new Map([...kinds, ...costKinds(definitions)]);
+  ownEffects.clear();
 }
+
+/** Each kind's effects that move goods at its own place, as `movedLines` asks for them entry after entry of a walk. */
+const ownEffects = new Map<string, StockEffect[]>();
 
 /**
  * The lines of a document that moved its goods at its own place, as its kind declares: a sale's
@@ -77,9 +81,13 @@ export function costAlso(definitions: readonly ResourceDefinition[]): void {
  * goods only between places (a transfer) has none: what it moves keeps its cost.
  */
 function movedLines(type: string, lines: readonly CostedLine[]): CostedLine[] {
-  const effects = (kinds.get(type)?.document?.effects?.stock ?? []).filter(
-    (effect) => effect.at === 'own' && !effect.rest && (effect.onHand !== 0 || effect.inTransit !== 0),
-  );
+  let effects = ownEffects.get(type);
+  if (!effects) {
+    effects = (kinds.get(type)?.document?.effects?.stock ?? []).filter(
+      (effect) => effect.at === 'own' && !effect.rest && (effect.onHand !== 0 || effect.inTransit !== 0),
+    );
+    ownEffects.set(type, effects);
+  }
   return lines.filter((line) => effects.some((effect) => effectMoves(effect, line)));
 }
 
@@ -221,6 +229,12 @@ async function saveItemState(trx: Trx, businessId: number, itemId: number, state
   await saveState(trx, businessId, itemId, state).execute();
 }
 
+/**
+ * Rows a walk reads in one statement: PostgreSQL all of them at once (its statements do not hold
+ * the event loop); SQLite's are synchronous, so a few hundred at a time, giving way between.
+ */
+const perRead = (trx: Trx) => (isPostgres(trx) ? 50_000 : 500);
+
 /** The lines of these documents of one item. */
 async function linesOf(trx: Trx, businessId: number, type: string, documentIds: readonly number[], itemId: number): Promise<CostedLine[]> {
   if (documentIds.length === 0) return [];
@@ -229,7 +243,7 @@ async function linesOf(trx: Trx, businessId: number, type: string, documentIds: 
     .select(LINE_COLUMNS)
     .where('business_id', '=', businessId)
     .where('document_type', '=', type)
-    .where('document_id', 'in', documentIds)
+    .where('document_id', isPostgres(trx) ? '=' : 'in', isPostgres(trx) ? sql<number>`any(${documentIds}::integer[])` : documentIds)
     .where('item_id', '=', itemId)
     .orderBy('position')
     .execute()) as CostedLine[];
@@ -247,23 +261,33 @@ function stamps(type: string, lines: readonly CostedLine[], value: number): Map<
   return stamped;
 }
 
-/** Rows of a table set by id, a few hundred per statement, each cell cast so both databases read the same numbers. */
+/**
+ * Rows of a table set by id, each cell cast so both databases read the same numbers: on
+ * PostgreSQL all in one statement, a column to an array; on SQLite a row at a time, giving way
+ * every hundred.
+ */
 async function updateById(
   trx: Trx,
   table: 'cost_entries' | 'document_lines',
   columns: readonly string[],
   rows: readonly (number | null)[][],
 ) {
-  const CHUNK = 400;
-  for (let at = 0; at < rows.length; at += CHUNK) {
-    // A walk of thousands of entries: the requests waiting meanwhile are answered between statements.
-    await giveWay();
-    const values = sql.join(rows.slice(at, at + CHUNK).map((row) => sql`(${sql.join(row.map((cell) => sql`cast(${cell} as bigint)`))})`));
-    const names = sql.join(['id', ...columns].map((column) => sql.ref(column)));
+  if (rows.length === 0) return;
+  if (isPostgres(trx)) {
+    const names = ['id', ...columns];
+    const arrays = names.map((_, at) => sql`cast(${rows.map((row) => row[at])} as bigint[])`);
     const sets = sql.join(columns.map((column) => sql`${sql.ref(column)} = v.${sql.ref(column)}`));
-    await sql`with v(${names}) as (values ${values}) update ${sql.table(table)} set ${sets} from v where ${sql.table(table)}.id = v.id`.execute(
-      trx,
-    );
+    await sql`update ${sql.table(table)} set ${sets} from unnest(${sql.join(arrays)}) as v(${sql.join(names.map((name) => sql.ref(name)))})
+      where ${sql.table(table)}.id = v.id`.execute(trx);
+    return;
+  }
+  // SQLite: a row at a time, one statement prepared once (kept by the driver), sent as it is: a
+  // statement of a few hundred rows costs more to build than these do to run.
+  const text = `update ${table} set ${columns.map((column) => `${column} = cast(? as integer)`).join(', ')} where id = ?`;
+  for (const [at, [id, ...cells]] of rows.entries()) {
+    // A walk of thousands of entries: the requests waiting meanwhile are answered between rows.
+    if (at % 100 === 0) await giveWay();
+    await trx.executeQuery(CompiledQuery.raw(text, [...cells, id]));
   }
 }
 
@@ -290,22 +314,27 @@ export interface CostPlan {
   state: CostState;
 }
 
+/** Entries costed between two looks at whether other requests wait (`giveWay`). */
+const ENTRIES_PER_TURN = 100;
+
 /**
  * Costs entries in their order from `state`, each from the one before (`costed`): the arithmetic
  * a walk writes and the audit checks, reading nothing but what it is given — the entries, their
- * documents' lines of the item, and the lines those name.
+ * documents' lines of the item, and the lines those name. Thousands of entries take a while: it
+ * gives way to other requests as it goes.
  */
-export function planCosts(
+export async function planCosts(
   state: CostState,
   entries: readonly CostEntry[],
   lines: ReadonlyMap<string, readonly CostedLine[]>,
   sources: ReadonlyMap<number, CostedLine>,
   registered: boolean,
-): CostPlan {
+): Promise<CostPlan> {
   const lineCosts = new Map<number, number | null>();
   const planned: CostPlan['entries'] = [];
   let now = state;
-  for (const entry of entries) {
+  for (const [index, entry] of entries.entries()) {
+    if (index % ENTRIES_PER_TURN === ENTRIES_PER_TURN - 1) await giveWay();
     const own = lines.get(`${entry.document_type} ${entry.document_id}`) ?? [];
     const quantity = Number(entry.quantity);
     const given =
@@ -347,25 +376,34 @@ async function walk(trx: Trx, businessId: number, itemId: number, from: Place, r
     .orderBy('sequence', 'desc')
     .limit(1)
     .executeTakeFirst();
-  const entries = (await trx
-    .selectFrom('cost_entries')
-    .selectAll()
-    .where('business_id', '=', businessId)
-    .where('item_id', '=', itemId)
-    .where(later)
-    .orderBy('date')
-    .orderBy('sequence')
-    .execute()) as CostEntry[];
+  const entries: CostEntry[] = [];
+  for (let page = later; ;) {
+    await giveWay();
+    const read = (await trx
+      .selectFrom('cost_entries')
+      .selectAll()
+      .where('business_id', '=', businessId)
+      .where('item_id', '=', itemId)
+      .where(page)
+      .orderBy('date')
+      .orderBy('sequence')
+      .limit(perRead(trx))
+      .execute()) as CostEntry[];
+    entries.push(...read);
+    if (read.length < perRead(trx)) break;
+    const last = read.at(-1)!;
+    page = sql<boolean>`(date, sequence) > (${last.date}, ${last.sequence})`;
+  }
   const lines: CostedLine[] = [];
   for (const type of new Set(entries.map((entry) => entry.document_type))) {
     const ids = entries.filter((entry) => entry.document_type === type).map((entry) => entry.document_id);
-    for (let at = 0; at < ids.length; at += 500) {
+    for (let at = 0; at < ids.length; at += perRead(trx)) {
       await giveWay();
-      lines.push(...(await linesOf(trx, businessId, type, ids.slice(at, at + 500), itemId)));
+      lines.push(...(await linesOf(trx, businessId, type, ids.slice(at, at + perRead(trx)), itemId)));
     }
   }
   await giveWay();
-  const plan = planCosts(prior ? stateOf(prior) : NO_COST, entries, byDocument(lines), await sourcesOf(trx, lines), registered);
+  const plan = await planCosts(prior ? stateOf(prior) : NO_COST, entries, byDocument(lines), await sourcesOf(trx, lines), registered);
   const entryRows = plan.entries
     .filter(({ entry, value, after }) => differs(entry, value, after))
     .map(({ entry, value, after }) => [entry.id, value, after.quantity, after.value, after.averageValue, after.averageQuantity]);
@@ -423,7 +461,7 @@ async function firstMovement(trx: Trx, businessId: number, document: CostedDocum
   return { date: String(first.document_date), sequence: first.id };
 }
 
-/** The items' cost rows, locked in item order before their goods move; which of them were never costed. */
+/** The items' cost rows, locked in item order (one statement per thousand); which of them were never costed. */
 export async function lockCosts(trx: Trx, businessId: number, itemIds: readonly number[]): Promise<Map<number, ItemLock>> {
   const locked = new Map<number, ItemLock>();
   for (const chunk of chunks([...new Set(itemIds)].sort((a, b) => a - b))) {
@@ -508,8 +546,9 @@ async function writeTogether(trx: Trx, statements: readonly RawBuilder<unknown>[
 }
 
 /**
- * Costs what a document just moved: `moved`, its change per item (on hand and in transit, at every
- * place) in the movements just written, each item locked by `lockCosts` first. The document's
+ * Costs what a document moved: `moved`, its change per item (on hand and in transit, at every
+ * place) in its movements waiting to be costed, each item locked by `lockCosts` first and costed
+ * before (one never costed is costed whole by `recostItem` instead). The document's
  * entry of each item takes the change; an entry left at nothing (the document voided) goes, its
  * lines no longer costed. A new entry after every other of its item is written with its lines'
  * costs and the item's state in one go; one before some walks the item from there.
@@ -522,10 +561,7 @@ export async function costMoved(
   locked: ReadonlyMap<number, ItemLock>,
 ): Promise<void> {
   const itemIds = [...moved.keys()].filter((itemId) => moved.get(itemId)!.change !== 0).sort((a, b) => a - b);
-  // Never costed before (a new item, or one moved before costing was kept): all of it, from the ledger.
-  for (const itemId of itemIds.filter((id) => locked.get(id)!.fresh)) await recostItem(trx, businessId, itemId);
-  const alreadyCosted = itemIds.filter((id) => !locked.get(id)!.fresh);
-  for (const chunk of chunks(alreadyCosted)) await costChunk(trx, businessId, document, moved, locked, chunk);
+  for (const chunk of chunks(itemIds)) await costChunk(trx, businessId, document, moved, locked, chunk);
 }
 
 /** `costMoved` for some of the items already costed: their positions and lines read once for all of them. */
@@ -615,7 +651,7 @@ export async function recostItem(trx: Trx, businessId: number, itemId: number): 
   // Its movements, read by the balances that hold them (one index range per place), oldest first.
   const movements = await trx
     .selectFrom('stock_movements')
-    .select(['id', 'document_type', 'document_id', 'document_date', 'quantity', 'in_transit'])
+    .select(['id', 'document_type', 'document_id', 'document_date', 'quantity', 'in_transit', 'costed'])
     .where('stock_id', 'in', trx.selectFrom('stocks').select('id').where('business_id', '=', businessId).where('item_id', '=', itemId))
     .orderBy('id')
     .execute();
@@ -635,9 +671,14 @@ export async function recostItem(trx: Trx, businessId: number, itemId: number): 
   const lines: CostedLine[] = [];
   for (const type of new Set([...groups.values()].map((group) => group.type))) {
     const ids = [...groups.values()].filter((group) => group.type === type).map((group) => group.id);
-    for (let at = 0; at < ids.length; at += 500) lines.push(...(await linesOf(trx, businessId, type, ids.slice(at, at + 500), itemId)));
+    for (let at = 0; at < ids.length; at += perRead(trx)) {
+      lines.push(...(await linesOf(trx, businessId, type, ids.slice(at, at + perRead(trx)), itemId)));
+    }
   }
   const linesByDocument = byDocument(lines);
+  // Those of its movements that waited for their follow-up are costed now, with the rest.
+  const waited = movements.filter((movement) => Number(movement.costed) === 0).map((movement) => movement.id);
+  for (const chunk of chunks(waited)) await trx.updateTable('stock_movements').set({ costed: 1 }).where('id', 'in', chunk).execute();
   // Lines of documents that no longer move the item (voided) cost nothing.
   const undone = [...groups.values()].filter((group) => group.quantity === 0);
   const uncosted = undone.flatMap((group) => (linesByDocument.get(`${group.type} ${group.id}`) ?? []).filter((line) => line.cost !== null));

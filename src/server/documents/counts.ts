@@ -25,6 +25,7 @@ import type { ResourceStore } from '../resources/store';
 import type { Db, Scope, Trx } from '../db/scope';
 import type { ServerPart } from './server-part';
 import { documentStore, locationOf, viewedSource, type TransitionDone } from './document-store';
+import { costsSettled } from './cost-follow-up';
 import { itemCosts } from './item-costs';
 import { balancesAt, openBalances } from './ledger';
 import { priceLines } from './lines';
@@ -159,6 +160,7 @@ async function decorateCounts(db: Db, scope: Scope, records: ApiRecord[]): Promi
   const [record] = records;
   const location = locationOf(record)!;
   const id = Number(record.id);
+  await costsSettled(db, scope.businessId);
   // What each counted line differs by, then the items' costs for those lines only.
   const { rows } = await sql<{ differing: number; value: number | null }>`
     with differing as (
@@ -244,6 +246,7 @@ async function readLines(
 ) {
   const location = locationOf(count)!;
   const id = Number(count.id);
+  await costsSettled(db, scope.businessId);
   const { rows } = await sql<CountLineRow>`
     with shown as (
       select lines.id, lines.item_id, lines.expected, lines.counted, lines.entries, lines.posted_on_hand,

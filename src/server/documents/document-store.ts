@@ -16,6 +16,7 @@ import { assertOperates, placeAccessOf } from '../resources/places';
 import { businessTableStore, type ResourceStore } from '../resources/store';
 import { untyped, type Db, type Scope, type Trx } from '../db/scope';
 import { effectMoves, type EffectLine, type StockEffect } from '../../domain/effects';
+import { costsSettled } from './cost-follow-up';
 import { move, type DocumentRef, type Movement } from './ledger';
 import { insertLines, priceLines, storedLines, type PricedLines, type StoredLine } from './lines';
 import { numberedInput, sequenceFromBlock } from './number-blocks';
@@ -287,6 +288,7 @@ async function decorateLines(db: Db, scope: Scope, definition: ResourceDefinitio
   const type = definition.document!.type;
   const costs = holdsAny(scope.permissions, [VIEW_COSTS_PERMISSION]);
   const sells = costs && sellsGoods(definition);
+  if (costs) await costsSettled(db, scope.businessId);
   // An adjustment's lines say why; a return's also what became of the goods.
   const reasoned = definition.document!.lines === 'adjustments' || definition.document!.lines === 'returns';
   const disposed = definition.document!.lines === 'returns';

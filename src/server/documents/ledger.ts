@@ -4,13 +4,13 @@ import type { Location } from '../../domain/documents';
 import { nowIso } from '../db/dialect';
 import { conflict } from '../errors';
 import { adjustCount } from '../resources/resource-counts';
-import { costMoved, lockCosts, type ItemMoved } from './costing';
+import { oweCosts, WAITING } from './cost-follow-up';
 import type { Db, Scope, Trx } from '../db/scope';
 
 /**
  * The stock ledger: a balance per item and location (`stocks`) and the movements that sum to it
  * (`stock_movements`), always written together in the transaction of the document that moves
- * the goods, and what they cost (`costing.ts`). Quantities are thousandths of the item's base unit. Of what is on hand, a balance may
+ * the goods; once it has committed, a follow-up costs them (`cost-follow-up.ts`). Quantities are thousandths of the item's base unit. Of what is on hand, a balance may
  * hold some in quarantine (a return's goods waiting to be looked at): they count on hand, but no
  * movement may take them until one takes them out of quarantine — only what is sellable (on hand
  * less quarantined) leaves by a sale, a transfer or an adjustment.
@@ -105,18 +105,9 @@ async function stockRow(trx: Trx, scope: Scope, itemId: number, location: Locati
  */
 export async function move(trx: Trx, scope: Scope, document: DocumentRef, movements: readonly Movement[]): Promise<void> {
   const now = nowIso();
-  // What the business holds of each item (on hand and in transit, at every place) changes its cost:
-  // those items' costs are locked before their goods move, and costed once they have.
-  const changes = new Map<number, ItemMoved>();
-  for (const movement of movements) {
-    const change = (changes.get(movement.itemId)?.change ?? 0) + movement.quantity + (movement.inTransit ?? 0);
-    changes.set(movement.itemId, { change, first: Number.MAX_SAFE_INTEGER });
-  }
-  const costing = await lockCosts(
-    trx,
-    scope.businessId,
-    [...changes].filter(([, { change }]) => change !== 0).map(([itemId]) => itemId),
-  );
+  // What the business holds of each item (on hand and in transit, at every place) changes its
+  // cost: the movements wait to be costed once this transaction has committed (cost-follow-up.ts).
+  oweCosts(trx);
   // Balances are locked in one order by every document (item, then place), so two documents
   // moving the same goods wait for each other instead of each holding what the other needs.
   const ordered = [...movements].sort(
@@ -143,7 +134,7 @@ export async function move(trx: Trx, scope: Scope, document: DocumentRef, moveme
       .where(sql<boolean>`quantity_quarantined + ${quarantined} between 0 and quantity_on_hand + ${movement.quantity}`)
       .executeTakeFirst();
     if (Number(updated.numUpdatedRows) === 0) await refuseMove(trx, stockId, movement);
-    const made = await trx
+    await trx
       .insertInto('stock_movements')
       .values({
         business_id: scope.businessId,
@@ -159,13 +150,10 @@ export async function move(trx: Trx, scope: Scope, document: DocumentRef, moveme
         document_number: document.number,
         document_date: document.date,
         moved_at: now,
+        costed: WAITING,
       })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    const moved = changes.get(movement.itemId)!;
-    moved.first = Math.min(moved.first, made.id);
+      .execute();
   }
-  await costMoved(trx, scope.businessId, document, changes, costing);
 }
 
 /** Why a balance refused a movement: not enough sellable, in transit or in quarantine, or more than a balance may hold. */

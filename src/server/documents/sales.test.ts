@@ -150,7 +150,10 @@ describe.each(databaseKinds)('sales on %s', (kind) => {
     );
     expect(edited.status).toBe(200);
     expect(edited.body.data).toMatchObject({ notes: 'Deliver on Monday', due_date: '2026-12-01', date: sold.date, contact_id: customerId });
-    expect(edited.body.data.lines).toEqual(sold.lines);
+    // Its lines as a read gives them (the answer that made it was given before its goods were costed).
+    expect(edited.body.data.lines).toEqual((await admin.send('GET', `/api/invoices/${sold.id}`)).body.data.lines);
+    const costless = (lines: Record<string, unknown>[]) => lines.map((line) => ({ ...line, cost: undefined, margin: undefined }));
+    expect(costless(edited.body.data.lines)).toEqual(costless(sold.lines));
     expect((await admin.send('PATCH', `/api/quotations/${sold.id}`, { notes: 'x' })).status).toBe(404);
   });
 

@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { LocationType } from '../../domain/documents';
 import { stocks } from '../../domain/resources/stocks';
 import type { Db, Scope } from '../db/scope';
+import { costsSettled } from '../documents/cost-follow-up';
 import { itemCosts } from '../documents/item-costs';
 import { pesos, viewedPlaces } from './live-documents';
 
@@ -33,6 +34,7 @@ interface LocationValueRow {
  */
 export async function stockValue(db: Db, scope: Scope, today: string) {
   const { businessId } = scope;
+  await costsSettled(db, businessId);
   const places = viewedPlaces(stocks.places!, 'stocks', scope);
   // Costs once per item (materialized, so not once per stock), then the stocks location by
   // location as stocks_by_location_index holds them, already grouped, each finding its item's

@@ -5,6 +5,7 @@ import type { PlaceType } from '../../domain/places';
 import type { MarginFigures, MarginGroup, MarginRow, MarginsReport } from '../../domain/reports';
 import { getResource } from '../../domain/resources/registry';
 import type { Db, Scope } from '../db/scope';
+import { costsSettled } from '../documents/cost-follow-up';
 import { pesos, viewedPlaces } from '../overview/live-documents';
 import { locationNames } from '../overview/stock-value';
 import { csvRow, inert } from '../resources/csv-export';
@@ -115,6 +116,7 @@ const figuresOf = (sales: number, cost: number): MarginFigures => {
 
 /** Every group's figures, the highest margin first, and the period's totals. */
 export async function marginGroups(db: Db, scope: Scope, query: MarginsQuery) {
+  await costsSettled(db, scope.businessId);
   const groups = new Map<string, Group>();
   let uncosted = 0;
   for (const side of SIDES) {

@@ -1,0 +1,25 @@
+import type { FastifyInstance } from 'fastify';
+import { settleCosts, settleLater, sweepCosts } from '../documents/cost-follow-up';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Its write moved goods: they are costed once its answer has gone out (documents/cost-follow-up.ts). */
+    costsOwed: boolean;
+  }
+}
+
+/**
+ * Costing after the answer (documents/cost-follow-up.ts): a write that moved goods is answered
+ * first, then its follow-up costs them. What a stopped server left waiting is costed as the app
+ * starts, and an instance sweeps for what another left, every `SWEEP_MS`.
+ */
+export async function registerCostFollowUp(app: FastifyInstance): Promise<void> {
+  await settleCosts(app.db);
+  app.decorateRequest('costsOwed', false);
+  app.addHook('onResponse', async (request) => {
+    if (request.costsOwed) settleLater(app.db, request.log);
+  });
+  let sweep: ReturnType<typeof sweepCosts> | undefined;
+  app.addHook('onReady', async () => void (sweep = sweepCosts(app.db, app.log)));
+  app.addHook('preClose', async () => sweep?.stop());
+}
