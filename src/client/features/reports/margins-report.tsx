@@ -1,17 +1,15 @@
 import { useQuery } from '@tanstack/react-query';
 import { Download } from 'lucide-react';
-import { useState, type ComponentProps, type FormEvent } from 'react';
 import { todayInManila } from '../../../domain/documents';
 import { formatPesos } from '../../../domain/money';
 import { MARGIN_GROUP_LABELS, MARGIN_GROUPS, type MarginGroup, type MarginsReport } from '../../../domain/reports';
 import { CardsOrTable, EmptyTableRow } from '../../components/framed-table';
 import { HeadedSection } from '../../components/headed-section';
-import { LabelledField } from '../../components/labelled-field';
 import { NotPermittedScreen } from '../../components/layout/not-found-screen';
+import { PeriodForm } from '../../components/period-form';
 import { OfflineNotice } from '../../components/offline-notice';
 import { ProblemAlert } from '../../components/problem-alert';
 import { Button } from '../../components/ui/button';
-import { Input } from '../../components/ui/input';
 import { ProgressBar } from '../../components/ui/progress-bar';
 import { TableBody, TableCell, TableFooter, TableHead, TableHeader, TableRow } from '../../components/ui/table';
 import { Toggle } from '../../components/ui/toggle';
@@ -84,7 +82,17 @@ export function MarginsSection({ search, go }: { search: ReportSearch; go: (next
         ))}
       </div>
       <div className="flex flex-col gap-2 sm:flex-row sm:flex-wrap sm:items-end">
-        <PeriodForm key={`${period.from}|${period.to}`} period={period} today={today} onShow={choosePeriod} />
+        <PeriodForm
+          key={`${period.from}|${period.to}`}
+          name="margins"
+          label="Period of the gross margin"
+          period={period}
+          max={today}
+          onShow={choosePeriod}
+          className="grid grid-cols-2 items-end gap-2 sm:flex sm:flex-wrap"
+          dayClassName="min-w-0 sm:w-40"
+          showClassName="col-span-2 sm:col-auto"
+        />
         <PlacePicker id="margins-place" value={search.place} onChange={(next) => change({ place: next })} />
       </div>
       <div role="group" aria-labelledby="margins-group-by" className="flex flex-wrap items-center gap-1">
@@ -110,63 +118,6 @@ export function MarginsSection({ search, go }: { search: ReportSearch; go: (next
         />
       )}
     </HeadedSection>
-  );
-}
-
-/** The period's two days, shown when Show is pressed. */
-function PeriodForm({
-  period,
-  today,
-  onShow,
-}: {
-  period: { from: string; to: string };
-  today: string;
-  onShow: (period: { from: string; to: string }) => void;
-}) {
-  const [draft, setDraft] = useState(period);
-  const backwards = draft.from !== '' && draft.to !== '' && draft.from > draft.to;
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    if (draft.from && draft.to && !backwards) onShow(draft);
-  };
-  return (
-    <form onSubmit={submit} aria-label="Period of the gross margin" className="grid grid-cols-2 items-end gap-2 sm:flex sm:flex-wrap">
-      <PeriodDay
-        id="margins-from"
-        label="From"
-        value={draft.from}
-        max={today}
-        aria-invalid={backwards || undefined}
-        aria-describedby={backwards ? 'margins-period-problem' : undefined}
-        onChange={(event) => setDraft({ ...draft, from: event.target.value })}
-      />
-      <PeriodDay
-        id="margins-to"
-        label="To"
-        value={draft.to}
-        max={today}
-        onChange={(event) => setDraft({ ...draft, to: event.target.value })}
-      />
-      <Button type="submit" className="col-span-2 sm:col-auto" disabled={backwards}>
-        Show
-      </Button>
-      {backwards && (
-        <p id="margins-period-problem" className="col-span-2 w-full text-sm text-destructive">
-          The from date must be on or before the to date.
-        </p>
-      )}
-    </form>
-  );
-}
-
-/** One day of the period, the first or the last, under its label. */
-function PeriodDay({ id, label, ...input }: ComponentProps<typeof Input> & { id: string; label: string }) {
-  return (
-    <div className="min-w-0 sm:w-40">
-      <LabelledField id={id} label={label}>
-        <Input id={id} type="date" required {...input} />
-      </LabelledField>
-    </div>
   );
 }
 

@@ -1,19 +1,17 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link, useNavigate, useParams, useSearch } from '@tanstack/react-router';
 import { Download, Printer } from 'lucide-react';
-import { useState, type ComponentProps, type FormEvent, type ReactNode } from 'react';
 import { todayInManila } from '../../../domain/documents';
 import { formatPesos } from '../../../domain/money';
 import { getResource } from '../../../domain/resources/registry';
 import { defaultStatementPeriod, readsStatements } from '../../../domain/statement';
 import { ResourceBreadcrumb } from '../../components/crud/resource-breadcrumb';
 import { CardsOrTable, EmptyTableRow } from '../../components/framed-table';
-import { LabelledField } from '../../components/labelled-field';
 import { NotFoundScreen, NotPermittedScreen } from '../../components/layout/not-found-screen';
+import { PeriodForm } from '../../components/period-form';
 import { OfflineNotice } from '../../components/offline-notice';
 import { ProblemAlert } from '../../components/problem-alert';
 import { Button } from '../../components/ui/button';
-import { Input } from '../../components/ui/input';
 import { ProgressBar } from '../../components/ui/progress-bar';
 import { TableBody, TableCell, TableFooter, TableHead, TableHeader, TableRow } from '../../components/ui/table';
 import { describeError } from '../../lib/api';
@@ -77,7 +75,16 @@ function Statement({ contactId }: { contactId: number }) {
           {answer?.places ? `, of ${answer.places.join(', ') || 'no place'} only` : ''}.
         </p>
       </div>
-      <PeriodForm key={`${period.from}|${period.to}`} period={period} onShow={show}>
+      <PeriodForm
+        key={`${period.from}|${period.to}`}
+        name="statement"
+        label="Period"
+        period={period}
+        onShow={show}
+        className="flex flex-wrap items-end gap-2"
+        dayClassName="min-w-36 flex-1 sm:flex-none"
+        showClassName="min-h-11"
+      >
         <Button type="button" variant="outline" className="min-h-11" onClick={() => printAs('a4')} disabled={!answer}>
           <Printer aria-hidden /> Print
         </Button>
@@ -97,57 +104,6 @@ function Statement({ contactId }: { contactId: number }) {
       <ProblemAlert problem={statement.error ? describeError(statement.error) : null} />
       {answer && <StatementFigures statement={answer} />}
       {answer && <StatementPrintout statement={answer} />}
-    </div>
-  );
-}
-
-/** The period's two days, shown when Show is pressed; the screen's other buttons beside them. */
-function PeriodForm({
-  period,
-  onShow,
-  children,
-}: {
-  period: { from: string; to: string };
-  onShow: (period: { from: string; to: string }) => void;
-  children: ReactNode;
-}) {
-  const [draft, setDraft] = useState(period);
-  const backwards = draft.from !== '' && draft.to !== '' && draft.from > draft.to;
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    if (draft.from && draft.to && !backwards) onShow(draft);
-  };
-  return (
-    <form onSubmit={submit} aria-label="Period" className="flex flex-wrap items-end gap-2">
-      <PeriodDay
-        id="statement-from"
-        label="From"
-        value={draft.from}
-        aria-invalid={backwards || undefined}
-        aria-describedby={backwards ? 'statement-period-problem' : undefined}
-        onChange={(event) => setDraft({ ...draft, from: event.target.value })}
-      />
-      <PeriodDay id="statement-to" label="To" value={draft.to} onChange={(event) => setDraft({ ...draft, to: event.target.value })} />
-      <Button type="submit" className="min-h-11" disabled={backwards}>
-        Show
-      </Button>
-      {children}
-      {backwards && (
-        <p id="statement-period-problem" className="w-full text-sm text-destructive">
-          The from date must be on or before the to date.
-        </p>
-      )}
-    </form>
-  );
-}
-
-/** One day of the period, the first or the last: a date it must have, under its label. */
-function PeriodDay({ id, label, ...input }: ComponentProps<typeof Input> & { id: string; label: string }) {
-  return (
-    <div className="min-w-36 flex-1 sm:flex-none">
-      <LabelledField id={id} label={label}>
-        <Input id={id} type="date" required {...input} />
-      </LabelledField>
     </div>
   );
 }
