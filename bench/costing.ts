@@ -512,7 +512,7 @@ async function measureBackdated(prepared: Prepared, server: Server): Promise<Bac
 // ---- 3. Stock value on a date ----------------------------------------------------------------
 
 /** The business grown by costing-database.ts, its counts made again; on PostgreSQL VACUUM ANALYZE and a CHECKPOINT. */
-export async function stockValueDatabase(kind: CostingDatabase): Promise<{ url: string; seedMs: number; seed: StockValueSeed }> {
+async function stockValueDatabase(kind: CostingDatabase): Promise<{ url: string; seedMs: number; seed: StockValueSeed }> {
   const started = performance.now();
   const { url, app } = await freshDemo(kind, STOCK_VALUE_SQLITE_PATH, STOCK_VALUE_POSTGRES_DATABASE);
   let seeded: StockValueSeed;
@@ -567,12 +567,7 @@ function analyzeSqlite(url: string): void {
 }
 
 /** The report and its CSV, each STOCK_VALUE_RUNS times for each day, from a server of their own; one stopped at the cap starts it again. */
-export async function measureStockValue(
-  url: string,
-  seeded: StockValueSeed,
-  analyzed: boolean,
-  csvToo = true,
-): Promise<StockValueTiming[]> {
+async function measureStockValue(url: string, seeded: StockValueSeed, analyzed: boolean, csvToo = true): Promise<StockValueTiming[]> {
   let server = await startCostingServer(url, true);
   try {
     let headers = await adminHeaders(server);
