@@ -45,7 +45,7 @@ import { count, goalsTable, seconds, type Goal } from './report';
  *    page (JSON) and its CSV read to the end, for a day before every sale and for today.
  */
 
-export const POSTING = { items: 20, invoices: 400, warmUp: 20, openingUnits: 10_000, read: 100 };
+export const POSTING = { items: 20, invoices: 400, warmUp: 20, openingUnits: 10_000, read: 100, gapMs: 20 };
 export const BACKDATED = { sales: 10_000, days: 20, receipts: 5, receiptDaysAgo: 22 };
 export const STOCK_VALUE_RUNS = 3;
 /** A report unanswered after ten times its budget is stopped there (its server killed and started again): the bench has a time to keep. */
@@ -96,8 +96,32 @@ export interface BackdatedFigures {
   receiptsMs: number[];
   /** The sale lines whose cost the last receipt changed. */
   restamped: number;
-  list: { requestsPerSecond: number; p50Ms: number; p99Ms: number; maxMs: number; non2xx: number; timeouts: number };
+  list: ListFigures;
+  /** The same list alone just before, for comparison. */
+  listAlone: ListFigures;
 }
+
+interface ListFigures {
+  requestsPerSecond: number;
+  p50Ms: number;
+  p99Ms: number;
+  maxMs: number;
+  non2xx: number;
+  timeouts: number;
+}
+
+/** What autocannon found of the list. */
+const listFigures = (result: Awaited<ReturnType<typeof autocannon>>): ListFigures => ({
+  requestsPerSecond: result.requests.average,
+  p50Ms: result.latency.p50,
+  p99Ms: result.latency.p99,
+  maxMs: result.latency.max,
+  non2xx: result.non2xx,
+  timeouts: result.timeouts,
+});
+
+/** Seconds the list is loaded alone before the receipts, for comparison. */
+const LIST_ALONE_SECONDS = 5;
 
 export interface StockValueTiming {
   name: string;
@@ -409,6 +433,9 @@ async function measurePosting(prepared: Prepared, withCosting: Server, without: 
       const made = await post(side.server, side.headers, '/api/invoices', body);
       const took = performance.now() - started;
       side.ids.push(made.data.id);
+      // A pause before the next request to either server: the follow-up of this one (on the server
+      // with costing) has ended, and takes nothing of the machine from the next one timed.
+      await new Promise((resolve) => setTimeout(resolve, POSTING.gapMs));
       if (n < POSTING.warmUp) continue;
       side.times.push(took);
       if (side === servers[0]) lines += body.lines.length;
@@ -470,6 +497,7 @@ async function measureBackdated(prepared: Prepared, server: Server): Promise<Bac
   const date = addDays(todayInManila(), -BACKDATED.receiptDaysAgo);
   const receiptsMs: number[] = [];
   let before = new Map<number, number | null>();
+  const alone = await autocannon({ url: list, headers, connections: LOAD.connections, duration: LIST_ALONE_SECONDS });
   const load = autocannon({ url: list, headers, connections: LOAD.connections, duration: 3600 });
   try {
     for (let n = 0; n < BACKDATED.receipts; n += 1) {
@@ -498,14 +526,8 @@ async function measureBackdated(prepared: Prepared, server: Server): Promise<Bac
     seedMs: prepared.seedMs,
     receiptsMs,
     restamped,
-    list: {
-      requestsPerSecond: result.requests.average,
-      p50Ms: result.latency.p50,
-      p99Ms: result.latency.p99,
-      maxMs: result.latency.max,
-      non2xx: result.non2xx,
-      timeouts: result.timeouts,
-    },
+    list: listFigures(result),
+    listAlone: listFigures(alone),
   };
 }
 
@@ -760,6 +782,10 @@ export function costingSection(runs: CostingFigures[]): string {
     ({ database, backdated: figures }) =>
       `| ${database} | ${seconds(figures.seedMs)} | ${figures.receiptsMs.map((value) => count(Math.round(value))).join(', ')} | ${ms(median(figures.receiptsMs))} | ${ms(Math.max(...figures.receiptsMs))} | ${count(figures.restamped)} | ${count(Math.round(figures.list.requestsPerSecond))} | ${figures.list.p50Ms} | ${figures.list.p99Ms} | ${figures.list.maxMs} | ${figures.list.non2xx + figures.list.timeouts} |`,
   );
+  const listAlone = runs.map(
+    ({ database, backdated: { listAlone: alone } }) =>
+      `| ${database} | ${count(Math.round(alone.requestsPerSecond))} | ${alone.p50Ms} | ${alone.p99Ms} | ${alone.maxMs} | ${alone.non2xx + alone.timeouts} |`,
+  );
   const value = runs.flatMap(({ database, stockValue }) =>
     stockValue.timings.map(
       (timing) =>
@@ -784,7 +810,7 @@ Written by \`npm run bench\` or \`npm run bench -- --costing-only\` (bench/costi
 
 ### Posting an invoice, with costing and without
 
-A fresh business with the demo data, and two servers on it: one as it is, one started with \`--import bench/no-costing.ts\`, a module hook that sends every import of src/server/documents/cost-follow-up.ts to bench/no-costing-stub.ts — the real module's exports, but the ledger's movements written as costed already and no follow-up owed (checked: the invoices that server posts have no cost entries). The server with costing answers first and costs after (docs/costing.md, "When costs are written"). Each sells its own ${POSTING.items} items, stocked beforehand by an opening balance. ${POSTING.warmUp} untimed invoices each, then ${POSTING.invoices} each, one request at a time, alternating between the two servers, over HTTP with keep-alive: the same invoice to both (1–3 lines of its items, dated today), each timed from sending to its answer's last byte (\`performance.now()\`). What costing adds is the difference of the two p50s: ${differences}.
+A fresh business with the demo data, and two servers on it: one as it is, one started with \`--import bench/no-costing.ts\`, a module hook that sends every import of src/server/documents/cost-follow-up.ts to bench/no-costing-stub.ts — the real module's exports, but the ledger's movements written as costed already and no follow-up owed (checked: the invoices that server posts have no cost entries). The server with costing answers first and costs after (docs/costing.md, "When costs are written"). Each sells its own ${POSTING.items} items, stocked beforehand by an opening balance. ${POSTING.warmUp} untimed invoices each, then ${POSTING.invoices} each, one request at a time, alternating between the two servers, over HTTP with keep-alive: the same invoice to both (1–3 lines of its items, dated today), each timed from sending to its answer's last byte (\`performance.now()\`), with a pause of ${POSTING.gapMs} ms after each, so that the follow-up of one costed on the one server takes nothing of the machine from the next request timed on either. What costing adds is the difference of the two p50s: ${differences}.
 
 | Database | Server | invoices timed | their lines | p50 ms | p99 ms | max ms | cost entries made (warm-up too) |
 | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |
@@ -798,7 +824,13 @@ ${readBack.join('\n')}
 
 ### A receipt dated before ${count(BACKDATED.sales)} later sales
 
-On the same database: one item stocked ${BACKDATED.receiptDaysAgo + 3} days ago through the API and sold ${count(BACKDATED.sales)} times since, one unit per one-line invoice over the last ${BACKDATED.days} days, written by bulk SQL as the app keeps them (bench/costing-database.ts \`seedSales\`: invoices, lines, movements, cost entries costed in order, lines' costs, the item's balance and cost row; through the API they take minutes on PostgreSQL here) — the seed column, not measured. Then ${BACKDATED.receipts} receipts of it, each dated ${BACKDATED.receiptDaysAgo} days ago (before every sale) and at another price, one after the other to the server with costing: each puts its entry before every sale's, and its follow-up costs all of them, and every sale line, again; each timed from sending it until a read of it (\`GET /api/receive-orders/:id\`, which waits for the follow-up) answers. Meanwhile autocannon loads \`GET ${LIST_PATH}\` with ${LOAD.connections} connections, from before the first receipt to the last one's answer. Latency of the list has 1 ms resolution.
+On the same database: one item stocked ${BACKDATED.receiptDaysAgo + 3} days ago through the API and sold ${count(BACKDATED.sales)} times since, one unit per one-line invoice over the last ${BACKDATED.days} days, written by bulk SQL as the app keeps them (bench/costing-database.ts \`seedSales\`: invoices, lines, movements, cost entries costed in order, lines' costs, the item's balance and cost row; through the API they take minutes on PostgreSQL here) — the seed column, not measured. Then ${BACKDATED.receipts} receipts of it, each dated ${BACKDATED.receiptDaysAgo} days ago (before every sale) and at another price, one after the other to the server with costing: each puts its entry before every sale's, and its follow-up costs all of them, and every sale line, again; each timed from sending it until a read of it (\`GET /api/receive-orders/:id\`, which waits for the follow-up) answers. Meanwhile autocannon loads \`GET ${LIST_PATH}\` with ${LOAD.connections} connections, from before the first receipt to the last one's answer. Latency of the list has 1 ms resolution. For comparison, the same list alone for ${LIST_ALONE_SECONDS} s just before the first receipt:
+
+| Database | list alone req/s | p50 ms | p99 ms | max ms | failed |
+| --- | ---: | ---: | ---: | ---: | ---: |
+${listAlone.join('\n')}
+
+The receipts:
 
 | Database | seed | each receipt ms | median | max | sale lines costed again (last) | list req/s | p50 ms | p99 ms | max ms | failed |
 | --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |
