@@ -35,6 +35,8 @@ export const APP_CONFIG: AppConfig = {
   loginAttemptsPerMinute: 1000,
   secureCookies: false,
   logger: false,
+  // As the production server runs (main.ts): answers written without their schema check.
+  checkAnswers: false,
 };
 
 /** A word list written as prose: comma-separated, over as many lines as it needs. */

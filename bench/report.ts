@@ -49,7 +49,7 @@ export interface Run {
 }
 
 export const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
-const percent = (part: number, whole: number) => `${((100 * part) / whole).toFixed(1)} %`;
+export const percent = (part: number, whole: number) => `${((100 * part) / whole).toFixed(1)} %`;
 
 export function figuresOf(rows: Measured[], name: string): LoadFigures {
   const row = rows.find((candidate) => candidate.name === name);
@@ -57,7 +57,7 @@ export function figuresOf(rows: Measured[], name: string): LoadFigures {
   return row.figures;
 }
 
-/** The API targets, judged against raw measured in the same run. */
+/** The API targets (issue #33's table), judged against raw measured in the same run. */
 export function goalsOf(rows: Measured[]): Goal[] {
   const raw = figuresOf(rows, 'raw');
   const list = figuresOf(rows, 'bodega list');
@@ -80,9 +80,9 @@ export function goalsOf(rows: Measured[]): Goal[] {
     },
     { target: 'bodega search p99 < 30 ms', observed: `p99 ${search.p99Ms} ms`, met: search.p99Ms < 30 },
     {
-      target: 'bodega search, common term: p99 < 150 ms, no timeouts',
+      target: 'bodega search, common term: p99 < 100 ms, no timeouts',
       observed: `p99 ${common.p99Ms} ms, ${common.timeouts} timeouts`,
-      met: common.p99Ms < 150 && common.timeouts === 0,
+      met: common.p99Ms < 100 && common.timeouts === 0,
     },
     ...(besideSearches
       ? [
@@ -96,9 +96,9 @@ export function goalsOf(rows: Measured[]): Goal[] {
     ...(keptList ? [{ target: `${KEPT_LIST}: within 10 % of the admin's list`, ...within(keptList, list) }] : []),
     ...(keptSearch ? [{ target: `${KEPT_SEARCH}: within 10 % of the admin's search`, ...within(keptSearch, search) }] : []),
     {
-      target: 'bodega view ≥ 75 % of raw req/s',
+      target: 'bodega view ≥ 80 % of raw req/s',
       observed: `${percent(view.requestsPerSecond, raw.requestsPerSecond)} of raw`,
-      met: view.requestsPerSecond >= 0.75 * raw.requestsPerSecond,
+      met: view.requestsPerSecond >= 0.8 * raw.requestsPerSecond,
     },
   ];
 }

@@ -5,7 +5,7 @@ import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { jsonSchemaTransform, validatorCompiler } from 'fastify-type-provider-zod';
 import { serveClient } from './client-page';
 import { composeEngine } from './composition';
 import type { AppConfig } from './config';
@@ -13,6 +13,7 @@ import { openDatabase } from './db/dialect';
 import { migrateToLatest, requireMigrated } from './db/migrate';
 import { BACKUP_DEFAULTS, backUpBeforeMigrating, type BackupSchedule, logBackup, recordBackup, scheduleBackups } from './operations/backup';
 import { markServerOnDatabase } from './operations/server-marker';
+import { answerSerializer } from './plugins/answers';
 import { registerAuth } from './plugins/auth';
 import { registerErrorHandling } from './plugins/errors';
 import { registerHeavyWork } from './plugins/heavy-work';
@@ -88,7 +89,7 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
     app.addHook('preClose', async () => schedule?.stop());
   }
   app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
+  app.setSerializerCompiler(answerSerializer(config.checkAnswers ?? true));
   acceptEmptyJson(app);
 
   // External plugins. Asking for https (upgrade-insecure-requests, HSTS) only when the request came

@@ -26,6 +26,11 @@ export interface AppConfig {
   logger: boolean | { level: string; stream: { write(line: string): void } };
   /** Where backups go, how many are kept and how often the server takes one (BACKUP_*); defaults without. */
   backups?: BackupSettings;
+  /**
+   * Check every answer against its route's schema (plugins/answers.ts): on unless told otherwise,
+   * as tests and development run; the server started by main.ts leaves it off (CHECK_ANSWERS=1 turns it on).
+   */
+  checkAnswers?: boolean;
 }
 
 const environmentSchema = z.object({
@@ -42,6 +47,7 @@ const environmentSchema = z.object({
   LOGIN_ATTEMPTS_PER_MINUTE: z.coerce.number().int().min(1).default(10),
   LOG: z.enum(['0', '1']).default('1'),
   MIGRATE: z.enum(['0', '1']).default('1'),
+  CHECK_ANSWERS: z.enum(['0', '1']).default('0'),
   /** Seconds a stop (SIGTERM, SIGINT) waits for the requests in flight. */
   SHUTDOWN_TIMEOUT: z.coerce.number().positive().max(3600).default(10),
   HTTPS_CERT_FILE: z.string().min(1).optional(),

@@ -25,6 +25,7 @@ try {
     clientDir: resolve('dist'),
     logger: env.LOG === '1',
     backups: { dir: env.BACKUP_DIR, keep: env.BACKUP_KEEP, every: env.BACKUP_EVERY },
+    checkAnswers: env.CHECK_ANSWERS === '1',
   });
 } catch (error) {
   if (!(error instanceof DatabaseVersionError)) throw error;

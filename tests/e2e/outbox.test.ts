@@ -276,6 +276,7 @@ describe.skipIf(!chromiumAvailable)('changes queued on the device', { timeout: 1
     await context.setOffline(true);
     await renameBrand(page, before.id, 'Silver Swan Soy');
     await e2e.app.db.deleteFrom('sessions').execute();
+    e2e.app.forgetCallers();
     await context.setOffline(false);
 
     await page.waitForURL(/\/login/);

@@ -220,6 +220,7 @@ describe.each(databaseKinds)('stock adjustments on %s', (kind) => {
       const made = await adjust([line(-1, 'damaged')], session);
       expect(made.status, JSON.stringify(made.body)).toBe(201);
       await test.app.db.updateTable('user_places').set({ level: 'view' }).where('user_id', '=', userId).execute();
+      test.app.forgetCallers();
       const refused = await voiding(session, made.body.data.id);
       expect(refused.status).toBe(403);
       expect(refused.body.message).toContain('You do not operate at ');

@@ -47,6 +47,11 @@ declare module 'fastify' {
     db: Kysely<Database>;
     /** Every route registered after the auth plugin, with the access it declares. */
     routeAccess: RouteAccess[];
+    /**
+     * Forgets the callers kept lately (`KnownCallers`), as every state-changing request does: for
+     * a change to sessions, memberships, roles or places made on this instance outside a request.
+     */
+    forgetCallers(): void;
   }
   interface FastifyRequest {
     actor: Actor | null;
@@ -69,21 +74,29 @@ interface CallerRow {
   id: number;
   name: string;
   email: string;
+  expires_at: unknown;
   member_of: number | null;
   all_places: string | null;
   permission: string | null;
 }
 
+interface Caller {
+  actor: Actor;
+  member: boolean;
+  permissions: ReadonlySet<string>;
+  allPlaces: PlaceLevel | null;
+  /** When the session ends (ms). */
+  endsAt: number;
+}
+
 /**
  * The session's user and, for a business, whether they are a live member of it (a live
- * business) and their permission names there — one statement on every request, a row per
- * permission (one row with none when they hold none or are no member).
+ * business) and their permission names there — one statement, a row per permission (one row
+ * with none when they hold none or are no member).
  */
-async function findCaller(db: Kysely<Database>, token: string | undefined, businessId: number | null) {
-  if (!token) return null;
-  const tokenHash = hashToken(token);
+async function findCaller(db: Kysely<Database>, tokenHash: string, businessId: number | null): Promise<Caller | null> {
   const { rows } = await sql<CallerRow>`
-    select u.id, u.name, u.email, m.business_id as member_of, m.all_places, p.name as permission
+    select u.id, u.name, u.email, s.expires_at, m.business_id as member_of, m.all_places, p.name as permission
     from sessions s
     join users u on u.id = s.user_id and u.deleted_at is null
     left join memberships m on m.user_id = u.id and m.business_id = ${businessId} and m.deleted_at is null
@@ -95,10 +108,59 @@ async function findCaller(db: Kysely<Database>, token: string | undefined, busin
     where s.token_hash = ${tokenHash} and s.expires_at > ${nowIso()}`.execute(db);
   if (rows.length === 0) return null;
   const [first] = rows;
-  const actor: Actor = { userId: Number(first.id), name: first.name, email: first.email, tokenHash };
-  const member = first.member_of !== null;
-  const permissions = new Set(rows.flatMap((row) => (row.permission ? [row.permission] : [])));
-  return { actor, member, permissions, allPlaces: asLevel(first.all_places) };
+  return {
+    actor: { userId: Number(first.id), name: first.name, email: first.email, tokenHash },
+    member: first.member_of !== null,
+    permissions: new Set(rows.flatMap((row) => (row.permission ? [row.permission] : []))),
+    allPlaces: asLevel(first.all_places),
+    endsAt: first.expires_at instanceof Date ? first.expires_at.getTime() : Date.parse(String(first.expires_at)),
+  };
+}
+
+/** How long a caller, once read, answers for the same session and business on this instance. */
+const CALLER_LIFE_MS = 2_000;
+const CALLERS_KEPT = 10_000;
+
+interface KnownCaller {
+  caller: Caller;
+  /** The caller's places in the business, once a business route has read them. */
+  places?: PlaceAccess;
+  until: number;
+}
+
+/**
+ * Callers read lately, by session and business: the session's statement took one round trip of
+ * every request, and more work than a list's page on PostgreSQL. An entry lives CALLER_LIFE_MS
+ * (never past its session's end), and every state-changing request on this instance forgets them
+ * all before its answer goes out, so a sign-out, a role changed or a member removed here counts
+ * from the next request on. Another instance of the same database sees such a change within
+ * CALLER_LIFE_MS. A read that began before a forgetting is not kept (the generation moved).
+ */
+class KnownCallers {
+  readonly #entries = new Map<string, KnownCaller>();
+  #generation = 0;
+
+  get generation(): number {
+    return this.#generation;
+  }
+
+  find(key: string): KnownCaller | undefined {
+    const known = this.#entries.get(key);
+    if (known && known.until > Date.now()) return known;
+    if (known) this.#entries.delete(key);
+    return undefined;
+  }
+
+  keep(key: string, generation: number, known: Omit<KnownCaller, 'until'>): void {
+    if (generation !== this.#generation) return;
+    if (this.#entries.size >= CALLERS_KEPT) this.#entries.clear();
+    this.#entries.set(key, { ...known, until: Math.min(Date.now() + CALLER_LIFE_MS, known.caller.endsAt) });
+  }
+
+  forgetAll(): void {
+    this.#generation++;
+    this.#entries.clear();
+  }
 }
 
 /** The user a session token is signed in as, while the session lasts: null for none, an ended one or a removed user. */
@@ -176,6 +238,11 @@ export function registerAuth(app: FastifyInstance): void {
       app.routeAccess.push({ method, url: route.url, access, permission: route.config?.permission });
   });
 
+  const known = new KnownCallers();
+  app.decorate('forgetCallers', () => known.forgetAll());
+  app.addHook('onSend', async (request) => {
+    if (!SAFE_METHODS.has(request.method)) known.forgetAll();
+  });
   app.addHook('onRequest', async (request) => {
     if (!SAFE_METHODS.has(request.method) && request.headers['x-requested-with'] !== 'XMLHttpRequest') {
       throw forbidden('State-changing requests must carry the header X-Requested-With: XMLHttpRequest.');
@@ -184,13 +251,23 @@ export function registerAuth(app: FastifyInstance): void {
     if (access === 'public') return;
     const header = request.headers['business-id'];
     const businessId = access === 'business' ? businessIdFrom(header) : null;
-    const caller = await findCaller(app.db, request.cookies[SESSION_COOKIE], businessId);
+    const token = request.cookies[SESSION_COOKIE];
+    if (!token) throw unauthenticated();
+    const tokenHash = hashToken(token);
+    const key = `${tokenHash}:${businessId ?? ''}`;
+    const generation = known.generation;
+    const found = known.find(key);
+    const caller = found?.caller ?? (await findCaller(app.db, tokenHash, businessId));
     if (!caller) throw unauthenticated();
     request.actor = caller.actor;
-    if (access === 'user') return;
+    if (access === 'user') {
+      if (!found) known.keep(key, generation, { caller });
+      return;
+    }
     if (header === undefined) throw forbidden('Choose a business first: the Business-ID header is missing.');
     if (businessId === null || !caller.member) throw forbidden('You are not a member of this business.');
-    const places = await placeAccessIn(app.db, caller.actor.userId, businessId, caller.permissions, caller.allPlaces);
+    const places = found?.places ?? (await placeAccessIn(app.db, caller.actor.userId, businessId, caller.permissions, caller.allPlaces));
+    if (!found?.places) known.keep(key, generation, { caller, places });
     request.tenant = { businessId, permissions: caller.permissions, places };
     const required = request.routeOptions.config?.permission;
     if (required && !holdsAny(caller.permissions, [required])) throw forbidden();

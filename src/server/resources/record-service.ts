@@ -8,12 +8,23 @@ import { getResource, registry } from '../../domain/resources/registry';
 import { recentlyClosed, workingStatuses } from '../../domain/working-set';
 import { recordActivities, recordActivity } from '../activity/activity-log';
 import { changedValues, initialValues, secretsChanged } from '../activity/record-changes';
-import { containsIgnoringCase, fullTextContains, fullTextIndex, fullTextQuery, isPostgres, nowIso } from '../db/dialect';
+import {
+  changeMark,
+  containsIgnoringCase,
+  fullTextContains,
+  fullTextIndex,
+  fullTextQuery,
+  isPostgres,
+  nowIso,
+  readAside,
+  type TrigramLookup,
+} from '../db/dialect';
 import { conflict, HttpError, notFound, validationError } from '../errors';
 import { REFERENCE_DISPLAY_SUFFIX, searchValueToStorage, storableInteger, serializeRow, toStorage, type ApiRecord } from './codec';
 import { nameReferencesBy, referencesByErrors } from './references-by';
 import { assertOperates, confinedToPlaces, seesEveryRecord } from './places';
 import { adjustCount, readCount, type TrashFilter } from './resource-counts';
+import { keepCount, keptCount } from './search-counts';
 import type { Query, ResourceStore, Usage } from './store';
 import type { Db, Scope, Trx } from '../db/scope';
 import { giveWay } from '../yielding';
@@ -85,7 +96,7 @@ function whereSearch(
   name: string,
   value: string,
   strict: boolean,
-  ftsQuery: string | undefined,
+  lookup: TrigramLookup | undefined,
 ): Query {
   const column = store.column(name);
   if (name === 'id') {
@@ -96,7 +107,7 @@ function whereSearch(
   const stored = searchValueToStorage(field, value);
   if (stored === undefined) return query.where(sql.lit(false));
   if (!isTextual(field) || strict) return query.where(column, '=', stored);
-  if (field.fullText) return query.where(fullTextContains(db, definition.table, name, value, ftsQuery));
+  if (field.fullText) return query.where(fullTextContains(db, definition.table, name, value, lookup));
   return query.where(containsIgnoringCase(db, column, value));
 }
 
@@ -152,15 +163,15 @@ async function matching(
   let walkedId: string | undefined;
   for (const [name, value] of activeSearches(definition, params)) {
     const fullText = searchesFullText(definition, name, params.is_strict);
-    const ftsQuery = fullText ? await fullTextQuery(db, definition.table, name, value) : undefined;
-    if (walk && walkedId === undefined && ftsQuery !== undefined && params.order_by_field_name === 'id') {
+    const lookup = fullText ? await fullTextQuery(db, definition.table, name, value) : undefined;
+    if (walk && walkedId === undefined && lookup && 'match' in lookup && params.order_by_field_name === 'id') {
       const index = fullTextIndex(definition.table, name);
       query = query
         .innerJoin(sql.table(index).as(WALKED_INDEX), `${WALKED_INDEX}.rowid`, store.column('id'))
-        .where(sql<boolean>`${sql.ref(`${WALKED_INDEX}.${index}`)} match ${ftsQuery}`)
+        .where(sql<boolean>`${sql.ref(`${WALKED_INDEX}.${index}`)} match ${lookup.match}`)
         .where(containsIgnoringCase(db, store.column(name), value));
       walkedId = `${WALKED_INDEX}.rowid`;
-    } else query = whereSearch(db, definition, store, query, name, value, params.is_strict, ftsQuery);
+    } else query = whereSearch(db, definition, store, query, name, value, params.is_strict, lookup);
   }
   const anyPart = typeof params.q === 'string' ? params.q.trim() : '';
   if (definition.pickerFields && anyPart !== '') {
@@ -224,32 +235,39 @@ export async function listRecords(db: Db, scope: Scope, definition: ResourceDefi
     };
   }
 
-  // A searched list (or one kept to the user's places, which the kept totals do not count) finds its page's ids, reads those rows with their references, then counts its
-  // matches: a first page that is not full has them all; otherwise they are counted up to
-  // SEARCH_COUNT_LIMIT, or to just past the page asked for, whichever is further.
-  const matched = await order(query.select(`${store.column('id')} as matched_id`))
-    .limit(perPage)
-    .offset((page - 1) * perPage)
-    .execute();
+  // A searched list (or one kept to the user's places, which the kept totals do not count) reads
+  // its matching ids once, in the list's order, for both its page and its count: up to
+  // SEARCH_COUNT_LIMIT, or to just past the page asked for, whichever is further (one more tells
+  // "more than"); then its page's rows with their references. A count kept from an earlier read
+  // while the database has not changed (search-counts.ts) leaves only the page to read.
+  const countTo = Math.max(SEARCH_COUNT_LIMIT, page * perPage);
+  const countKey = JSON.stringify([definition.name, scope.businessId, scope.userId, countedParams(params)]);
+  const mark = await changeMark(db);
+  const known = mark === undefined ? undefined : keptCount(db, countKey, mark, countTo);
+  const matched = await readAside(
+    order(query.select(`${store.column('id')} as matched_id`))
+      .limit(known ? perPage : countTo + 1)
+      .offset(known ? (page - 1) * perPage : 0),
+  ).execute();
+  const onPage = known ? matched : matched.slice((page - 1) * perPage, page * perPage);
   const records = await recordsWithIds(
     db,
     scope,
     definition,
     store,
-    matched.map((row) => Number(row.matched_id)),
+    onPage.map((row) => Number(row.matched_id)),
   );
-  if (page === 1 && matched.length < perPage) return { records, total: matched.length, exact: true };
-  const countTo = Math.max(SEARCH_COUNT_LIMIT, page * perPage);
-  const { counted } = await db
-    .selectFrom(
-      query
-        .select(sql`1`.as('one'))
-        .limit(countTo + 1)
-        .as('matches'),
-    )
-    .select(sql<number>`count(*)`.as('counted'))
-    .executeTakeFirstOrThrow();
-  return Number(counted) > countTo ? { records, total: countTo, exact: false } : { records, total: Number(counted), exact: true };
+  const counted = known ?? { mark: mark ?? '', countTo, matched: matched.length };
+  if (mark !== undefined && !known) keepCount(db, countKey, counted);
+  return counted.matched > counted.countTo
+    ? { records, total: counted.countTo, exact: false }
+    : { records, total: counted.matched, exact: true };
+}
+
+/** What decides which records a list matches: its parameters but the page and the order. */
+function countedParams(params: ListParams): Partial<ListParams> {
+  const { page: _page, per_page: _perPage, limit: _limit, order_by: _order, order_by_field_name: _field, ...matching } = params;
+  return matching;
 }
 
 /**

@@ -90,6 +90,34 @@ describe.each(databaseKinds)('searching items by part of the name (%s)', (kind) 
     expect((await demo.admin.send('GET', '/api/items?name=Zqxwv%20Vinegar%20100&sku=ZQ-1001&is_strict=1')).body.meta.total).toBe(0);
   });
 
+  it('keeps a count only while nothing changes: a match added, through the API or past it, counts at once', async () => {
+    const total = async () => (await search('name=Zqxwv%20Vinegar%20100')).body.meta.total;
+    const before = await total();
+    expect(await total()).toBe(before);
+    const [businessId] = demo.businesses;
+    const made = await demo.admin.send('POST', '/api/items', {
+      ...(await search('name=Zqxwv%20Vinegar%20100')).body.data[0],
+      sku: 'ZQ-A',
+      barcode: null,
+      name: 'Zqxwv Vinegar 100 A',
+    });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    expect(await total()).toBe(before + 1);
+    // Past the server, as a script or another instance would.
+    await demo.test.app.db
+      .updateTable('items')
+      .set({ name: 'Zqxwv Vinegar 100 B' })
+      .where('sku', '=', 'ZQ-1')
+      .where('business_id', '=', businessId)
+      .execute();
+    expect(await total()).toBe(before + 2);
+    // The pages read under a kept count are the pages.
+    const pages = [];
+    for (let page = 1; page <= 2; page++)
+      pages.push(...(await search(`name=Zqxwv%20Vinegar%20100&page=${page}`)).body.data.map((row: { id: number }) => row.id));
+    expect(new Set(pages).size).toBe(before + 2);
+  });
+
   it('finds a short term and a term no name holds', async () => {
     expect((await search('name=%C3%B1o%C3%B1o')).body.meta).toMatchObject({ total: 0, total_exact: true });
     const short = await search('name=Zq');
