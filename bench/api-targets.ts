@@ -190,3 +190,65 @@ export async function benchmarkListBesideSearches(data: BenchData, servers: Serv
     await server.stop();
   }
 }
+
+/** One search timed with its count counted afresh: after a write, which ends any count kept. */
+export interface AfreshSearch {
+  term: string;
+  matches: number;
+  timesMs: number[];
+}
+
+const AFRESH_RUNS = 30;
+
+/**
+ * A search's count is kept while the database does not change (src/server/resources/search-counts.ts),
+ * so under the load above, where nothing writes, every search after the first reads only its page.
+ * What a search costs when it counts afresh — the first after any write — is timed here: AFRESH_RUNS
+ * searches of each term one after another, each after `touch` wrote to the database (past the
+ * server, as another instance or a script would), each timed from sending to its last byte.
+ */
+export async function searchesAfresh(data: BenchData, servers: Servers, touch: () => Promise<void>): Promise<AfreshSearch[]> {
+  const server = await startServer(servers.bodega);
+  try {
+    const headers = await signedInHeaders(server.url);
+    const searched: AfreshSearch[] = [];
+    for (const [term, matches] of [
+      [SELECTIVE_TERM, data.selectiveMatches],
+      [COMMON_TERM, data.commonMatches],
+    ] as const) {
+      const target = { name: term, server: servers.bodega, path: searchPath(term), problem: searchProblem(term, matches) };
+      await checkAnswer(target, `${server.url}${target.path}`, headers);
+      const timesMs: number[] = [];
+      for (let run = 0; run < AFRESH_RUNS; run++) {
+        await touch();
+        const started = performance.now();
+        const response = await fetch(`${server.url}${target.path}`, { headers });
+        const problem = response.status === 200 ? target.problem(await response.json()) : `status ${response.status}`;
+        timesMs.push(performance.now() - started);
+        if (problem) throw new Error(`A search of "${term}" counted afresh answered wrongly: ${problem}`);
+      }
+      searched.push({ term, matches, timesMs });
+      console.log(`  "${term}" counted afresh: median ${Math.round(median(timesMs))} ms, max ${Math.round(Math.max(...timesMs))} ms`);
+    }
+    return searched;
+  } finally {
+    await server.stop();
+  }
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+
+/** The afresh searches as a table, for information (no target: the targets are under load). */
+export function afreshTable(searched: AfreshSearch[]): string {
+  const ms = (value: number) => `${Math.round(value).toLocaleString('en-US')}`;
+  return [
+    `For information, a search counted afresh (\`searchesAfresh\`, bench/api-targets.ts): a search's count is kept while the database does not change, so under the load above, where nothing writes, each search after the first reads its page only. Here ${AFRESH_RUNS} searches of each term one after another, each after a write to the database past the server, so each counts again; from sending to the last byte, one at a time:`,
+    '',
+    '| Search | matches | runs | median ms | max ms |',
+    '| --- | ---: | ---: | ---: | ---: |',
+    ...searched.map(
+      (row) =>
+        `| \`${row.term}\` | ${row.matches.toLocaleString('en-US')} | ${row.timesMs.length} | ${ms(median(row.timesMs))} | ${ms(Math.max(...row.timesMs))} |`,
+    ),
+  ].join('\n');
+}

@@ -6,7 +6,16 @@ import { buildApp } from '../src/server/app';
 import { SEARCH_COUNT_LIMIT } from '../src/server/resources/record-service';
 import { recount } from '../src/server/resources/resource-counts';
 import { seed } from '../src/server/seed';
-import { benchmark, benchmarkListBesideSearches, targetsFor, type BenchData, type Servers } from './api-targets';
+import {
+  afreshTable,
+  benchmark,
+  benchmarkListBesideSearches,
+  searchesAfresh,
+  targetsFor,
+  type AfreshSearch,
+  type BenchData,
+  type Servers,
+} from './api-targets';
 import {
   ADMIN,
   addClerk,
@@ -249,6 +258,7 @@ interface PostgresRun {
   host: string;
   seed: PostgresSeed;
   rows: Measured[];
+  afresh: AfreshSearch[];
 }
 
 /** How many names a term matches, and whether that is more than a search counts (its answer then says "more than"). */
@@ -258,7 +268,7 @@ function termMatches(term: string, matches: number): string {
   return `\`${term}\` matches ${count(matches)} names${beyond}`;
 }
 
-function postgresSection({ date, loadAverage, version, host, seed, rows }: PostgresRun): string {
+function postgresSection({ date, loadAverage, version, host, seed, rows, afresh }: PostgresRun): string {
   return `## PostgreSQL
 
 Written by \`npm run bench -- --postgres\` (bench/postgres.ts).
@@ -272,6 +282,8 @@ Written by \`npm run bench -- --postgres\` (bench/postgres.ts).
 - Load: as for SQLite, autocannon in the parent process, each server in a child process of its own, ${LOAD.connections} connections, ${LOAD.warmUpSeconds} s warm-up then ${LOAD.seconds} s measured; latency has 1 ms resolution. 1-minute load average at the end ${loadAverage.toFixed(1)} on ${availableParallelism()} CPUs
 
 ${resultsTable(rows)}
+
+${afreshTable(afresh)}
 
 ### Targets
 
@@ -312,8 +324,23 @@ export async function postgresBench(resultsPath: string): Promise<void> {
   const rows: Measured[] = [];
   for (const target of targetsFor(seeded, POSTGRES_SERVERS)) rows.push(await benchmark(target));
   rows.push(await benchmarkListBesideSearches(seeded, POSTGRES_SERVERS));
+  // A table of the benchmark's own, which the app never reads: a write to the database all the same.
+  const afresh = await connected(benchUrl, async (client) => {
+    await client.query('create table if not exists bench_touches (id serial primary key, at double precision)');
+    return searchesAfresh(seeded, POSTGRES_SERVERS, async () => {
+      await client.query('insert into bench_touches (at) values ($1)', [Date.now()]);
+    });
+  });
 
-  const section = postgresSection({ date: new Date(), loadAverage: loadavg()[0], version, host: new URL(server).host, seed: seeded, rows });
+  const section = postgresSection({
+    date: new Date(),
+    loadAverage: loadavg()[0],
+    version,
+    host: new URL(server).host,
+    seed: seeded,
+    rows,
+    afresh,
+  });
   writeFileSync(resultsPath, withSection(existingResults(resultsPath), 'PostgreSQL', section));
   console.log(`\n${resultsTable(rows)}\n\n${goalsTable(postgresGoals(rows))}\n\nWritten to bench/results.md`);
 }

@@ -2,7 +2,7 @@ import { SEARCH_COUNT_LIMIT } from '../src/server/resources/record-service';
 import { existsSync, readFileSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg, platform, release, totalmem } from 'node:os';
 import type { SeedReport } from './bench-database';
-import { KEPT_LIST, KEPT_SEARCH } from './api-targets';
+import { afreshTable, KEPT_LIST, KEPT_SEARCH, type AfreshSearch } from './api-targets';
 import { CACHED_ITEMS, FIRST_SCREEN_BUDGET_BYTES, QUEUED_CREATES, type BrowserFigures, type ScriptSize, type Spread } from './browser';
 import type { ExportMeasure } from './export';
 import type { LoadFigures } from './load';
@@ -46,6 +46,7 @@ export interface Run {
   terms: { selective: string; common: string };
   load: { connections: number; warmUpSeconds: number; seconds: number };
   rows: Measured[];
+  afresh: AfreshSearch[];
 }
 
 export const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
@@ -156,6 +157,8 @@ Written by \`npm run bench\` (bench/run.ts); method in bench/run.ts, the targets
 - Load: autocannon in the parent process, each server in a child process of its own on 127.0.0.1, ${run.load.connections} connections, ${run.load.warmUpSeconds} s warm-up then ${run.load.seconds} s measured; latency has 1 ms resolution
 
 ${resultsTable(run.rows)}
+
+${afreshTable(run.afresh)}
 
 ## Targets
 
