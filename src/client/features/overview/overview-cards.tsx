@@ -1,6 +1,6 @@
 import type { UseQueryResult } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
-import { Fragment, Suspense, useEffect, useRef, type ComponentProps } from 'react';
+import { Fragment, useEffect, useRef } from 'react';
 import { formatPesos } from '../../../domain/money';
 import { findResource, getResource } from '../../../domain/resources/registry';
 import { formatDate } from '../../lib/format';
@@ -10,8 +10,8 @@ import { useActiveBusinessId } from '../../lib/session';
 import { cn } from '../../lib/utils';
 import { StatusBadge } from '../../components/documents/status-badge';
 import { Button } from '../../components/ui/button';
-import { lazyAhead } from '../../components/ui/deferred';
 import { ChartSkeleton, OverviewCard } from './overview-card';
+import { RankedBarChart, SalesPurchasesChart } from './overview-charts';
 import { restockOf } from './restock';
 import { SERIES, type Series } from './series';
 import type {
@@ -28,27 +28,6 @@ import type {
   UnpaidDocument,
   VatBreakdown,
 } from './overview-queries';
-
-// Recharts is most of the overview's weight: the charts load after the figures and lists.
-const charts = () => import('./overview-charts');
-const LazySalesPurchasesChart = lazyAhead(() => charts().then(({ SalesPurchasesChart }) => SalesPurchasesChart));
-const LazyRankedBarChart = lazyAhead(() => charts().then(({ RankedBarChart }) => RankedBarChart));
-
-function SalesPurchasesChart(props: ComponentProps<typeof LazySalesPurchasesChart>) {
-  return (
-    <Suspense fallback={<ChartSkeleton />}>
-      <LazySalesPurchasesChart {...props} />
-    </Suspense>
-  );
-}
-
-function RankedBarChart(props: ComponentProps<typeof LazyRankedBarChart>) {
-  return (
-    <Suspense fallback={<ChartSkeleton height={40 * props.bars.length} />}>
-      <LazyRankedBarChart {...props} />
-    </Suspense>
-  );
-}
 
 const quantityFormat = new Intl.NumberFormat(undefined, { maximumFractionDigits: 3 });
 const plural = (count: number, one: string, many = `${one}s`) => `${count.toLocaleString()} ${count === 1 ? one : many}`;

@@ -1,31 +1,63 @@
-import { Bar, BarChart, CartesianGrid, LabelList, Tooltip, XAxis, YAxis, type TooltipContentProps } from 'recharts';
-import type { ComponentProps, ReactNode } from 'react';
+import { useEffect, useRef, useState, type ComponentProps, type ReactNode } from 'react';
 import { formatPesos } from '../../../domain/money';
+import { cn } from '../../lib/utils';
+import { labelEvery, valueTicks } from './chart-scale';
 import { formatPeriod } from './period';
 import { SERIES, type Series } from './series';
 
 /**
- * The overview's Recharts charts. The overview's cards load this file lazily, so Recharts is a
- * chunk of its own that comes after the cards' figures and lists. Colours are the theme's chart variables, right in light and dark mode;
- * each chart is hidden from screen readers, which read the same figures from a table instead.
+ * The overview's charts, drawn by the browser's own layout: each bar is a box sized in percent of
+ * its plot, so nothing is measured or laid out in script (a chart library's layout held a phone for
+ * most of a second). Colours are the theme's chart variables, right in light and dark mode; each
+ * chart is hidden from screen readers, which read the same figures from a table instead.
  */
 
 // Axis ticks only have room for "₱12.5K"; every figure a person reads in full uses formatPesos.
 const compactPesos = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'PHP', notation: 'compact', maximumFractionDigits: 1 });
-const compact = (value: unknown) => compactPesos.format(Number(value));
+const compact = (value: number) => compactPesos.format(value);
 
-const AXIS_TICK = { fill: 'var(--muted-foreground)', fontSize: 12 };
+/** The width of the element `ref` names, followed as it changes (0 until it is first laid out). */
+function useWidth() {
+  const ref = useRef<HTMLDivElement>(null);
+  const [width, setWidth] = useState(0);
+  useEffect(() => {
+    const element = ref.current;
+    if (!element) return;
+    const observer = new ResizeObserver(([entry]) => setWidth(entry.contentRect.width));
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, []);
+  return [ref, width] as const;
+}
 
-function ChartTooltip({ active, payload, label, formatLabel }: TooltipContentProps & { formatLabel?: (label: string) => string }) {
-  if (!active || payload.length === 0) return null;
-  const detail = (payload[0]?.payload as { detail?: string } | undefined)?.detail;
+/** What a pointer on a chart's period or bar shows: its label, its amounts, and a line of detail. */
+function ChartTooltip({
+  label,
+  entries,
+  detail,
+  className,
+  left,
+}: {
+  label: string;
+  entries: { name: string; color: string; value: number }[];
+  detail?: string;
+  className?: string;
+  /** Where it stands across its chart, when not set by `className`. */
+  left?: string;
+}) {
   return (
-    <div className="rounded-md border bg-popover px-3 py-2 text-sm text-popover-foreground shadow-md">
-      <p className="font-medium">{formatLabel ? formatLabel(String(label)) : label}</p>
-      {payload.map((entry) => (
-        <p key={String(entry.dataKey)} className="flex items-center gap-2 tabular-nums">
+    <div
+      style={{ left }}
+      className={cn(
+        'pointer-events-none absolute z-10 w-max max-w-60 rounded-md border bg-popover px-3 py-2 text-sm text-popover-foreground shadow-md',
+        className,
+      )}
+    >
+      <p className="font-medium">{label}</p>
+      {entries.map((entry) => (
+        <p key={entry.name} className="flex items-center gap-2 tabular-nums">
           <span className="size-2.5 rounded-sm" style={{ background: entry.color }} aria-hidden />
-          {entry.name}: {formatPesos(Number(entry.value))}
+          {entry.name}: {formatPesos(entry.value)}
         </p>
       ))}
       {detail && <p className="text-muted-foreground">{detail}</p>}
@@ -78,6 +110,8 @@ function ChartFigure({ children, ...table }: ComponentProps<typeof ChartTable> &
   );
 }
 
+const percent = (value: number, max: number) => `${max > 0 ? (Math.max(value, 0) / max) * 100 : 0}%`;
+
 /** Sales and purchases side by side per day or month; `series` holds the ones the user may see. */
 export function SalesPurchasesChart({
   data,
@@ -88,35 +122,80 @@ export function SalesPurchasesChart({
   series: Series[];
   caption: string;
 }) {
+  const [hovered, setHovered] = useState<number | null>(null);
+  const [plotRef, plotWidth] = useWidth();
+  const ticks = valueTicks(Math.max(0, ...data.flatMap((row) => series.map((name) => row[name] ?? 0))));
+  const top = ticks[ticks.length - 1];
+  const labels = data.map((row) => formatPeriod(row.period));
+  // Until the plot is laid out, a phone's width; a label is about 7 px a character at 12 px.
+  const every = labelEvery(data.length, plotWidth || 300, 7 * Math.max(0, ...labels.map((label) => label.length)));
+  const shown = hovered === null ? undefined : data[hovered];
   return (
     <ChartFigure
       caption={caption}
       columns={['Period', ...series.map((name) => SERIES[name].label)]}
-      rows={data.map((row) => [formatPeriod(row.period), ...series.map((name) => formatPesos(row[name] ?? 0))])}
+      rows={data.map((row, index) => [labels[index], ...series.map((name) => formatPesos(row[name] ?? 0))])}
     >
-      <BarChart
-        responsive
-        accessibilityLayer={false}
-        data={data}
-        barGap={1}
-        margin={{ top: 8, right: 0, bottom: 0, left: 0 }}
-        style={{ width: '100%', height: 240 }}
-      >
-        <CartesianGrid vertical={false} stroke="var(--border)" />
-        <XAxis dataKey="period" tickFormatter={formatPeriod} tickLine={false} axisLine={false} tick={AXIS_TICK} minTickGap={12} />
-        <YAxis tickFormatter={compact} tickLine={false} axisLine={false} tick={AXIS_TICK} width={56} />
-        <Tooltip cursor={{ fill: 'var(--muted)' }} content={(props) => <ChartTooltip {...props} formatLabel={formatPeriod} />} />
-        {series.map((name) => (
-          <Bar
-            key={name}
-            dataKey={name}
-            name={SERIES[name].label}
-            fill={SERIES[name].color}
-            radius={[3, 3, 0, 0]}
-            isAnimationActive={false}
-          />
-        ))}
-      </BarChart>
+      <div className="flex pt-2 text-xs text-muted-foreground tabular-nums" style={{ height: 240 }}>
+        <div className="relative mb-7 w-14 shrink-0">
+          {ticks.map((tick) => (
+            <span key={tick} className="absolute right-2 translate-y-1/2 leading-none" style={{ bottom: percent(tick, top) }}>
+              {compact(tick)}
+            </span>
+          ))}
+        </div>
+        <div className="flex min-w-0 flex-1 flex-col">
+          <div ref={plotRef} className="relative flex-1" onPointerLeave={() => setHovered(null)}>
+            {ticks.map((tick) => (
+              <div key={tick} className="absolute inset-x-0 border-t border-border" style={{ bottom: percent(tick, top) }} />
+            ))}
+            <div className="absolute inset-0 flex">
+              {data.map((row, index) => (
+                <div
+                  key={row.period}
+                  className={cn('flex h-full flex-1 justify-center', hovered === index && 'bg-muted')}
+                  onPointerEnter={() => setHovered(index)}
+                >
+                  {/* A tenth of the period's width free on either side. */}
+                  <div className="flex h-full w-4/5 items-end justify-center gap-px">
+                    {series.map((name) => (
+                      <div
+                        key={name}
+                        data-chart-bar={name}
+                        className="max-w-12 flex-1 rounded-t-[3px]"
+                        style={{ height: percent(row[name] ?? 0, top), background: SERIES[name].color }}
+                      />
+                    ))}
+                  </div>
+                </div>
+              ))}
+            </div>
+            {shown && hovered !== null && (
+              <ChartTooltip
+                label={labels[hovered]}
+                entries={series.map((name) => ({ name: SERIES[name].label, color: SERIES[name].color, value: shown[name] ?? 0 }))}
+                // Beside the period, on the side with more room.
+                className={hovered < data.length / 2 ? 'top-2 ml-2' : 'top-2 -ml-2 -translate-x-full'}
+                left={`${((hovered < data.length / 2 ? hovered + 1 : hovered) / data.length) * 100}%`}
+              />
+            )}
+          </div>
+          <div className="relative h-7">
+            {labels.map(
+              (label, index) =>
+                index % every === 0 && (
+                  <span
+                    key={data[index].period}
+                    className="absolute top-2 -translate-x-1/2 leading-none whitespace-nowrap"
+                    style={{ left: `${((index + 0.5) / data.length) * 100}%` }}
+                  >
+                    {label}
+                  </span>
+                ),
+            )}
+          </div>
+        </div>
+      </div>
     </ChartFigure>
   );
 }
@@ -142,36 +221,43 @@ export function RankedBarChart({
   color: string;
   detailLabel: string;
 }) {
+  const [hovered, setHovered] = useState<number | null>(null);
+  const max = Math.max(0, ...bars.map((bar) => bar.value));
   return (
     <ChartFigure
       caption={caption}
       columns={['Name', 'Amount', detailLabel]}
       rows={bars.map((bar) => [bar.name, formatPesos(bar.value), bar.detail])}
     >
-      <BarChart
-        responsive
-        accessibilityLayer={false}
-        layout="vertical"
-        data={bars}
-        margin={{ top: 4, right: 56, bottom: 0, left: 0 }}
-        style={{ width: '100%', height: bars.length * 48 + 4 }}
-      >
-        <XAxis type="number" hide />
-        {/* Names go above the bars rather than beside them: a phone has no room for both. */}
-        <YAxis type="category" dataKey="name" hide />
-        <Tooltip cursor={{ fill: 'var(--muted)' }} content={(props) => <ChartTooltip {...props} />} />
-        <Bar dataKey="value" name="Amount" fill={color} radius={3} barSize={16} isAnimationActive={false}>
-          <LabelList
-            dataKey="name"
-            content={({ x, y, value }) => (
-              <text x={Number(x)} y={Number(y) - 6} fill="var(--foreground)" fontSize={13}>
-                {shortName(String(value))}
-              </text>
+      <ul className="relative pt-1" onPointerLeave={() => setHovered(null)}>
+        {bars.map((bar, index) => (
+          <li
+            key={index}
+            className={cn('relative flex h-12 flex-col justify-end pb-1', hovered === index && 'bg-muted')}
+            onPointerEnter={() => setHovered(index)}
+          >
+            {/* Names go above the bars rather than beside them: a phone has no room for both. */}
+            <span className="truncate text-[13px] text-foreground">{shortName(bar.name)}</span>
+            <div className="relative mr-14 h-4">
+              <div data-chart-bar="value" className="h-full rounded-[3px]" style={{ width: percent(bar.value, max), background: color }} />
+              <span
+                className="absolute top-1/2 -translate-y-1/2 pl-1.5 text-xs whitespace-nowrap text-muted-foreground tabular-nums"
+                style={{ left: percent(bar.value, max) }}
+              >
+                {compact(bar.value)}
+              </span>
+            </div>
+            {hovered === index && (
+              <ChartTooltip
+                label={bar.name}
+                entries={[{ name: 'Amount', color, value: bar.value }]}
+                detail={bar.detail}
+                className={cn('right-0', index < bars.length / 2 ? 'top-full mt-1' : 'bottom-full mb-1')}
+              />
             )}
-          />
-          <LabelList dataKey="value" position="right" formatter={compact} fill="var(--muted-foreground)" fontSize={12} />
-        </Bar>
-      </BarChart>
+          </li>
+        ))}
+      </ul>
     </ChartFigure>
   );
 }
