@@ -39,7 +39,7 @@ export function share(value: number, part: number, whole: number): number {
 }
 
 /** `quantity` at the item's average: what it holds now when it holds any, else its last average. */
-function atAverage(state: CostState, quantity: number): number {
+export function atAverage(state: CostState, quantity: number): number {
   return state.quantity > 0 ? share(state.value, quantity, state.quantity) : share(state.averageValue, quantity, state.averageQuantity);
 }
 

@@ -74,6 +74,12 @@ export interface CostSource {
   from: 'amount' | 'unit-price' | 'source';
   /** Only lines of these reasons; absent: every line. */
   reasons?: readonly string[];
+  /**
+   * `amount` only: a line fulfilling an order line that unvoided documents of this type bill (their
+   * lines naming the same order line) is worth what those lines paid, unit for unit, not what it
+   * says itself — a receipt's goods cost what the supplier's bill asks for them, once billed.
+   */
+  billedBy?: string;
 }
 
 export interface DocumentEffects {
@@ -87,4 +93,10 @@ export interface DocumentEffects {
   settles?: Settles;
   /** What its goods are worth; absent: the item's moving average. */
   cost?: CostSource;
+  /**
+   * Its lines keep what the goods they move between places were worth as they left — the average
+   * on its date — though the business holds as much as before (a transfer): each line's cost is
+   * stamped, and stamped again when an earlier entry changes that average.
+   */
+  carries?: boolean;
 }

@@ -20,7 +20,7 @@ export const receiveOrders = defineResource({
     lines: 'priced',
     contact: 'Supplier',
     stock: 'in',
-    effects: { stock: [{ at: 'own', onHand: 1, inTransit: 0 }], fulfils: true, cost: { from: 'amount' } },
+    effects: { stock: [{ at: 'own', onHand: 1, inTransit: 0 }], fulfils: true, cost: { from: 'amount', billedBy: 'bill' } },
     source: { field: 'purchase_order_id', resource: 'purchase-orders' },
     lifecycle,
   },

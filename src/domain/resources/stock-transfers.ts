@@ -124,6 +124,7 @@ export const stockTransfers = defineResource({
         { at: 'to', onHand: 0, inTransit: -1, rest: { status: 'closed_short', takenBy: 'stock-receive' } },
       ],
       fulfils: true,
+      carries: true,
     },
     source: { field: 'stock_request_id', resource: 'stock-requests' },
     lifecycle,

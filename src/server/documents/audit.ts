@@ -11,7 +11,17 @@ import { storeFor } from '../resources/stores';
 import { untyped, type Db } from '../db/scope';
 import { NO_COST } from '../../domain/costing';
 import { settleCosts } from './cost-follow-up';
-import { byDocument, entryLines, planCosts, sourcesOf, vatRegistered, type CostEntry, type CostedLine } from './costing';
+import {
+  basisOf,
+  billedFor,
+  byDocument,
+  entryLines,
+  planCosts,
+  sourcesOf,
+  vatRegistered,
+  type CostEntry,
+  type CostedLine,
+} from './costing';
 import { ledgerDiscrepancies } from './ledger';
 import { settledStatus } from './payments';
 
@@ -110,6 +120,8 @@ interface Kinds {
   owed: readonly (Kind & { paid: Settling[]; adjusted: Settling[] })[];
   /** `Receive Order RO-…`, by the document type stored with lines and movements. */
   documentName(type: unknown, number: unknown): string;
+  /** Whether a kind's lines keep what the goods they carry between places were worth (`effects.carries`). */
+  carries(type: unknown): boolean;
 }
 
 /** A kind settling another, and its field naming the settled document. */
@@ -129,6 +141,9 @@ function declaredKinds(definitions: readonly ResourceDefinition[]): Kinds {
       if (effect.rest && !byType.has(effect.rest.takenBy))
         throw new Error(`${definition.name} writes off what ${effect.rest.takenBy} did not take, but there is no such kind of document.`);
     }
+    const billedBy = effects(definition).cost?.billedBy;
+    if (billedBy && !byType.has(billedBy))
+      throw new Error(`${definition.name} costs its goods as ${billedBy} bills them, but there is no such kind of document.`);
     const settles = effects(definition).settles;
     if (settles && !documents.some((owed) => owed.name === settles.resource && effects(owed).owed))
       throw new Error(`${definition.name} settles ${settles.resource}, which is not a kind of document that is owed.`);
@@ -153,6 +168,7 @@ function declaredKinds(definitions: readonly ResourceDefinition[]): Kinds {
         adjusted: settling(definition, 'amount_adjusted'),
       })),
     documentName: (type, number) => `${byType.get(String(type))?.singular ?? String(type)} ${String(number)}`,
+    carries: (type) => Boolean(byType.get(String(type))?.document?.effects?.carries),
   };
 }
 
@@ -818,6 +834,10 @@ function groupedBy<Row>(rows: readonly Row[], key: (row: Row) => number): Map<nu
  * Movements still waiting for their follow-up (cost-follow-up.ts) are left out; one that has
  * waited over `FOLLOW_UP_MS` is a follow-up that never ran.
  */
+/** An entry's worth in words: pesos given, or how it is found. */
+const worthText = (basis: string, given: number | null) =>
+  given !== null ? pesos(given) : basis === 'source' ? 'what its sources cost' : 'the average';
+
 /** How long a movement may wait for its costing: its follow-up runs as soon as its document's answer has gone out. */
 const FOLLOW_UP_MS = 60_000;
 
@@ -838,12 +858,14 @@ async function costs(db: Db, kinds: Kinds): Promise<Pending[]> {
       'document_id',
       'item_id',
       sql<number>`sum(quantity + in_transit)`.as('quantity'),
+      sql<number>`sum(quantity)`.as('on_hand'),
       sql<string>`max(document_number)`.as('number'),
     ])
     .where('costed', '=', 1)
     .groupBy(['business_id', 'document_type', 'document_id', 'item_id'])
     .execute()) {
-    if (Number(row.quantity) === 0) continue;
+    // A transfer moves nothing in all, but has its entry while it carries goods.
+    if (Number(row.quantity) === 0 && !(kinds.carries(row.document_type) && Number(row.on_hand) !== 0)) continue;
     moved.set(`${row.business_id} ${row.document_type} ${row.document_id} ${row.item_id}`, {
       quantity: Number(row.quantity),
       name: `${kinds.documentName(row.document_type, row.number)} (business ${row.business_id})`,
@@ -867,8 +889,8 @@ async function costs(db: Db, kinds: Kinds): Promise<Pending[]> {
   for (const entry of entries) {
     const key = `${entry.business_id} ${entry.document_type} ${entry.document_id} ${entry.item_id}`;
     const movedQuantity = moved.get(key)?.quantity ?? 0;
-    moved.delete(key);
-    if (movedQuantity !== Number(entry.quantity)) {
+    const movedAny = moved.delete(key);
+    if (!movedAny || movedQuantity !== Number(entry.quantity)) {
       findings.push(
         finding(
           entry.item_id,
@@ -904,8 +926,28 @@ async function costs(db: Db, kinds: Kinds): Promise<Pending[]> {
     );
     const linesOf = groupedBy(lines, (line) => line.item_id);
     const lineCosts = new Map<number, number | null>();
+    // Each entry's worth as its lines, and the bills of what they received, give it now: the
+    // entries are costed again at that worth, not at the one they keep.
+    const billed = await billedFor(db, businessId, lines, registered);
+    const linesByDocument = byDocument(lines);
+    const worthOf = (entry: CostEntry): CostEntry => {
+      const own = (linesByDocument.get(`${entry.document_type} ${entry.document_id}`) ?? []).filter(
+        (line) => line.item_id === entry.item_id,
+      );
+      const worth = basisOf(entry.document_type, own, Number(entry.quantity), registered, billed);
+      const kept = entry.given_value === null ? null : Number(entry.given_value);
+      if (worth.basis !== entry.basis || worth.given !== kept) {
+        findings.push(
+          finding(
+            entry.item_id,
+            `${named(entry)} is worth ${worthText(entry.basis, kept)} in its cost entry, but its lines give ${worthText(worth.basis, worth.given)}`,
+          ),
+        );
+      }
+      return { ...entry, basis: worth.basis, given_value: worth.given };
+    };
     for (const [itemId, own] of entriesOf) {
-      const plan = await planCosts(NO_COST, own, byDocument(linesOf.get(itemId) ?? []), sources, registered);
+      const plan = await planCosts(NO_COST, own.map(worthOf), byDocument(linesOf.get(itemId) ?? []), sources, registered);
       for (const [lineId, cost] of plan.lineCosts) lineCosts.set(lineId, cost);
       for (const { entry, value, after } of plan.entries) {
         if (Number(entry.value) !== value || Number(entry.value_after) !== after.value || Number(entry.quantity_after) !== after.quantity) {

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditAfterEach } from '../../../tests/support/audited';
 import { randomSequence } from '../../../tests/support/random-sequence';
 import {
+  betweenPlaces,
   contactOfType,
   created,
   databaseKinds,
@@ -16,6 +17,7 @@ import { todayInManila } from '../../domain/documents';
 import type { Db, Scope, Trx } from '../db/scope';
 import { auditDatabase, type AuditFinding } from './audit';
 import { costWaiting, settleCosts } from './cost-follow-up';
+import { up as upgradeCosts } from '../db/migrations/2026-12-08-01-costs-carried-and-billed';
 import { costUncosted, recostItem } from './costing';
 import { move } from './ledger';
 
@@ -216,6 +218,168 @@ describe.each(databaseKinds)('moving-average cost on %s', (kind) => {
     ]);
   });
 
+  it('costs goods received against an order at what their bill pays, net of VAT, and at the receipt again once the bill is voided', async () => {
+    const item = await newItem('COST-BILLED');
+    const order = await created(admin, '/api/purchase-orders', {
+      contact_id: supplierId,
+      branch_id: branchId,
+      date: day(1),
+      lines: [lineOf(item, 10, 100)],
+    });
+    const orderLine = order.lines[0].id as number;
+    const received = await created(admin, '/api/receive-orders', {
+      purchase_order_id: order.id,
+      contact_id: supplierId,
+      branch_id: branchId,
+      date: day(1),
+      lines: [{ source_line_id: orderLine, quantity: 10 }],
+    });
+    const s1 = await sale(item, day(2), 4, 200);
+    expect(await costOf('invoice', s1.id)).toBe(400);
+    // Billed days later at ₱112.00 a piece before VAT (₱1,254.40 with it): the business claims the VAT back.
+    const bill = await created(admin, '/api/bills', {
+      purchase_order_id: order.id,
+      contact_id: supplierId,
+      branch_id: branchId,
+      date: day(3),
+      lines: [{ source_line_id: orderLine, quantity: 10, unit_price: 112 }],
+    });
+    expect(bill.total).toBe(1254.4);
+    expect(await costOf('invoice', s1.id)).toBe(448);
+    expect(await held(item)).toEqual({ quantity: 6, value: 672 });
+    const s2 = await sale(item, day(4), 2, 200);
+    expect(await costOf('invoice', s2.id)).toBe(224);
+    const before = await kept(test.app.db, businessId, [item]);
+    expect(await recomputed(test.app.db, businessId, [item])).toEqual(before);
+    expect((await admin.send('GET', `/api/invoices/${s1.id}`)).body.data).toMatchObject({ cost_of_goods: 448, margin: 352 });
+
+    // Voided, it never priced them: the receipt's ₱100.00 again, and every sale costed again from it.
+    expect((await admin.send('PATCH', `/api/bills/${bill.id}/void`)).status).toBe(200);
+    expect([await costOf('invoice', s1.id), await costOf('invoice', s2.id)]).toEqual([400, 200]);
+    expect(await held(item)).toEqual({ quantity: 4, value: 400 });
+    expect(await costOf('receive-order', received.id)).toBe(1000);
+
+    // Billed again for half the order at ₱90.00: what the order line received costs ₱90.00 a piece.
+    await created(admin, '/api/bills', {
+      purchase_order_id: order.id,
+      contact_id: supplierId,
+      branch_id: branchId,
+      date: day(5),
+      lines: [{ source_line_id: orderLine, quantity: 5, unit_price: 90 }],
+    });
+    expect([await costOf('invoice', s1.id), await costOf('receive-order', received.id)]).toEqual([360, 900]);
+    const after = await kept(test.app.db, businessId, [item]);
+    expect(await recomputed(test.app.db, businessId, [item])).toEqual(after);
+
+    // The audit prices the receipt again from its bills and finds an entry left at its own price.
+    let findings: AuditFinding[] = [];
+    await test.app.db
+      .transaction()
+      .execute(async (trx) => {
+        await trx
+          .updateTable('cost_entries')
+          .set({ given_value: 100_000 })
+          .where('document_type', '=', 'receive-order')
+          .where('document_id', '=', received.id)
+          .execute();
+        findings = await auditDatabase(trx);
+        throw new RolledBack();
+      })
+      .catch((error: unknown) => {
+        if (!(error instanceof RolledBack)) throw error;
+      });
+    expect(findings).toEqual([
+      {
+        check: 'costs',
+        message: `Costed COST-BILLED (COST-BILLED): Receive Order ${received.number} (business ${businessId}) is worth ₱1,000.00 in its cost entry, but its lines give ₱900.00.`,
+      },
+    ]);
+  });
+
+  it('prices each receipt at its bill when receipts and bills of the same orders are posted at once', async () => {
+    const items = await Promise.all(Array.from({ length: 6 }, (_, n) => newItem(`COST-BILL-RACE-${n}`)));
+    const orders = await Promise.all(
+      items.map((item) =>
+        created(admin, '/api/purchase-orders', {
+          contact_id: supplierId,
+          branch_id: branchId,
+          date: day(1),
+          lines: [lineOf(item, 10, 100)],
+        }),
+      ),
+    );
+    // Each order received and billed by two requests at once: the receipt's follow-up and the bill
+    // meet on the item's cost row, whichever comes second reading what the first committed.
+    const posted = await Promise.all(
+      orders.flatMap((order, n) => {
+        const body = { purchase_order_id: order.id, contact_id: supplierId, branch_id: branchId, date: day(2) };
+        const line = { source_line_id: order.lines[0].id, quantity: 10 };
+        return [
+          admin.send('POST', '/api/receive-orders', { ...body, lines: [line] }),
+          admin.send('POST', '/api/bills', { ...body, lines: [{ ...line, unit_price: 110 + n }] }),
+        ];
+      }),
+    );
+    for (const answer of posted) expect(answer.status, JSON.stringify(answer.body)).toBe(201);
+    await settleCosts(test.app.db, businessId);
+    for (const [n, item] of items.entries()) expect(await held(item)).toEqual({ quantity: 10, value: 10 * (110 + n) });
+    const before = await kept(test.app.db, businessId, items);
+    expect(await recomputed(test.app.db, businessId, items)).toEqual(before);
+  });
+
+  it('costs transfers and billed receipts moved before their rules again from the ledger, as the app starts after its upgrade', async () => {
+    const db = test.app.db;
+    const items = (await db.selectFrom('items').select('id').where('business_id', '=', businessId).execute()).map((row) => row.id);
+    const before = await kept(db, businessId, items);
+    const carried = before.entries.filter((entry) => entry.document_type === 'stock-transfer');
+    expect(carried.length).toBeGreaterThan(0);
+    // As a Bodega before them left it: no transfer's entry nor stamp, receipts at their own price.
+    await db.deleteFrom('cost_entries').where('document_type', '=', 'stock-transfer').execute();
+    await db.updateTable('document_lines').set({ cost: null }).where('document_type', '=', 'stock-transfer').execute();
+    await upgradeCosts(db);
+    expect(await costUncosted(db)).toBeGreaterThan(0);
+    expect(await kept(db, businessId, items)).toEqual(before);
+  });
+
+  it('stamps a transfer with what its goods were worth as they left, and again when an earlier receipt changes that', async () => {
+    const item = await newItem('COST-CARRIED');
+    await receipt(item, day(1), 10, 100);
+    const transfer = async (date: string, quantity: number) =>
+      created(admin, '/api/stock-transfers', {
+        ...betweenPlaces({ type: 'branch', id: branchId }, { type: 'branch', id: makatiId }),
+        date,
+        lines: [{ item_id: item, unit_of_measurement_id: 1, quantity }],
+      });
+    const t1 = await transfer(day(3), 4);
+    expect(await costOf('stock-transfer', t1.id)).toBe(400);
+    // The business holds as much as before: a transfer moves no cost.
+    expect(await held(item)).toEqual({ quantity: 10, value: 1000 });
+    // A receipt entered late, dated before the transfer: it left at the new average.
+    await receipt(item, day(2), 10, 130);
+    expect(await costOf('stock-transfer', t1.id)).toBe(460);
+    expect(await held(item)).toEqual({ quantity: 20, value: 2300 });
+    // Its cost is shown to whoever sees costs, and to no one else.
+    expect((await admin.send('GET', `/api/stock-transfers/${t1.id}`)).body.data.lines[0].cost).toBe(460);
+    // Voided, it carries nothing and keeps no cost.
+    const t2 = await transfer(day(4), 2);
+    expect(await costOf('stock-transfer', t2.id)).toBe(230);
+    expect((await admin.send('PATCH', `/api/stock-transfers/${t2.id}/void`)).status).toBe(200);
+    expect(await costOf('stock-transfer', t2.id)).toBeNull();
+    // Received short and closed: the goods lost leave at the average they left with.
+    const received = await admin.send('POST', '/api/stock-receives', {
+      stock_transfer_id: t1.id,
+      date: day(5),
+      lines: [{ source_line_id: t1.lines[0].id, quantity: 3 }],
+      rest: 'close',
+      lost_reason: 'damaged',
+    });
+    expect(received.status, JSON.stringify(received.body)).toBe(201);
+    expect(await costOf('stock-transfer', t1.id)).toBe(460);
+    expect(await held(item)).toEqual({ quantity: 19, value: 2185 });
+    const before = await kept(test.app.db, businessId, [item]);
+    expect(await recomputed(test.app.db, businessId, [item])).toEqual(before);
+  });
+
   it('leaves every stamped cost as a recomputation gives it when a thousand offline sales dated yesterday are replayed after a back-dated receipt', async () => {
     const item = await newItem('COST-REPLAY');
     await receipt(item, day(10), 1500, 40);
@@ -295,6 +459,10 @@ describe.each(databaseKinds)('moving-average cost on %s', (kind) => {
       const random = randomSequence(kind === 'sqlite' ? 7 : 11);
       const pick = (n: number) => Math.floor(random() * n);
       const branch = await created(admin, '/api/branches', { code: 'COST', name: 'Costing' });
+      const elsewhere = {
+        type: 'branch' as const,
+        id: (await created(admin, '/api/branches', { code: 'AWAY', name: 'Away' })).id as number,
+      };
       const unit = await created(admin, '/api/unit-of-measurements', { name: 'Piece', abbreviation: 'pc' });
       const location = { type: 'branch' as const, id: branch.id as number };
       const itemIds: number[] = [];
@@ -352,6 +520,10 @@ describe.each(databaseKinds)('moving-average cost on %s', (kind) => {
               onHand.set(undone.item, onHand.get(undone.item)! - undone.quantity);
               await move(trx, scope, { type: undone.type, id: undone.id, number: 'V', date: dated(today) }, [
                 { itemId: undone.item, location, quantity: -undone.quantity },
+                // A transfer's goods come back from transit.
+                ...(undone.type === 'stock-transfer'
+                  ? [{ itemId: undone.item, location: elsewhere, quantity: 0, inTransit: undone.quantity }]
+                  : []),
               ]);
               movements += 1;
               await followUp(trx, undone.item);
@@ -363,6 +535,10 @@ describe.each(databaseKinds)('moving-average cost on %s', (kind) => {
               quantity = (1 + pick(40)) * 1000;
               const unitPrice = 5000 + pick(10_000);
               line = { unit_price: unitPrice, amount: (unitPrice * quantity) / 1000 };
+            } else if (roll < 0.58) {
+              // Goods sent to the other branch: they stay in transit, the business holding as much.
+              type = 'stock-transfer';
+              quantity = -Math.min(held, (1 + pick(10)) * 1000);
             } else if (roll < 0.93 || sold.length === 0) {
               type = 'invoice';
               quantity = -Math.min(held, (1 + pick(20)) * 1000);
@@ -410,7 +586,10 @@ describe.each(databaseKinds)('moving-average cost on %s', (kind) => {
               source: line.source_line_id as number | undefined,
               voided: false,
             });
-            await move(trx, scope, { type, id, number: String(id), date }, [{ itemId: item, location, quantity }]);
+            await move(trx, scope, { type, id, number: String(id), date }, [
+              { itemId: item, location, quantity },
+              ...(type === 'stock-transfer' ? [{ itemId: item, location: elsewhere, quantity: 0, inTransit: -quantity }] : []),
+            ]);
             movements += 1;
             await followUp(trx, item);
           }
@@ -421,6 +600,11 @@ describe.each(databaseKinds)('moving-average cost on %s', (kind) => {
       const incremental = await kept(db, business, itemIds);
       expect(incremental.entries.length).toBeGreaterThan(5000);
       expect(incremental.lines.filter((line) => line.cost !== null).length).toBeGreaterThan(3000);
+      const transfers = made.filter((one) => one.type === 'stock-transfer');
+      expect(transfers.filter((one) => one.voided).length).toBeGreaterThan(10);
+      const stamped = new Map(incremental.lines.map((line) => [line.id, line.cost]));
+      // Every transfer still sent is stamped, every one voided not.
+      expect(transfers.every((one) => (stamped.get(one.lineId) === null) === one.voided)).toBe(true);
       expect(await recomputed(db, business, itemIds)).toEqual(incremental);
     } finally {
       await empty.close();

@@ -1,5 +1,5 @@
 import { CompiledQuery, sql, type RawBuilder, type Selectable } from 'kysely';
-import { costed, NO_COST, share, shared, type CostState } from '../../domain/costing';
+import { atAverage, costed, NO_COST, share, shared, type CostState } from '../../domain/costing';
 import { effectMoves, type StockEffect } from '../../domain/effects';
 import type { ResourceDefinition } from '../../domain/resource';
 import { registry } from '../../domain/resources/registry';
@@ -113,16 +113,68 @@ export async function vatRegistered(trx: Db, businessId: number): Promise<boolea
 /** What a line paid for its goods: its net amount, with its VAT where the business cannot claim it back. */
 const paid = (line: Pick<CostedLine, 'amount' | 'vat'>, registered: boolean) => Number(line.amount) + (registered ? 0 : Number(line.vat));
 
+/** What unvoided bills paid for an order line's goods (net amounts as `paid` counts them) and how much they billed. */
+interface Billed {
+  paid: number;
+  quantity: number;
+}
+
+/** Billed order lines, by id: what `billedFor` reads. */
+export type BilledLines = ReadonlyMap<number, Billed>;
+
+const NOTHING_BILLED: BilledLines = new Map();
+
+/**
+ * What unvoided documents billing the order lines these lines fulfil paid for them
+ * (`effects.cost.billedBy`: a receipt's lines, billed by bills), by order line. `without`: a
+ * document to leave out though it is not void yet (a bill being voided).
+ */
+export async function billedFor(
+  db: Db,
+  businessId: number,
+  lines: readonly CostedLine[],
+  registered: boolean,
+  without?: { type: string; id: number },
+): Promise<BilledLines> {
+  const orderLines = new Map<string, Set<number>>();
+  for (const line of lines) {
+    const billedBy = kinds.get(line.document_type)?.document?.effects?.cost?.billedBy;
+    if (!billedBy || line.source_line_id === null) continue;
+    orderLines.set(billedBy, (orderLines.get(billedBy) ?? new Set()).add(Number(line.source_line_id)));
+  }
+  const billed = new Map<number, Billed>();
+  for (const [type, ids] of orderLines) {
+    const table = kinds.get(type)!.table;
+    for (const chunk of chunks([...ids])) {
+      const leftOut = without?.type === type ? sql`and line.document_id != ${without.id}` : sql``;
+      const { rows } = await sql<{ source_line_id: number; amount: number; vat: number; base_quantity: number }>`
+        select line.source_line_id, line.amount, line.vat, line.base_quantity
+        from document_lines line join ${sql.table(table)} bill on bill.id = line.document_id
+        where line.business_id = ${businessId} and line.document_type = ${type} and line.source_line_id in (${sql.join(chunk)})
+          and bill.status != 'void' and bill.deleted_at is null ${leftOut}`.execute(db);
+      for (const row of rows) {
+        const known = billed.get(Number(row.source_line_id)) ?? { paid: 0, quantity: 0 };
+        known.paid += paid(row, registered);
+        known.quantity += Math.abs(Number(row.base_quantity));
+        billed.set(Number(row.source_line_id), known);
+      }
+    }
+  }
+  return billed;
+}
+
 /**
  * How an entry of `type` for these lines (the document's lines of the item) is worth what it is:
  * `given` with its worth when the kind's `effects.cost` covers every line that moved, `source`
- * when it takes its lines' sources' cost, else at the average.
+ * when it takes its lines' sources' cost, else at the average. `billed`: what bills paid for the
+ * order lines the lines fulfil, where the kind's goods cost what they are billed at.
  */
-function basisOf(
+export function basisOf(
   type: string,
   lines: readonly CostedLine[],
   quantity: number,
   registered: boolean,
+  billed: BilledLines = NOTHING_BILLED,
 ): { basis: CostBasis; given: number | null } {
   const cost = kinds.get(type)?.document?.effects?.cost;
   const moved = movedLines(type, lines);
@@ -130,9 +182,17 @@ function basisOf(
   if (!cost || moved.length === 0 || moved.some((line) => cost.reasons && !cost.reasons.includes(String(line.reason)))) return average;
   if (cost.from === 'source') return moved.every((line) => line.source_line_id !== null) ? { basis: 'source', given: null } : average;
   if (cost.from === 'unit-price' && moved.some((line) => !(Number(line.unit_price) > 0))) return average;
+  // A line of an order line billed is worth what the bills paid for it, unit for unit.
+  const billedAt = (line: CostedLine) => {
+    const bill = cost.billedBy && line.source_line_id !== null ? billed.get(Number(line.source_line_id)) : undefined;
+    return bill && bill.quantity > 0 ? share(bill.paid, Math.abs(Number(line.base_quantity)), bill.quantity) : undefined;
+  };
   const worth = moved.reduce(
     (sum, line) =>
-      sum + (cost.from === 'amount' ? paid(line, registered) : share(Number(line.unit_price), Math.abs(Number(line.quantity)), 1000)),
+      sum +
+      (cost.from === 'amount'
+        ? (billedAt(line) ?? paid(line, registered))
+        : share(Number(line.unit_price), Math.abs(Number(line.quantity)), 1000)),
     0,
   );
   const movedQuantity = moved.reduce((sum, line) => sum + Math.abs(Number(line.base_quantity)), 0);
@@ -249,8 +309,15 @@ async function linesOf(trx: Trx, businessId: number, type: string, documentIds: 
     .execute()) as CostedLine[];
 }
 
-/** Each moved line's cost: the entry's worth shared by quantity; the other lines none. */
-function stamps(type: string, lines: readonly CostedLine[], value: number): Map<number, number | null> {
+/** Whether a kind's lines keep what the goods they carry between places were worth (`effects.carries`: a transfer). */
+const carries = (type: string) => Boolean(kinds.get(type)?.document?.effects?.carries);
+
+/**
+ * Each moved line's cost: the entry's worth shared by quantity; the other lines none. A kind
+ * carrying goods between places stamps every line at the average before its entry (`before`).
+ */
+function stamps(type: string, lines: readonly CostedLine[], value: number, before: CostState): Map<number, number | null> {
+  if (carries(type)) return new Map(lines.map((line) => [line.id, atAverage(before, Math.abs(Number(line.base_quantity)))]));
   const moved = movedLines(type, lines);
   const parts = shared(
     Math.abs(value),
@@ -345,7 +412,7 @@ export async function planCosts(
           : null;
     const { value, after } = costed(now, quantity, given);
     planned.push({ entry, value, after });
-    for (const [lineId, cost] of stamps(entry.document_type, own, value)) lineCosts.set(lineId, cost);
+    for (const [lineId, cost] of stamps(entry.document_type, own, value, now)) lineCosts.set(lineId, cost);
     now = after;
   }
   return { entries: planned, lineCosts, state: now };
@@ -505,6 +572,23 @@ async function positionsOf(trx: Trx, businessId: number, document: CostedDocumen
   );
 }
 
+/**
+ * Whether a document carrying goods between places (`carries`) still carries the item: its goods
+ * taken off hand and not put back (a void puts them back).
+ */
+async function carriesStill(trx: Trx, businessId: number, document: CostedDocument, itemId: number): Promise<boolean> {
+  if (!carries(document.type)) return false;
+  const row = await trx
+    .selectFrom('stock_movements')
+    .select(sql<number>`coalesce(sum(quantity), 0)`.as('on_hand'))
+    .where('business_id', '=', businessId)
+    .where('document_type', '=', document.type)
+    .where('document_id', '=', document.id)
+    .where('item_id', '=', itemId)
+    .executeTakeFirstOrThrow();
+  return Number(row.on_hand) !== 0;
+}
+
 /** Whether `a` stands after `b` in an item's order. */
 const after = (a: Place, b: Place) => a.date > b.date || (a.date === b.date && a.sequence > b.sequence);
 
@@ -560,7 +644,8 @@ export async function costMoved(
   moved: ReadonlyMap<number, ItemMoved>,
   locked: ReadonlyMap<number, ItemLock>,
 ): Promise<void> {
-  const itemIds = [...moved.keys()].filter((itemId) => moved.get(itemId)!.change !== 0).sort((a, b) => a - b);
+  // A transfer changes no item's quantity, but carries its goods' cost: it has its entry all the same.
+  const itemIds = [...moved.keys()].filter((itemId) => moved.get(itemId)!.change !== 0 || carries(document.type)).sort((a, b) => a - b);
   for (const chunk of chunks(itemIds)) await costChunk(trx, businessId, document, moved, locked, chunk);
 }
 
@@ -577,6 +662,12 @@ async function costChunk(
   const registered = async () => (registeredKnown ??= await vatRegistered(trx, businessId));
   const positions = await positionsOf(trx, businessId, document, itemIds);
   const linesByItem = await documentLinesOf(trx, businessId, document, itemIds);
+  // What bills paid for what a receipt received, read once for all its items (when it comes to them).
+  let billedKnown: BilledLines | undefined;
+  const billed = async () =>
+    (billedKnown ??= kinds.get(document.type)?.document?.effects?.cost?.billedBy
+      ? await billedFor(trx, businessId, [...linesByItem.values()].flat(), await registered())
+      : NOTHING_BILLED);
   for (const itemId of itemIds) {
     const { state } = locked.get(itemId)!;
     const { last, ownId } = positions.get(itemId)!;
@@ -585,7 +676,7 @@ async function costChunk(
     if (ownId !== undefined) {
       const entry = await trx.selectFrom('cost_entries').selectAll().where('id', '=', ownId).executeTakeFirstOrThrow();
       const quantity = Number(entry.quantity) + change;
-      if (quantity === 0) {
+      if (quantity === 0 && !(await carriesStill(trx, businessId, document, itemId))) {
         await trx.deleteFrom('cost_entries').where('id', '=', entry.id).execute();
         await updateById(
           trx,
@@ -600,6 +691,8 @@ async function costChunk(
       await walk(trx, businessId, itemId, { date: String(entry.date), sequence: Number(entry.sequence) }, await registered());
       continue;
     }
+    // A transfer voided before it was costed: nothing to carry.
+    if (change === 0 && !(await carriesStill(trx, businessId, document, itemId))) continue;
     // Dated and ordered as its first movement of the item: one of these, unless its kind moves goods
     // between places, whose goods lost on closing were first moved when dispatched.
     const place: Place = betweenPlaces(document.type)
@@ -607,7 +700,7 @@ async function costChunk(
       : { date: document.date, sequence: moved.get(itemId)!.first };
     // Only a kind that says what its goods are worth reads whether the business claims VAT back.
     const worthDeclared = Boolean(kinds.get(document.type)?.document?.effects?.cost);
-    const { basis, given } = basisOf(document.type, lines, change, worthDeclared && (await registered()));
+    const { basis, given } = basisOf(document.type, lines, change, worthDeclared && (await registered()), await billed());
     const worth =
       basis === 'source' ? sourceWorth(document.type, lines, change, await sourcesOf(trx, lines), await registered(), new Map()) : given;
     const { value, after: held } = costed(state, change, worth);
@@ -630,12 +723,80 @@ async function costChunk(
       await walk(trx, businessId, itemId, place, await registered());
       continue;
     }
-    const lineRows = [...stamps(document.type, lines, value)].filter((row): row is [number, number] => row[1] !== null);
+    const lineRows = [...stamps(document.type, lines, value, state)].filter((row): row is [number, number] => row[1] !== null);
     await writeTogether(trx, [
       sql`${entry}`,
       ...(lineRows.length > 0 ? [stampLines(lineRows)] : []),
       sql`${saveState(trx, businessId, itemId, held)}`,
     ]);
+  }
+}
+
+/**
+ * A bill made or voided (`bill`; `voided` while its status is not void yet): the goods received
+ * against the order lines it bills (`orderLineIds`) are worth what unvoided bills now pay for
+ * them, so each receipt's entry of them takes its new worth and its item is walked from there —
+ * every later sale costed again. In the bill's transaction, its items locked first as every
+ * costing locks them: a receipt's follow-up running beside it reads the bill after it commits.
+ */
+export async function costBilled(
+  trx: Trx,
+  businessId: number,
+  bill: { type: string; id: number; voided: boolean },
+  orderLineIds: readonly number[],
+): Promise<void> {
+  const receiving = [...kinds.values()]
+    .filter((kind) => kind.document?.effects?.cost?.billedBy === bill.type)
+    .map((kind) => kind.document!.type);
+  if (receiving.length === 0 || orderLineIds.length === 0) return;
+  const received: { document_type: string; document_id: number; item_id: number }[] = [];
+  for (const chunk of chunks([...new Set(orderLineIds)])) {
+    received.push(
+      ...(await trx
+        .selectFrom('document_lines')
+        .select(['document_type', 'document_id', 'item_id'])
+        .where('business_id', '=', businessId)
+        .where('document_type', 'in', receiving)
+        .where('source_line_id', 'in', chunk)
+        .execute()),
+    );
+  }
+  if (received.length === 0) return;
+  const locked = await lockCosts(
+    trx,
+    businessId,
+    received.map((line) => line.item_id),
+  );
+  const registered = await vatRegistered(trx, businessId);
+  const without = bill.voided ? bill : undefined;
+  for (const [itemId, { fresh }] of locked) {
+    // Never costed: its receipts' movements wait, and are costed at what bills pay when they are.
+    if (fresh) continue;
+    const documents = received.filter((line) => line.item_id === itemId);
+    let from: Place | undefined;
+    for (const type of new Set(documents.map((line) => line.document_type))) {
+      const ids = [...new Set(documents.filter((line) => line.document_type === type).map((line) => line.document_id))];
+      // A receipt whose movements still wait has no entry yet: its follow-up costs it at what the bills pay then.
+      const entries = await trx
+        .selectFrom('cost_entries')
+        .selectAll()
+        .where('business_id', '=', businessId)
+        .where('item_id', '=', itemId)
+        .where('document_type', '=', type)
+        .where('document_id', 'in', ids)
+        .execute();
+      const lines = byDocument(await linesOf(trx, businessId, type, ids, itemId));
+      const billed = await billedFor(trx, businessId, [...lines.values()].flat(), registered, without);
+      for (const entry of entries) {
+        const own = lines.get(`${entry.document_type} ${entry.document_id}`) ?? [];
+        const { basis, given } = basisOf(entry.document_type, own, Number(entry.quantity), registered, billed);
+        if (basis === entry.basis && given === (entry.given_value === null ? null : Number(entry.given_value))) continue;
+        await trx.updateTable('cost_entries').set({ basis, given_value: given }).where('id', '=', entry.id).execute();
+        const place = { date: String(entry.date), sequence: Number(entry.sequence) };
+        if (!from || after(from, place)) from = place;
+      }
+    }
+    if (from) await walk(trx, businessId, itemId, from, registered);
   }
 }
 
@@ -655,17 +816,20 @@ export async function recostItem(trx: Trx, businessId: number, itemId: number): 
     .where('stock_id', 'in', trx.selectFrom('stocks').select('id').where('business_id', '=', businessId).where('item_id', '=', itemId))
     .orderBy('id')
     .execute();
-  // One group per document: what it moved in all, dated and ordered by its first movement (a void's come later, dated later).
-  const groups = new Map<string, { type: string; id: number; quantity: number; place: Place }>();
+  // One group per document: what it moved in all (and on hand alone, for a transfer), dated and
+  // ordered by its first movement (a void's come later, dated later).
+  const groups = new Map<string, { type: string; id: number; quantity: number; onHand: number; place: Place }>();
   for (const movement of movements) {
     const key = `${movement.document_type} ${movement.document_id}`;
     const group = groups.get(key) ?? {
       type: movement.document_type,
       id: movement.document_id,
       quantity: 0,
+      onHand: 0,
       place: { date: String(movement.document_date), sequence: movement.id },
     };
     group.quantity += Number(movement.quantity) + Number(movement.in_transit);
+    group.onHand += Number(movement.quantity);
     groups.set(key, group);
   }
   const lines: CostedLine[] = [];
@@ -680,7 +844,9 @@ export async function recostItem(trx: Trx, businessId: number, itemId: number): 
   const waited = movements.filter((movement) => Number(movement.costed) === 0).map((movement) => movement.id);
   for (const chunk of chunks(waited)) await trx.updateTable('stock_movements').set({ costed: 1 }).where('id', 'in', chunk).execute();
   // Lines of documents that no longer move the item (voided) cost nothing.
-  const undone = [...groups.values()].filter((group) => group.quantity === 0);
+  const moves = (group: { type: string; quantity: number; onHand: number }) =>
+    group.quantity !== 0 || (carries(group.type) && group.onHand !== 0);
+  const undone = [...groups.values()].filter((group) => !moves(group));
   const uncosted = undone.flatMap((group) => (linesByDocument.get(`${group.type} ${group.id}`) ?? []).filter((line) => line.cost !== null));
   await updateById(
     trx,
@@ -688,11 +854,13 @@ export async function recostItem(trx: Trx, businessId: number, itemId: number): 
     ['cost'],
     uncosted.map((line) => [line.id, null]),
   );
+  const billed = await billedFor(trx, businessId, lines, registered);
   const entries = [...groups.values()]
-    .filter((group) => group.quantity !== 0)
+    .filter(moves)
     .sort((a, b) => (a.place.date < b.place.date ? -1 : a.place.date > b.place.date ? 1 : a.place.sequence - b.place.sequence))
     .map((group) => {
-      const { basis, given } = basisOf(group.type, linesByDocument.get(`${group.type} ${group.id}`) ?? [], group.quantity, registered);
+      const own = linesByDocument.get(`${group.type} ${group.id}`) ?? [];
+      const { basis, given } = basisOf(group.type, own, group.quantity, registered, billed);
       return {
         business_id: businessId,
         item_id: itemId,

@@ -11,6 +11,7 @@ import type { ResourceStore } from '../resources/store';
 import type { Scope, Trx } from '../db/scope';
 import type { ServerPart } from './server-part';
 import { documentStore, liveSource, viewedSource } from './document-store';
+import { costBilled } from './costing';
 import { priceLines, storedLines, type StoredLine } from './lines';
 
 /**
@@ -197,6 +198,11 @@ const billsStore: ResourceStore = documentStore(bills, {
     });
     return { columns: { amount_paid: 0, balance: priced.totals.total }, lines: priced };
   },
+  async apply(trx, scope, document, prepared) {
+    // What it bills, the goods received against it cost from now on (docs/costing.md).
+    const billed = prepared.lines!.lines.flatMap((line) => (line.sourceLineId === null ? [] : [line.sourceLineId]));
+    await costBilled(trx, scope.businessId, { type: document.type, id: document.id, voided: false }, billed);
+  },
 });
 
 /** Orders, receipts and bills; bill payments are served from their declaration (`effects.settles`). */
@@ -223,5 +229,18 @@ export const purchasingParts: readonly ServerPart[] = [
       },
     },
   },
-  { definition: bills, store: billsStore },
+  {
+    definition: bills,
+    store: billsStore,
+    reversals: {
+      // The goods received against what it billed cost what they did before it: their receipt's
+      // price, or another unvoided bill's. Its payments and memoranda are refused first (balanceVoid).
+      async void(trx, scope, row) {
+        const billed = (await storedLines(trx, bills.document!.type, [Number(row.id)])).flatMap((line) =>
+          line.source_line_id === null ? [] : [line.source_line_id],
+        );
+        await costBilled(trx, scope.businessId, { type: bills.document!.type, id: Number(row.id), voided: true }, billed);
+      },
+    },
+  },
 ];

@@ -63,6 +63,10 @@ export function DocumentLines({ definition, record: given }: { definition: Resou
   const legend = priced ? vatLegend(lines) : null;
   // A sale's lines carry their cost and margin only for a user who sees costs: then they are shown.
   const margins = spec.lines === 'priced' && lines.some((line) => line.margin !== undefined);
+  // Goods moved without a price (a transfer, an adjustment) show what they were worth, to the same users.
+  const worth = !priced && lines.some((line) => line.cost !== undefined);
+  const unitCost = (line: ShownLine) =>
+    line.cost === null || line.cost === undefined || !line.quantity ? null : Math.abs(line.cost / line.quantity);
   const orNone = (value: number | null | undefined) => (value === null || value === undefined ? '—' : formatPesos(value));
   return (
     <HeadedSection headingId="lines-heading" title="Lines" className="space-y-2">
@@ -85,6 +89,12 @@ export function DocumentLines({ definition, record: given }: { definition: Resou
               </TableHead>
               {done && <TableHead className="hidden text-right sm:table-cell">{done}</TableHead>}
               {reasoned && <TableHead>Reason</TableHead>}
+              {worth && (
+                <>
+                  <TableHead className="hidden text-right md:table-cell">Unit cost</TableHead>
+                  <TableHead className="text-right">Cost</TableHead>
+                </>
+              )}
               {priced && (
                 <>
                   <TableHead className="hidden text-right sm:table-cell">Unit price</TableHead>
@@ -138,6 +148,12 @@ export function DocumentLines({ definition, record: given }: { definition: Resou
                       {returns && <span className="block text-xs">{reasonLabel(line.disposition, spec.returns!.dispositions)}</span>}
                       {line.note && <span className="text-xs text-muted-foreground">{line.note}</span>}
                     </TableCell>
+                  )}
+                  {worth && (
+                    <>
+                      <TableCell className="hidden text-right tabular-nums md:table-cell">{orNone(unitCost(line))}</TableCell>
+                      <TableCell className="text-right tabular-nums">{orNone(line.cost)}</TableCell>
+                    </>
                   )}
                   {priced && (
                     <>
