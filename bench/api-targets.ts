@@ -238,6 +238,70 @@ export async function searchesAfresh(data: BenchData, servers: Servers, touch: (
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
+/** One list timed read afresh (each after a write) and answered from what was kept (nothing written between). */
+export interface AfreshList {
+  name: string;
+  path: string;
+  afreshMs: number[];
+  keptMs: number[];
+}
+
+/**
+ * A list's answer is kept while the database does not change (src/server/routes/kept-lists.ts),
+ * so under the load above, where nothing writes, every list after the first is a kept answer.
+ * What a list costs read afresh — the first after any write — is timed here: AFRESH_RUNS of each
+ * list one after another, each after `touch` wrote to the database (past the server, as another
+ * instance or a script would); then as many with nothing written between, answered from what was
+ * kept. Each timed from sending to its last byte.
+ */
+export async function listsAfresh(data: BenchData, servers: Servers, touch: () => Promise<void>): Promise<AfreshList[]> {
+  const server = await startServer(servers.bodega);
+  try {
+    const timed: AfreshList[] = [];
+    for (const target of targetsFor(data, servers).filter((candidate) => ['bodega list', KEPT_LIST].includes(candidate.name))) {
+      const headers = await signedInHeaders(server.url, target.as);
+      const url = `${server.url}${target.path}`;
+      await checkAnswer(target, url, headers);
+      const timedRun = async (write: boolean) => {
+        if (write) await touch();
+        const started = performance.now();
+        const response = await fetch(url, { headers });
+        const problem = response.status === 200 ? target.problem(await response.json()) : `status ${response.status}`;
+        const ms = performance.now() - started;
+        if (problem) throw new Error(`${target.name} ${write ? 'read afresh' : 'kept'} answered wrongly: ${problem}`);
+        return ms;
+      };
+      const afreshMs: number[] = [];
+      for (let run = 0; run < AFRESH_RUNS; run++) afreshMs.push(await timedRun(true));
+      const keptMs: number[] = [];
+      for (let run = 0; run < AFRESH_RUNS; run++) keptMs.push(await timedRun(false));
+      timed.push({ name: target.name, path: target.path, afreshMs, keptMs });
+      console.log(
+        `  ${target.name} read afresh: median ${median(afreshMs).toFixed(1)} ms, max ${Math.max(...afreshMs).toFixed(1)} ms; ` +
+          `kept: median ${median(keptMs).toFixed(1)} ms`,
+      );
+    }
+    return timed;
+  } finally {
+    await server.stop();
+  }
+}
+
+/** The lists read afresh as a table, for information (no target: the targets are under load). */
+export function listsAfreshTable(lists: AfreshList[]): string {
+  const ms = (value: number) => value.toFixed(1);
+  return [
+    `For information, a list read afresh (\`listsAfresh\`, bench/api-targets.ts): a list's answer is kept while the database does not change, so under the load above, where nothing writes, each list after the first is the answer kept. Here ${AFRESH_RUNS} lists one after another, each after a write to the database past the server, so each is read again; then ${AFRESH_RUNS} with nothing written between, answered from what was kept; from sending to the last byte, one at a time:`,
+    '',
+    '| List | request | runs | afresh median ms | afresh max ms | kept median ms | kept max ms |',
+    '| --- | --- | ---: | ---: | ---: | ---: | ---: |',
+    ...lists.map(
+      (row) =>
+        `| ${row.name} | \`GET ${row.path}\` | ${row.afreshMs.length} | ${ms(median(row.afreshMs))} | ${ms(Math.max(...row.afreshMs))} | ${ms(median(row.keptMs))} | ${ms(Math.max(...row.keptMs))} |`,
+    ),
+  ].join('\n');
+}
+
 /** The afresh searches as a table, for information (no target: the targets are under load). */
 export function afreshTable(searched: AfreshSearch[]): string {
   const ms = (value: number) => `${Math.round(value).toLocaleString('en-US')}`;

@@ -10,8 +10,11 @@ import {
   afreshTable,
   benchmark,
   benchmarkListBesideSearches,
+  listsAfresh,
+  listsAfreshTable,
   searchesAfresh,
   targetsFor,
+  type AfreshList,
   type AfreshSearch,
   type BenchData,
   type Servers,
@@ -259,6 +262,7 @@ interface PostgresRun {
   seed: PostgresSeed;
   rows: Measured[];
   afresh: AfreshSearch[];
+  listsRead: AfreshList[];
 }
 
 /** How many names a term matches, and whether that is more than a search counts (its answer then says "more than"). */
@@ -268,7 +272,7 @@ function termMatches(term: string, matches: number): string {
   return `\`${term}\` matches ${count(matches)} names${beyond}`;
 }
 
-function postgresSection({ date, loadAverage, version, host, seed, rows, afresh }: PostgresRun): string {
+function postgresSection({ date, loadAverage, version, host, seed, rows, afresh, listsRead }: PostgresRun): string {
   return `## PostgreSQL
 
 Written by \`npm run bench -- --postgres\` (bench/postgres.ts).
@@ -284,6 +288,8 @@ Written by \`npm run bench -- --postgres\` (bench/postgres.ts).
 ${resultsTable(rows)}
 
 ${afreshTable(afresh)}
+
+${listsAfreshTable(listsRead)}
 
 ### Targets
 
@@ -325,11 +331,12 @@ export async function postgresBench(resultsPath: string): Promise<void> {
   for (const target of targetsFor(seeded, POSTGRES_SERVERS)) rows.push(await benchmark(target));
   rows.push(await benchmarkListBesideSearches(seeded, POSTGRES_SERVERS));
   // A table of the benchmark's own, which the app never reads: a write to the database all the same.
-  const afresh = await connected(benchUrl, async (client) => {
+  const [afresh, listsRead] = await connected(benchUrl, async (client) => {
     await client.query('create table if not exists bench_touches (id serial primary key, at double precision)');
-    return searchesAfresh(seeded, POSTGRES_SERVERS, async () => {
+    const touch = async () => {
       await client.query('insert into bench_touches (at) values ($1)', [Date.now()]);
-    });
+    };
+    return [await searchesAfresh(seeded, POSTGRES_SERVERS, touch), await listsAfresh(seeded, POSTGRES_SERVERS, touch)] as const;
   });
 
   const section = postgresSection({
@@ -340,6 +347,7 @@ export async function postgresBench(resultsPath: string): Promise<void> {
     seed: seeded,
     rows,
     afresh,
+    listsRead,
   });
   writeFileSync(resultsPath, withSection(existingResults(resultsPath), 'PostgreSQL', section));
   console.log(`\n${resultsTable(rows)}\n\n${goalsTable(postgresGoals(rows))}\n\nWritten to bench/results.md`);

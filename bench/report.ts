@@ -2,7 +2,7 @@ import { SEARCH_COUNT_LIMIT } from '../src/server/resources/record-service';
 import { existsSync, readFileSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg, platform, release, totalmem } from 'node:os';
 import type { SeedReport } from './bench-database';
-import { afreshTable, KEPT_LIST, KEPT_SEARCH, type AfreshSearch } from './api-targets';
+import { afreshTable, KEPT_LIST, KEPT_SEARCH, listsAfreshTable, type AfreshList, type AfreshSearch } from './api-targets';
 import { CACHED_ITEMS, FIRST_SCREEN_BUDGET_BYTES, QUEUED_CREATES, type BrowserFigures, type ScriptSize, type Spread } from './browser';
 import type { ExportMeasure } from './export';
 import type { LoadFigures } from './load';
@@ -47,6 +47,7 @@ export interface Run {
   load: { connections: number; warmUpSeconds: number; seconds: number };
   rows: Measured[];
   afresh: AfreshSearch[];
+  listsAfresh: AfreshList[];
 }
 
 export const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
@@ -159,6 +160,8 @@ Written by \`npm run bench\` (bench/run.ts); method in bench/run.ts, the targets
 ${resultsTable(run.rows)}
 
 ${afreshTable(run.afresh)}
+
+${listsAfreshTable(run.listsAfresh)}
 
 ## Targets
 

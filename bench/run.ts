@@ -1,7 +1,17 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import SQLite from 'better-sqlite3';
-import { benchmark, benchmarkListBesideSearches, HELLO, searchesAfresh, SQLITE_SERVERS, targetsFor } from './api-targets';
+import {
+  benchmark,
+  benchmarkListBesideSearches,
+  HELLO,
+  listsAfresh,
+  searchesAfresh,
+  SQLITE_SERVERS,
+  targetsFor,
+  type AfreshList,
+  type AfreshSearch,
+} from './api-targets';
 import { COMMON_TERM, createBenchDatabase, DATABASE_PATH, ITEM_COUNT, SELECTIVE_TERM } from './bench-database';
 import { CHROMIUM, chromiumAvailable, runBrowserBench } from './browser';
 import { LOAD, stopAllServers } from './load';
@@ -94,7 +104,15 @@ async function apiBench(): Promise<void> {
   const writer = new SQLite(DATABASE_PATH);
   writer.exec('create table if not exists bench_touches (id integer primary key, at real)');
   const touch = writer.prepare('insert into bench_touches (at) values (?)');
-  const afresh = await searchesAfresh(data, SQLITE_SERVERS, async () => void touch.run(Date.now())).finally(() => writer.close());
+  const touched = async () => void touch.run(Date.now());
+  let afresh: AfreshSearch[];
+  let listsRead: AfreshList[];
+  try {
+    afresh = await searchesAfresh(data, SQLITE_SERVERS, touched);
+    listsRead = await listsAfresh(data, SQLITE_SERVERS, touched);
+  } finally {
+    writer.close();
+  }
 
   const run = {
     date: new Date(),
@@ -104,6 +122,7 @@ async function apiBench(): Promise<void> {
     load: LOAD,
     rows,
     afresh,
+    listsAfresh: listsRead,
   };
   // The sections other runs wrote after this one's (Overview, Browser) stay as they were.
   const previous = existsSync(RESULTS_PATH) ? readFileSync(RESULTS_PATH, 'utf8') : '';

@@ -213,7 +213,17 @@ async function recordsWithIds(db: Db, scope: Scope, definition: ResourceDefiniti
   return decorated(db, scope, definition, store, rows);
 }
 
-export async function listRecords(db: Db, scope: Scope, definition: ResourceDefinition, params: ListParams): Promise<ListResult> {
+/**
+ * A page of a list and its total. `markBefore`: the database's change mark (`changeMark`) as the
+ * caller read it just before, so it is not read twice (a round trip on PostgreSQL); read here when not given.
+ */
+export async function listRecords(
+  db: Db,
+  scope: Scope,
+  definition: ResourceDefinition,
+  params: ListParams,
+  markBefore?: string,
+): Promise<ListResult> {
   const store = storeFor(definition);
   const filter = trashFilter(params);
   const searched = activeSearches(definition, params).length > 0 || (typeof params.q === 'string' && params.q.trim() !== '');
@@ -242,7 +252,7 @@ export async function listRecords(db: Db, scope: Scope, definition: ResourceDefi
   // while the database has not changed (search-counts.ts) leaves only the page to read.
   const countTo = Math.max(SEARCH_COUNT_LIMIT, page * perPage);
   const countKey = JSON.stringify([definition.name, scope.businessId, scope.userId, countedParams(params)]);
-  const mark = await changeMark(db);
+  const mark = markBefore ?? (await changeMark(db));
   const known = mark === undefined ? undefined : keptCount(db, countKey, mark, countTo);
   const matchingIds = order(query.select(`${store.column('id')} as matched_id`))
     .limit(known ? perPage : countTo + 1)

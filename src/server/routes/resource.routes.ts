@@ -14,6 +14,8 @@ import { HttpError, notFound } from '../errors';
 import { runWrite } from '../idempotency';
 import { csvLines } from '../resources/csv-export';
 import { scopeOf } from '../plugins/auth';
+import { changeMark } from '../db/dialect';
+import { keepList, keptList, listKey } from './kept-lists';
 import { listLinks } from './list-links';
 import { bytesAnswer, dataOf, listOf, noContent, recordSchema, refusals } from './responses';
 import {
@@ -41,6 +43,9 @@ import { storeFor } from '../resources/stores';
  */
 
 const idParams = z.object({ id: z.string() });
+
+/** The content type Fastify gives an answer it serialises: a kept list's text goes out as it did. */
+const JSON_ANSWER = 'application/json; charset=utf-8';
 
 function recordId(raw: string): number {
   if (!/^\d{1,9}$/.test(raw) || Number(raw) === 0) throw notFound('record');
@@ -76,17 +81,23 @@ function mountResource(app: FastifyInstance, definition: ResourceDefinition): vo
         response: { 200: listOf(record).describe(`A page of ${definition.plural.toLowerCase()}`), ...refusals(401, 403, 422) },
       },
     },
-    async (request) => {
+    async (request, reply) => {
+      const { db } = request.server;
       const scope = scopeOf(request);
       const params = request.query as ListParams;
-      const { records, total, exact } = await listRecords(request.server.db, scope, definition, params);
+      // The answer as it went out, while the database has not changed (kept-lists.ts).
+      const mark = await changeMark(db);
+      const key = listKey(definition.name, scope, request.url);
+      const kept = mark === undefined ? undefined : keptList(db, mark, key);
+      // Sent as text, written already (the route's type names the object it was written from).
+      if (kept !== undefined) return reply.type(JSON_ANSWER).send(kept as never);
+      const { records, total, exact } = await listRecords(db, scope, definition, params, mark);
       const perPage = params.limit ?? params.per_page;
       const meta = listMeta(total, params.limit ? 1 : params.page, perPage, records.length, exact);
-      return {
-        data: records,
-        meta,
-        links: listLinks(request, meta),
-      };
+      // Written as the route writes any answer (its schema's serializer, answers.ts: text), so a kept one is the same text.
+      const answer = reply.serialize({ data: records, meta, links: listLinks(request, meta) }) as string;
+      if (mark !== undefined && (await changeMark(db)) === mark) keepList(db, mark, key, answer);
+      return reply.type(JSON_ANSWER).send(answer as never);
     },
   );
 
