@@ -59,6 +59,22 @@ async function kept(db: Db, businessId: number, itemIds: readonly number[]) {
   return { entries, lines, states };
 }
 
+/** What the audit finds after `tamper` changes the database, the change rolled back after. */
+async function auditedAfter(db: Db, tamper: (trx: Trx) => Promise<void>): Promise<AuditFinding[]> {
+  let findings: AuditFinding[] = [];
+  await db
+    .transaction()
+    .execute(async (trx) => {
+      await tamper(trx);
+      findings = await auditDatabase(trx);
+      throw new RolledBack();
+    })
+    .catch((error: unknown) => {
+      if (!(error instanceof RolledBack)) throw error;
+    });
+  return findings;
+}
+
 /** Every item's costs made again from the ledger alone. */
 async function recomputed(db: Db, businessId: number, itemIds: readonly number[]) {
   await db.transaction().execute(async (trx) => {
@@ -199,17 +215,9 @@ describe.each(databaseKinds)('moving-average cost on %s', (kind) => {
     expect(await recomputed(test.app.db, businessId, [item])).toEqual(before);
 
     // The audit costs the item again and finds a line stamped off what that gives.
-    let findings: AuditFinding[] = [];
-    await test.app.db
-      .transaction()
-      .execute(async (trx) => {
-        await trx.updateTable('document_lines').set({ cost: 86_001 }).where('id', '=', s2.lines[0].id).execute();
-        findings = await auditDatabase(trx);
-        throw new RolledBack();
-      })
-      .catch((error: unknown) => {
-        if (!(error instanceof RolledBack)) throw error;
-      });
+    const findings = await auditedAfter(test.app.db, async (trx) => {
+      await trx.updateTable('document_lines').set({ cost: 86_001 }).where('id', '=', s2.lines[0].id).execute();
+    });
     expect(findings).toEqual([
       {
         check: 'costs',
@@ -272,22 +280,14 @@ describe.each(databaseKinds)('moving-average cost on %s', (kind) => {
     expect(await recomputed(test.app.db, businessId, [item])).toEqual(after);
 
     // The audit prices the receipt again from its bills and finds an entry left at its own price.
-    let findings: AuditFinding[] = [];
-    await test.app.db
-      .transaction()
-      .execute(async (trx) => {
-        await trx
-          .updateTable('cost_entries')
-          .set({ given_value: 100_000 })
-          .where('document_type', '=', 'receive-order')
-          .where('document_id', '=', received.id)
-          .execute();
-        findings = await auditDatabase(trx);
-        throw new RolledBack();
-      })
-      .catch((error: unknown) => {
-        if (!(error instanceof RolledBack)) throw error;
-      });
+    const findings = await auditedAfter(test.app.db, async (trx) => {
+      await trx
+        .updateTable('cost_entries')
+        .set({ given_value: 100_000 })
+        .where('document_type', '=', 'receive-order')
+        .where('document_id', '=', received.id)
+        .execute();
+    });
     expect(findings).toEqual([
       {
         check: 'costs',
