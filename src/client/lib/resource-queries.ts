@@ -49,14 +49,11 @@ const offline = () => typeof navigator !== 'undefined' && navigator.onLine === f
  * device keeps whole (its working set, working-set.ts) is answered from the kept records, current
  * as of the working set's last sync, rather than from a list saved before — when they hold its
  * whole answer (`answeredByWorkingSet`: no trash, and of documents only those still worked on).
- * Reading tens of thousands of kept records into their index takes a moment on a cold start, so
- * a list saved before is shown meanwhile (it says when it was saved), and the kept records'
- * answer takes its place as soon as it is made.
  */
 export const listQuery = (businessId: number | null, definition: ResourceDefinition, params: Query) =>
   queryOptions({
     queryKey: [...resourceKey(businessId, definition), 'list', params],
-    queryFn: async ({ signal, client, queryKey }): Promise<ListAnswer> => {
+    queryFn: async ({ signal }): Promise<ListAnswer> => {
       const key = `${businessId}|${definition.name}|list|${queryString(params)}`;
       try {
         if (offline()) throw noNetwork();
@@ -67,31 +64,18 @@ export const listQuery = (businessId: number | null, definition: ResourceDefinit
         if (!isNetworkFailure(error) || businessId === null) throw error;
         const asked = params as Record<string, unknown>;
         const whole = answeredByWorkingSet(definition, asked) ? await keptWhole(businessId, definition.name) : null;
-        const saved = await readAnswer(key);
+        const saved = whole ? undefined : await readAnswer(key);
+        if (saved) return { ...(saved.body as ListAnswer), savedOffline: saved.savedAt };
         // A list or search not seen as such: the records this device kept, searched by the list's own fields.
-        const fromKept = async (): Promise<ListAnswer> => {
-          const index = await keptIndex(businessId, definition);
-          if (!index || (index.size === 0 && !whole)) throw new NotAvailableOffline(`this list of ${definition.plural.toLowerCase()}`);
-          const found = searchKept(definition, asked, index);
-          return {
-            data: found.rows as ApiRecord[],
-            meta: listMeta(found.total, found.page, found.perPage, found.rows.length),
-            links: { first: '', last: '', prev: null, next: null },
-            savedOffline: whole?.syncedAt || Date.now(),
-          };
+        const index = await keptIndex(businessId, definition);
+        if (!index || (index.size === 0 && !whole)) throw new NotAvailableOffline(`this list of ${definition.plural.toLowerCase()}`);
+        const found = searchKept(definition, asked, index);
+        return {
+          data: found.rows as ApiRecord[],
+          meta: listMeta(found.total, found.page, found.perPage, found.rows.length),
+          links: { first: '', last: '', prev: null, next: null },
+          savedOffline: whole?.syncedAt || Date.now(),
         };
-        if (!saved) return fromKept();
-        const shown: ListAnswer = { ...(saved.body as ListAnswer), savedOffline: saved.savedAt };
-        if (whole) {
-          // Replaced by the kept records' answer once made — unless an answer of the server came first.
-          void fromKept()
-            .then((kept) => {
-              const current = client.getQueryData<ListAnswer>(queryKey);
-              if (current?.savedOffline === saved.savedAt) client.setQueryData(queryKey, kept);
-            })
-            .catch(() => undefined);
-        }
-        return shown;
       }
     },
     networkMode: 'always',
