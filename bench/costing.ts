@@ -10,7 +10,7 @@ import { todayInManila } from '../src/domain/documents';
 import { getResource } from '../src/domain/resources/registry';
 import { buildApp } from '../src/server/app';
 import { openDatabase } from '../src/server/db/dialect';
-import { settleCosts } from '../src/server/documents/cost-follow-up';
+import { FOLLOW_UP_MS, settleCosts } from '../src/server/documents/cost-follow-up';
 import { addDays } from '../src/server/overview/calendar';
 import { recount } from '../src/server/resources/resource-counts';
 import { seed } from '../src/server/seed';
@@ -433,8 +433,7 @@ async function measurePosting(prepared: Prepared, withCosting: Server, without: 
       const made = await post(side.server, side.headers, '/api/invoices', body);
       const took = performance.now() - started;
       side.ids.push(made.data.id);
-      // A pause before the next request to either server: the follow-up of this one (on the server
-      // with costing) has ended, and takes nothing of the machine from the next one timed.
+      // A pause before the next request to either server, as between sales at a busy counter.
       await new Promise((resolve) => setTimeout(resolve, POSTING.gapMs));
       if (n < POSTING.warmUp) continue;
       side.times.push(took);
@@ -810,7 +809,7 @@ Written by \`npm run bench\` or \`npm run bench -- --costing-only\` (bench/costi
 
 ### Posting an invoice, with costing and without
 
-A fresh business with the demo data, and two servers on it: one as it is, one started with \`--import bench/no-costing.ts\`, a module hook that sends every import of src/server/documents/cost-follow-up.ts to bench/no-costing-stub.ts — the real module's exports, but the ledger's movements written as costed already and no follow-up owed (checked: the invoices that server posts have no cost entries). The server with costing answers first and costs after (docs/costing.md, "When costs are written"). Each sells its own ${POSTING.items} items, stocked beforehand by an opening balance. ${POSTING.warmUp} untimed invoices each, then ${POSTING.invoices} each, one request at a time, alternating between the two servers, over HTTP with keep-alive: the same invoice to both (1–3 lines of its items, dated today), each timed from sending to its answer's last byte (\`performance.now()\`), with a pause of ${POSTING.gapMs} ms after each, so that the follow-up of one costed on the one server takes nothing of the machine from the next request timed on either. What costing adds is the difference of the two p50s: ${differences}.
+A fresh business with the demo data, and two servers on it: one as it is, one started with \`--import bench/no-costing.ts\`, a module hook that sends every import of src/server/documents/cost-follow-up.ts to bench/no-costing-stub.ts — the real module's exports, but the ledger's movements written as costed already and no follow-up owed (checked: the invoices that server posts have no cost entries). The server with costing answers first and costs after (docs/costing.md, "When costs are written"): its follow-up comes ${FOLLOW_UP_MS} ms after an answer, for the answers given meanwhile too. Each sells its own ${POSTING.items} items, stocked beforehand by an opening balance. ${POSTING.warmUp} untimed invoices each, then ${POSTING.invoices} each, one request at a time, alternating between the two servers, over HTTP with keep-alive: the same invoice to both (1–3 lines of its items, dated today), each timed from sending to its answer's last byte (\`performance.now()\`), with a pause of ${POSTING.gapMs} ms after each (the follow-ups run in the pauses or beside a request, as they come). What costing adds is the difference of the two p50s: ${differences}.
 
 | Database | Server | invoices timed | their lines | p50 ms | p99 ms | max ms | cost entries made (warm-up too) |
 | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { auditAfterEach } from '../../../tests/support/audited';
 import { randomSequence } from '../../../tests/support/random-sequence';
 import {
@@ -16,7 +16,7 @@ import {
 import { todayInManila } from '../../domain/documents';
 import type { Db, Scope, Trx } from '../db/scope';
 import { auditDatabase, type AuditFinding } from './audit';
-import { costWaiting, settleCosts } from './cost-follow-up';
+import { costWaiting, FOLLOW_UP_MS, settleCosts } from './cost-follow-up';
 import { up as upgradeCosts } from '../db/migrations/2026-12-08-01-costs-carried-and-billed';
 import { costUncosted, recostItem } from './costing';
 import { move } from './ledger';
@@ -402,6 +402,47 @@ describe.each(databaseKinds)('moving-average cost on %s', (kind) => {
     // In date order: 1,000 in at ₱70 two days ago, all sold yesterday at ₱70; 1,500 in at ₱40 today, 100 sold: 1,400 at ₱40.
     expect(await held(item)).toEqual({ quantity: 1400, value: 56_000 });
   }, 240_000);
+
+  /** How many of the item's movements wait for their follow-up (read without settling them). */
+  const waitingOf = async (db: Db, item: number) =>
+    Number(
+      (
+        await db
+          .selectFrom('stock_movements')
+          .select((eb) => eb.fn.countAll().as('count'))
+          .where('item_id', '=', item)
+          .where('costed', '=', 0)
+          .executeTakeFirstOrThrow()
+      ).count,
+    );
+
+  it('costs what sales moved after their answers, unasked, those answered meanwhile in the same follow-up', async () => {
+    const item = await newItem('COST-UNASKED');
+    await receipt(item, day(1), 50, 20);
+    for (let n = 1; n <= 3; n += 1) await sale(item, day(2), n, 30);
+    // Nobody reads a cost: the follow-up comes by itself, long before the sweep (SWEEP_MS, 10 s).
+    await vi.waitFor(async () => expect(await waitingOf(test.app.db, item)).toBe(0), { timeout: 5_000, interval: 50 });
+    expect(await kept(test.app.db, businessId, [item])).toEqual(await recomputed(test.app.db, businessId, [item]));
+  });
+
+  it('costs the follow-up it owes before the server stops (PostgreSQL)', async (context) => {
+    if (kind !== 'postgres') return context.skip('a second instance to stop shares the database only on PostgreSQL');
+    const twin = await test.secondInstance();
+    const item = await newItem('COST-STOPPED');
+    await receipt(item, day(1), 10, 20);
+    // The receipt's follow-up on this instance has come and gone: only the twin owes one for the sale.
+    await new Promise((resolve) => setTimeout(resolve, FOLLOW_UP_MS * 2));
+    expect(await waitingOf(test.app.db, item)).toBe(0);
+    const sold = await twin.on(admin).send('POST', '/api/invoices', {
+      contact_id: customerId,
+      branch_id: branchId,
+      date: day(2),
+      lines: [lineOf(item, 2, 30)],
+    });
+    expect(sold.status).toBe(201);
+    await twin.close();
+    expect(await waitingOf(test.app.db, item)).toBe(0);
+  });
 
   it('costs each waiting movement once when the follow-ups of two server instances race (PostgreSQL)', async (context) => {
     if (kind !== 'postgres') return context.skip('two instances share a database only on PostgreSQL');
