@@ -438,6 +438,11 @@ export async function keptIndex(businessId: number, definition: ResourceDefiniti
   return entry.index.catch(() => null);
 }
 
+/** Whether the index of a resource's kept records in a business is made (and so answers at once). */
+export function madeKeptIndex(businessId: number, definition: ResourceDefinition): boolean {
+  return Boolean(held.get(`${businessId}|${definition.name}`)?.made);
+}
+
 /** Makes the index of a resource ahead (the device went offline: the first scan need not wait). */
 export function warmKeptIndex(businessId: number, definition: ResourceDefinition): void {
   void keptIndex(businessId, definition);

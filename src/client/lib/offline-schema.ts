@@ -20,4 +20,8 @@ export function declareOfflineSchema(database: Dexie): void {
   database.version(6).stores({ numberBlocks: 'id, businessId' });
   // The drafts of forms being filled (drafts.ts).
   database.version(7).stores({ drafts: 'key, businessId' });
+  // The rows in the trash, by business and resource (kept-id-order.ts): a row whose record has no
+  // `deleted_at` holds no key there, so the index lists only those. IndexedDB makes it from the
+  // rows already kept as the database opens at this version; nothing else changes.
+  database.version(8).stores({ records: 'key, [businessId+resource], [businessId+resource+record.deleted_at]' });
 }

@@ -1,8 +1,9 @@
 import type { Dexie, Table } from 'dexie';
 import type { PlaceAccess, PlaceType } from '../../domain/places';
 import { toast } from './notify';
-import { ApiError } from './api';
+import { activeBusinessId, ApiError } from './api';
 import { USER_RETRIEVED } from './kept-access';
+import { keptUserId } from './kept-session';
 import { followPlaces, type NamedPlaces } from './kept-places';
 import { keptRow, versionOf } from './kept-records';
 import { yieldWhereAble } from './next-turn';
@@ -197,9 +198,21 @@ export type OfflineDatabase = Dexie & {
 export const offlineDatabaseNameOf = (userId: number) => `bodega-user-${userId}`;
 const loadDexie = () => import('dexie').then((module) => module.default);
 
-/** Loads the store's code ahead, beside the first screen's, for a start that will open the store. */
+/**
+ * Loads the store's code ahead, beside the first screen's, for a start that will open the store;
+ * and opens the store of the user the kept session holds, with where their working set stands: an
+ * offline start reads its first list from there, and need not wait for the session to be restored
+ * and the screen drawn before the store opens.
+ */
 export function loadOfflineStoreAhead(): void {
-  void loadDexie().catch(() => undefined);
+  const businessId = activeBusinessId();
+  const userId = keptUserId(businessId, typeof __BUILD_ID__ === 'string' ? __BUILD_ID__ : '');
+  if (userId === null) {
+    void loadDexie().catch(() => undefined);
+    return;
+  }
+  openOfflineStore(userId);
+  if (businessId !== null) void keptWhole(businessId, '');
 }
 
 let openName: string | null = null;
@@ -220,6 +233,8 @@ export function openOfflineStore(userId: number): void {
     await yieldWhereAble();
     const database = new DexieClass(name) as OfflineDatabase;
     declareOfflineSchema(database);
+    // Opened now, not at its first query: the screen asking for its list is drawn meanwhile.
+    database.open().catch(() => undefined);
     await yieldWhereAble();
     return database;
   });

@@ -2,9 +2,11 @@ import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { listMeta, type ListMeta } from '../../domain/list-params';
 import type { ResourceDefinition } from '../../domain/resource';
 import { api, ApiError, queryString, type Query } from './api';
-import { keptIndex } from './kept-index';
+import { keptInIdOrder } from './kept-id-order';
+import { keptIndex, madeKeptIndex, warmKeptIndex } from './kept-index';
 import { answeredByWorkingSet, searchKept } from './kept-search';
 import { isNewer, keptRecord } from './kept-records';
+import { whenIdle } from './when-idle';
 import {
   isNetworkFailure,
   keptWhole,
@@ -66,10 +68,14 @@ export const listQuery = (businessId: number | null, definition: ResourceDefinit
         const whole = answeredByWorkingSet(definition, asked) ? await keptWhole(businessId, definition.name) : null;
         const saved = whole ? undefined : await readAnswer(key);
         if (saved) return { ...(saved.body as ListAnswer), savedOffline: saved.savedAt };
+        // The list a screen opens on, of records kept whole, read from the store before their index is
+        // made (its making is most of a cold start offline): the index is made after, for what comes next.
+        const first = whole && !madeKeptIndex(businessId, definition) ? await firstPageKept(businessId, definition, asked) : null;
         // A list or search not seen as such: the records this device kept, searched by the list's own fields.
-        const index = await keptIndex(businessId, definition);
-        if (!index || (index.size === 0 && !whole)) throw new NotAvailableOffline(`this list of ${definition.plural.toLowerCase()}`);
-        const found = searchKept(definition, asked, index);
+        const index = first ? null : await keptIndex(businessId, definition);
+        if (!first && (!index || (index.size === 0 && !whole)))
+          throw new NotAvailableOffline(`this list of ${definition.plural.toLowerCase()}`);
+        const found = first ?? searchKept(definition, asked, index!);
         return {
           data: found.rows as ApiRecord[],
           meta: listMeta(found.total, found.page, found.perPage, found.rows.length),
@@ -82,6 +88,15 @@ export const listQuery = (businessId: number | null, definition: ResourceDefinit
     placeholderData: keepPreviousData,
     retry: false,
   });
+
+/** A page of a list in id order read from the kept records (kept-id-order.ts), the index made once the page is idle; null when it cannot be. */
+async function firstPageKept(businessId: number, definition: ResourceDefinition, asked: Record<string, unknown>) {
+  const found = await offlineDatabase()
+    ?.then((db) => keptInIdOrder(db, businessId, definition, asked))
+    .catch(() => null);
+  if (found) whenIdle(() => warmKeptIndex(businessId, definition));
+  return found ?? null;
+}
 
 /**
  * One record: from the server, kept on this device; without a network, as last seen here — the

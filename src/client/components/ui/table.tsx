@@ -10,10 +10,12 @@ function useOverflowsX(ref: React.RefObject<HTMLElement | null>) {
     const element = ref.current;
     if (!element || typeof ResizeObserver === 'undefined') return;
     const measure = () => setOverflows(element.scrollWidth > element.clientWidth);
+    // The observer tells each element's first size too, once the frame is laid out: measured here,
+    // in the effect, the new table's layout was forced before its first paint (~30 ms of an
+    // offline start, bench/not-met.md).
     const observer = new ResizeObserver(measure);
     observer.observe(element);
     if (element.firstElementChild) observer.observe(element.firstElementChild);
-    measure();
     return () => observer.disconnect();
   }, [ref]);
   return overflows;
