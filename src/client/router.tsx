@@ -114,7 +114,18 @@ const reportsRoute = createRoute({
 /** Selling at a branch: the sale, its payment and its receipt on one screen. */
 const counterRoute = screenRoute('/counter', screen(loadCounterScreen, 'CounterScreen'));
 
-const listRoute = screenRoute('/$resource', slotted(loadListScreen, 'ListScreen'));
+const listRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/$resource',
+  // The rows are asked for with the screen's code, not once it is drawn; not for a link merely pointed at.
+  loader: ({ context, params, location, preload }) => {
+    if (!preload)
+      void Promise.all([loadScreenParts(), loadListScreen()]).then(([, { prefetchList }]) =>
+        prefetchList(context.queryClient, params.resource, location.search),
+      );
+  },
+  component: slotted(loadListScreen, 'ListScreen'),
+});
 
 /**
  * `redirect_to` names where to go after saving: a path of this app or a route name

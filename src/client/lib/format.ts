@@ -7,10 +7,14 @@ const numberFormat = new Intl.NumberFormat(undefined, { maximumFractionDigits: 6
 /** An amount kept in centavos, as pesos are shown (₱1,075.20). */
 export const formatCentavos = (centavos: number): string => formatPesos(centavosToPesos(centavos));
 
+let dateFormat: Intl.DateTimeFormat | undefined;
+
 /** `2026-11-01` in the user's own way of writing dates. */
 export function formatDate(value: string): string {
   const [year, month, day] = value.split('-').map(Number);
-  return new Date(year, month - 1, day).toLocaleDateString(undefined, { year: 'numeric', month: 'short', day: 'numeric' });
+  // Made once: `toLocaleDateString` with options makes a formatter on every call (a list's dates, the overview's rows).
+  dateFormat ??= new Intl.DateTimeFormat(undefined, { year: 'numeric', month: 'short', day: 'numeric' });
+  return dateFormat.format(new Date(year, month - 1, day));
 }
 
 /** Made when first used: the first formatter in Manila's time zone loads the browser's zone data (lib/freshness.ts). */

@@ -1,5 +1,5 @@
 import type { UseQueryResult } from '@tanstack/react-query';
-import { useId, type ReactNode } from 'react';
+import { useDeferredValue, useId, type ReactNode } from 'react';
 import { describeError } from '../../lib/api';
 import { cn } from '../../lib/utils';
 import { Button } from '../../components/ui/button';
@@ -40,7 +40,10 @@ export function OverviewCard<T>({
   children,
 }: OverviewCardProps<T>) {
   const titleId = useId();
-  const { data, error } = query;
+  // A query's answer draws synchronously (it is no transition): the figures are drawn after it as
+  // one, in slices the browser can answer between, the card keeping what it showed meanwhile.
+  const data = useDeferredValue(query.data);
+  const { error } = query;
   return (
     <Card role="region" aria-labelledby={titleId} aria-busy={query.isFetching} className={cn('min-w-0 gap-4', className)}>
       <CardHeader className="px-4 sm:px-6">

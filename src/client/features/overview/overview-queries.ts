@@ -137,3 +137,6 @@ export const overviewQuery = <T extends object>(businessId: number | null, card:
     placeholderData: (previous, previousQuery) => (previousQuery?.queryKey[0] === businessId ? previous : undefined),
     retry: false,
   });
+
+/** A card's figures as the screen asks for them (overview-screen.tsx): the query, and whether the user may see them. */
+export type OverviewQueryOptions<T extends object> = ReturnType<typeof overviewQuery<T>> & { enabled?: boolean };

@@ -1,8 +1,9 @@
-import { useQuery } from '@tanstack/react-query';
+import { useQueries, type QueryKey } from '@tanstack/react-query';
 import { useNavigate, useSearch } from '@tanstack/react-router';
 import { holdsAny, permissionName, VIEW_COSTS_PERMISSION } from '../../../domain/permissions';
 import type { PlaceGrant } from '../../../domain/places';
 import { registry } from '../../../domain/resources/registry';
+import type { ReadBack } from '../../lib/resource-queries';
 import { useActiveBusinessId, usePermissions, useSession, type CurrentUser } from '../../lib/session';
 import { OfflineNotice } from '../../components/offline-notice';
 import { Toggle } from '../../components/ui/toggle';
@@ -69,40 +70,34 @@ export function OverviewScreen() {
   const documents = registry.some((definition) => definition.document && mayView(definition.permission));
   const series: Series[] = (['sales', 'purchases'] as const).filter((name) => (name === 'sales' ? sales : purchases));
 
-  const salesPurchases = useQuery({
+  const salesPurchases = {
     ...overviewQuery<SalesPurchases>(businessId, 'sales-purchases', 'the sales chart of this period', { ...range }),
     enabled: series.length > 0,
-  });
-  const receivables = useQuery({ ...overviewQuery<Unpaid>(businessId, 'receivables', 'the receivables card'), enabled: sales });
-  const payables = useQuery({ ...overviewQuery<Unpaid>(businessId, 'payables', 'the payables card'), enabled: purchases });
-  const stockValue = useQuery({ ...overviewQuery<StockValue>(businessId, 'stock-value', 'the stock value chart'), enabled: stocks });
-  const lowStock = useQuery({ ...overviewQuery<LowStock>(businessId, 'low-stock', 'the low stock list', { limit: 8 }), enabled: stocks });
-  const topItems = useQuery({
+  };
+  const receivables = { ...overviewQuery<Unpaid>(businessId, 'receivables', 'the receivables card'), enabled: sales };
+  const payables = { ...overviewQuery<Unpaid>(businessId, 'payables', 'the payables card'), enabled: purchases };
+  const stockValue = { ...overviewQuery<StockValue>(businessId, 'stock-value', 'the stock value chart'), enabled: stocks };
+  const lowStock = { ...overviewQuery<LowStock>(businessId, 'low-stock', 'the low stock list', { limit: 8 }), enabled: stocks };
+  const topItems = {
     ...overviewQuery<TopItems>(businessId, 'top-items', 'the top items chart of this period', { from: range.from, to: range.to, limit: 5 }),
     enabled: sales,
-  });
+  };
   // Returns are of sales, over the period the sales chart chooses.
   const returned = sales && mayView('sales-returns');
-  const returns = useQuery({
+  const returns = {
     ...overviewQuery<ReturnsByReason>(businessId, 'returns', 'the returns of this period', { from: range.from, to: range.to }),
     enabled: returned,
-  });
+  };
   // What sales made over what their goods cost, for those who see costs.
   const costed = sales && holdsAny(permissions, [VIEW_COSTS_PERMISSION]);
-  const margins = useQuery({
+  const margins = {
     ...overviewQuery<Margins>(businessId, 'margins', 'the gross margin of this period', { from: range.from, to: range.to }),
     enabled: costed,
-  });
-  const recent = useQuery({
+  };
+  const recent = {
     ...overviewQuery<RecentDocuments>(businessId, 'recent-documents', 'the recent documents list', { limit: 8 }),
     enabled: documents,
-  });
-
-  // Cards read back from this device say so once, with the oldest time any of them was saved.
-  const savedTimes = [salesPurchases, receivables, payables, stockValue, lowStock, topItems, margins, returns, recent]
-    .map((query) => query.data?.savedOffline)
-    .filter((time) => time !== undefined);
-  const savedAt = savedTimes.length > 0 ? Math.min(...savedTimes) : undefined;
+  };
 
   const user = session.status === 'signed-in' ? session.user : undefined;
   const name = user?.name ?? '';
@@ -134,32 +129,46 @@ export function OverviewScreen() {
           </div>
         )}
       </div>
-      <BackupStatus />
-      <OfflineNotice savedAt={savedAt} />
-      {series.length === 0 && !stocks && !documents ? (
-        <p className="text-muted-foreground">Your role does not show any figures here. Ask an administrator if you need access.</p>
-      ) : placesShown?.length === 0 ? (
-        <p className="text-muted-foreground">
-          You work at no branch or warehouse of this business, so no figures show here. Ask an administrator if you need access.
-        </p>
-      ) : (
-        <div className="@container">
-          <div className="grid gap-4 @2xl:grid-cols-2">
-            {series.length > 0 && (
-              <SalesPurchasesCard query={salesPurchases} series={series} periodLabel={label} className="@2xl:col-span-2" />
-            )}
-            {sales && <UnpaidCard kind="receivables" query={receivables} />}
-            {purchases && <UnpaidCard kind="payables" query={payables} />}
-            {/* Charts beside charts and lists beside lists, so the cards of a row are of a height. */}
-            {stocks && <StockValueCard query={stockValue} />}
-            {sales && <TopItemsCard query={topItems} periodLabel={label} />}
-            {stocks && <LowStockCard query={lowStock} />}
-            {documents && <RecentDocumentsCard query={recent} />}
-            {costed && <MarginsCard query={margins} periodLabel={label} />}
-            {returned && <ReturnsCard query={returns} periodLabel={label} />}
+      <BackupStatus>
+        <SavedOfflineNotice queries={[salesPurchases, receivables, payables, stockValue, lowStock, topItems, margins, returns, recent]} />
+        {series.length === 0 && !stocks && !documents ? (
+          <p className="text-muted-foreground">Your role does not show any figures here. Ask an administrator if you need access.</p>
+        ) : placesShown?.length === 0 ? (
+          <p className="text-muted-foreground">
+            You work at no branch or warehouse of this business, so no figures show here. Ask an administrator if you need access.
+          </p>
+        ) : (
+          <div className="@container">
+            <div className="grid gap-4 @2xl:grid-cols-2">
+              {series.length > 0 && (
+                <SalesPurchasesCard options={salesPurchases} series={series} periodLabel={label} className="@2xl:col-span-2" />
+              )}
+              {sales && <UnpaidCard kind="receivables" options={receivables} />}
+              {purchases && <UnpaidCard kind="payables" options={payables} />}
+              {/* Charts beside charts and lists beside lists, so the cards of a row are of a height. */}
+              {stocks && <StockValueCard options={stockValue} />}
+              {sales && <TopItemsCard options={topItems} periodLabel={label} />}
+              {stocks && <LowStockCard options={lowStock} />}
+              {documents && <RecentDocumentsCard options={recent} />}
+              {costed && <MarginsCard options={margins} periodLabel={label} />}
+              {returned && <ReturnsCard options={returns} periodLabel={label} />}
+            </div>
           </div>
-        </div>
-      )}
+        )}
+      </BackupStatus>
     </div>
   );
+}
+
+/** Cards read back from this device say so once, with the oldest time any of them was saved. */
+function SavedOfflineNotice({ queries }: { queries: { queryKey: QueryKey }[] }) {
+  // Read from the cards' own queries (overview-cards.tsx), which ask for their figures: these never do.
+  const savedAt = useQueries({
+    queries: queries.map(({ queryKey }) => ({ queryKey, enabled: false })),
+    combine: (results) => {
+      const times = results.map((result) => (result.data as ReadBack | undefined)?.savedOffline).filter((time) => time !== undefined);
+      return times.length > 0 ? Math.min(...times) : undefined;
+    },
+  });
+  return <OfflineNotice savedAt={savedAt} />;
 }

@@ -63,11 +63,14 @@ export function periodRange(name: PeriodName, today = todayInManila()): PeriodRa
   }
 }
 
+/** Made when first used, and kept: `toLocaleDateString` with options makes a formatter on every call, most of a chart's drawing. */
+let monthFormat: Intl.DateTimeFormat | undefined;
+let dayFormat: Intl.DateTimeFormat | undefined;
+
 /** A chart's period as a person reads it: `2026-11-05` → "Nov 5", `2026-11` → "Nov 2026". */
 export function formatPeriod(period: string): string {
   const [year, month, day] = period.split('-').map(Number);
   const date = new Date(year, month - 1, day ?? 1);
-  return day === undefined
-    ? date.toLocaleDateString(undefined, { month: 'short', year: 'numeric' })
-    : date.toLocaleDateString(undefined, { month: 'short', day: 'numeric' });
+  if (day === undefined) return (monthFormat ??= new Intl.DateTimeFormat(undefined, { month: 'short', year: 'numeric' })).format(date);
+  return (dayFormat ??= new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric' })).format(date);
 }
