@@ -200,13 +200,15 @@ const loadDexie = () => import('dexie').then((module) => module.default);
 
 /**
  * Loads the store's code ahead, beside the first screen's, for a start that will open the store;
- * and opens the store of the user the kept session holds, with where their working set stands: an
- * offline start reads its first list from there, and need not wait for the session to be restored
- * and the screen drawn before the store opens.
+ * offline, also opens the store of the user the kept session holds, with where their working set
+ * stands: an offline start reads its first list from there, and need not wait for the session to
+ * be restored and the screen drawn before the store opens. Online, the first screen's data comes
+ * from the server: the store opens as the session is restored (session.ts), not in the way of the
+ * first screen's evaluation (on a phone, TBT).
  */
 export function loadOfflineStoreAhead(): void {
   const businessId = activeBusinessId();
-  const userId = keptUserId(businessId, typeof __BUILD_ID__ === 'string' ? __BUILD_ID__ : '');
+  const userId = navigator.onLine ? null : keptUserId(businessId, typeof __BUILD_ID__ === 'string' ? __BUILD_ID__ : '');
   if (userId === null) {
     void loadDexie().catch(() => undefined);
     return;
