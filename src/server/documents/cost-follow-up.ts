@@ -7,8 +7,8 @@ import { costMoved, lockCosts, recostItem, type ItemMoved } from './costing';
  * written"). The ledger writes each movement with `costed = 0` and costs nothing itself: posting
  * a sale pays for no costing at all. Once the document's transaction has committed, its answer
  * sent, the follow-up (`settleCosts`, `FOLLOW_UP_MS` later, for the answers given meanwhile too)
- * costs every movement still waiting, in its own transaction, and marks it costed there, so each is costed
- * exactly once:
+ * costs every movement still waiting, in its own transaction, and marks it costed there, so each
+ * is costed exactly once:
  *
  * - A round takes the oldest waiting movements of one business, locks their items' cost rows (in
  *   item order, one statement), and only then reads which of those items' movements still wait:
