@@ -59,7 +59,6 @@ export function prefetchList(queryClient: QueryClient, resource: string, search:
 
 /** An answer this fresh is not asked for again as the screen opens: its route asked for it moments before (`prefetchList`). */
 const FRESH_ON_OPENING_MS = 2_000;
-const askAgainOnOpening = (query: { state: { dataUpdatedAt: number } }) => Date.now() - query.state.dataUpdatedAt > FRESH_ON_OPENING_MS;
 
 function columnLabel(definition: ResourceDefinition, name: string): string {
   if (name === 'id') return 'ID';
@@ -139,7 +138,7 @@ function ResourceList({ definition }: { definition: ResourceDefinition }) {
   const navigate = useNavigate();
   const state = readListState(definition, raw);
   const businessId = useActiveBusinessId();
-  const query = useQuery({ ...listQuery(businessId, definition, apiQuery(state)), refetchOnMount: askAgainOnOpening });
+  const query = useQuery({ ...listQuery(businessId, definition, apiQuery(state)), staleTime: FRESH_ON_OPENING_MS });
   const pending = usePendingChanges(businessId, definition);
   const allowed = useScreenAccess(definition, 'list');
   const canView = allowed('view');
