@@ -58,7 +58,7 @@ import {
  * export of the whole list (bench/export.ts). Then the
  * overview's cards on a million stock movements and a hundred thousand invoices (bench/overview.ts),
  * alone with `--overview-only` (`npm run bench -- --overview-only`). Then the browser benchmark
- * (bench/browser.ts), alone with `--browser-only` (`npm run bench:browser`). Then Lighthouse on three
+ * (bench/browser.ts), alone with `--browser-only` (`npm run bench:browser`). Then Lighthouse on five
  * pages (bench/lighthouse.ts), alone with `--lighthouse-only` (one page, printed only: `--lighthouse-page=/counter`). `--api-only` runs the lists and the
  * export alone. `--postgres` runs the lists alone on PostgreSQL (bench/postgres.ts). Then the imports
  * (bench/imports.ts), alone with `--imports-only`. Then heavy work beside the list (bench/heavy.ts): the

@@ -13,6 +13,7 @@ import { CHROMIUM, startServer } from './browser';
  * time of their own. Build with `npx vite build --minify false --outDir /tmp/x` and set
  * `DIST=/tmp/x` to read the functions by their names. It uses the database of the Lighthouse
  * runs (bench/.data/lighthouse.sqlite): `npm run bench -- --lighthouse-page=/counter` makes it.
+ * `KEEP_TRACE=1` leaves the trace in bench/.data/trace.json, to be read by other tools.
  * A diagnosis, not a benchmark: Lighthouse's figures (bench/lighthouse.ts) are the measure.
  */
 
@@ -62,7 +63,7 @@ try {
   const { profile } = await cdp.send('Profiler.stop');
 
   const events = (JSON.parse(readFileSync(traceFile, 'utf8')) as { traceEvents: TraceEvent[] }).traceEvents;
-  rmSync(traceFile);
+  if (!process.env.KEEP_TRACE) rmSync(traceFile);
   const start = events.find(
     (event) =>
       event.name === 'navigationStart' && event.args?.data?.isLoadingMainFrame && event.args.data.documentLoaderURL?.endsWith(path),

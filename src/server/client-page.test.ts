@@ -95,9 +95,10 @@ describe('the page a navigation gets', () => {
   });
 
   const FETCH_METADATA = { 'sec-fetch-mode': 'navigate', 'sec-fetch-dest': 'document' };
+  /** What the page says of who is signed in: a user, null (nobody), or undefined where it says nothing. */
   const userIn = (html: string) => {
     const found = /<script type="application\/json" id="signed-in-user">(.*?)<\/script>/.exec(html);
-    return found ? (JSON.parse(found[1]) as Record<string, unknown>) : null;
+    return found ? (JSON.parse(found[1]) as Record<string, unknown> | null) : undefined;
   };
 
   it('carries the signed-in user to a navigation, as /api/auth/user answers, stored by nobody', async () => {
@@ -122,16 +123,19 @@ describe('the page a navigation gets', () => {
     for (const page of [signedIn, signedOut, list]) expect(page.body).not.toContain('<template');
   });
 
-  it('carries nobody to a fetch (the service worker’s copy), to a signed-out or ended session, nor where a name could end the script', async () => {
+  it('says nothing of anyone to a fetch (the service worker’s copy), nobody to a signed-out or ended session, and no name that could end the script', async () => {
     const fetched = await test.app.inject({
       method: 'GET',
       url: '/counter',
       headers: { 'sec-fetch-mode': 'cors', 'sec-fetch-dest': 'empty', cookie: admin.cookie },
     });
-    expect(userIn(fetched.body)).toBeNull();
+    expect(userIn(fetched.body)).toBeUndefined();
     expect(fetched.headers['cache-control']).toBe('no-cache');
     const signedOut = await test.app.inject({ method: 'GET', url: '/counter', headers: FETCH_METADATA });
     expect(userIn(signedOut.body)).toBeNull();
+    // What it says depends on the cookie: nobody stores it, and a cache keeps it apart by cookie.
+    expect(signedOut.headers['cache-control']).toBe('no-store');
+    expect(String(signedOut.headers.vary)).toMatch(/cookie/i);
     const unknown = await test.app.inject({
       method: 'GET',
       url: '/counter',
@@ -154,7 +158,7 @@ describe('the page a navigation gets', () => {
     try {
       const page = await test.app.inject({ method: 'GET', url: '/counter', headers: { ...FETCH_METADATA, cookie: admin.cookie } });
       expect(page.statusCode).toBe(200);
-      expect(userIn(page.body)).toBeNull();
+      expect(userIn(page.body)).toBeUndefined();
       expect(preloads(page.body)).toContain('/assets/counter-screen-c1.js');
     } finally {
       await sql`alter table role_permissions_away rename to role_permissions`.execute(test.app.db);

@@ -19,8 +19,10 @@ import { firstBusinessProfile } from './routes/auth.routes';
  *
  * To a browser navigating with a live session, the page also carries the signed-in user as
  * `GET /api/auth/user` would answer (their first business), so the first screen does not wait a
- * round trip for it (client/lib/early-user.ts). Only a navigation gets it — never a fetch, so the
- * service worker's copy of index.html holds nobody — and such a page is never stored by anyone.
+ * round trip for it (client/lib/early-user.ts); to one navigating with no session (none sent, or
+ * one that has ended) it carries `null`, so the app shows the sign-in without asking and being
+ * refused. Only a navigation gets either — never a fetch, so the service worker's copy of
+ * index.html says nothing of anyone — and such a page is never stored by anyone.
  */
 
 /** One variant of the page, as sent. */
@@ -123,9 +125,9 @@ export function serveClient(app: FastifyInstance, clientDir: string | undefined)
     if (!pages || request.url.startsWith('/api/') || request.method !== 'GET') {
       return reply.status(404).send({ message: `No route for ${request.method} ${request.url.split('?')[0]}.` });
     }
-    const user = isNavigation(request) ? await signedInUser(app, request) : null;
-    const page = pages.pageFor(request.url.split('?')[0], user !== null);
-    if (user !== null) {
+    const user = isNavigation(request) ? await signedInUser(app, request) : UNKNOWN;
+    const page = pages.pageFor(request.url.split('?')[0], user !== null && user !== UNKNOWN);
+    if (user !== UNKNOWN) {
       const html = (page?.html ?? pages.index).toString();
       const element = `    <script type="application/json" id="${SIGNED_IN_USER_ELEMENT}">${scriptSafeJson(user)}</script>\n`;
       // Compressed as it goes (@fastify/compress): it is made for this one answer.
@@ -140,18 +142,22 @@ export function serveClient(app: FastifyInstance, clientDir: string | undefined)
   });
 }
 
+/** Who is signed in is not known: the page says nothing of it, and the app asks `GET /api/auth/user`. */
+const UNKNOWN = Symbol('unknown');
+
 /**
- * The signed-in user for the page, or null: no session, or none that reads now — then the page
- * goes without, and the app asks `GET /api/auth/user`, which answers whatever went wrong in words.
- * The page itself never fails over it.
+ * The signed-in user for the page; null when the navigation has no session (none sent, or one
+ * that has ended); UNKNOWN when the session cannot be read now — then the page goes without, and
+ * the app asks `GET /api/auth/user`, which answers whatever went wrong in words. The page itself
+ * never fails over it.
  */
-async function signedInUser(app: FastifyInstance, request: FastifyRequest): Promise<Record<string, unknown> | null> {
+async function signedInUser(app: FastifyInstance, request: FastifyRequest): Promise<Record<string, unknown> | null | typeof UNKNOWN> {
   try {
     const userId = await sessionUserId(app.db, request.cookies[SESSION_COOKIE]);
     return userId === null ? null : await firstBusinessProfile(app.db, userId);
   } catch (error) {
     request.log.warn({ err: error }, 'The signed-in user was left out of the page.');
-    return null;
+    return UNKNOWN;
   }
 }
 

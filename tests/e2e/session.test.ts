@@ -63,6 +63,30 @@ describe.skipIf(!chromiumAvailable)('the session in Chromium', { timeout: 120_00
     await page.getByRole('button', { name: 'Sign in' }).click();
   }
 
+  it('shows the sign-in to a signed-out navigation without asking to be refused: no 401, no console error', async () => {
+    // Navigations the server answers, as on a first visit: the service worker's copy of the page says
+    // nothing of anyone (it is the same for everyone), and from it the app asks who is signed in.
+    const context = await e2e.browser.newContext({ baseURL: e2e.baseUrl, serviceWorkers: 'block' });
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'error') errors.push(message.text());
+    });
+    const asked: string[] = [];
+    page.on('request', (request) => {
+      if (new URL(request.url()).pathname === '/api/auth/user') asked.push(request.url());
+    });
+    await page.goto('/login');
+    await page.getByRole('button', { name: 'Sign in' }).waitFor();
+    await page.waitForTimeout(500);
+    expect(asked).toEqual([]);
+    expect(errors).toEqual([]);
+    // Signing in from there works as ever.
+    await signInAgain(page);
+    await page.getByRole('button', { name: /^Account of/ }).waitFor();
+    await context.close();
+  });
+
   it('goes to sign-in once when the server ended the session, and back to the list after', async () => {
     const { context, page } = await signedIn(e2e, 'admin@example.com');
     await page.goto('/items');

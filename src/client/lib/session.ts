@@ -56,6 +56,9 @@ export const userQuery = (businessId: number | null) =>
       return user;
     },
     retry: false,
+    // A refusal stands until the session changes (a sign-in resets these queries): a screen drawn
+    // after it does not ask again, only to be refused again.
+    retryOnMount: false,
     staleTime: 60_000,
     gcTime: KEPT_WHILE_RUNNING,
   });
