@@ -42,17 +42,3 @@ export function ChoiceSelect({
     </Select>
   );
 }
-
-/** The `<option>`s of a native select, after a first empty one saying `prompt` (e.g. "Choose…") when given. */
-export function NativeOptions({ choices, prompt }: { choices: readonly { value: string | number; label: string }[]; prompt?: string }) {
-  return (
-    <>
-      {prompt !== undefined && <option value="">{prompt}</option>}
-      {choices.map((choice) => (
-        <option key={choice.value} value={choice.value}>
-          {choice.label}
-        </option>
-      ))}
-    </>
-  );
-}

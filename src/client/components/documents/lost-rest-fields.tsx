@@ -1,8 +1,8 @@
 import { LOST_NOTE_MAX } from '../../../domain/resources/stock-transfers';
-import { NativeOptions, type Choice } from '../choices';
+import type { Choice } from '../choices';
 import { Input } from '../ui/input';
 import { Label } from '../ui/label';
-import { NativeSelect } from '../ui/native-select';
+import { NativeOptions, NativeSelect } from '../ui/native-select';
 import { FieldMessages } from './field-messages';
 
 /**
