@@ -2,10 +2,8 @@ import compress from '@fastify/compress';
 import cookie from '@fastify/cookie';
 import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
-import swagger from '@fastify/swagger';
-import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { jsonSchemaTransform, validatorCompiler } from 'fastify-type-provider-zod';
+import { validatorCompiler } from 'fastify-type-provider-zod';
 import { serveClient } from './client-page';
 import { composeEngine } from './composition';
 import type { AppConfig } from './config';
@@ -14,6 +12,7 @@ import { migrateToLatest, requireMigrated } from './db/migrate';
 import { BACKUP_DEFAULTS, backUpBeforeMigrating, type BackupSchedule, logBackup, recordBackup, scheduleBackups } from './operations/backup';
 import { markServerOnDatabase } from './operations/server-marker';
 import { answerSerializer } from './plugins/answers';
+import { registerApiDocs } from './plugins/api-docs';
 import { registerAuth } from './plugins/auth';
 import { registerErrorHandling } from './plugins/errors';
 import { registerHeavyWork } from './plugins/heavy-work';
@@ -22,7 +21,7 @@ import { batchRoutes, refuseUnbatchableChanges } from './routes/batch.routes';
 import { activityRoutes } from './routes/activity.routes';
 import { authRoutes } from './routes/auth.routes';
 import { businessRoutes } from './routes/business.routes';
-import { documentRoutes } from './routes/documents.routes';
+import { documentRoutes, withoutLegacySlash } from './routes/documents.routes';
 import { documentPrintRoutes } from './routes/document-prints.routes';
 import { filesRoutes } from './routes/files.routes';
 import { healthRoutes } from './routes/health.routes';
@@ -74,6 +73,7 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
     // The nearest hop is a function: Fastify believes no one on a bare hop count.
     trustProxy: config.trustProxy === 1 ? (_address: string, hop: number) => hop === 0 : (config.trustProxy ?? false),
     https: config.https ?? null,
+    rewriteUrl: (request) => withoutLegacySlash(request.url ?? '/'),
   });
   app.decorate('db', db);
   app.addHook('onClose', () => db.destroy());
@@ -112,17 +112,7 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
   // about 10 kB of JSON). The client's files are compressed at build time and sent as they are.
   await app.register(compress, { threshold: 1024, encodings: ['br', 'gzip'] });
   await app.register(rateLimit, { global: false });
-  await app.register(swagger, {
-    openapi: {
-      info: {
-        title: 'Bodega API',
-        version: '1',
-        description: 'Send X-Requested-With: XMLHttpRequest on writes and Business-ID on business calls.',
-      },
-    },
-    transform: jsonSchemaTransform,
-  });
-  await app.register(swaggerUi, { routePrefix: '/api/docs', uiConfig: { docExpansion: 'none' } });
+  await registerApiDocs(app);
 
   // App plugins.
   registerErrorHandling(app);

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyContextConfig, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { sql, type Kysely } from 'kysely';
 import { holdsAny, MASTER_PERMISSION } from '../../domain/permissions';
 import { EVERY_PLACE, isPlaceType, type PlaceAccess, type PlaceLevel } from '../../domain/places';
@@ -66,7 +66,8 @@ declare module 'fastify' {
 
 export const SESSION_COOKIE = 'bodega_session';
 export const SESSION_DAYS = 30;
-const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+/** The methods that change nothing: every other one must carry `X-Requested-With: XMLHttpRequest`. */
+export const SAFE_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 const asLevel = (value: unknown): PlaceLevel | null => (value === 'view' || value === 'operate' ? value : null);
 
@@ -228,12 +229,17 @@ function defaultAccess(url: string): Access {
   return url.startsWith('/api/') && !url.startsWith('/api/docs') ? 'business' : 'public';
 }
 
+/** What a route asks of its caller: what it declares, or what its path says when it declares nothing. */
+export function accessOf(route: { url: string; config?: FastifyContextConfig }): Access {
+  return route.config?.access ?? defaultAccess(route.url);
+}
+
 export function registerAuth(app: FastifyInstance): void {
   app.decorateRequest('actor', null);
   app.decorateRequest('tenant', null);
   app.decorate('routeAccess', []);
   app.addHook('onRoute', (route) => {
-    const access = route.config?.access ?? defaultAccess(route.url);
+    const access = accessOf(route);
     for (const method of [route.method].flat())
       app.routeAccess.push({ method, url: route.url, access, permission: route.config?.permission });
   });

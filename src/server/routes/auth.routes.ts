@@ -142,6 +142,7 @@ export async function authRoutes(app: FastifyInstance, config: AppConfig): Promi
       schema: {
         tags: ['auth'],
         summary: 'The signed-in user for the business in Business-ID (or their first)',
+        readsHeaders: ['Business-ID'],
         response: { 200: profile, ...refusals(401, 403) },
       },
     },

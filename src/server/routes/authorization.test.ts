@@ -26,8 +26,8 @@ const WITHOUT_PERMISSION = [
   'GET /api/sync/records/:resource',
   // delete-stock-adjustments, or create-stock-adjustments for its maker on the day: adjustments.test.ts.
   'PATCH /api/stock-adjustments/:id/void',
-  'POST /api/documents/get-number-total-count/',
-  'POST /api/documents/get-reference-number-total-count/',
+  'POST /api/documents/get-number-total-count',
+  'POST /api/documents/get-reference-number-total-count',
   // Checks the permission of the kind it imports (create-items …) in its handler: imports.test.ts.
   'POST /api/imports/:kind',
   'POST /api/number-blocks',

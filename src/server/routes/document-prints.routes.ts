@@ -38,6 +38,7 @@ export async function documentPrintRoutes(app: FastifyInstance): Promise<void> {
           summary: `Count a print of a ${noun}`,
           description: 'The first print of a document is its original; every later one is a reprint, and its copy says so.',
           params: idParams,
+          readsHeaders: ['Idempotency-Key'],
           response: { 200: dataOf(printCounted).describe('Which copy this print is'), ...refusals(401, 403, 404, 422) },
         },
       },

@@ -65,11 +65,19 @@ const transitionReason = (reasons: readonly { value: string; label: string }[]) 
     })
     .nullish();
 
+/**
+ * The number previews' paths once ended in a slash, and the web app still sends them so: such a
+ * request is routed to the path without it (app.ts gives this to Fastify as `rewriteUrl`).
+ */
+export function withoutLegacySlash(url: string): string {
+  return url.replace(/^(\/api\/documents\/get-(?:reference-)?number-total-count)\/(?=\?|$)/, '$1');
+}
+
 export async function documentRoutes(app: FastifyInstance): Promise<void> {
   const routes = app.withTypeProvider<ZodTypeProvider>();
 
   routes.post(
-    '/api/documents/get-number-total-count/',
+    '/api/documents/get-number-total-count',
     {
       config: { access: 'business' },
       schema: {
@@ -95,7 +103,7 @@ export async function documentRoutes(app: FastifyInstance): Promise<void> {
   );
 
   routes.post(
-    '/api/documents/get-reference-number-total-count/',
+    '/api/documents/get-reference-number-total-count',
     {
       config: { access: 'business' },
       schema: {
@@ -194,6 +202,7 @@ export async function documentRoutes(app: FastifyInstance): Promise<void> {
             }`,
             params: idParams,
             ...(transition.reasons && { body: transitionReason(transition.reasons) }),
+            readsHeaders: ['Idempotency-Key'],
             response: {
               200: dataOf(recordSchema(definition)).describe(`The ${noun}, ${transition.to}`),
               ...refusals(401, 403, 404, 409, 422),

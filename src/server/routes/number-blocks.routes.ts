@@ -81,6 +81,7 @@ export async function numberBlocksRoutes(app: FastifyInstance): Promise<void> {
         tags: ['number-blocks'],
         summary: 'Reserve a block of numbers of a series (a document kind at a place) for this device to number offline',
         body: reserveBody,
+        readsHeaders: ['Idempotency-Key'],
         response: { 201: dataOf(block), ...refusals(401, 403, 422) },
       },
     },
@@ -111,6 +112,7 @@ export async function numberBlocksRoutes(app: FastifyInstance): Promise<void> {
         tags: ['number-blocks'],
         summary: 'Hand back the numbers of your block this device did not use, from `first_unused` on',
         params: idParams,
+        readsHeaders: ['Idempotency-Key'],
         body: z.strictObject({
           first_unused: z.number().int().describe("The first sequence not used (the block's last + 1: every number was used)"),
         }),
