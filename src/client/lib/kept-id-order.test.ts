@@ -4,12 +4,23 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { getResource } from '../../domain/resources/registry';
 import { keptInIdOrder } from './kept-id-order';
 import { keptIndex, madeKeptIndex } from './kept-index';
-import { allKept, keepPage, keptRow, mergeIntoPages, pageRanges, removeFromPages } from './kept-records';
+import {
+  allKept,
+  deletePages,
+  filterPages,
+  keepPage,
+  keptRow,
+  mergeIntoPages,
+  pageRanges,
+  removeFromPages,
+  summaryOf,
+} from './kept-records';
 import { searchKept } from './kept-search';
 import {
   offlineDatabase,
   offlineDatabaseNameOf,
   openOfflineStore,
+  recordsChanged,
   saveAnswer,
   syncStateChanged,
   type OfflineDatabase,
@@ -22,7 +33,8 @@ import { randomSequence } from '../../../tests/support/random-sequence';
  * (kept-id-order.ts): the same answer as the index (kept-index.ts, by kept-search.ts) gives —
  * the same rows, order and total — whatever the pages and rows hold: a row newer or older than
  * its page's copy, either in the trash, rows no page holds, records of another business or
- * resource, and after the records change.
+ * resource, and after the records change. It finds the records by the pages' summaries, so after
+ * every kind of page write each summary is checked to say what its page holds.
  */
 
 type Row = Record<string, unknown>;
@@ -56,7 +68,7 @@ async function keep(businessId: number, resource: string, records: Row[], savedA
   const rowIds = (await db.records.where('[businessId+resource]').equals([businessId, resource]).toArray()).map((row) =>
     Number(row.record.id),
   );
-  await db.transaction('rw', [db.pages, db.records], () =>
+  await db.transaction('rw', [db.pages, db.pageSummaries, db.records], () =>
     keepPage(db, { businessId, resource, after, last, records, savedAt }, ranges, rowIds),
   );
 }
@@ -77,8 +89,15 @@ function idOrderQueries(total: number): Row[] {
   return queries;
 }
 
+/** Every page has its summary, saying what it holds, and there is no summary of a page not kept. */
+async function expectSummariesOfPages(): Promise<void> {
+  const [pages, summaries] = await Promise.all([db.pages.toArray(), db.pageSummaries.toArray()]);
+  expect(summaries).toEqual(pages.map(summaryOf));
+}
+
 /** Every query's answer read without the index is the index's, and reading every record's. */
 async function expectSameAnswers(businessId = BUSINESS): Promise<void> {
+  await expectSummariesOfPages();
   const kept = await allKept(db, businessId, 'items');
   const index = (await keptIndex(businessId, items))!;
   const expected = searchKept(items, { per_page: 100 }, kept).total;
@@ -135,11 +154,11 @@ describe('a list in id order read without the index', () => {
     // Restored, then removed from its page, then many changed at once.
     await saveAnswer(`${BUSINESS}|items|record|600`, BUSINESS, 'items', {}, [item(600, 3)]);
     await expectSameAnswers();
-    await db.transaction('rw', [db.pages, db.records], async () => {
+    await db.transaction('rw', [db.pages, db.pageSummaries, db.records], async () => {
       await db.records.bulkDelete([`${BUSINESS}|items|598`]);
       await removeFromPages(db, BUSINESS, 'items', [598, 1]);
     });
-    await db.transaction('rw', [db.pages, db.records], () =>
+    await db.transaction('rw', [db.pages, db.pageSummaries, db.records], () =>
       mergeIntoPages(
         db,
         BUSINESS,
@@ -175,6 +194,113 @@ describe('a list in id order read without the index', () => {
     ]) {
       expect(await keptInIdOrder(db, BUSINESS, items, params), JSON.stringify(params)).toBeNull();
     }
+  });
+});
+
+describe('the pages’ summaries', () => {
+  // Each write told as the working set tells it ('all'), so the index reads the records again.
+  const write = async (work: () => Promise<unknown>) => {
+    await db.transaction('rw', [db.pages, db.pageSummaries, db.records], work);
+    recordsChanged(BUSINESS, null, 'all');
+  };
+  const download = async (...page: Parameters<typeof keep>) => {
+    await keep(...page);
+    recordsChanged(BUSINESS, null, 'all');
+  };
+
+  it('say what each page holds after every kind of page write, and the answers stay the index’s', async () => {
+    const random = randomSequence(7);
+    const version = (id: number) => item(id, 1, random() < 0.1 ? TRASHED : null);
+    // A first download, then a second whose pages cut the first's where they overlap, one range sent empty.
+    await download(
+      BUSINESS,
+      'items',
+      Array.from({ length: 700 }, (_, at) => version(at + 1)),
+      1000,
+    );
+    await expectSameAnswers();
+    await download(
+      BUSINESS,
+      'items',
+      Array.from({ length: 200 }, (_, at) => version(at * 2 + 101)),
+      1100,
+      100,
+      500,
+    );
+    await expectSameAnswers();
+    await download(BUSINESS, 'items', [], 1200, 520, 560);
+    expect((await allKept(db, BUSINESS, 'items')).some((record) => Number(record.id) > 520 && Number(record.id) <= 560)).toBe(false);
+    await expectSameAnswers();
+    // Many changed at once, merged into their pages, some now in the trash and some out of it.
+    await write(() =>
+      mergeIntoPages(
+        db,
+        BUSINESS,
+        'items',
+        Array.from({ length: 400 }, (_, at) => item(at + 150, 2, at % 7 === 0 ? TRASHED : null)),
+        1300,
+      ),
+    );
+    await expectSameAnswers();
+    // Records taken out of their pages, a whole page's worth among them.
+    await write(() =>
+      removeFromPages(
+        db,
+        BUSINESS,
+        'items',
+        Array.from({ length: 300 }, (_, at) => at + 1),
+      ),
+    );
+    await expectSameAnswers();
+    // Kept only where the user's places say (kept-places.ts), then a resource's pages deleted.
+    await write(() => filterPages(db, BUSINESS, 'items', (record) => Number(record.id) % 3 !== 0));
+    await expectSameAnswers();
+    await download(BUSINESS, 'brands', [item(1), item(2, 1, TRASHED)], 1000);
+    await expectSummariesOfPages();
+    await write(() => deletePages(db, BUSINESS, 'items'));
+    await expectSameAnswers();
+    expect((await db.pageSummaries.toArray()).map((summary) => summary.resource)).toEqual(['brands']);
+  });
+
+  it('are made from the pages a store kept before them, which stay', async () => {
+    const user = nextUser++;
+    // The store as version 8 left it (offline-schema.ts): pages of two resources, some records in the trash.
+    const before = new Dexie(offlineDatabaseNameOf(user));
+    before.version(8).stores({
+      answers: 'key, [businessId+resource]',
+      records: 'key, [businessId+resource], [businessId+resource+record.deleted_at]',
+      outbox: '++seq, &key, target',
+      synced: 'key',
+      places: 'businessId',
+      syncState: 'businessId',
+      pages: '[businessId+resource+after+last]',
+      numberBlocks: 'id, businessId',
+      drafts: 'key, businessId',
+    });
+    const pages = [
+      { businessId: BUSINESS, resource: 'items', after: 0, last: 3, records: [item(1), item(2, 1, TRASHED), item(3)], savedAt: 1000 },
+      { businessId: BUSINESS, resource: 'items', after: 3, last: Infinity, records: [item(4), item(9)], savedAt: 1000 },
+      { businessId: BUSINESS, resource: 'brands', after: 0, last: Infinity, records: [item(1)], savedAt: 1000 },
+    ];
+    await before.table('pages').bulkPut(pages);
+    await before.table('records').bulkPut([keptRow(BUSINESS, 'items', item(3, 2, TRASHED), 1100)]);
+    before.close();
+
+    openOfflineStore(user);
+    db = (await offlineDatabase())!;
+    // In key order: brands before items.
+    expect(await db.pages.toArray()).toEqual([pages[2], pages[0], pages[1]]);
+    await expectSummariesOfPages();
+    expect(await db.pageSummaries.get([BUSINESS, 'items', 0, 3])).toEqual({
+      businessId: BUSINESS,
+      resource: 'items',
+      after: 0,
+      last: 3,
+      ids: [1, 2, 3],
+      trashed: [2],
+    });
+    expect(await keptInIdOrder(db, BUSINESS, items, {})).toEqual({ rows: [item(9), item(4), item(1)], total: 3, page: 1, perPage: 15 });
+    await expectSameAnswers();
   });
 });
 

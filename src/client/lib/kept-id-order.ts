@@ -1,16 +1,18 @@
 import type { ResourceDefinition } from '../../domain/resource';
-import { isNewer, type KeptCopy } from './kept-records';
+import { isNewer, pageKey, pagesOf, trashed, type KeptCopy } from './kept-records';
 import type { KeptAnswer } from './kept-search';
-import type { OfflineDatabase } from './offline-store';
+import type { KeptPageSummary, OfflineDatabase } from './offline-store';
 
 /**
  * A page of a list in id order, with its total, read from the kept records (kept-records.ts)
  * without their index in memory (kept-index.ts): the list a screen opens on, asked for nothing but
  * its page. Making the index reads every kept record's value and lowercases its text — for
  * 10,000 items, the rows alone take ~170 ms to read on the benchmark's machine — while this reads
- * the pages (a few compressed values), the keys of the rows, the keys of the rows in the trash (an
- * index that lists only those, offline-schema.ts) and the values of the few rows the answer needs:
- * those of its page, and those whose copy decides whether a record is in the trash. The answer is
+ * the pages' summaries (their ids, and those in the trash: `summaryOf`, kept-records.ts), the keys
+ * of the rows, the keys of the rows in the trash (an index that lists only those,
+ * offline-schema.ts) and the values of the few rows and pages the answer needs: those holding its
+ * page, and those whose copy decides whether a record is in the trash. Reading every page instead
+ * took ~65–150 ms of a cold start's ~1 s there, for 40 pages of 250. The answer is
  * the one the index gives (kept-search.ts `searchKept`): the same records, each the newer of its
  * copies (`isNewer`), the trash left out, in `compareIds` order, the same total; null for a list
  * it does not answer, or kept records it does not expect, which the index then answers.
@@ -49,7 +51,7 @@ const idOfKey = (suffix: string): number | string => (/^(0|[1-9]\d{0,14})$/.test
  * kept for the business; null when the list asks more than its page (a search, a sort, the trash).
  */
 export async function keptInIdOrder(
-  db: Pick<OfflineDatabase, 'pages' | 'records' | 'transaction'>,
+  db: Pick<OfflineDatabase, 'pages' | 'pageSummaries' | 'records' | 'transaction'>,
   businessId: number,
   definition: ResourceDefinition,
   params: Record<string, unknown>,
@@ -58,61 +60,73 @@ export async function keptInIdOrder(
   if (!asked) return null;
   const resource = definition.name;
   const prefix = `${businessId}|${resource}|`;
-  // One transaction: what the working set writes in one (a page with the rows it replaces) is read as a whole.
-  return db.transaction('r', db.pages, db.records, async () => {
-    const [pages, rowKeys, trashedKeys] = await Promise.all([
-      db.pages
-        .where('[businessId+resource+after+last]')
-        .between([businessId, resource, -Infinity, -Infinity], [businessId, resource, Infinity, Infinity], true, true)
-        .toArray(),
-      db.records.where('[businessId+resource]').equals([businessId, resource]).primaryKeys(),
+  // One transaction: what the working set writes in one (a page, its summary, the rows it replaces) is read as a whole.
+  return db.transaction('r', [db.pageSummaries, db.pages, db.records], async () => {
+    const [summaries, rowKeys, trashedKeys] = await Promise.all([
+      pagesOf(db.pageSummaries, businessId, resource).toArray(),
+      // By the rows' own keys (`keptRow` makes them), not the [businessId+resource] index: for 10,000
+      // rows that took 87–190 ms on the benchmark's machine, and this 63–94 (Chromium walks an
+      // index with a look-up of each entry's row).
+      db.records.where('key').startsWith(prefix).primaryKeys(),
       // Every key is above -Infinity and below [[]] (IndexedDB orders numbers, dates, strings, then arrays).
       db.records
         .where(TRASHED_ROWS)
         .between([businessId, resource, -Infinity], [businessId, resource, [[]]], true, true)
         .primaryKeys(),
     ]);
-    // Each page's copy by its record's id, in the order keptRecords reads them (a record two pages hold: the later).
-    const paged = new Map<number | string, KeptCopy>();
-    for (const page of pages) for (const record of page.records) paged.set(record.id as number | string, { record, savedAt: page.savedAt });
+    // The page holding each record's copy, in the order keptRecords reads them (a record two pages hold: the later).
+    const holder = new Map<number | string, KeptPageSummary>();
+    for (const summary of summaries) for (const id of summary.ids) holder.set(id, summary);
+    const pagedInTrash = new Set<number | string>();
+    for (const summary of summaries) for (const id of summary.trashed) if (holder.get(id) === summary) pagedInTrash.add(id);
     const rowIds = new Set(rowKeys.map((key) => idOfKey(String(key).slice(prefix.length))));
     const inTrash = new Set(trashedKeys.map((key) => idOfKey(String(key).slice(prefix.length))));
 
-    // The newer copy decides a record's trash: only a row in the trash, or a row beside a page's copy in it, needs reading.
+    // The newer of each record's copies, read from its row and from the page holding it: only the few the answer needs.
     const read = new Map<number | string, Row>();
-    const readRows = async (ids: (number | string)[]) => {
-      const rows = await db.records.bulkGet(ids.map((id) => `${prefix}${String(id)}`));
-      ids.forEach((id, at) => {
-        const [row, copy] = [rows[at], paged.get(id)];
-        const newest = row && copy ? (isNewer(row, copy) ? row : copy) : (row ?? copy);
-        if (newest) read.set(id, newest.record);
+    const readCopies = async (ids: (number | string)[]) => {
+      const withRows = ids.filter((id) => rowIds.has(id));
+      const holders = [...new Set(ids.flatMap((id) => holder.get(id) ?? []))];
+      const [rows, pages] = await Promise.all([
+        db.records.bulkGet(withRows.map((id) => `${prefix}${String(id)}`)),
+        db.pages.bulkGet(holders.map(pageKey)),
+      ]);
+      const wanted = new Set(ids);
+      const copies = new Map<number | string, KeptCopy>();
+      pages.forEach((page, at) => {
+        for (const record of page?.records ?? []) {
+          const id = record.id as number | string;
+          if (wanted.has(id) && holder.get(id) === holders[at]) copies.set(id, { record, savedAt: page!.savedAt });
+        }
       });
+      rows.forEach((row, at) => {
+        const copy = copies.get(withRows[at]);
+        if (row && (!copy || isNewer(row, copy))) copies.set(withRows[at], row);
+      });
+      for (const [id, copy] of copies) read.set(id, copy.record);
     };
-    await readRows([...rowIds].filter((id) => inTrash.has(id) || trashed(paged.get(id)?.record)));
+    await readCopies([...rowIds].filter((id) => inTrash.has(id) || pagedInTrash.has(id)));
 
     // The records out of the trash: a row not read is in none (it holds no key in TRASHED_ROWS), nor is its page's copy.
     const numbers: number[] = [];
     const keys: string[] = [];
     const take = (id: number | string) => (typeof id === 'number' ? numbers.push(id) : keys.push(id));
-    for (const [id, copy] of paged) if (!rowIds.has(id) && !trashed(copy.record)) take(id);
+    for (const id of holder.keys()) if (!rowIds.has(id) && !pagedInTrash.has(id)) take(id);
     for (const id of rowIds) if (!read.has(id) || !trashed(read.get(id))) take(id);
     // compareIds' order: numbers by value, then the device's keys.
     const current: (number | string)[] = [...Float64Array.from(numbers).sort(), ...keys.sort()];
     if (!asked.forwards) current.reverse();
     const first = (asked.page - 1) * asked.perPage;
     const shown = current.slice(first, first + asked.perPage);
-    await readRows(shown.filter((id) => rowIds.has(id) && !read.has(id)));
+    await readCopies(shown.filter((id) => !read.has(id)));
 
     const rows: Row[] = [];
     for (const id of shown) {
-      const record = read.get(id) ?? paged.get(id)?.record;
-      // A row that is not what its key said (an id of another type, a trash the index could not list): the index answers.
+      const record = read.get(id);
+      // A row or page that is not what its key or summary said (an id of another type, a trash the index could not list): the index answers.
       if (!record || record.id !== id || trashed(record)) return null;
       rows.push(record);
     }
     return { rows, total: current.length, page: asked.page, perPage: asked.perPage };
   });
 }
-
-/** Whether a record is in the trash, as kept-index.ts tells it. */
-const trashed = (record: Readonly<Row> | undefined) => Boolean(record?.deleted_at);

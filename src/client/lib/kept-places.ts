@@ -39,7 +39,7 @@ export interface NamedPlaces {
 }
 
 /** The tables this module reads and writes. */
-type PlacesDatabase = Pick<OfflineDatabase, 'answers' | 'records' | 'pages' | 'outbox' | 'places' | 'transaction'>;
+type PlacesDatabase = Pick<OfflineDatabase, 'answers' | 'records' | 'pages' | 'pageSummaries' | 'outbox' | 'places' | 'transaction'>;
 
 /**
  * What a change of places removes besides the resources with places: the overview's cards, and
@@ -152,7 +152,7 @@ export async function followPlaces(db: PlacesDatabase, businessId: number, place
   const access: PlaceAccess = { all: places.all, grants: places.grants.map(({ type, id, level }) => ({ type, id, level })) };
   const fingerprint = fingerprintOf(access);
   const held = Object.fromEntries(places.grants.filter((grant) => grant.name).map((grant) => [placeKey(grant), grant.name!]));
-  return db.transaction('rw', [db.places, db.answers, db.records, db.pages, db.outbox], async () => {
+  return db.transaction('rw', [db.places, db.answers, db.records, db.pages, db.pageSummaries, db.outbox], async () => {
     const kept = await db.places.get(businessId);
     const names = { ...kept?.names, ...held };
     if (kept?.fingerprint === fingerprint) {

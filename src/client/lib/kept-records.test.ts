@@ -46,7 +46,7 @@ async function keep(resource: string, after: number, last: number, records: Row[
   const rowIds = (await db.records.where('[businessId+resource]').equals([BUSINESS, resource]).toArray()).map((row) =>
     Number(row.record.id),
   );
-  await db.transaction('rw', [db.pages, db.records], () =>
+  await db.transaction('rw', [db.pages, db.pageSummaries, db.records], () =>
     keepPage(db, { businessId: BUSINESS, resource, after, last, records, savedAt }, ranges, rowIds),
   );
   return ranges;
@@ -129,7 +129,7 @@ describe('pages', () => {
 
   it('takes records out of their pages, only those', async () => {
     await keep('items', 0, Infinity, items(1, 600));
-    await db.transaction('rw', [db.pages], () => removeFromPages(db, BUSINESS, 'items', [3, 300, 599, 9999]));
+    await db.transaction('rw', [db.pages, db.pageSummaries], () => removeFromPages(db, BUSINESS, 'items', [3, 300, 599, 9999]));
     expect(ids(await allKept(db, BUSINESS, 'items'))).toEqual(range(1, 600).filter((id) => ![3, 300, 599].includes(id)));
     expect(await keptRecord(db, BUSINESS, 'items', 300)).toBeUndefined();
     expect(await keptRecord(db, BUSINESS, 'items', 301)).toBeDefined();
@@ -140,7 +140,7 @@ describe('pages', () => {
     // A record added by a small change before (a row of its own), and a row older than its page.
     await db.records.bulkPut([keptRow(BUSINESS, 'items', item(301, 1, 'Added'), 2000), keptRow(BUSINESS, 'items', item(5, 0, 'Old'), 500)]);
     const changed = [...range(1, 100).map((id) => item(id, 2, 'Changed')), ...items(302, 600)];
-    await db.transaction('rw', [db.pages, db.records], () => mergeIntoPages(db, BUSINESS, 'items', changed, 3000));
+    await db.transaction('rw', [db.pages, db.pageSummaries, db.records], () => mergeIntoPages(db, BUSINESS, 'items', changed, 3000));
 
     const all = await allKept(db, BUSINESS, 'items');
     expect(ids(all)).toEqual(range(1, 600));

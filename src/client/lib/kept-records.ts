@@ -1,6 +1,7 @@
+import type { Table } from 'dexie';
 import { belongsToWorkingSet } from '../../domain/working-set';
 import { nextTurn } from './next-turn';
-import type { KeptPage, OfflineDatabase, SavedRecord } from './offline-store';
+import type { KeptPage, KeptPageSummary, OfflineDatabase, SavedRecord } from './offline-store';
 
 /**
  * The records the device keeps of a resource, in two places (docs/architecture.md, "Offline"):
@@ -14,6 +15,8 @@ import type { KeptPage, OfflineDatabase, SavedRecord } from './offline-store';
  *
  * A record held in both is read as the newer copy (by version, then by when it was saved). A page
  * is the whole truth of its range when it comes: rows of the working set in it, older than it, go.
+ * Beside each page, under its key, is its summary (`pageSummaries`: its ids, and those in the
+ * trash), written and deleted with it by `putPage` and `deletePage` alone, in the same transaction.
  */
 
 type Row = Record<string, unknown>;
@@ -36,7 +39,10 @@ export interface KeptCopy {
   savedAt: number;
 }
 
-type PagesDatabase = Pick<OfflineDatabase, 'pages' | 'records'>;
+/** What reading kept records needs. */
+type KeptDatabase = Pick<OfflineDatabase, 'pages' | 'records'>;
+/** What writing pages needs: their summaries are written with them. */
+type PagesDatabase = Pick<OfflineDatabase, 'pages' | 'pageSummaries' | 'records'>;
 
 /** Whether `a` is a later copy of a record than `b`: a higher version, or at the same one saved later. */
 export function isNewer(a: KeptCopy, b: KeptCopy): boolean {
@@ -47,12 +53,36 @@ export function isNewer(a: KeptCopy, b: KeptCopy): boolean {
 
 const newest = (a: KeptCopy | undefined, b: KeptCopy | undefined) => (a && b ? (isNewer(a, b) ? a : b) : (a ?? b));
 
-export const pageKey = (page: Pick<KeptPage, 'businessId' | 'resource' | 'after' | 'last'>) =>
-  [page.businessId, page.resource, page.after, page.last] as [number, string, number, number];
+type PageKey = [number, string, number, number];
 
-/** The keys of a resource's pages, lowest ids first. */
-const pagesOf = (db: PagesDatabase, businessId: number, resource: string) =>
-  db.pages
+export const pageKey = (page: Pick<KeptPage, 'businessId' | 'resource' | 'after' | 'last'>) =>
+  [page.businessId, page.resource, page.after, page.last] as PageKey;
+
+/** Whether a record is in the trash, as kept-index.ts tells it. */
+export const trashed = (record: Readonly<Row> | undefined) => Boolean(record?.deleted_at);
+
+/** What a page's summary says of it: its records' ids in order, and those in the trash. */
+export function summaryOf(page: KeptPage): KeptPageSummary {
+  const { businessId, resource, after, last } = page;
+  const ids = page.records.map((record) => record.id as number);
+  const inTrash = page.records.filter((record) => trashed(record)).map((record) => record.id as number);
+  return { businessId, resource, after, last, ids, trashed: inTrash };
+}
+
+/**
+ * Writes a page and its summary: every write of a page goes through here, inside a transaction
+ * over both. A chain of Dexie's own promises, not an async function: each native one awaited
+ * between them is a turn in which Dexie may lose the transaction, and one more here made a merge
+ * of many pages (`mergeIntoPages`) end it too early.
+ */
+const putPage = (db: PagesDatabase, page: KeptPage) => db.pages.put(page).then(() => db.pageSummaries.put(summaryOf(page)));
+
+/** Deletes a page and its summary, as `putPage` writes them. */
+const deletePage = (db: PagesDatabase, key: PageKey) => db.pages.delete(key).then(() => db.pageSummaries.delete(key));
+
+/** A resource's pages in `table` (the pages, or their summaries), lowest ids first. */
+export const pagesOf = <T>(table: Table<T, PageKey>, businessId: number, resource: string) =>
+  table
     .where('[businessId+resource+after+last]')
     .between([businessId, resource, -Infinity, -Infinity], [businessId, resource, Infinity, Infinity], true, true);
 
@@ -71,7 +101,7 @@ function positionIn(records: readonly Row[], id: number): number {
 }
 
 /** The page whose range holds an id, if any. */
-export async function pageHolding(db: PagesDatabase, businessId: number, resource: string, id: number): Promise<KeptPage | undefined> {
+export async function pageHolding(db: KeptDatabase, businessId: number, resource: string, id: number): Promise<KeptPage | undefined> {
   const page = await db.pages
     .where('[businessId+resource+after+last]')
     .between([businessId, resource, -Infinity, -Infinity], [businessId, resource, id, -Infinity], true, false)
@@ -81,7 +111,7 @@ export async function pageHolding(db: PagesDatabase, businessId: number, resourc
 
 /** One kept record: its row or its page's copy, whichever is newer. */
 export async function keptRecord(
-  db: PagesDatabase,
+  db: KeptDatabase,
   businessId: number,
   resource: string,
   id: number | string,
@@ -106,12 +136,12 @@ const PAGES_READ = 1;
  * replaced by its row where that is newer; then the rows no page holds), the browser answering
  * input between chunks.
  */
-export async function* keptRecords(db: PagesDatabase, businessId: number, resource: string): AsyncGenerator<Row[]> {
+export async function* keptRecords(db: KeptDatabase, businessId: number, resource: string): AsyncGenerator<Row[]> {
   const rows = new Map<number | string, SavedRecord>();
   for (const row of await db.records.where('[businessId+resource]').equals([businessId, resource]).toArray()) {
     rows.set(typeof row.record.id === 'number' ? row.record.id : String(row.record.id), row);
   }
-  let from: [number, string, number, number] = [businessId, resource, -Infinity, -Infinity];
+  let from: PageKey = [businessId, resource, -Infinity, -Infinity];
   for (;;) {
     const pages = await db.pages
       .where('[businessId+resource+after+last]')
@@ -134,7 +164,7 @@ export async function* keptRecords(db: PagesDatabase, businessId: number, resour
 }
 
 /** Every record of a resource kept for the business, at once (tests, small resources). */
-export async function allKept(db: PagesDatabase, businessId: number, resource: string): Promise<Row[]> {
+export async function allKept(db: KeptDatabase, businessId: number, resource: string): Promise<Row[]> {
   const all: Row[] = [];
   for await (const chunk of keptRecords(db, businessId, resource)) all.push(...chunk);
   return all;
@@ -147,13 +177,13 @@ export interface PageRange {
 }
 
 /** The ranges of a resource's pages, lowest first (read from their keys, not their records). */
-export async function pageRanges(db: PagesDatabase, businessId: number, resource: string): Promise<PageRange[]> {
-  const keys = (await pagesOf(db, businessId, resource).primaryKeys()) as unknown as [number, string, number, number][];
+export async function pageRanges(db: KeptDatabase, businessId: number, resource: string): Promise<PageRange[]> {
+  const keys = (await pagesOf(db.pages, businessId, resource).primaryKeys()) as unknown as PageKey[];
   return keys.map(([, , after, last]) => ({ after, last }));
 }
 
 /** The ids of a resource's rows kept for the business (not its pages'), ascending (read from their keys, not their records). */
-export async function rowIds(db: PagesDatabase, businessId: number, resource: string): Promise<number[]> {
+export async function rowIds(db: KeptDatabase, businessId: number, resource: string): Promise<number[]> {
   const keys = await db.records.where('[businessId+resource]').equals([businessId, resource]).primaryKeys();
   const prefix = `${businessId}|${resource}|`.length;
   return keys
@@ -165,11 +195,11 @@ export async function rowIds(db: PagesDatabase, businessId: number, resource: st
 /**
  * Keeps a page of the working set as the server sent it: every record of the resource with an id
  * after `after`, up to `last` (Infinity: every one after), in id order. Call it inside a
- * transaction over `pages` and `records`. Pages kept before in that range go (one reaching out of
- * it keeps its records outside it), and so do rows of the working set in it that are not newer
- * than what the page says (a record the page did not send has left the working set). `ranges`
- * (the resource's, as `pageRanges` read them) is kept current; `rowIds`: the ids of the
- * resource's rows, ascending, the candidates to remove.
+ * transaction over `pages`, `pageSummaries` and `records`. Pages kept before in that range go
+ * (one reaching out of it keeps its records outside it), and so do rows of the working set in it
+ * that are not newer than what the page says (a record the page did not send has left the working
+ * set). `ranges` (the resource's, as `pageRanges` read them) is kept current; `rowIds`: the ids
+ * of the resource's rows, ascending, the candidates to remove.
  */
 export async function keepPage(
   db: PagesDatabase,
@@ -186,15 +216,15 @@ export async function keepPage(
       const below = old?.records.filter((record) => Number(record.id) <= after) ?? [];
       const above = old?.records.filter((record) => Number(record.id) > last) ?? [];
       if (range.after < after && below.length > 0) {
-        await db.pages.put({ businessId, resource, after: range.after, last: after, records: below, savedAt: old!.savedAt });
+        await putPage(db, { businessId, resource, after: range.after, last: after, records: below, savedAt: old!.savedAt });
         ranges.push({ after: range.after, last: after });
       }
       if (range.last > last && above.length > 0) {
-        await db.pages.put({ businessId, resource, after: last, last: range.last, records: above, savedAt: old!.savedAt });
+        await putPage(db, { businessId, resource, after: last, last: range.last, records: above, savedAt: old!.savedAt });
         ranges.push({ after: last, last: range.last });
       }
     }
-    await db.pages.delete(key);
+    await deletePage(db, key);
     ranges.splice(ranges.indexOf(range), 1);
   }
   // The page's records, PAGE_ROWS to a row, each row's range reaching up to its last record (the last row's, to the page's end).
@@ -205,7 +235,7 @@ export async function keepPage(
       after: from === 0 ? after : Number(records[from - 1].id),
       last: from + PAGE_ROWS >= records.length ? last : Number(part[part.length - 1].id),
     };
-    await db.pages.put({ businessId, resource, ...range, records: part, savedAt });
+    await putPage(db, { businessId, resource, ...range, records: part, savedAt });
     ranges.push(range);
   }
   ranges.sort((a, b) => a.after - b.after);
@@ -229,7 +259,7 @@ export async function keepPage(
  * rows they would cost what a row per record cost the first download). Each page touched takes
  * in, too, the rows of the working set in its range (the newer copy of each), and is written
  * again, split where it grew; records no page holds (a resource whose download sent none) are kept
- * as rows. Inside a transaction over `pages` and `records`.
+ * as rows. Inside a transaction over `pages`, `pageSummaries` and `records`.
  */
 export async function mergeIntoPages(
   db: PagesDatabase,
@@ -269,7 +299,7 @@ export async function mergeIntoPages(
   if (unpaged.length > 0) await db.records.bulkPut(unpaged.map((record) => keptRow(businessId, resource, record, savedAt)));
 }
 
-/** Takes records out of their pages (they left the working set). Inside a transaction over `pages`. */
+/** Takes records out of their pages (they left the working set). Inside a transaction over `pages` and `pageSummaries`. */
 export async function removeFromPages(db: PagesDatabase, businessId: number, resource: string, ids: readonly number[]): Promise<void> {
   const byPage = new Map<string, { page: KeptPage; ids: Set<number> }>();
   for (const id of ids) {
@@ -282,18 +312,19 @@ export async function removeFromPages(db: PagesDatabase, businessId: number, res
   }
   for (const { page, ids: gone } of byPage.values()) {
     const records = page.records.filter((record) => !gone.has(Number(record.id)));
-    if (records.length !== page.records.length) await db.pages.put({ ...page, records });
+    if (records.length !== page.records.length) await putPage(db, { ...page, records });
   }
 }
 
-/** Deletes every page of a resource kept for the business. */
+/** Deletes every page of a resource kept for the business, and their summaries. */
 export async function deletePages(db: PagesDatabase, businessId: number, resource: string): Promise<void> {
-  await pagesOf(db, businessId, resource).delete();
+  await pagesOf(db.pages, businessId, resource).delete();
+  await pagesOf(db.pageSummaries, businessId, resource).delete();
 }
 
 /**
  * Keeps in a resource's pages only the records `keep` says (the user's places changed): every page
- * read and those that lost records written again. Inside a transaction over `pages`.
+ * read and those that lost records written again. Inside a transaction over `pages` and `pageSummaries`.
  */
 export async function filterPages(
   db: PagesDatabase,
@@ -302,9 +333,9 @@ export async function filterPages(
   keep: (record: Row) => boolean,
   seen: (record: Row) => void = () => undefined,
 ): Promise<void> {
-  for (const page of await pagesOf(db, businessId, resource).toArray()) {
+  for (const page of await pagesOf(db.pages, businessId, resource).toArray()) {
     for (const record of page.records) seen(record);
     const records = page.records.filter(keep);
-    if (records.length !== page.records.length) await db.pages.put({ ...page, records });
+    if (records.length !== page.records.length) await putPage(db, { ...page, records });
   }
 }

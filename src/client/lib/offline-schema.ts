@@ -1,4 +1,6 @@
 import type { Dexie } from 'dexie';
+import { summaryOf } from './kept-records';
+import type { KeptPage, KeptPageSummary } from './offline-store';
 
 /**
  * The versions of a user's offline database (offline-store.ts): declared once here, where the
@@ -24,4 +26,15 @@ export function declareOfflineSchema(database: Dexie): void {
   // `deleted_at` holds no key there, so the index lists only those. IndexedDB makes it from the
   // rows already kept as the database opens at this version; nothing else changes.
   database.version(8).stores({ records: 'key, [businessId+resource], [businessId+resource+record.deleted_at]' });
+  // Each page's ids and those in the trash (kept-records.ts `summaryOf`), under the page's key: the
+  // first page of a list offline is found by them, not by reading every page. Made here from the
+  // pages already kept, a page at a time; from then on written with their pages.
+  database
+    .version(9)
+    .stores({ pageSummaries: '[businessId+resource+after+last]' })
+    .upgrade(async (transaction) => {
+      const summaries: KeptPageSummary[] = [];
+      await transaction.table<KeptPage>('pages').each((page) => summaries.push(summaryOf(page)));
+      await transaction.table<KeptPageSummary>('pageSummaries').bulkPut(summaries);
+    });
 }

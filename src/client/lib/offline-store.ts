@@ -49,6 +49,20 @@ export interface KeptPage {
   savedAt: number;
 }
 
+/**
+ * What a page holds, kept beside it under the same key (kept-records.ts writes both in one
+ * transaction): its records' ids in order, and those of them in the trash. A list's first page
+ * offline (kept-id-order.ts) finds its records by these, and reads only the pages that hold them.
+ */
+export interface KeptPageSummary {
+  businessId: number;
+  resource: string;
+  after: number;
+  last: number;
+  ids: number[];
+  trashed: number[];
+}
+
 /** A block of document numbers the device holds (number-blocks.ts): `next` is the next it gives. */
 export interface KeptNumberBlock {
   id: number;
@@ -190,6 +204,7 @@ export type OfflineDatabase = Dexie & {
   places: Table<KeptPlaces, number>;
   syncState: Table<SyncState, number>;
   pages: Table<KeptPage, [number, string, number, number]>;
+  pageSummaries: Table<KeptPageSummary, [number, string, number, number]>;
   numberBlocks: Table<KeptNumberBlock, number>;
   drafts: Table<KeptDraft, string>;
 };

@@ -72,7 +72,7 @@ export async function downloadPages(
     const records = { businessId, resource, after, last: page.next ?? Number.POSITIVE_INFINITY, records: page.data, savedAt: Date.now() };
     const { ranges, rowIds: candidates } = current;
     const written = state;
-    await db.transaction('rw', [db.pages, db.records, db.syncState], async () => {
+    await db.transaction('rw', [db.pages, db.pageSummaries, db.records, db.syncState], async () => {
       await keepPage(db, records, ranges, candidates);
       await db.syncState.put(written);
     });

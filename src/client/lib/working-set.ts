@@ -408,7 +408,7 @@ function createEngine(
       done: 0,
     };
     const dropped = WORKING_SET.filter((resource) => !resources.includes(resource));
-    await db.transaction('rw', [db.records, db.pages, db.answers, db.syncState], async () => {
+    await db.transaction('rw', [db.records, db.pages, db.pageSummaries, db.answers, db.syncState], async () => {
       for (const resource of dropped) {
         await db.records.where('[businessId+resource]').equals([businessId, resource]).delete();
         await deletePages(db, businessId, resource);
@@ -496,7 +496,7 @@ function createEngine(
       const changed = Object.entries(delta.changed).filter(([resource]) => inWorkingSet(resource));
       const removed = Object.entries(delta.removed).filter(([resource]) => inWorkingSet(resource));
       const cursor = delta.cursor;
-      await db.transaction('rw', [db.records, db.pages, db.syncState], async () => {
+      await db.transaction('rw', [db.records, db.pages, db.pageSummaries, db.syncState], async () => {
         for (const [resource, records] of changed) {
           // A few records as rows of their own; many (an import's prices) into their pages.
           if (records.length > PAGE_ROWS) await mergeIntoPages(db, businessId, resource, records, savedAt);
