@@ -114,6 +114,9 @@ export function syncWords(status: WorkingSetStatus, now = Date.now()): SyncWords
   return { tone: 'online', headline: 'Online', short: null, details, percent: null };
 }
 
+/** What `shownAsOf` reads of the working set's status. */
+export type AsOfStatus = Pick<WorkingSetStatus, 'phase' | 'online' | 'syncedAt'>;
+
 /** What was read, as far as its freshness goes. */
 export interface ReadCopy {
   /** Set when the answer is the copy kept on this device (resource-queries.ts): when it was saved. */
@@ -133,7 +136,7 @@ export interface ReadCopy {
  * the kept records answers with the time of the search). An answer read from the server and still
  * on screen after the connection went is as old as its reading.
  */
-export function shownAsOf(read: ReadCopy, status: WorkingSetStatus): number | undefined {
+export function shownAsOf(read: ReadCopy, status: AsOfStatus): number | undefined {
   const kept = read.workingSet && status.phase === 'following' ? status.syncedAt : null;
   if (read.savedOffline !== undefined) return kept === null ? read.savedOffline : Math.min(read.savedOffline, kept);
   if (status.online) return undefined;
@@ -188,4 +191,20 @@ const snapshot = (): WorkingSetStatus => engine?.workingSetStatus() ?? browserOn
 /** The working set's status, re-rendering as it changes; the browser's online flag until the engine's module has loaded. */
 export function useSyncStatus(): WorkingSetStatus {
   return useSyncExternalStore(subscribe, snapshot);
+}
+
+let asOfHeld: AsOfStatus = browserOnly.online;
+/** The status's part `shownAsOf` reads, the same object while that part stays the same. */
+const asOfSnapshot = (): AsOfStatus => {
+  const { phase, online, syncedAt } = snapshot();
+  if (phase !== asOfHeld.phase || online !== asOfHeld.online || syncedAt !== asOfHeld.syncedAt) asOfHeld = { phase, online, syncedAt };
+  return asOfHeld;
+};
+
+/**
+ * The part of the status `shownAsOf` reads, re-rendering only as it changes: not at each step of
+ * a first download, which a screen showing how old its figures are has nothing to redraw for.
+ */
+export function useAsOfStatus(): AsOfStatus {
+  return useSyncExternalStore(subscribe, asOfSnapshot);
 }

@@ -66,8 +66,9 @@ const transitionReason = (reasons: readonly { value: string; label: string }[]) 
     .nullish();
 
 /**
- * The number previews' paths once ended in a slash, and the web app still sends them so: such a
- * request is routed to the path without it (app.ts gives this to Fastify as `rewriteUrl`).
+ * The number previews' paths once ended in a slash, and a copy of the web app from before (a
+ * device that has not taken the update yet) still sends them so: such a request is routed to the
+ * path without it (app.ts gives this to Fastify as `rewriteUrl`).
  */
 export function withoutLegacySlash(url: string): string {
   return url.replace(/^(\/api\/documents\/get-(?:reference-)?number-total-count)\/(?=\?|$)/, '$1');

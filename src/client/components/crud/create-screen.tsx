@@ -1,7 +1,8 @@
-import { useQuery } from '@tanstack/react-query';
+import { usePrefetchQuery, useQuery } from '@tanstack/react-query';
 import { Navigate, useNavigate, useParams, useRouter, useSearch } from '@tanstack/react-router';
 import { referenceKey, writableFields, type ResourceDefinition } from '../../../domain/resource';
 import { findResource } from '../../../domain/resources/registry';
+import { placesQuery } from '../../lib/places';
 import { recordQuery } from '../../lib/resource-queries';
 import { useActiveBusinessId } from '../../lib/session';
 import { NotFoundScreen } from '../layout/not-found-screen';
@@ -16,6 +17,9 @@ import { renderSlot } from './slots';
 export function CreateScreen() {
   const { resource } = useParams({ strict: false }) as { resource?: string };
   const definition = findResource(resource ?? '');
+  // Every form reads the user's places (record-form.tsx): they are asked for now, alongside the
+  // code of a screen of the resource's own (a document's), rather than once that has loaded.
+  usePrefetchQuery(placesQuery(useActiveBusinessId()));
   if (!definition || definition.readOnly) return <NotFoundScreen what="page" />;
   return renderSlot(definition, 'create', { key: definition.name }) ?? <CopyOrCreate key={definition.name} definition={definition} />;
 }

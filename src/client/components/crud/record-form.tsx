@@ -16,6 +16,7 @@ import { useActiveBusinessId, usePermissions } from '../../lib/session';
 import { Button } from '../ui/button';
 import { Checkbox } from '../ui/checkbox';
 import { Label } from '../ui/label';
+import { AfterFirstPaint } from '../ui/deferred';
 import { ProgressBar } from '../ui/progress-bar';
 import { FieldInput, initialValue, type FormValues } from './field-input';
 import { formButtons, type FormButton } from './form-buttons';
@@ -284,62 +285,66 @@ export function RecordForm({
           </div>
         )}
         {preface?.(values, (name, value) => setValues((current) => ({ ...current, [name]: value })))}
-        <div className="grid gap-x-6 gap-y-5 md:grid-cols-2">
-          {(editing ? updatableFields(definition) : writableFields(definition))
-            // A place field left out still shows when the server said something of it.
-            .filter(
-              ([name, field]) =>
-                usable(name, field) && isShown(field, values) && (placeInput(name)?.as !== 'hidden' || name in fieldErrors),
-            )
-            .map(([name, field]) => (
-              <div key={name} className={field.kind === 'textarea' || field.kind === 'discounts' ? 'md:col-span-2' : undefined}>
-                <FieldInput
-                  name={name}
-                  field={offered(name, field)}
-                  values={values}
-                  record={withNames(record ?? known, names, values)}
-                  errors={fieldErrors[name] ?? []}
-                  editing={editing}
-                  onChange={change}
-                  place={placeInput(name)}
-                />
+        {/* What leads the form (a document's provisional numbers) is painted first; its fields, its
+            section (a document's lines) and its buttons follow. */}
+        <AfterFirstPaint>
+          <div className="grid gap-x-6 gap-y-5 md:grid-cols-2">
+            {(editing ? updatableFields(definition) : writableFields(definition))
+              // A place field left out still shows when the server said something of it.
+              .filter(
+                ([name, field]) =>
+                  usable(name, field) && isShown(field, values) && (placeInput(name)?.as !== 'hidden' || name in fieldErrors),
+              )
+              .map(([name, field]) => (
+                <div key={name} className={field.kind === 'textarea' || field.kind === 'discounts' ? 'md:col-span-2' : undefined}>
+                  <FieldInput
+                    name={name}
+                    field={offered(name, field)}
+                    values={values}
+                    record={withNames(record ?? known, names, values)}
+                    errors={fieldErrors[name] ?? []}
+                    editing={editing}
+                    onChange={change}
+                    place={placeInput(name)}
+                  />
+                </div>
+              ))}
+          </div>
+          {section && (
+            <section.Editor
+              definition={definition}
+              value={values[section.name]}
+              onChange={(value) => setValues((current) => ({ ...current, [section.name]: value }))}
+              errors={errors}
+              values={values}
+            />
+          )}
+          <div className="flex flex-wrap items-center gap-3 border-t pt-4">
+            {buttons.includes('back') && (
+              <Button type="button" variant="outline" onClick={() => router.history.back()} disabled={busy}>
+                <ArrowLeft aria-hidden /> Back
+              </Button>
+            )}
+            {buttons.includes('save') && (
+              <Button type="submit" disabled={busy}>
+                {busy ? 'Saving…' : `${editing ? 'Update' : 'Save'} ${definition.singular}`}
+              </Button>
+            )}
+            {buttons.includes('save') && (
+              <span className="hidden text-xs text-muted-foreground md:inline">
+                or <kbd className="rounded border px-1 font-sans">Ctrl</kbd>+<kbd className="rounded border px-1 font-sans">Enter</kbd>
+              </span>
+            )}
+            {buttons.includes('return-here') && (
+              <div className="flex min-h-11 items-center gap-2">
+                <Checkbox id="return-here" checked={returnHere} onCheckedChange={(checked) => setReturnHere(checked === true)} />
+                <Label htmlFor="return-here" className="font-normal">
+                  Return here to add another
+                </Label>
               </div>
-            ))}
-        </div>
-        {section && (
-          <section.Editor
-            definition={definition}
-            value={values[section.name]}
-            onChange={(value) => setValues((current) => ({ ...current, [section.name]: value }))}
-            errors={errors}
-            values={values}
-          />
-        )}
-        <div className="flex flex-wrap items-center gap-3 border-t pt-4">
-          {buttons.includes('back') && (
-            <Button type="button" variant="outline" onClick={() => router.history.back()} disabled={busy}>
-              <ArrowLeft aria-hidden /> Back
-            </Button>
-          )}
-          {buttons.includes('save') && (
-            <Button type="submit" disabled={busy}>
-              {busy ? 'Saving…' : `${editing ? 'Update' : 'Save'} ${definition.singular}`}
-            </Button>
-          )}
-          {buttons.includes('save') && (
-            <span className="hidden text-xs text-muted-foreground md:inline">
-              or <kbd className="rounded border px-1 font-sans">Ctrl</kbd>+<kbd className="rounded border px-1 font-sans">Enter</kbd>
-            </span>
-          )}
-          {buttons.includes('return-here') && (
-            <div className="flex min-h-11 items-center gap-2">
-              <Checkbox id="return-here" checked={returnHere} onCheckedChange={(checked) => setReturnHere(checked === true)} />
-              <Label htmlFor="return-here" className="font-normal">
-                Return here to add another
-              </Label>
-            </div>
-          )}
-        </div>
+            )}
+          </div>
+        </AfterFirstPaint>
       </form>
       {/* Outside the form: its keys (Ctrl+Enter) are not the form's. */}
       <LeaveFormDialog

@@ -193,13 +193,13 @@ function ProvisionalNumbers({ definition, values }: { definition: ResourceDefini
   const numbered = useQuery({
     queryKey: [businessId, definition.name, 'number-total', location],
     queryFn: () =>
-      api<{ total: number }>('POST', '/api/documents/get-number-total-count/', { body: numberCountBody(spec?.type ?? '', location!) }),
+      api<{ total: number }>('POST', '/api/documents/get-number-total-count', { body: numberCountBody(spec?.type ?? '', location!) }),
     enabled: Boolean(spec && location && online),
   });
   const referenced = useQuery({
     queryKey: [businessId, definition.name, 'reference-number-total', contactId],
     queryFn: () =>
-      api<{ total: number }>('POST', '/api/documents/get-reference-number-total-count/', {
+      api<{ total: number }>('POST', '/api/documents/get-reference-number-total-count', {
         body: referenceCountBody(spec?.type ?? '', contactId!),
       }),
     enabled: Boolean(spec && contactId && online),

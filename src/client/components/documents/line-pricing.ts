@@ -19,7 +19,7 @@ import { fromThousandths, toMillionths, toThousandths } from '../../../domain/qu
 import { getResource } from '../../../domain/resources/registry';
 import { QUARANTINE_WRITTEN_OFF } from '../../../domain/resources/stock-adjustments';
 import { inWorkingSet } from '../../../domain/working-set';
-import { asOfWords, onHandWords, shownAsOf, useSyncStatus } from '../../lib/freshness';
+import { asOfWords, onHandWords, shownAsOf, useAsOfStatus } from '../../lib/freshness';
 import { listQuery, recordQuery, type ApiRecord } from '../../lib/resource-queries';
 import { businessesQuery, useActiveBusinessId } from '../../lib/session';
 import type { FormValues } from '../crud/field-input';
@@ -134,7 +134,7 @@ export function useLinePricing(rows: readonly LineRow[], context: LineContext) {
   });
   const placeName = placeRecord.data ? String(placeRecord.data.name) : `this ${place?.type}`;
   // Stock read from this device, or left on screen after the connection went, says how old it is.
-  const status = useSyncStatus();
+  const status = useAsOfStatus();
   const onHandAsOf = new Map(
     itemIds.map((id, at) => {
       const stock = stocks[at];

@@ -44,14 +44,14 @@ export function numberingInputs(
   return { date, contactId, location };
 }
 
-/** The body of `POST /api/documents/get-number-total-count/`. */
+/** The body of `POST /api/documents/get-number-total-count`. */
 export const numberCountBody = (type: string, location: Location) => ({
   document_name: type,
   branch_id: location.type === 'branch' ? location.id : null,
   warehouse_id: location.type === 'warehouse' ? location.id : null,
 });
 
-/** The body of `POST /api/documents/get-reference-number-total-count/`. */
+/** The body of `POST /api/documents/get-reference-number-total-count`. */
 export const referenceCountBody = (type: string, contactId: number) => ({ document_name: type, contact_id: contactId });
 
 /** The numbers the next document of a series gets: the series' total so far, plus one. */

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useState, type ComponentType } from 'react';
+import { lazy, startTransition, Suspense, useEffect, useState, type ComponentType, type ReactNode } from 'react';
 import { loadAhead } from '../../lib/load-ahead';
 
 /**
@@ -36,4 +36,18 @@ export function deferred<P extends object>(load: () => Promise<ComponentType<P>>
     if (!wanted && shown(props)) setWanted(true);
     return wanted || shown(props) ? <Loaded {...props} /> : null;
   };
+}
+
+/**
+ * What a screen shows below its first view, drawn after the rest of it: the first pass leaves it
+ * out, so the screen is painted sooner, and once that is committed React draws it in a pass of its
+ * own (a transition, rendered in slices between frames rather than in one long task). Only this
+ * component renders again for it: the screen around it does not. (Not `useDeferredValue` with an
+ * initial value: in a screen revealed from a Suspense fallback, React renders the deferred value
+ * before the first commit, and nothing is painted sooner.)
+ */
+export function AfterFirstPaint({ children }: { children: ReactNode }) {
+  const [drawn, setDrawn] = useState(false);
+  useEffect(() => startTransition(() => setDrawn(true)), []);
+  return drawn ? children : null;
 }
