@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
+import { build as rolldownBuild } from 'rolldown';
 import { defineConfig, type Plugin } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
 
@@ -85,11 +86,45 @@ function preloadApp(): Plugin {
   };
 }
 
+/** The build's id: the kept session's buster (app.tsx), the same in the app and in the kept look's script. */
+const BUILD_ID = JSON.stringify(new Date().toISOString());
+
+/**
+ * Builds the kept look's script (src/client/kept-look-start.ts, lib/kept-look.ts) apart from the
+ * app, as one small classic script (`/kept-look.js`), and names it at the end of the body, after the
+ * app's stylesheet: it runs as the page is read, once the stylesheet is in, before the app's code is
+ * evaluated — and shares no file with the app, so it loads nothing else.
+ */
+function keptLookScript(): Plugin {
+  const file = 'kept-look.js';
+  return {
+    name: 'bodega:kept-look-script',
+    apply: 'build',
+    async generateBundle() {
+      const built = await rolldownBuild({
+        input: 'src/client/kept-look-start.ts',
+        write: false,
+        transform: { define: { __BUILD_ID__: BUILD_ID } },
+        output: { format: 'iife', minify: true },
+      });
+      const [script, ...more] = built.output;
+      if (script.type !== 'chunk' || more.some((output) => output.type === 'chunk'))
+        throw new Error("The kept look's script is not one file.");
+      this.emitFile({ type: 'asset', fileName: file, source: script.code });
+    },
+    transformIndexHtml: {
+      order: 'post',
+      handler: (html) => html.replace('</body>', `  <script src="/${file}"></script>\n  </body>`),
+    },
+  };
+}
+
 export default defineConfig({
   plugins: [
     react(),
     tailwindcss(),
     stylesheetAfterFirstLook(),
+    keptLookScript(),
     preloadApp(),
     VitePWA({
       strategies: 'injectManifest',
@@ -119,7 +154,7 @@ export default defineConfig({
   ],
   define: {
     // Busts the persisted session cache whenever a new build ships.
-    __BUILD_ID__: JSON.stringify(new Date().toISOString()),
+    __BUILD_ID__: BUILD_ID,
   },
   resolve: { alias: { '@': new URL('./src', import.meta.url).pathname } },
   server: { proxy: { '/api': 'http://127.0.0.1:3000', '/logout': 'http://127.0.0.1:3000' } },

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromiumAvailable, signedIn, startE2E, type E2E } from './browser';
+import { chromiumAvailable, readyForOffline, signedIn, startE2E, type E2E } from './browser';
 
 /** The installable, offline-tolerant shell: manifest, service worker, and the kept session. */
 describe.skipIf(!chromiumAvailable)('installable app in Chromium', { timeout: 120_000 }, () => {
@@ -65,6 +65,76 @@ describe.skipIf(!chromiumAvailable)('installable app in Chromium', { timeout: 12
     await page.getByRole('menuitem', { name: 'Logout' }).click();
     await page.waitForURL(/\/login/);
     expect(await page.evaluate(() => localStorage.getItem('bodega-session'))).toBeNull();
+    await context.close();
+  });
+
+  it('draws a list as last seen before the app starts offline, and gives way to the list drawn with its rows', async () => {
+    const { context, page } = await signedIn(e2e, 'admin@example.com');
+    await readyForOffline(page);
+    await page.goto('/brands');
+    await page.getByText('List of Brands - Total 8').waitFor();
+    // Kept once the page is idle.
+    await page.waitForFunction(() => localStorage.getItem('bodega-kept-look /brands')?.includes('Century Tuna'));
+
+    // What the page shows as it is read, before the app's code runs: recorded by an init script.
+    // And the rows the app had drawn when the look went.
+    const firstLook = () =>
+      document.addEventListener('DOMContentLoaded', () => {
+        const look = document.getElementById('first-look');
+        const seen: Record<string, unknown> = {
+          keptFor: look?.getAttribute('data-kept-for') ?? null,
+          rows: [...(look?.querySelectorAll('tbody tr') ?? [])].map((row) => row.querySelector('td:nth-child(2)')?.textContent),
+          notice: look?.querySelector('[data-offline-notice]')?.textContent ?? null,
+          inert: look?.inert ?? null,
+          rootShown: getComputedStyle(document.getElementById('root') as HTMLElement).display !== 'none',
+        };
+        (window as unknown as { seen: unknown }).seen = seen;
+        new MutationObserver((_changes, observer) => {
+          if (look?.isConnected) return;
+          observer.disconnect();
+          seen.rowsWhenGone = document.querySelectorAll('#root tbody tr').length;
+        }).observe(document.body, { childList: true });
+      });
+    await context.addInitScript(firstLook);
+    const seen = async (at: string) => {
+      const fresh = await context.newPage();
+      await fresh.goto(at);
+      await fresh.getByText('List of Brands - Total 8').waitFor();
+      const what = await fresh.evaluate(() => (window as unknown as { seen: Record<string, unknown> }).seen);
+      return { fresh, what };
+    };
+
+    // Online, the screen's own answer is on its way: the loading look.
+    const online = await seen('/brands');
+    expect(online.what).toMatchObject({ keptFor: null, rows: [] });
+    await online.fresh.close();
+
+    await context.setOffline(true);
+    const offline = await seen('/brands');
+    expect(offline.what).toMatchObject({ keptFor: '/brands', inert: true, rootShown: false });
+    expect(offline.what.rows).toHaveLength(8);
+    expect(offline.what.rows).toContain('Century Tuna');
+    expect(offline.what.notice).toMatch(/^Offline — showing data saved at /);
+    // Then the list itself, drawn with its rows as the look goes, and nothing of the look.
+    await offline.fresh.locator('#first-look').waitFor({ state: 'detached' });
+    expect(await offline.fresh.evaluate(() => (window as unknown as { seen: { rowsWhenGone: unknown } }).seen.rowsWhenGone)).toBe(8);
+    await offline.fresh
+      .locator('#root')
+      .getByText(/^Offline — showing data saved at /)
+      .waitFor();
+    expect(await offline.fresh.locator('tbody tr').count()).toBe(8);
+
+    // Searched, the list is not the one kept.
+    const searched = await context.newPage();
+    await searched.goto('/brands?page=1');
+    await searched.getByText('List of Brands - Total 8').waitFor();
+    expect(await searched.evaluate(() => (window as unknown as { seen: { keptFor: unknown } }).seen.keptFor)).toBeNull();
+
+    await context.setOffline(false);
+    await page.getByRole('button', { name: /^Account of/ }).click();
+    await page.getByRole('menuitem', { name: 'Logout' }).click();
+    await page.waitForURL(/\/login/);
+    expect(await page.evaluate(() => Object.keys(localStorage).filter((key) => key.startsWith('bodega-kept-look')))).toEqual([]);
     await context.close();
   });
 

@@ -4,6 +4,7 @@ import { holdsAny } from '../../domain/permissions';
 import { activeBusinessId, api, ApiError, setActiveBusinessId, subscribeToBusiness } from './api';
 import { takeEarlyUser } from './early-user';
 import { forgetKeptAccess, userRetrieved } from './kept-access';
+import { forgetKeptLooks } from './kept-look';
 import { deleteOfflineStore, offlineDatabase, openOfflineStore } from './offline-store';
 import { whenIdle } from './when-idle';
 import type { PlaceGrant, PlaceLevel } from '../../domain/places';
@@ -117,6 +118,7 @@ export function useSession(): SessionState {
   useEffect(() => {
     if (!signedOut) return;
     forgetKeptAccess(localStorage);
+    forgetKeptLooks(localStorage);
     forgetEndedSession(queryClient, businessId);
   }, [signedOut, queryClient, businessId]);
   useEffect(() => {

@@ -6,15 +6,18 @@ import { referenceKey, type ResourceDefinition } from '../../../domain/resource'
 import { findResource, getResource } from '../../../domain/resources/registry';
 import { activeBusinessId, ApiError, describeError } from '../../lib/api';
 import { displayValue } from '../../lib/format';
+import { keepLook } from '../../lib/kept-look';
 import { TABLE_WIDTH, useMediaQuery } from '../../lib/media';
 import { isClientKey } from '../../lib/outbox';
 import { rowsWithPending, usePendingChanges } from '../../lib/pending';
 import { listQuery, type ApiRecord } from '../../lib/resource-queries';
 import { useActiveBusinessId, userQuery } from '../../lib/session';
+import { whenIdle } from '../../lib/when-idle';
 import { nextColumnSort } from '../../lib/sorting';
 import { cn } from '../../lib/utils';
+import { useKeptLookGone } from '../layout/first-look';
 import { NotFoundScreen } from '../layout/not-found-screen';
-import { OfflineNotice } from '../offline-notice';
+import { keptOfflineNotice, OfflineNotice } from '../offline-notice';
 import { SearchInput } from '../search-input';
 import { Badge } from '../ui/badge';
 import { Button } from '../ui/button';
@@ -168,6 +171,13 @@ function ResourceList({ definition }: { definition: ResourceDefinition }) {
     ? rowsWithPending(definition, answer.data, pending, { firstPage: state.page === 1, trashedOnly: state.only_trashed })
     : [];
   const createdHere = pending.filter((entry) => entry.action === 'create').length;
+  // The list as opened from the navigation (nothing searched, first page) is kept as drawn, for a
+  // start without a network to draw at once (lib/kept-look.ts); it replaces that look once drawn with its rows.
+  useKeptListLook(definition, Object.keys(raw).length === 0 && answer !== undefined && !query.isFetching, {
+    asOf: answer?.savedOffline ?? query.dataUpdatedAt,
+    changes: pending.length,
+  });
+  useKeptLookGone(answer !== undefined || query.isError);
   const smallTitle = slots.resolve(definition, 'list.small-title')?.(definition);
   // Below a tablet's width a table's last columns would be off-screen: each record is a card.
   const wide = useMediaQuery(TABLE_WIDTH);
@@ -254,7 +264,7 @@ function ResourceList({ definition }: { definition: ResourceDefinition }) {
         )}
       </div>
 
-      <ProgressBar active={query.isFetching} />
+      <ProgressBar active={query.isFetching} data-list-progress="" />
       <OfflineNotice savedAt={answer?.savedOffline} resource={definition.name} />
       {query.error && !(query.error instanceof ApiError && query.error.status === 401) ? (
         <div role="alert" className="rounded-md border border-destructive/40 bg-destructive/10 p-4 text-destructive">
@@ -377,6 +387,27 @@ function ResourceList({ definition }: { definition: ResourceDefinition }) {
       />
     </div>
   );
+}
+
+/**
+ * Keeps the list as drawn, once the page is idle, as the kept look of its address while `shown` (its
+ * rows drawn, none on the way), the offline notice saying `asOf`; again when what is drawn changes
+ * (another answer, `changes` made on this device).
+ */
+function useKeptListLook(definition: ResourceDefinition, shown: boolean, { asOf, changes }: { asOf: number; changes: number }): void {
+  const businessId = useActiveBusinessId();
+  const userId = useQuery(userQuery(businessId)).data?.id;
+  useEffect(() => {
+    if (!shown || userId === undefined || businessId === null) return;
+    let cancelled = false;
+    whenIdle(() => {
+      if (cancelled) return;
+      keepLook({ address: `/${definition.name}`, userId, businessId, notice: keptOfflineNotice(asOf), placeAfter: '[data-list-progress]' });
+    });
+    return () => {
+      cancelled = true;
+    };
+  }, [definition, shown, userId, businessId, asOf, changes]);
 }
 
 /** A cell as text; a record created on this device has no id yet. */

@@ -4,7 +4,7 @@ import { describeError } from '../../lib/api';
 import { useSession } from '../../lib/session';
 import { Button } from '../ui/button';
 import { AppShell } from './app-shell';
-import { FirstLook, useFirstLookGone } from './first-look';
+import { FirstLook, keptLookStands, useFirstLookGone, useKeptLookTimeLimit } from './first-look';
 
 /** Signs the visitor in before anything else; the layout shows once the user and permissions are loaded. */
 export function RootLayout() {
@@ -19,7 +19,10 @@ export function RootLayout() {
   const status = location.pathname === '/login' ? 'signing-in' : signedIn.status;
   const drawn = useDeferredValue(status, status === 'signing-in' ? status : 'loading');
   const session = signedIn.status === 'signed-in' && drawn !== 'signed-in' ? ({ status: 'loading' } as const) : signedIn;
-  useFirstLookGone(location.pathname === '/login' || session.status !== 'loading');
+  // A kept look (a start without a network) stays until its screen is drawn with its data.
+  const keptLook = session.status === 'signed-in' && keptLookStands(location.pathname);
+  useFirstLookGone(location.pathname === '/login' || (session.status !== 'loading' && !keptLook));
+  useKeptLookTimeLimit(keptLook);
   if (location.pathname === '/login') return <Outlet />;
 
   switch (session.status) {
