@@ -20,7 +20,9 @@ const wholeNumber = (name: string, min: number, max: number) =>
         .number()
         .min(min, `The ${name.replaceAll('_', ' ')} field must be at least ${min}.`)
         .max(max, `The ${name.replaceAll('_', ' ')} field must not be greater than ${max}.`),
-    );
+    )
+    // A query string is text: the document says the whole number its digits must name.
+    .meta({ type: 'integer', minimum: min, maximum: max, pattern: undefined });
 
 /** Which page of a list, and how many rows a page holds: a list's query, and a report's. */
 export const PAGING = {
@@ -30,7 +32,8 @@ export const PAGING = {
       error: `The per page field must be one of ${PAGE_SIZES.join(', ')}.`,
     })
     .transform(Number)
-    .default(DEFAULT_PAGE_SIZE),
+    .default(DEFAULT_PAGE_SIZE)
+    .meta({ type: 'integer', enum: [...PAGE_SIZES] }),
 };
 
 export function listParamsSchema(definition: ResourceDefinition) {

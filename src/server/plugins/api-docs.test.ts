@@ -114,6 +114,27 @@ describe.each(databaseKinds)('the OpenAPI document on %s', (kind) => {
     expect(byRule(problems.filter((problem) => problem.severity === 'error'))).toEqual({});
   });
 
+  it('says what the server checks beyond the input zod shows (issue #34)', () => {
+    const body = (method: string, path: string) => document.paths[path][method].requestBody?.content['application/json'].schema as Schema;
+    const parameter = (method: string, path: string, name: string) =>
+      document.paths[path][method].parameters?.find((one) => one.name === name)?.schema;
+    const conversion = body('post', '/api/conversions') as { properties: Record<string, Schema>; required: string[] };
+    // A pipe's later stages: a factor's bound, and that it is required.
+    expect(conversion.required).toContain('factor');
+    expect(conversion.properties.factor).toMatchObject({ type: 'number', minimum: 0.000001, maximum: 1_000_000_000 });
+    const order = body('post', '/api/purchase-orders') as { properties: Record<string, Schema>; oneOf: Schema[] };
+    expect(order.properties.date).toMatchObject({ type: 'string', format: 'date' });
+    // Exactly one of the two places.
+    expect(order.oneOf.map((branch) => branch.required)).toEqual([['branch_id'], ['warehouse_id']]);
+    // What a document fixed once made is not in its update's body.
+    const update = body('patch', '/api/purchase-orders/{id}') as { properties: Record<string, Schema> };
+    expect(Object.keys(update.properties)).not.toContain('contact_id');
+    // Ids, pages and page sizes as the whole numbers they name.
+    expect(parameter('patch', '/api/items/{id}', 'id')).toMatchObject({ type: 'integer', minimum: 1, maximum: 999_999_999 });
+    expect(parameter('get', '/api/items', 'page')).toMatchObject({ type: 'integer', minimum: 1 });
+    expect(parameter('get', '/api/items', 'per_page')).toMatchObject({ type: 'integer', enum: [15, 25, 50, 75, 100] });
+  });
+
   it('holds only schemas Ajv 8 compiles, each nullable one taking null', () => {
     const ajv = strictAjv();
     // Many schemas are written alike (every refusal's, every record's in its four answers): each is compiled once.

@@ -2,6 +2,7 @@ import swagger, { type SwaggerTransform } from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance, RouteOptions } from 'fastify';
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import { accessOf, SAFE_METHODS, SESSION_COOKIE, SESSION_DAYS } from './auth';
 
 /**
@@ -179,6 +180,27 @@ function mend(schema: JsonSchema): void {
   subschemas(schema).forEach(mend);
 }
 
+/** Whether a zod schema takes nothing but `undefined`: a property named only to be refused (what a document fixed once made). */
+function takesOnlyUndefined(schema: z.ZodType): boolean {
+  const { def } = schema._zod;
+  if (def.type === 'undefined') return true;
+  return def.type === 'optional' && takesOnlyUndefined((def as z.core.$ZodOptionalDef).innerType as z.ZodType);
+}
+
+/**
+ * Leaves out of a body's document the properties it may not carry: zod writes a property that
+ * takes only `undefined` as one that takes anything (`{}`), but the server refuses it with 422
+ * (a document's party or lines in an update, resource-schemas.ts).
+ */
+function omitRefused(body: unknown, document: JsonSchema | undefined): void {
+  if (!(body instanceof z.ZodObject) || !document?.properties) return;
+  for (const [name, schema] of Object.entries(body.shape as Record<string, z.ZodType>)) {
+    if (!takesOnlyUndefined(schema)) continue;
+    delete document.properties[name];
+    if (Array.isArray(document.required)) document.required = document.required.filter((required) => required !== name);
+  }
+}
+
 /** Mends every schema of an answer, and adds the headers its handler sends when it succeeds. */
 function describeAnswer(status: string, answer: Answer, sends: readonly SentHeader[]): Answer {
   if (answer.content) for (const media of Object.values(answer.content)) mend(media.schema);
@@ -194,6 +216,7 @@ const describeOperation: SwaggerTransform = (document) => {
   const { readsHeaders = [], sendsHeaders = [], ...schema } = described.schema as RouteDocument;
   const { route } = document;
   const method = methodOf(route);
+  omitRefused(document.schema?.body, schema.body);
   for (const part of [schema.body, schema.querystring, schema.params]) if (part) mend(part);
   const headers = requestHeaders(route, method, readsHeaders);
   const response =

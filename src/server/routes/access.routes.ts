@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { MAX_ID } from '../../domain/fields';
 import { recordId } from '../../domain/field-values';
 import { roles } from '../../domain/resources/roles';
 import { users } from '../../domain/resources/users';
@@ -12,17 +13,24 @@ import { runWrite } from '../idempotency';
 import { scopeOf } from '../plugins/auth';
 import { findRecordOrFail } from '../resources/record-service';
 import type { Scope, Trx } from '../db/scope';
-import { dataOf, recordSchema, refusals } from './responses';
+import { dataOf, recordSchema, refusals, PATH_ID } from './responses';
 import { assertManagesIdentity, assertManagesUser, replaceRolePermissions, replaceUserRoles } from '../services/access.service';
 
-const idParams = z.object({ id: z.string().regex(/^\d{1,9}$/, 'The id must be a whole number.') });
+const idParams = z.object({
+  id: z
+    .string()
+    .regex(/^\d{1,9}$/, 'The id must be a whole number.')
+    .meta(PATH_ID),
+});
 const idList = (name: string) =>
   z
     .array(
       z
         .number({ error: `Each ${name} must be a whole number.` })
         .int()
-        .positive(),
+        .positive()
+        // No record has a larger id (a 32-bit column): PostgreSQL would fail on one, not find none.
+        .max(MAX_ID, `Each ${name} must not be greater than ${MAX_ID}.`),
       { error: `The ${name}s field must be a list.` },
     )
     .max(1000);

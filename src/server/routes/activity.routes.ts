@@ -9,7 +9,7 @@ import { historyBusinessId, listActivity } from '../activity/activity-log';
 import { scopeOf } from '../plugins/auth';
 import { entriesViewed } from '../resources/activity-places';
 import { findRecordOrFail } from '../resources/record-service';
-import { pageOf, refusals } from './responses';
+import { pageOf, refusals, PATH_ID } from './responses';
 
 /**
  * The activity log, read two ways, newest first, as `{ data, meta }` like any list:
@@ -22,7 +22,12 @@ import { pageOf, refusals } from './responses';
  * (`resources/activity-places.ts`). `from` and `to` are days in Manila, both included.
  */
 
-const idParams = z.object({ id: z.string().regex(/^\d{1,9}$/, 'The id must be a whole number.') });
+const idParams = z.object({
+  id: z
+    .string()
+    .regex(/^\d{1,9}$/, 'The id must be a whole number.')
+    .meta(PATH_ID),
+});
 const MANILA_OFFSET = '+08:00';
 const DAY_MS = 24 * 60 * 60 * 1000;
 

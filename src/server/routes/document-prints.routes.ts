@@ -7,9 +7,14 @@ import { countPrint } from '../documents/particulars';
 import { runWrite } from '../idempotency';
 import { scopeOf } from '../plugins/auth';
 import { findRecordOrFail } from '../resources/record-service';
-import { dataOf, refusals } from './responses';
+import { dataOf, refusals, PATH_ID } from './responses';
 
-const idParams = z.object({ id: z.string().regex(/^\d{1,9}$/, 'The id must be a whole number.') });
+const idParams = z.object({
+  id: z
+    .string()
+    .regex(/^\d{1,9}$/, 'The id must be a whole number.')
+    .meta(PATH_ID),
+});
 
 const printCounted = z.looseObject({
   copy: z.number().int().describe('1: this print is the original; 2 and on: a reprint, the copy to mark as such'),

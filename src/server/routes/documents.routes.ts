@@ -22,7 +22,7 @@ import { alsoNeeded } from '../../domain/where-made';
 import { assertOperates, placeAccessOf } from '../resources/places';
 import { findRecordOrFail } from '../resources/record-service';
 import { untyped, type Db } from '../db/scope';
-import { dataOf, pageOf, recordSchema, refusals } from './responses';
+import { dataOf, pageOf, recordSchema, refusals, PATH_ID } from './responses';
 
 /**
  * Document routes beyond the generic CRUD: the previews of the next document number, a stock's
@@ -38,7 +38,12 @@ const documentTypes = registry.flatMap((definition) => (definition.document ? [d
 const twoLocationTypes = new Set(registry.flatMap((definition) => (definition.document?.twoLocations ? [definition.document.type] : [])));
 const documentName = z.enum(documentTypes as [string, ...string[]], { error: 'The selected document name is invalid.' });
 const optionalId = (label: string) => recordId(label).nullish();
-const idParams = z.object({ id: z.string().regex(/^\d{1,9}$/, 'The id must be a whole number.') });
+const idParams = z.object({
+  id: z
+    .string()
+    .regex(/^\d{1,9}$/, 'The id must be a whole number.')
+    .meta(PATH_ID),
+});
 const numbersGiven = z.looseObject({ total: z.number().int().describe('How many were given; the next is this plus one') });
 const movement = z.looseObject({
   id: z.number().int(),

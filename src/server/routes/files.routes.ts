@@ -18,7 +18,7 @@ import { runWrite } from '../idempotency';
 import { scopeOf } from '../plugins/auth';
 import { listLinks } from './list-links';
 import type { Db, Scope, Trx } from '../db/scope';
-import { bytesAnswer, dataOf, listOf, noContent, refusals } from './responses';
+import { bytesAnswer, dataOf, listOf, noContent, refusals, PATH_ID } from './responses';
 import { serializeRow, type ApiRecord } from '../resources/codec';
 import { assertOperates, confinedToPlaces } from '../resources/places';
 import { storeFor } from '../resources/stores';
@@ -44,8 +44,8 @@ import { storeFor } from '../resources/stores';
 
 const ACCEPTED = 'only images (JPEG, PNG, GIF, WebP, HEIC) and PDF files can be attached';
 
-const recordParams = z.object({ recordId: z.string() });
-const fileParams = z.object({ recordId: z.string(), fileId: z.string() });
+const recordParams = z.object({ recordId: z.string().meta(PATH_ID) });
+const fileParams = z.object({ recordId: z.string().meta(PATH_ID), fileId: z.string().meta({ ...PATH_ID, description: "The file's id" }) });
 
 const flag = (name: string) =>
   z

@@ -1,9 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { MAX_ID } from '../../domain/fields';
 import { PLACE_RESOURCES } from '../../domain/places';
 import { holdsAny, permissionName } from '../../domain/permissions';
-import { findResource } from '../../domain/resources/registry';
+import { findResource, registry } from '../../domain/resources/registry';
 import type { ResourceDefinition } from '../../domain/resource';
 import { blockAnswer, BLOCK_SIZE, openBlocks, reserveBlock, returnBlock } from '../documents/number-blocks';
 import { forbidden, validationError } from '../errors';
@@ -27,8 +28,12 @@ const block = z.looseObject({
 });
 
 const reserveBody = z.strictObject({
-  resource: z.string().describe('The document kind: invoices, quotations, bills …'),
-  place: z.strictObject({ type: z.enum(['branch', 'warehouse']), id: z.number().int().positive() }),
+  resource: z
+    .string()
+    .describe('The document kind: invoices, quotations, bills …')
+    // What `documentKind` takes: a kind of document made at one branch or warehouse.
+    .meta({ enum: registry.filter((definition) => definition.document && !definition.document.twoLocations).map(({ name }) => name) }),
+  place: z.strictObject({ type: z.enum(['branch', 'warehouse']), id: z.number().int().positive().max(MAX_ID) }),
   size: z
     .number()
     .int()

@@ -17,7 +17,7 @@ import { scopeOf } from '../plugins/auth';
 import { changeMark } from '../db/dialect';
 import { keepList, keptList, listKey } from './kept-lists';
 import { listLinks } from './list-links';
-import { bytesAnswer, dataOf, listOf, noContent, recordSchema, refusals } from './responses';
+import { bytesAnswer, dataOf, listOf, noContent, recordSchema, refusals, PATH_ID } from './responses';
 import {
   createRecord,
   findRecordOrFail,
@@ -42,7 +42,7 @@ import { storeFor } from '../resources/stores';
  * Read-only resources get the two GETs; resources without edit get no PATCH.
  */
 
-const idParams = z.object({ id: z.string() });
+const idParams = z.object({ id: z.string().meta(PATH_ID) });
 
 /** The content type Fastify gives an answer it serialises: a kept list's text goes out as it did. */
 const JSON_ANSWER = 'application/json; charset=utf-8';
@@ -59,6 +59,20 @@ function expectedVersion(request: FastifyRequest): number | undefined {
   const match = /^(?:W\/)?"?(\d+)"?$/.exec(String(header).trim());
   if (!match) throw new HttpError(412, 'The If-Match header must hold the version the change is based on.');
   return Number(match[1]);
+}
+
+/**
+ * A document made at one place names a branch or a warehouse, exactly one: the server refuses
+ * both or neither (document-store.ts, `locationErrors`), and the document says so.
+ */
+function atOnePlace<T extends z.ZodObject>(definition: ResourceDefinition, body: T): T {
+  const spec = definition.document;
+  if (!spec || spec.twoLocations || !('branch_id' in body.shape) || !('warehouse_id' in body.shape)) return body;
+  const named = (field: string) => ({ type: 'object', required: [field], properties: { [field]: { type: 'integer' } } });
+  return body.meta({
+    oneOf: [named('branch_id'), named('warehouse_id')],
+    description: 'Made at a branch or at a warehouse: exactly one of branch_id and warehouse_id names it, the other is left out or null',
+  });
 }
 
 function mountResource(app: FastifyInstance, definition: ResourceDefinition): void {
@@ -147,7 +161,10 @@ function mountResource(app: FastifyInstance, definition: ResourceDefinition): vo
   if (definition.readOnly) return;
 
   const extraCreateFields = storeFor(definition).createFields;
-  const createBody = extraCreateFields ? createSchema(definition).extend(extraCreateFields) : createSchema(definition);
+  const createBody = atOnePlace(
+    definition,
+    extraCreateFields ? createSchema(definition).extend(extraCreateFields) : createSchema(definition),
+  );
   routes.post(
     base,
     {

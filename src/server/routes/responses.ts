@@ -34,7 +34,7 @@ const REFUSALS = {
   412: 'If-Match is malformed, or names another version than the record has',
   413: `The file is larger than ${MAX_FILE_BYTES / 1024 / 1024} MB`,
   415: 'Not a file that can be attached: images and PDF only, judged by their content',
-  422: 'Invalid input, with messages per field',
+  422: 'Invalid input, with messages per field: a rule of the body, or one on other records that no schema states — a record named that does not exist in the business or is not of the kind the field takes, a value another record already holds, more than another record leaves',
   429: 'Too many attempts from this address; wait a minute',
 } as const;
 
@@ -48,6 +48,18 @@ export function refusals<C extends Refusal>(...codes: C[]): Record<C | '4xx', ty
   const answers = Object.fromEntries(codes.map((code) => [code, errorBody.describe(REFUSALS[code])]));
   return { ...answers, '4xx': errorBody.describe('Any other refusal, in the same shape') } as Record<C | '4xx', typeof errorBody>;
 }
+
+/**
+ * What the document says of a record's id in a path: the whole number it names. Each route reads
+ * it from up to 9 digits (a query string or a path is text: `7` and `007` both name record 7).
+ */
+export const PATH_ID = {
+  type: 'integer',
+  minimum: 1,
+  maximum: 999_999_999,
+  description: "The record's id",
+  pattern: undefined,
+} as const;
 
 /** An answer without a body (204). */
 export const noContent = (description: string) => z.undefined().describe(description);

@@ -16,7 +16,7 @@ import { forbidden, validationError } from '../errors';
 import { statementPdf } from '../overview/statement-pdf';
 import { statement, type StatementQuery } from '../overview/statement';
 import { scopeOf } from '../plugins/auth';
-import { bytesAnswer, refusals } from './responses';
+import { bytesAnswer, refusals, PATH_ID } from './responses';
 
 /**
  * A customer's statement of account (overview/statement.ts), as JSON and as a PDF to download: for
@@ -24,7 +24,12 @@ import { bytesAnswer, refusals } from './responses';
  * of the documents at the places they view. Days are `YYYY-MM-DD`; money in pesos to 2 places.
  */
 
-const idParams = z.object({ id: z.string().regex(/^[1-9]\d{0,8}$/, 'The id must be a whole number.') });
+const idParams = z.object({
+  id: z
+    .string()
+    .regex(/^[1-9]\d{0,8}$/, 'The id must be a whole number.')
+    .meta(PATH_ID),
+});
 
 const day = (name: string) => z.iso.date(`The ${name} field must be a valid date (YYYY-MM-DD).`).optional();
 

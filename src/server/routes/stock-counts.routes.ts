@@ -8,7 +8,7 @@ import { COUNT_LINE_FILTERS, COUNT_LINES_PAGE, stockCounts } from '../../domain/
 import { addEntry, countLinesPage, uncountLine } from '../documents/counts';
 import { runWrite } from '../idempotency';
 import { scopeOf } from '../plugins/auth';
-import { countLine, dataOf, pageOf, refusals } from './responses';
+import { countLine, dataOf, pageOf, refusals, PATH_ID } from './responses';
 
 /**
  * A stock count's own routes beyond its document routes: its lines a page at a time, entries added
@@ -18,7 +18,12 @@ import { countLine, dataOf, pageOf, refusals } from './responses';
  * declares, served with every kind's by routes/documents.routes.ts.
  */
 
-const idParams = z.object({ id: z.string().regex(/^\d{1,9}$/, 'The id must be a whole number.') });
+const idParams = z.object({
+  id: z
+    .string()
+    .regex(/^\d{1,9}$/, 'The id must be a whole number.')
+    .meta(PATH_ID),
+});
 const VIEW_PERMISSION = permissionName('view', stockCounts.permission);
 const COUNT_PERMISSION = permissionName('update', stockCounts.permission);
 

@@ -1,5 +1,6 @@
 import { sql, type Insertable } from 'kysely';
 import { z } from 'zod';
+import { MAX_ID } from '../../domain/fields';
 import { hashSecret } from '../auth/secrets';
 import { forUpdate } from '../db/dialect';
 import { conflict } from '../errors';
@@ -68,7 +69,7 @@ async function setMembershipTrashed(trx: Trx, scope: Scope, id: number, deletedA
  */
 export const usersStore: ResourceStore = {
   countsMaintained: false,
-  createFields: { role_ids: z.array(z.number().int().positive()).max(100).optional(), places: placesInput.optional() },
+  createFields: { role_ids: z.array(z.number().int().positive().max(MAX_ID)).max(100).optional(), places: placesInput.optional() },
   updateFields: { places: placesInput.optional() },
   query: (db, scope) =>
     db
