@@ -7,6 +7,9 @@ import { build as rolldownBuild } from 'rolldown';
 import { defineConfig, type Plugin } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
 
+/** Where index.html's body holds the app's root, after the first look. */
+const APP_ROOT = '<div id="root"></div>';
+
 /** Text the server sends as it is built: compressed once here, not on every request. */
 // Text, and the barcode reader's WebAssembly (1.1 MB, about a third of it compressed).
 const COMPRESSIBLE = /\.(js|mjs|css|html|svg|json|webmanifest|map|txt|wasm)$/;
@@ -39,10 +42,11 @@ function precompress(outDir: string): Plugin {
 }
 
 /**
- * Moves the app's stylesheet from the head to the end of the body. In the head it holds back every
- * paint until it has arrived; at the end it holds back only the app's code (a module script runs
- * once the stylesheets before it are in), so the first look (index.html, with a style of its own)
- * is drawn as soon as the page is, and the app still never draws unstyled.
+ * Moves the app's stylesheet from the head to the body, after the first look and before the app's
+ * root. In the head it holds back every paint until it has arrived; there it holds back only what
+ * comes after it — the kept look's script (`keptLookScript`) and the app's code (a module script
+ * runs once the stylesheets before it are in) — so the first look (index.html, with a style of its
+ * own) is drawn as soon as the page is, and the app still never draws unstyled.
  */
 function stylesheetAfterFirstLook(): Plugin {
   return {
@@ -52,9 +56,10 @@ function stylesheetAfterFirstLook(): Plugin {
       order: 'post',
       handler(html) {
         const links = html.match(/^\s*<link rel="stylesheet"[^>]*>\n/gm) ?? [];
-        if (links.length === 0 || !html.includes('</body>')) throw new Error('index.html has no stylesheet link or no body to move it to.');
+        if (links.length === 0 || !html.includes(APP_ROOT))
+          throw new Error('index.html has no stylesheet link or no app root to put it before.');
         const moved = links.reduce((page, link) => page.replace(link, ''), html);
-        return moved.replace('</body>', `${links.map((link) => `  ${link.trim()}\n`).join('')}  </body>`);
+        return moved.replace(APP_ROOT, `${links.map((link) => `${link.trim()}\n    `).join('')}${APP_ROOT}`);
       },
     },
   };
@@ -91,9 +96,9 @@ const BUILD_ID = JSON.stringify(new Date().toISOString());
 
 /**
  * Builds the kept look's script (src/client/kept-look-start.ts, lib/kept-look.ts) apart from the
- * app, as one small classic script (`/kept-look.js`), and names it at the end of the body, after the
- * app's stylesheet: it runs as the page is read, once the stylesheet is in, before the app's code is
- * evaluated — and shares no file with the app, so it loads nothing else.
+ * app, as one small classic script (`/kept-look.js`), and names it just after the app's stylesheet,
+ * before the app's root: it runs as the page is read, once the stylesheet is in, before the app's
+ * code is evaluated — and shares no file with the app, so it loads nothing else.
  */
 function keptLookScript(): Plugin {
   const file = 'kept-look.js';
@@ -114,7 +119,7 @@ function keptLookScript(): Plugin {
     },
     transformIndexHtml: {
       order: 'post',
-      handler: (html) => html.replace('</body>', `  <script src="/${file}"></script>\n  </body>`),
+      handler: (html) => html.replace(APP_ROOT, `<script src="/${file}"></script>\n    ${APP_ROOT}`),
     },
   };
 }

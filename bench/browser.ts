@@ -205,18 +205,18 @@ export async function startServer(
  * runs just before that frame's paint, and a task queued from it just after.
  */
 function markFirstRowPainted({ firstRow, appRows }: { firstRow: string; appRows: string }): void {
-  const markPainted = (mark: string) => requestAnimationFrame(() => setTimeout(() => performance.mark(mark)));
-  new MutationObserver((_mutations, observer) => {
-    if (!document.querySelector('tbody tr')) return;
-    observer.disconnect();
-    markPainted(firstRow);
-  }).observe(document, { childList: true, subtree: true });
-  // And the app's own list: its rows in the app's root, the kept look gone.
-  new MutationObserver((_mutations, observer) => {
-    if (!document.querySelector('#root tbody tr') || document.getElementById('first-look')) return;
-    observer.disconnect();
-    markPainted(appRows);
-  }).observe(document, { childList: true, subtree: true });
+  // (No named function in here: tsx would wrap it in a helper the page does not have.)
+  for (const [mark, selector] of [
+    [firstRow, 'tbody tr'],
+    // And the app's own list: its rows in the app's root, the kept look gone.
+    [appRows, 'body:not(:has(#first-look)) #root tbody tr'],
+  ]) {
+    new MutationObserver((_mutations, observer) => {
+      if (!document.querySelector(selector)) return;
+      observer.disconnect();
+      requestAnimationFrame(() => setTimeout(() => performance.mark(mark)));
+    }).observe(document, { childList: true, subtree: true });
+  }
 }
 
 /** Dexie as `window.Dexie`. Evaluated rather than added as a tag, which the app's CSP would refuse. */
