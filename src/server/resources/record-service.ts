@@ -679,6 +679,18 @@ function changesAnything(definition: ResourceDefinition, current: ApiRecord, val
   });
 }
 
+/**
+ * Refuses a change based on another version of the record than it has (If-Match), with 412. The
+ * record is locked first (`locked`): no other change can come between the check and the write.
+ */
+function assertVersion(definition: ResourceDefinition, current: ApiRecord, expectedVersion: number | undefined): void {
+  if (expectedVersion === undefined || expectedVersion === current.version) return;
+  throw new HttpError(
+    412,
+    `This ${attributeName(definition.singular)} was changed by someone else (now version ${current.version}); reload it and try again.`,
+  );
+}
+
 export async function updateRecord(
   trx: Trx,
   scope: Scope,
@@ -690,12 +702,7 @@ export async function updateRecord(
   const store = storeFor(definition);
   const current = await locked(trx, scope, definition, store, id);
   if (current.deleted_at) throw conflict(`This ${attributeName(definition.singular)} is in the trash; restore it before editing.`);
-  if (expectedVersion !== undefined && expectedVersion !== current.version) {
-    throw new HttpError(
-      412,
-      `This ${attributeName(definition.singular)} was changed by someone else (now version ${current.version}); reload it and try again.`,
-    );
-  }
+  assertVersion(definition, current, expectedVersion);
   // Checked even when nothing would change: whether the caller may change the record at all is among them.
   await checkValues(trx, scope, definition, store, values, current);
   if (!changesAnything(definition, current, values)) return current;
@@ -713,10 +720,17 @@ export async function updateRecord(
   return updated;
 }
 
-export async function trashRecord(trx: Trx, scope: Scope, definition: ResourceDefinition, id: number): Promise<ApiRecord> {
+export async function trashRecord(
+  trx: Trx,
+  scope: Scope,
+  definition: ResourceDefinition,
+  id: number,
+  expectedVersion?: number,
+): Promise<ApiRecord> {
   const store = storeFor(definition);
   const current = await locked(trx, scope, definition, store, id);
   if (current.deleted_at) throw conflict(`This ${attributeName(definition.singular)} is already in the trash.`);
+  assertVersion(definition, current, expectedVersion);
   if (store.beforeTrash) await store.beforeTrash(trx, scope, id);
   await store.setTrashed(trx, scope, id, nowIso());
   if (store.countsMaintained) await adjustCount(trx, scope.businessId, definition.name, -1, 1);
@@ -724,10 +738,17 @@ export async function trashRecord(trx: Trx, scope: Scope, definition: ResourceDe
   return findOrFail(trx, scope, definition, store, id);
 }
 
-export async function restoreRecord(trx: Trx, scope: Scope, definition: ResourceDefinition, id: number): Promise<ApiRecord> {
+export async function restoreRecord(
+  trx: Trx,
+  scope: Scope,
+  definition: ResourceDefinition,
+  id: number,
+  expectedVersion?: number,
+): Promise<ApiRecord> {
   const store = storeFor(definition);
   const current = await locked(trx, scope, definition, store, id);
   if (!current.deleted_at) throw conflict(`This ${attributeName(definition.singular)} is not in the trash.`);
+  assertVersion(definition, current, expectedVersion);
   await store.setTrashed(trx, scope, id, null);
   if (store.countsMaintained) await adjustCount(trx, scope.businessId, definition.name, 1, -1);
   await recordActivity(trx, scope, { resource: definition.name, recordId: id, action: 'restored' });
@@ -750,11 +771,18 @@ async function usageOf(db: Db, scope: Scope, definition: ResourceDefinition, sto
   return usage.filter((entry) => entry.count > 0);
 }
 
-export async function forceDeleteRecord(trx: Trx, scope: Scope, definition: ResourceDefinition, id: number): Promise<ApiRecord> {
+export async function forceDeleteRecord(
+  trx: Trx,
+  scope: Scope,
+  definition: ResourceDefinition,
+  id: number,
+  expectedVersion?: number,
+): Promise<ApiRecord> {
   const store = storeFor(definition);
   const current = await locked(trx, scope, definition, store, id);
   const name = attributeName(definition.singular);
   if (!current.deleted_at) throw conflict(`Move this ${name} to the trash before deleting it permanently.`);
+  assertVersion(definition, current, expectedVersion);
   if (store.beforeForceDelete) await store.beforeForceDelete(trx, scope, id);
   const usage = await usageOf(trx, scope, definition, store, id);
   if (usage.length > 0) {

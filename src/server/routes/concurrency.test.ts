@@ -199,6 +199,27 @@ describe.each(databaseKinds)('concurrent transitions on %s', (kind) => {
         expect(stored[field]).toEqual(winner.body.data[field]);
         expect(await entries(test, name, id, 'updated')).toBe(1);
       });
+
+      it('applies one of an update and a trash of the same version under If-Match', async () => {
+        const created = await admin.send('POST', base, await sampleBody(admin, definition));
+        expect(created.status, JSON.stringify(created.body)).toBe(201);
+        const id = created.body.data.id as number;
+        await undoBeforeDelete(admin, definition, id);
+        const version = `"${(await admin.send('GET', `${base}/${id}`)).body.data.version}"`;
+        const [field, value] = Object.entries(updateBody(definition, 0))[0];
+        const winner = exactlyOne(
+          await race((index) =>
+            index % 2 === 0
+              ? through(index).send('PATCH', `${base}/${id}`, { [field]: value }, { 'if-match': version })
+              : through(index).send('DELETE', `${base}/${id}`, undefined, { 'if-match': version }),
+          ),
+          200,
+          [409, 412],
+        );
+        const stored = (await admin.send('GET', `${base}/${id}`)).body.data;
+        expect(stored.deleted_at === null).toBe(winner.body.data.deleted_at === null);
+        expect((await entries(test, name, id, 'updated')) + (await entries(test, name, id, 'deleted'))).toBe(1);
+      });
     }
 
     // Closing the rest of a transfer as lost starts from partly received, which a new transfer is

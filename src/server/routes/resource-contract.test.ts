@@ -162,7 +162,10 @@ describe.each(databaseKinds)('resource contract on %s', (kind) => {
 
       const before = (await admin.send('GET', base)).body.meta.total;
       await undoBeforeDelete(admin, definition, record.id);
-      const trashed = await admin.send('DELETE', `${base}/${record.id}`);
+      // A trash, a restore and a permanent delete based on another version are refused, as an edit is.
+      const version: number = (await admin.send('GET', `${base}/${record.id}`)).body.data.version;
+      expect((await admin.send('DELETE', `${base}/${record.id}`, undefined, { 'if-match': `"${version - 1}"` })).status).toBe(412);
+      const trashed = await admin.send('DELETE', `${base}/${record.id}`, undefined, { 'if-match': `"${version}"` });
       expect(trashed.status).toBe(200);
       expect(trashed.body.data.deleted_at).not.toBeNull();
       expect((await admin.send('DELETE', `${base}/${record.id}`)).status).toBe(409);
@@ -176,7 +179,8 @@ describe.each(databaseKinds)('resource contract on %s', (kind) => {
       const withTrashed = await admin.send('GET', `${base}?with_trashed=1&per_page=100`);
       expect(withTrashed.body.meta.total).toBe(before - 1 + onlyTrashed.body.meta.total);
 
-      const restored = await admin.send('PATCH', `${base}/${record.id}/restore`);
+      expect((await admin.send('PATCH', `${base}/${record.id}/restore`, undefined, { 'if-match': `"${version}"` })).status).toBe(412);
+      const restored = await admin.send('PATCH', `${base}/${record.id}/restore`, undefined, { 'if-match': `"${version + 1}"` });
       expect(restored.status).toBe(200);
       expect(restored.body.data.deleted_at).toBeNull();
       expect((await admin.send('GET', base)).body.meta.total).toBe(before);
@@ -191,7 +195,9 @@ describe.each(databaseKinds)('resource contract on %s', (kind) => {
         expect(kept.body.message).toContain('stock movements');
         return;
       }
-      const removed = await admin.send('DELETE', `${base}/${record.id}/force-delete`);
+      const last: number = (await admin.send('GET', `${base}/${record.id}`)).body.data.version;
+      expect((await admin.send('DELETE', `${base}/${record.id}/force-delete`, undefined, { 'if-match': `"${last - 1}"` })).status).toBe(412);
+      const removed = await admin.send('DELETE', `${base}/${record.id}/force-delete`, undefined, { 'if-match': `"${last}"` });
       expect(removed.status).toBe(204);
       expect((await admin.send('GET', `${base}/${record.id}`)).status).toBe(404);
       expect((await admin.send('GET', `${base}?with_trashed=1`)).body.meta.total).toBe(withTrashed.body.meta.total - 1);

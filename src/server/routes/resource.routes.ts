@@ -39,7 +39,8 @@ import { storeFor } from '../resources/stores';
  *   DELETE /api/{name}/{id}                 move to trash → 200 with the record delete-{prefix}
  *   PATCH  /api/{name}/{id}/restore         out of the trash                    restore-{prefix}
  *   DELETE /api/{name}/{id}/force-delete    permanently, when nothing uses it   force-delete-{prefix}
- * Read-only resources get the two GETs; resources without edit get no PATCH.
+ * Read-only resources get the two GETs; resources without edit get no PATCH. Each change but a
+ * create takes If-Match (the version it is based on) and is refused with 412 for another one.
  */
 
 const idParams = z.object({ id: z.string().meta(PATH_ID) });
@@ -222,14 +223,18 @@ function mountResource(app: FastifyInstance, definition: ResourceDefinition): vo
         tags,
         summary: `Move a ${noun} to the trash`,
         params: idParams,
-        readsHeaders: ['Idempotency-Key'],
-        response: { 200: one(`The ${noun}, in the trash`), ...refusals(401, 403, 404, 409, 422) },
+        readsHeaders: ['If-Match', 'Idempotency-Key'],
+        response: { 200: one(`The ${noun}, in the trash`), ...refusals(401, 403, 404, 409, 412, 422) },
       },
     },
     async (request, reply) => {
       const scope = scopeOf(request);
       const id = recordId(request.params.id);
-      return runWrite(request, reply, async (trx) => ({ status: 200, body: { data: await trashRecord(trx, scope, definition, id) } }));
+      const version = expectedVersion(request);
+      return runWrite(request, reply, async (trx) => ({
+        status: 200,
+        body: { data: await trashRecord(trx, scope, definition, id, version) },
+      }));
     },
   );
 
@@ -241,14 +246,18 @@ function mountResource(app: FastifyInstance, definition: ResourceDefinition): vo
         tags,
         summary: `Restore a ${noun} from the trash`,
         params: idParams,
-        readsHeaders: ['Idempotency-Key'],
-        response: { 200: one(`The ${noun}, out of the trash`), ...refusals(401, 403, 404, 409, 422) },
+        readsHeaders: ['If-Match', 'Idempotency-Key'],
+        response: { 200: one(`The ${noun}, out of the trash`), ...refusals(401, 403, 404, 409, 412, 422) },
       },
     },
     async (request, reply) => {
       const scope = scopeOf(request);
       const id = recordId(request.params.id);
-      return runWrite(request, reply, async (trx) => ({ status: 200, body: { data: await restoreRecord(trx, scope, definition, id) } }));
+      const version = expectedVersion(request);
+      return runWrite(request, reply, async (trx) => ({
+        status: 200,
+        body: { data: await restoreRecord(trx, scope, definition, id, version) },
+      }));
     },
   );
 
@@ -260,15 +269,16 @@ function mountResource(app: FastifyInstance, definition: ResourceDefinition): vo
         tags,
         summary: `Delete a ${noun} permanently`,
         params: idParams,
-        readsHeaders: ['Idempotency-Key'],
-        response: { 204: noContent(`The ${noun} is gone`), ...refusals(401, 403, 404, 409, 422) },
+        readsHeaders: ['If-Match', 'Idempotency-Key'],
+        response: { 204: noContent(`The ${noun} is gone`), ...refusals(401, 403, 404, 409, 412, 422) },
       },
     },
     async (request, reply) => {
       const scope = scopeOf(request);
       const id = recordId(request.params.id);
+      const version = expectedVersion(request);
       return runWrite(request, reply, async (trx) => {
-        await forceDeleteRecord(trx, scope, definition, id);
+        await forceDeleteRecord(trx, scope, definition, id, version);
         return { status: 204 };
       });
     },
