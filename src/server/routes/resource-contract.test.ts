@@ -196,7 +196,9 @@ describe.each(databaseKinds)('resource contract on %s', (kind) => {
         return;
       }
       const last: number = (await admin.send('GET', `${base}/${record.id}`)).body.data.version;
-      expect((await admin.send('DELETE', `${base}/${record.id}/force-delete`, undefined, { 'if-match': `"${last - 1}"` })).status).toBe(412);
+      expect((await admin.send('DELETE', `${base}/${record.id}/force-delete`, undefined, { 'if-match': `"${last - 1}"` })).status).toBe(
+        412,
+      );
       const removed = await admin.send('DELETE', `${base}/${record.id}/force-delete`, undefined, { 'if-match': `"${last}"` });
       expect(removed.status).toBe(204);
       expect((await admin.send('GET', `${base}/${record.id}`)).status).toBe(404);
