@@ -25,8 +25,8 @@ const CONTROL = CONTROL_CHARACTERS.source.slice(1, -1);
 const PRESENT_TEXT = `^[^${CONTROL}]*[^${CONTROL}\\s][^${CONTROL}]*$`;
 
 /** How the API keeps a number: the description a quantity's or an amount's field carries. */
-const ROUNDED_TO_3 = 'Kept to 3 decimal places (thousandths): more are rounded to the nearest';
-const ROUNDED_TO_2 = 'Kept to 2 decimal places (centavos): more are rounded, half away from zero';
+export const ROUNDED_TO_3 = 'Kept to 3 decimal places (thousandths): more are rounded to the nearest';
+export const ROUNDED_TO_2 = 'Kept to 2 decimal places (centavos): more are rounded, half away from zero';
 
 /** A type error that reads "is required" when the value is missing altogether. */
 function typeError(label: string, message: string) {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { valueOf } from './field-values';
+import { ROUNDED_TO_2, valueOf } from './field-values';
 import { date, money, text } from './fields';
 import { centavosToPesos, formatPesos, pesosToCentavos } from './money';
 import {
@@ -17,6 +17,7 @@ import {
   TENDERS_MAX,
   tendersTotal,
   type Tender,
+  type TenderDetail,
   type TenderMethod,
 } from './tenders';
 import { fieldErrors, type FieldErrors } from './validation';
@@ -30,6 +31,13 @@ import { fieldErrors, type FieldErrors } from './validation';
 
 /** The most one tender may be, in pesos (as any money field). */
 const TENDER_AMOUNT_MAX = 1_000_000_000_000;
+
+/**
+ * The least amount the API keeps above 0: a centavo. The document says it (the check is on the
+ * centavos an amount is kept as, so less than half a centavo is 0), as field-values.ts says
+ * `positive`'s least value.
+ */
+const LEAST_AMOUNT = 0.01;
 
 const isBlank = (input: unknown) => input === null || input === undefined || (typeof input === 'string' && input.trim() === '');
 
@@ -55,6 +63,14 @@ const tenderAmount = z.preprocess(
     .refine((pesos) => pesos <= TENDER_AMOUNT_MAX, `The amount field must not be greater than ${TENDER_AMOUNT_MAX}.`),
 );
 
+/** What the document says of an amount `tenderAmount` checks: above 0 (a centavo at least), and how it is kept. */
+const AMOUNT_STATED = {
+  type: 'number',
+  minimum: LEAST_AMOUNT,
+  maximum: TENDER_AMOUNT_MAX,
+  description: `In pesos, more than 0. ${ROUNDED_TO_2}`,
+};
+
 /** What a customer handed over in cash (pesos): blank is not told. */
 const receivedAmount = z
   .preprocess(
@@ -65,7 +81,35 @@ const receivedAmount = z
       .refine((pesos) => pesos <= TENDER_AMOUNT_MAX, `The cash received field must not be greater than ${TENDER_AMOUNT_MAX}.`)
       .nullable(),
   )
+  .meta({
+    type: 'number',
+    nullable: true,
+    maximum: TENDER_AMOUNT_MAX,
+    description: `Of cash only: what the customer handed over, in pesos, at least the amount (the change is the rest). ${ROUNDED_TO_2}`,
+  })
   .optional();
+
+/** A property a method takes no value of: left out, or null. */
+const NOT_TAKEN = { nullable: true, enum: [null] };
+
+/**
+ * Each method's branch of a tender's `oneOf`, as its checks decide (`superRefine`): what the method
+ * needs, required and not null; what it takes no value of (the other details, and but for cash
+ * the cash received), left out or null.
+ */
+const byMethod = TENDER_METHODS.map(({ value }) => {
+  const needs = needsOf(value);
+  const detail = (name: TenderDetail) => (needs.includes(name) ? { type: 'string' } : { type: 'string', ...NOT_TAKEN });
+  return {
+    type: 'object',
+    ...(needs.length > 0 && { required: [...needs] }),
+    properties: {
+      method: { type: 'string', enum: [value] },
+      ...Object.fromEntries(TENDER_DETAILS.map((name) => [name, detail(name)])),
+      ...(value !== 'cash' && { received: { type: 'number', ...NOT_TAKEN } }),
+    },
+  };
+});
 
 /**
  * One tender: its method, its amount (pesos, more than 0), what its method needs and nothing
@@ -76,7 +120,7 @@ export const tenderInput = z
     method: z.enum(methodValues, {
       error: (issue) => (isBlank(issue.input) ? 'The method field is required.' : `The method must be one of: ${methodNames}.`),
     }),
-    amount: tenderAmount,
+    amount: tenderAmount.meta(AMOUNT_STATED),
     reference: referenceText,
     bank: detailText('Bank', 100),
     check_number: checkNumberText,
@@ -100,7 +144,8 @@ export const tenderInput = z
       const amount = formatPesos(centavosToPesos(pesosToCentavos(tender.amount)));
       context.addIssue({ code: 'custom', path: ['received'], message: `The cash received must be at least the amount, ${amount}.` });
     }
-  });
+  })
+  .meta({ oneOf: byMethod });
 
 /** A payment's tenders: at least one, at most `TENDERS_MAX`. */
 export const tendersInput = z
@@ -123,10 +168,16 @@ export const paymentCreateFields = {
     .describe(
       "How it was paid, in order: each tender's method, amount (pesos) and what the method needs — reference (GCash, Maya, " +
         "other QR Ph, bank transfer; a card's approval code), or a check's bank, check_number and check_date; cash may say " +
-        "what the customer handed over, received (pesos, at least its amount). The payment's amount is what they come to. " +
-        'Without it, amount and payment_method (with payment_reference) make one tender.',
+        "what the customer handed over, received (pesos, at least its amount). The payment's amount is what they come to, and its method their one method or split: " +
+        'amount and payment_method, when given beside them, must say so. ' +
+        'Without it, amount and payment_method make one tender, its reference payment_reference — required for a method that ' +
+        "needs one (a check's number, for a check).",
     ),
-  amount: z.preprocess((input) => (isBlank(input) ? null : input), valueOf(money('Amount')).nullable()).optional(),
+  // Above 0 either way: what the tenders come to, or the one tender's amount (`singleTender`).
+  amount: z
+    .preprocess((input) => (isBlank(input) ? null : input), valueOf(money('Amount')).nullable())
+    .meta({ ...AMOUNT_STATED, nullable: true })
+    .optional(),
   payment_method: z
     .preprocess(
       (input) => (isBlank(input) ? null : input),

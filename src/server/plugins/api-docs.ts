@@ -16,10 +16,18 @@ import { accessOf, SAFE_METHODS, SESSION_COOKIE, SESSION_DAYS } from './auth';
  * otherwise than meant (`mend`).
  */
 
-/** Request headers a handler may read, beyond those its access and method ask for. */
-type ReadHeader = 'Business-ID' | 'If-Match' | 'Idempotency-Key';
-/** Headers a handler may add to its success answers. */
-type SentHeader = 'ETag';
+/**
+ * Request headers a handler may read, beyond those its access and method ask for. A route that
+ * reads `X-Made-At` (a write the history records, by `scopeOf` in plugins/auth.ts) reads
+ * `X-Made-Offline` with it, and the document says so (`impliedReads`).
+ */
+type ReadHeader = 'Business-ID' | 'If-Match' | 'Idempotency-Key' | 'X-Made-At' | 'X-Made-Offline';
+/**
+ * Headers a handler may add to its success answers. A route that reads `Idempotency-Key` runs its
+ * write through `runWrite` (idempotency.ts), which answers a repeat with `Idempotent-Replayed`:
+ * the document says so without the route naming it (`impliedSends`).
+ */
+type SentHeader = 'ETag' | 'Idempotent-Replayed';
 
 declare module 'fastify' {
   interface FastifySchema {
@@ -86,6 +94,16 @@ const REQUEST_HEADERS: Record<ReadHeader | 'X-Requested-With', JsonSchema> = {
     description:
       'Makes the change safe to send again: 1 to 255 visible ASCII characters (a UUID, say). A repeat with the same key gets the first answer back, with `Idempotent-Replayed: true`, and changes nothing; the same key with another request is refused with 422.',
   },
+  'X-Made-At': {
+    type: 'string',
+    description:
+      'When the change was made on the device, for the history (an outbox sending it later): an ISO 8601 date and time with its offset or Z, 2024-05-01T09:30:00+08:00. Only the history keeps it; one that is not such a time, or more than 5 minutes ahead of the server, is ignored, never refused.',
+  },
+  'X-Made-Offline': {
+    type: 'string',
+    description:
+      '`true`: the device was offline when it made the change, for the history. Read only beside a valid X-Made-At; any other value is ignored.',
+  },
 };
 
 const ANSWER_HEADERS: Record<SentHeader, JsonSchema> = {
@@ -94,7 +112,23 @@ const ANSWER_HEADERS: Record<SentHeader, JsonSchema> = {
     description:
       "What was answered, as a quoted tag that changes when it does: a record's version (which If-Match takes), a file's SHA-256",
   },
+  'Idempotent-Replayed': {
+    type: 'string',
+    enum: ['true'],
+    description:
+      'Sent, as `true`, only with an answer given again: the request repeated an Idempotency-Key already applied, so this is the first answer, stored, and nothing was changed. Absent from an answer to a change applied now.',
+  },
 };
+
+/** The headers a route reads because of one it declares: `X-Made-Offline` beside `X-Made-At`. */
+function impliedReads(reads: readonly ReadHeader[]): ReadHeader[] {
+  return reads.includes('X-Made-At') && !reads.includes('X-Made-Offline') ? [...reads, 'X-Made-Offline'] : [...reads];
+}
+
+/** The headers a route sends because of one it reads: `Idempotent-Replayed` on a route that reads `Idempotency-Key`. */
+function impliedSends(reads: readonly ReadHeader[], sends: readonly SentHeader[]): SentHeader[] {
+  return reads.includes('Idempotency-Key') && !sends.includes('Idempotent-Replayed') ? [...sends, 'Idempotent-Replayed'] : [...sends];
+}
 
 const DESCRIPTION = `How to call it:
 
@@ -218,10 +252,11 @@ const describeOperation: SwaggerTransform = (document) => {
   const method = methodOf(route);
   omitRefused(document.schema?.body, schema.body);
   for (const part of [schema.body, schema.querystring, schema.params]) if (part) mend(part);
-  const headers = requestHeaders(route, method, readsHeaders);
+  const headers = requestHeaders(route, method, impliedReads(readsHeaders));
+  const sends = impliedSends(readsHeaders, sendsHeaders);
   const response =
     schema.response &&
-    Object.fromEntries(Object.entries(schema.response).map(([status, answer]) => [status, describeAnswer(status, answer, sendsHeaders)]));
+    Object.fromEntries(Object.entries(schema.response).map(([status, answer]) => [status, describeAnswer(status, answer, sends)]));
   return {
     url: described.url,
     schema: {

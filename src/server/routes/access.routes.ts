@@ -81,7 +81,7 @@ function assignmentRoute(app: FastifyInstance, assignment: Assignment): void {
         tags: [definition.name],
         summary: assignment.summary,
         params: idParams,
-        readsHeaders: ['Idempotency-Key'],
+        readsHeaders: ['Idempotency-Key', 'X-Made-At'],
         body: z.object({ [field]: idList(field.replace('_ids', ' id')) }),
         response: { 200: dataOf(recordSchema(definition)).describe(assignment.answer), ...refusals(401, 403, 404, 409, 422) },
       },
@@ -123,7 +123,7 @@ function secretResetRoute(app: FastifyInstance, reset: SecretReset): void {
         tags: ['users'],
         summary: `Give a user a new temporary ${noun} (answered once)`,
         body: userIdBody,
-        readsHeaders: ['Idempotency-Key'],
+        readsHeaders: ['Idempotency-Key', 'X-Made-At'],
         response: {
           200: z.looseObject({ id: z.number().int(), [reset.key]: z.string() }).describe(`The new ${reset.secret}, shown this once`),
           ...refusals(401, 403, 404, 422),

@@ -208,7 +208,7 @@ export async function documentRoutes(app: FastifyInstance): Promise<void> {
             }`,
             params: idParams,
             ...(transition.reasons && { body: transitionReason(transition.reasons) }),
-            readsHeaders: ['Idempotency-Key'],
+            readsHeaders: ['Idempotency-Key', 'X-Made-At'],
             response: {
               200: dataOf(recordSchema(definition)).describe(`The ${noun}, ${transition.to}`),
               ...refusals(401, 403, 404, 409, 422),

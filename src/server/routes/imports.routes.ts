@@ -78,7 +78,7 @@ export async function importRoutes(app: FastifyInstance): Promise<void> {
           'check_only: the import run to its end and rolled back — what would be created, updated and skipped, and every row’s problems (whatever the import would refuse). Otherwise all or nothing: 422 naming each row with a problem (errors under rows.{row}), or every row written in one transaction. Imports of one kind in one business run one after the other, so the same file sent twice at once applies once.',
         params: kindParams,
         body,
-        readsHeaders: ['Idempotency-Key'],
+        readsHeaders: ['Idempotency-Key', 'X-Made-At'],
         response: { 200: dataOf(outcome), ...refusals(401, 403, 409, 413, 422) },
       },
     },

@@ -135,7 +135,7 @@ export async function stockCountRoutes(app: FastifyInstance): Promise<void> {
           'and (403) to someone who only views the count’s place.',
         params: idParams,
         body: z.object({ item_id: recordId('Item') }),
-        readsHeaders: ['Idempotency-Key'],
+        readsHeaders: ['Idempotency-Key', 'X-Made-At'],
         response: { 200: dataOf(countLine).describe('The item’s line, not counted'), ...refusals(401, 403, 404, 409, 422) },
       },
     },
